@@ -1,0 +1,132 @@
+"""Settings: one pydantic-settings model, ``JIYI_`` environment prefix, optional TOML file.
+
+``Memory(**config)`` builds ``Settings(**config)``: explicit arguments win over the
+environment, which wins over ``$JIYI_HOME/config.toml``, which wins over defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+DEFAULT_HALF_LIVES: dict[str, float] = {
+    "event": 14.0,
+    "episode": 30.0,
+    "fact": 365.0,
+    "preference": 180.0,
+    "relation": 365.0,
+    "summary": 60.0,
+    "behavior": 180.0,
+}
+
+
+def default_home() -> Path:
+    """``$JIYI_HOME`` or the platform's user data dir."""
+    env = os.environ.get("JIYI_HOME")
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / "jiyi"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "jiyi"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "jiyi"
+
+
+class Settings(BaseSettings):
+    """Every knob of jiyi. Names map to env vars: ``store`` ↔ ``JIYI_STORE``."""
+
+    model_config = SettingsConfigDict(env_prefix="JIYI_", extra="forbid", validate_default=True)
+
+    home: Path = Field(default_factory=default_home)
+    tenant: str = "default"
+    store: str = Field("sqlite", description="'sqlite', a file path, or a postgres:// URI")
+    path: Path | None = Field(None, description="SQLite file; default $JIYI_HOME/jiyi.db")
+
+    embedder: str = "e5"
+    embedder_model: str | None = None
+    embedder_threads: int = 1
+    embedder_base_url: str | None = None
+    embedder_api_key: str | None = None
+
+    extractor: str = "rules"
+    reranker: str | None = None
+
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    llm_timeout: float = 30.0
+    llm_max_retries: int = 3
+    llm_concurrency: int = 4
+
+    buffer_rounds: int = 12
+    extract_every_rounds: int = 4
+    long_message_chars: int = 120
+    merge_threshold: float = 0.95
+    max_message_chars: int = 20_000
+    max_messages_per_add: int = 1_000
+
+    half_lives: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_HALF_LIVES))
+    weights: dict[str, float] = Field(default_factory=dict)
+    background_worker: bool = True
+    debug: bool = False
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant_ok(cls, v: str) -> str:
+        if not v or len(v) > 128:
+            raise ValueError("tenant must be 1-128 characters")
+        return v
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, _TomlSource(settings_cls))
+
+    def sqlite_path(self) -> Path:
+        """Where the SQLite file lives for this configuration."""
+        if self.path is not None:
+            return Path(self.path).expanduser()
+        if self.store not in ("sqlite", "") and "://" not in self.store:
+            return Path(self.store).expanduser()
+        return self.home / "jiyi.db"
+
+    def store_backend(self) -> str:
+        """Registry name of the store this configuration asks for."""
+        if self.store.startswith(("postgres://", "postgresql://")):
+            return "postgres"
+        if self.store.startswith("sqlite://"):
+            return "sqlite"
+        if "://" not in self.store and (self.store.endswith(".db") or "/" in self.store):
+            return "sqlite"
+        return self.store
+
+
+class _TomlSource(PydanticBaseSettingsSource):
+    """Reads ``$JIYI_CONFIG`` or ``$JIYI_HOME/config.toml`` (top-level keys = field names)."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        path = os.environ.get("JIYI_CONFIG")
+        candidate = Path(path) if path else default_home() / "config.toml"
+        if not candidate.is_file():
+            return {}
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        with candidate.open("rb") as fh:
+            data = tomllib.load(fh)
+        return dict(data.get("jiyi", data))

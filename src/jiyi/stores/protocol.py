@@ -1,0 +1,139 @@
+"""The Store role: everything jiyi keeps, scoped by (tenant, user_id) in every call.
+
+Only modules under ``jiyi.stores`` know SQL. A store gets whole change sets from the
+pipeline and applies each in one transaction (records, vectors, keyword index,
+history, and the job that produced them), so a crash never leaves half a write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status
+
+#: Vector channels. ``content`` embeds the memory itself; ``context`` embeds an
+#: episode together with the turn before it (neighbour context for recall).
+CHANNELS = ("content", "context")
+
+
+@dataclass(slots=True, frozen=True)
+class RecordFilter:
+    """What a listing or a search route may return. Backends compile it."""
+
+    kinds: tuple[Kind, ...] | None = None
+    statuses: tuple[Status, ...] | None = (Status.ACTIVE,)
+    session_id: str | None = None
+    agent_id: str | None = None
+    include_sensitive: bool = True
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    text: str | None = None  # substring match, for listings only
+
+
+@dataclass(slots=True, frozen=True)
+class Upsert:
+    """Write one record. ``vectors``/``keywords`` of None keep what is stored."""
+
+    record: MemoryRecord
+    vectors: dict[str, np.ndarray] | None = None
+    keywords: str | None = None
+
+
+@dataclass(slots=True)
+class ChangeSet:
+    """Everything one pipeline step writes, applied atomically by ``Store.apply``."""
+
+    scope: Scope
+    upserts: list[Upsert] = field(default_factory=list)
+    history: list[HistoryEvent] = field(default_factory=list)
+    purge_ids: list[str] = field(default_factory=list)
+    done_job_id: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id)
+
+
+@dataclass(slots=True, frozen=True)
+class Job:
+    """A durable unit of background work (an accepted ``add``)."""
+
+    id: str
+    scope: Scope
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+    created_at: datetime
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Storage contract; ``tests/stores/test_contract.py`` runs against every implementation."""
+
+    name: str
+    supports_ann: bool
+
+    # embedding model bookkeeping
+    def check_embedding(self, model: str, dim: int) -> None:
+        """Record the model on first use; raise EmbeddingMismatch if another one is stored."""
+
+    def embedding_info(self) -> tuple[str, int] | None: ...
+    def reset_embedding(self, model: str, dim: int) -> None:
+        """Forget all vectors and adopt a new model (used by reembed)."""
+
+    # writes
+    def apply(self, changes: ChangeSet) -> None: ...
+    def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None: ...
+    def delete_user(self, scope: Scope) -> int: ...
+
+    # reads
+    def get(self, scope: Scope, memory_id: str) -> MemoryRecord | None: ...
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]: ...
+    def list(
+        self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0
+    ) -> list[MemoryRecord]: ...
+    def count(self, scope: Scope, flt: RecordFilter) -> int: ...
+    def find_by_slot(self, scope: Scope, slot: str) -> list[MemoryRecord]:
+        """Active memories holding ``slot``."""
+    def find_by_source(self, scope: Scope, source_id: str) -> list[MemoryRecord]: ...
+    def history(self, scope: Scope, memory_id: str) -> list[HistoryEvent]: ...
+    def vectors(self, scope: Scope, ids: Sequence[str], channel: str = "content") -> dict[str, np.ndarray]: ...
+    def users(self, tenant: str) -> list[str]: ...
+    def tenants(self) -> list[str]: ...
+
+    # search routes: (id, score) best first
+    def vector_search(
+        self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content"
+    ) -> list[tuple[str, float]]: ...
+    def keyword_search(
+        self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
+    ) -> list[tuple[str, float]]: ...
+    def recent(self, scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+        """Most recently created (score = created_at as epoch seconds)."""
+    def entity_search(
+        self, scope: Scope, entities: Sequence[str], k: int, flt: RecordFilter
+    ) -> list[tuple[str, float]]:
+        """Memories sharing entities (score = number shared)."""
+
+    # durable jobs
+    def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str: ...
+    def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0) -> list[Job]: ...
+    def fail_job(self, job_id: str, error: str, at: datetime) -> None: ...
+    def pending_jobs(self, scope: Scope | None = None) -> int: ...
+    def failed_jobs(self) -> int: ...
+
+    # embedding cache (content hash → vector)
+    def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]: ...
+    def cache_put(self, model: str, items: dict[str, np.ndarray]) -> None: ...
+
+    # key/value state (buffers, counters)
+    def state_get(self, scope: Scope, key: str) -> Any: ...
+    def state_set(self, scope: Scope, key: str, value: Any) -> None: ...
+
+    def export_rows(self, scope: Scope) -> Iterator[dict[str, Any]]:
+        """Every record of the user (all statuses) with its history, as dicts."""
+    def close(self) -> None: ...
