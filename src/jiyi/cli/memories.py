@@ -1,0 +1,224 @@
+"""Memory verbs: add, search, context, list, show, update, delete, forget, history, export, import, gc."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from jiyi.cli.common import console, emit_json, json_option, open_memory, user_option
+from jiyi.records import Hit, MemoryRecord
+
+
+def register(cli: click.Group) -> None:
+    for cmd in (add, search, context, list_, show, update, delete, forget, history, export, import_, gc, remember):
+        cli.add_command(cmd)
+
+
+@click.command()
+@user_option
+@click.argument("text", nargs=-1, required=True)
+@click.option("--role", default="user", type=click.Choice(["user", "assistant", "system"]))
+@click.option("--session", "session_id", default=None, help="Session id.")
+@click.option("--timestamp", default=None, help="ISO 8601 time of the message (default now).")
+@json_option
+def add(user_id: str, text: tuple[str, ...], role: str, session_id: str | None, timestamp: str | None,
+        as_json: bool) -> None:
+    """Add a message for a user and wait until it is processed."""
+    msg: dict[str, Any] = {"role": role, "content": " ".join(text)}
+    if timestamp:
+        msg["timestamp"] = timestamp
+    with open_memory() as mem:
+        result = mem.add([msg], user_id=user_id, session_id=session_id, sync=True)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    for ev in result.events:
+        click.echo(f"{ev.event.value:9} {ev.kind.value:10} {ev.memory}  [{ev.id}]")
+
+
+@click.command()
+@user_option
+@click.argument("text")
+@click.option("--kind", default=None, help="fact, preference, event, relation, behavior …")
+@click.option("--importance", type=float, default=None)
+@json_option
+def remember(user_id: str, text: str, kind: str | None, importance: float | None, as_json: bool) -> None:
+    """Store one statement as a memory, now."""
+    with open_memory() as mem:
+        rec = mem.remember(text, user_id=user_id, kind=kind, importance=importance)
+    emit_json(rec.to_dict()) if as_json else click.echo(f"{rec.kind.value} {rec.content} [{rec.id}]")
+
+
+@click.command()
+@user_option
+@click.argument("query")
+@click.option("--limit", "-n", default=10, show_default=True)
+@click.option("--at", default=None, help="Recall as of this ISO 8601 time.")
+@click.option("--sensitive", is_flag=True, help="Include sensitive memories.")
+@json_option
+def search(user_id: str, query: str, limit: int, at: str | None, sensitive: bool, as_json: bool) -> None:
+    """Search a user's memories, with the score of each part."""
+    with open_memory() as mem:
+        hits = mem.search(query, user_id=user_id, limit=limit, at=at, include_sensitive=sensitive)
+    if as_json:
+        emit_json([h.to_dict() for h in hits])
+        return
+    print_hits(hits)
+
+
+@click.command()
+@user_option
+@click.argument("query")
+@click.option("--budget", default=800, show_default=True, help="Token budget.")
+def context(user_id: str, query: str, budget: int) -> None:
+    """Print the memory block build_context would put in a prompt."""
+    with open_memory() as mem:
+        click.echo(mem.build_context(query, user_id=user_id, budget_tokens=budget))
+
+
+@click.command(name="list")
+@user_option
+@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
+@click.option("--status", default="active", show_default=True, help="active, superseded, deleted … or 'all'.")
+@click.option("--limit", "-n", default=50, show_default=True)
+@json_option
+def list_(user_id: str, kinds: tuple[str, ...], status: str, limit: int, as_json: bool) -> None:
+    """List a user's memories, newest first."""
+    with open_memory() as mem:
+        recs = mem.get_all(user_id=user_id, kinds=kinds or None, status=None if status == "all" else status,
+                           limit=limit)
+    if as_json:
+        emit_json([r.to_dict() for r in recs])
+        return
+    print_records(recs)
+
+
+@click.command()
+@user_option
+@click.argument("memory_id")
+@json_option
+def show(user_id: str, memory_id: str, as_json: bool) -> None:
+    """Show one memory with every field."""
+    with open_memory() as mem:
+        rec = mem.get(memory_id, user_id=user_id)
+    if rec is None:
+        raise click.ClickException(f"no memory {memory_id!r} for user {user_id!r}")
+    data = rec.to_dict()
+    if as_json:
+        emit_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key:15} {value}")
+
+
+@click.command()
+@user_option
+@click.argument("memory_id")
+@click.argument("content")
+@json_option
+def update(user_id: str, memory_id: str, content: str, as_json: bool) -> None:
+    """Replace the content of a memory."""
+    with open_memory() as mem:
+        rec = mem.update(memory_id, content, user_id=user_id)
+    emit_json(rec.to_dict()) if as_json else click.echo(f"updated {rec.id}: {rec.content}")
+
+
+@click.command()
+@user_option
+@click.argument("memory_id")
+def delete(user_id: str, memory_id: str) -> None:
+    """Delete one memory (soft: it stays in the history)."""
+    with open_memory() as mem:
+        mem.delete(memory_id, user_id=user_id)
+    click.echo(f"deleted {memory_id}")
+
+
+@click.command()
+@user_option
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def forget(user_id: str, yes: bool) -> None:
+    """Forget a user entirely: every memory, vector and history line."""
+    if not yes:
+        click.confirm(f"Forget everything about {user_id!r}?", abort=True)
+    with open_memory() as mem:
+        n = mem.delete_all(user_id=user_id)
+    click.echo(f"forgot {n} memories of {user_id}")
+
+
+@click.command()
+@user_option
+@click.argument("memory_id")
+@json_option
+def history(user_id: str, memory_id: str, as_json: bool) -> None:
+    """The audit history of a memory."""
+    with open_memory() as mem:
+        events = mem.history(memory_id, user_id=user_id)
+    if as_json:
+        emit_json([e.to_dict() for e in events])
+        return
+    for e in events:
+        click.echo(f"{e.at.isoformat()} {e.event.value:9} {e.old or ''} → {e.new or ''} ({e.reason or ''})")
+
+
+@click.command()
+@user_option
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default stdout).")
+def export(user_id: str, output: Any) -> None:
+    """Export a user's memories with history as JSONL."""
+    with open_memory() as mem:
+        for row in mem.export(user_id=user_id):
+            output.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+@click.command(name="import")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+def import_(source: Any) -> None:
+    """Import JSONL produced by `jiyi export`."""
+    rows = []
+    for n, line in enumerate(source, 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise click.ClickException(f"line {n} is not JSON: {exc}") from None
+    with open_memory() as mem:
+        count = mem.import_(rows)
+    click.echo(f"imported {count} memories")
+
+
+@click.command()
+@click.option("--apply", "apply_", is_flag=True, help="Act (default: dry run that only reports).")
+@json_option
+def gc(apply_: bool, as_json: bool) -> None:
+    """Expire, purge, forget and archive per the maintenance rules."""
+    with open_memory() as mem:
+        report = mem.gc(dry_run=not apply_)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    verb = "would change" if report.dry_run else "changed"
+    for rule, count in report.counts.items():
+        click.echo(f"{rule:16} {verb} {count}")
+
+
+def print_hits(hits: list[Hit]) -> None:
+    from rich.table import Table
+
+    table = Table("score", "kind", "memory", "parts", show_lines=False)
+    for h in hits:
+        parts = " ".join(f"{k}={v:.3f}" for k, v in h.scores.items() if not k.endswith("_rrf"))
+        table.add_row(f"{h.score:.3f}", h.kind.value, h.content, parts)
+    console().print(table)
+
+
+def print_records(recs: list[MemoryRecord]) -> None:
+    from rich.table import Table
+
+    table = Table("id", "kind", "status", "memory", "slot", "created")
+    for r in recs:
+        table.add_row(r.id[:8], r.kind.value, r.status.value, r.content, r.slot or "", r.created_at.date().isoformat())
+    console().print(table)
+
+

@@ -1,0 +1,310 @@
+"""``Memory``: the facade. It wires the stages and holds no algorithm.
+
+    add → validate → buffer → enqueue (durable) → worker: episodes → extract → resolve → commit
+    search → recall (routes → fuse → gate → rank) → hits recorded off the hot path
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from jiyi import registry
+from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
+from jiyi.config import Settings
+from jiyi.errors import InvalidInput, NotFound
+from jiyi.extractors.protocol import Candidate, Extractor
+from jiyi.maintain.gc import run_gc
+from jiyi.maintain.portable import export_user, import_records
+from jiyi.read.context import build_context_block
+from jiyi.read.hits import HitRecorder
+from jiyi.read.rank import DEFAULT_WEIGHTS
+from jiyi.read.recall import RecallRequest, RecallTrace, recall
+from jiyi.read.tokencount import count_tokens
+from jiyi.records import (AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Message, Scope,
+                          Status, Visibility)
+from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
+from jiyi.text.language import detect_language
+from jiyi.text.tokens import keywords_text
+from jiyi.trace import enable_debug
+from jiyi.write.buffer import message_to_dict, push_to_buffer
+from jiyi.write.embed import CachedEmbedder
+from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
+from jiyi.write.jobs import JobWorker
+from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
+
+log = logging.getLogger("jiyi")
+
+
+class Memory:
+    """Long-term memory for one tenant. Every data call takes ``user_id`` (keyword-only).
+
+    >>> with Memory(path="/tmp/jiyi.db") as mem:
+    ...     mem.add("我对花生过敏", user_id="u1", sync=True)
+    ...     mem.search("能吃花生酱吗", user_id="u1")
+    """
+
+    def __init__(self, path: str | Path | None = None, *, clock: Clock | None = None,
+                 store: Store | None = None, embedder: Any = None, extractor: Extractor | None = None,
+                 **config: Any) -> None:
+        if path is not None:
+            config["path"] = path
+        self.settings = Settings(**config)
+        if self.settings.debug:
+            enable_debug()
+        self.clock = clock or SystemClock()
+        self.store: Store = store or registry.create("store", self.settings.store_backend(), self.settings)
+        raw_embedder = embedder or registry.create("embedder", self.settings.embedder, self.settings)
+        self.store.check_embedding(raw_embedder.model, raw_embedder.dim)
+        self.embedder = CachedEmbedder(raw_embedder, self.store)
+        self.extractor: Extractor = extractor or registry.create("extractor", self.settings.extractor, self.settings)
+        self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
+        self.scope_tenant = self.settings.tenant
+        self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
+                                   merge_threshold=self.settings.merge_threshold,
+                                   every_rounds=self.settings.extract_every_rounds,
+                                   long_chars=self.settings.long_message_chars)
+        self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)
+        self._hits = HitRecorder(self.store, self.clock)
+        self._closed = False
+        if self.settings.background_worker:
+            self._worker.start()
+
+    # ---- scope -------------------------------------------------------------------------------
+    def _scope(self, user_id: object) -> Scope:
+        return Scope(self.scope_tenant, validate_user_id(user_id))
+
+    # ---- write -------------------------------------------------------------------------------
+    def add(self, messages: str | Mapping[str, Any] | Sequence[Mapping[str, Any]], *, user_id: str,
+            session_id: str | None = None, agent_id: str | None = None,
+            metadata: Mapping[str, Any] | None = None, sync: bool = False) -> AddResult:
+        """Accept messages durably; extraction runs in the background (``sync=True`` waits)."""
+        scope = self._scope(user_id)
+        session_id = validate_optional_id(session_id, "session_id")
+        agent_id = validate_optional_id(agent_id, "agent_id")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidInput("metadata must be a dict")
+        msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
+                                 max_messages=self.settings.max_messages_per_add)
+        payload = {"messages": [message_to_dict(m) for m in msgs], "session_id": session_id, "agent_id": agent_id,
+                   "metadata": dict(metadata or {})}
+        job_id = self.store.enqueue(scope, ADD_JOB, payload, self.clock.now())
+        push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
+        if not sync:
+            self._worker.wake()
+            return AddResult(job_id=job_id, pending=True, messages=len(msgs))
+        self._worker.wait_idle()
+        events = self._worker.results.pop(job_id, [])
+        return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs))
+
+    def flush(self, timeout: float = 300.0) -> bool:
+        """Wait until every queued write is processed; False if ``timeout`` passed first."""
+        return self._worker.wait_idle(timeout)
+
+    def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
+                 importance: float | None = None, valid_until: datetime | str | None = None,
+                 slot: str | None = None, session_id: str | None = None,
+                 visibility: Visibility | str | None = None) -> MemoryRecord:
+        """Store one statement now, as given, resolved against existing memories."""
+        scope = self._scope(user_id)
+        text = _check_content(content)
+        now = self.clock.now()
+        guess = self._classify(text, now)
+        cand = Candidate(
+            content=text,
+            kind=Kind(kind) if kind else (guess.kind if guess else Kind.FACT),
+            slot=slot or (guess.slot if guess else None),
+            entities=guess.entities if guess else (),
+            importance=_unit(importance, "importance") if importance is not None else 0.8,
+            confidence=1.0,
+            valid_from=guess.valid_from if guess else None,
+            valid_until=_when(valid_until) if valid_until is not None else (guess.valid_until if guess else None),
+            expires_at=guess.expires_at if guess else None,
+            visibility=Visibility(visibility) if visibility else (guess.visibility if guess else Visibility.NORMAL),
+            metadata={"remembered": True},
+        )
+        changes, events = build_changes(self._write, scope, [], [cand], session_id=session_id, agent_id=None, now=now)
+        self.store.apply(changes)
+        return self._get_or_raise(scope, events[0].id)
+
+    def _classify(self, text: str, now: datetime) -> Candidate | None:
+        found = self.extractor.extract([Message("user", text, now)]) if getattr(self.extractor, "cheap", False) else []
+        return found[0] if found else None
+
+    def update(self, memory_id: str, content: str, *, user_id: str) -> MemoryRecord:
+        """Replace a memory's content (re-embedded, re-indexed; the old text stays in the history)."""
+        scope = self._scope(user_id)
+        old = self._get_or_raise(scope, memory_id)
+        text = _check_content(content)
+        now = self.clock.now()
+        new = old.replace(content=text, updated_at=now)
+        vec = self.embedder.embed_passages([text])[0]
+        self.store.apply(ChangeSet(scope, [Upsert(new, {"content": vec}, keywords_text(text))],
+                                   [HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")]))
+        return new
+
+    def delete(self, memory_id: str, *, user_id: str) -> None:
+        """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
+        self._set_status(memory_id, user_id, Status.DELETED, EventType.DELETE)
+
+    def restore(self, memory_id: str, *, user_id: str) -> MemoryRecord:
+        """Bring back a soft-deleted, expired or archived memory."""
+        return self._set_status(memory_id, user_id, Status.ACTIVE, EventType.RESTORE)
+
+    def _set_status(self, memory_id: str, user_id: str, status: Status, event: EventType) -> MemoryRecord:
+        scope = self._scope(user_id)
+        old = self._get_or_raise(scope, memory_id)
+        now = self.clock.now()
+        new = old.replace(status=status, updated_at=now)
+        self.store.apply(ChangeSet(scope, [Upsert(new)], [HistoryEvent(event, old.id, now, old.content, None,
+                                                                       "user request", "user")]))
+        return new
+
+    def delete_all(self, *, user_id: str) -> int:
+        """Forget a user entirely: memories, vectors, history, queue, buffers. Returns memories removed."""
+        scope = self._scope(user_id)
+        self._worker.wait_idle(30)
+        return self.store.delete_user(scope)
+
+    forget = delete_all
+
+    # ---- read --------------------------------------------------------------------------------
+    def search(self, query: str, *, user_id: str, limit: int = 10, kinds: Iterable[Kind | str] | None = None,
+               at: datetime | str | None = None, include_sensitive: bool = False,
+               filters: Mapping[str, Any] | None = None, trace: RecallTrace | None = None) -> list[Hit]:
+        """The best memories for ``query``, each with its score parts."""
+        scope = self._scope(user_id)
+        req = self._request(query, limit, kinds, at, include_sensitive, filters)
+        hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
+                      half_lives=self.settings.half_lives, trace=trace)
+        self._hits.record(scope, [h.id for h in hits])
+        return hits
+
+    def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
+                 include_sensitive: bool, filters: Mapping[str, Any] | None) -> RecallRequest:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("query must be a non-empty string")
+        if len(query) > 4000:
+            raise InvalidInput("query is longer than 4,000 characters")
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            raise InvalidInput("limit must be an integer between 1 and 1000")
+        f = dict(filters or {})
+        unknown = set(f) - {"session_id", "agent_id", "created_after", "created_before"}
+        if unknown:
+            raise InvalidInput(f"unknown filters {sorted(unknown)}; allowed: session_id, agent_id, "
+                               "created_after, created_before")
+        return RecallRequest(query=query.strip(), limit=limit, kinds=_kinds(kinds),
+                             at=_when(at) if at is not None else None, include_sensitive=bool(include_sensitive),
+                             session_id=f.get("session_id"), agent_id=f.get("agent_id"),
+                             created_after=_when(f["created_after"]) if f.get("created_after") else None,
+                             created_before=_when(f["created_before"]) if f.get("created_before") else None)
+
+    def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
+                      include_sensitive: bool = False) -> str:
+        """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens."""
+        if not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise InvalidInput("budget_tokens must be a positive integer")
+        hits = self.search(query, user_id=user_id, limit=limit, include_sensitive=include_sensitive)
+        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens,
+                                   lang=detect_language(query))
+
+    def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
+        scope = self._scope(user_id)
+        if not isinstance(memory_id, str) or not memory_id:
+            raise InvalidInput("memory_id must be a non-empty string")
+        return self.store.get(scope, memory_id)
+
+    def get_all(self, *, user_id: str, kinds: Iterable[Kind | str] | None = None,
+                status: Status | str | None = "active", limit: int | None = None,
+                offset: int = 0) -> list[MemoryRecord]:
+        """Memories of a user, newest first (``status=None`` for every status)."""
+        scope = self._scope(user_id)
+        statuses = (Status(status),) if status else None
+        return self.store.list(scope, RecordFilter(kinds=_kinds(kinds), statuses=statuses), limit, offset)
+
+    def history(self, memory_id: str, *, user_id: str) -> list[HistoryEvent]:
+        scope = self._scope(user_id)
+        self._get_or_raise(scope, memory_id)
+        return self.store.history(scope, memory_id)
+
+    def users(self) -> list[str]:
+        return self.store.users(self.scope_tenant)
+
+    def _get_or_raise(self, scope: Scope, memory_id: str) -> MemoryRecord:
+        rec = self.store.get(scope, memory_id) if isinstance(memory_id, str) and memory_id else None
+        if rec is None:
+            raise NotFound(f"no memory {memory_id!r} for user {scope.user_id!r}")
+        return rec
+
+    # ---- maintenance ---------------------------------------------------------------------------
+    def gc(self, *, dry_run: bool = True, now: datetime | None = None, user_id: str | None = None) -> GcReport:
+        """Apply (or, by default, only report) the maintenance rules to every user of the tenant."""
+        at = ensure_utc(now) if now else self.clock.now()
+        scopes = [self._scope(user_id)] if user_id else [Scope(self.scope_tenant, u) for u in self.users()]
+        return run_gc(self.store, scopes, at, dry_run=dry_run)
+
+    def export(self, *, user_id: str) -> Iterator[dict[str, Any]]:
+        """Every memory of the user, all statuses, with its history (JSON-ready dicts)."""
+        return export_user(self.store, self._scope(user_id))
+
+    def import_(self, records: Iterable[dict[str, Any]]) -> int:
+        """Load records produced by ``export`` (into this tenant); returns how many."""
+        return import_records(self.store, self.embedder, self.scope_tenant, records, self.clock.now())
+
+    def stats(self) -> dict[str, Any]:
+        return {"pending_jobs": self.store.pending_jobs(), "failed_jobs": self.store.failed_jobs(),
+                "worker_errors": self._worker.errors, "users": len(self.users())}
+
+    # ---- lifecycle -----------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._worker.stop()
+        self._hits.close()
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _check_content(content: object) -> str:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("content must be a non-empty string")
+    text = content.strip()
+    if len(text) > 2000:
+        raise InvalidInput("content is longer than 2,000 characters; store one statement per memory")
+    return text
+
+
+def _unit(value: object, what: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= float(value) <= 1.0:
+        raise InvalidInput(f"{what} must be a number between 0 and 1")
+    return float(value)
+
+
+def _when(value: datetime | str) -> datetime:
+    if isinstance(value, datetime):
+        return ensure_utc(value)
+    try:
+        return parse_iso(str(value))
+    except ValueError:
+        raise InvalidInput(f"{value!r} is not an ISO 8601 datetime") from None
+
+
+def _kinds(kinds: Iterable[Kind | str] | None) -> tuple[Kind, ...] | None:
+    if kinds is None:
+        return None
+    if isinstance(kinds, (str, Kind)):
+        kinds = [kinds]
+    try:
+        return tuple(Kind(k) for k in kinds)
+    except ValueError:
+        raise InvalidInput(f"kinds must be among {[k.value for k in Kind]}") from None

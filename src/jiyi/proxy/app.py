@@ -1,0 +1,220 @@
+"""The memory-adding OpenAI-compatible proxy (``jiyi proxy --upstream URL``).
+
+For ``POST /v1/chat/completions`` with a known user (``X-Jiyi-User`` header or the ``user``
+field):
+
+1. recall: ``build_context`` for the last user message, bounded by ``recall_timeout`` (a slow
+   or failing memory never blocks the chat: the request then goes out unchanged);
+2. inject the block into the first system message (:func:`~jiyi.proxy.messages.inject_context`);
+3. forward to the upstream, streamed or not, passing the client's headers through;
+4. after the answer is delivered (for a stream: once it completed), record the turn, user
+   message plus assistant reply, with ``Memory.add`` in the background.
+
+Without a user, and for every other ``/v1/*`` path, the proxy is a plain pass-through, so
+any OpenAI client works unchanged with only its base URL pointed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from starlette.background import BackgroundTask
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from jiyi.errors import JiyiError
+from jiyi.proxy.forward import StreamText, Upstream, relay, reply_text, response_headers
+from jiyi.proxy.messages import inject_context, last_user_text, pick_session, pick_user
+
+if TYPE_CHECKING:
+    import httpx
+
+    from jiyi.memory import Memory
+
+log = logging.getLogger("jiyi.proxy")
+
+
+@dataclass(slots=True, frozen=True)
+class ProxyOptions:
+    """How the proxy recalls: ``budget_tokens`` for the block, ``recall_timeout`` seconds at most."""
+
+    budget_tokens: int = 800
+    recall_timeout: float = 3.0
+    record: bool = True
+
+
+@dataclass(slots=True, frozen=True)
+class Turn:
+    """Who is talking and what they asked, for one memory-enabled request."""
+
+    user_id: str
+    session_id: str | None
+    question: str
+    model: str | None
+
+
+class MemoryProxy:
+    """The request handlers, bound to one Memory and one upstream."""
+
+    def __init__(self, memory: Memory, upstream: Upstream, options: ProxyOptions) -> None:
+        self.memory = memory
+        self.upstream = upstream
+        self.options = options
+
+    async def chat(self, request: Request) -> Response:
+        raw = await request.body()
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        user_id = pick_user(body, request.headers) if isinstance(body, dict) else None
+        if not isinstance(body, dict) or user_id is None or not isinstance(body.get("messages"), list):
+            return await self.passthrough(request, "chat/completions", raw)
+        turn = Turn(user_id, pick_session(request.headers), last_user_text(body["messages"]),
+                    body.get("model") if isinstance(body.get("model"), str) else None)
+        if turn.question:
+            block = await self.recall(turn)
+            if block:
+                body = {**body, "messages": inject_context(body["messages"], block)}
+        content = json.dumps(body, ensure_ascii=False).encode()
+        if body.get("stream") is True:
+            return await self.stream(request, content, turn)
+        upstream = await self.upstream.send("POST", "chat/completions", request.headers, content)
+        task = None
+        if upstream.is_success:
+            task = self.record_later(turn, reply_text(_json_or_none(upstream)))
+        return _relay_whole(upstream, task)
+
+    async def stream(self, request: Request, content: bytes, turn: Turn) -> Response:
+        upstream = await self.upstream.open_stream("chat/completions", request.headers, content)
+        if not upstream.is_success:
+            await upstream.aread()
+            await upstream.aclose()
+            return _relay_whole(upstream, None)
+        collector = StreamText()
+
+        def finished() -> str | None:
+            return collector.text if collector.done or collector.text else None
+
+        task = BackgroundTask(self._record_stream, turn, finished)
+        return StreamingResponse(relay(upstream, collector), status_code=upstream.status_code,
+                                 headers=response_headers(upstream.headers), background=task)
+
+    async def recall(self, turn: Turn) -> str:
+        """The memory block for the question, or "" when recall fails or is too slow."""
+        call = functools.partial(self.memory.build_context, turn.question, user_id=turn.user_id,
+                                 budget_tokens=self.options.budget_tokens)
+        try:
+            return await asyncio.wait_for(anyio.to_thread.run_sync(call), self.options.recall_timeout)
+        except (asyncio.TimeoutError, JiyiError) as exc:
+            log.warning("recall skipped for this request: %s", type(exc).__name__)
+            return ""
+
+    def record_later(self, turn: Turn, reply: str) -> BackgroundTask | None:
+        if not self.options.record or not turn.question:
+            return None
+        return BackgroundTask(self.record, turn, reply)
+
+    async def _record_stream(self, turn: Turn, finished: Any) -> None:
+        reply = finished()
+        if reply is not None and self.options.record and turn.question:
+            await self.record(turn, reply)
+
+    async def record(self, turn: Turn, reply: str) -> None:
+        """Store the user message and the reply (extraction continues in jiyi's worker)."""
+        messages = [{"role": "user", "content": turn.question}]
+        if reply:
+            messages.append({"role": "assistant", "content": reply})
+        call = functools.partial(self.memory.add, messages, user_id=turn.user_id, session_id=turn.session_id,
+                                 metadata={"source": "proxy", "model": turn.model})
+        try:
+            await anyio.to_thread.run_sync(call)
+        except JiyiError as exc:
+            log.warning("turn not recorded: %s", exc)
+
+    async def passthrough(self, request: Request, path: str, raw: bytes | None = None) -> Response:
+        """Forward any request unchanged (streamed answers stay streamed)."""
+        content = raw if raw is not None else await request.body()
+        if request.method == "POST" and _wants_stream(content):
+            upstream = await self.upstream.open_stream(path, request.headers, content)
+            return StreamingResponse(relay(upstream, StreamText()), status_code=upstream.status_code,
+                                     headers=response_headers(upstream.headers))
+        upstream = await self.upstream.send(request.method, path, request.headers, content,
+                                            params=dict(request.query_params))
+        return _relay_whole(upstream, None)
+
+
+def create_app(memory: Memory, upstream: str | Upstream, options: ProxyOptions | None = None) -> FastAPI:
+    """The proxy app; ``memory`` stays the caller's to close, the upstream client is closed on shutdown."""
+    up = upstream if isinstance(upstream, Upstream) else Upstream(upstream)
+    proxy = MemoryProxy(memory, up, options or ProxyOptions())
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await up.close()
+
+    app = FastAPI(title="jiyi memory proxy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.proxy = proxy
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok", "upstream": up.base_url}
+
+    @app.post("/v1/chat/completions")
+    async def chat_completions(request: Request) -> Response:
+        return await _guard(proxy.chat(request))
+
+    @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+    async def other(request: Request, path: str) -> Response:
+        return await _guard(proxy.passthrough(request, path))
+
+    return app
+
+
+def serve(memory: Memory, upstream: str, *, host: str = "127.0.0.1", port: int = 8787,
+          options: ProxyOptions | None = None) -> None:
+    """Run the proxy with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(memory, upstream, options), host=host, port=port, log_level="info")
+
+
+async def _guard(call: Any) -> Response:
+    """Upstream unreachable → 502 in OpenAI's error shape (clients show the message)."""
+    import httpx
+
+    try:
+        return await call  # type: ignore[no-any-return]
+    except httpx.HTTPError as exc:
+        log.warning("upstream request failed: %s", type(exc).__name__)
+        return JSONResponse({"error": {"message": f"jiyi proxy: upstream unreachable ({type(exc).__name__})",
+                                       "type": "upstream_error", "code": None}}, status_code=502)
+
+
+def _relay_whole(upstream: httpx.Response, task: BackgroundTask | None) -> Response:
+    return Response(upstream.content, status_code=upstream.status_code,
+                    headers=response_headers(upstream.headers), background=task)
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _wants_stream(raw: bytes) -> bool:
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("stream") is True

@@ -1,0 +1,36 @@
+"""Query understanding: tokens, time expressions, entity mentions, sensitivity intent."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from jiyi.text.tokens import tokenize
+from jiyi.write.timeparse import TimeSpan, find_time_expressions
+
+_SENSITIVE_ASK = re.compile(
+    r"电话|手机|号码|地址|住址|邮箱|身份证|证件|银行卡|账号|密码|病|健康|药|过敏|诊断|"
+    r"phone|number|address|e-?mail|passport|\bid\b|ssn|bank|account|password|health|medical|diagnos|allerg",
+    re.IGNORECASE,
+)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_QUESTION_WORDS = {"What", "When", "Where", "Who", "Why", "How", "Which", "Did", "Does", "Do", "Is", "Are",
+                   "Was", "Were", "Has", "Have", "Would", "Could", "Can", "Will", "The", "And", "Yes"}
+
+
+@dataclass(slots=True, frozen=True)
+class QueryInfo:
+    text: str
+    tokens: tuple[str, ...]
+    spans: tuple[TimeSpan, ...]
+    names: tuple[str, ...]
+    wants_sensitive: bool
+
+
+def analyze_query(text: str, *, ref: datetime) -> QueryInfo:
+    """Everything the routes and the ranker want to know about a query."""
+    spans = tuple(find_time_expressions(text, ref))
+    names = tuple(dict.fromkeys(w for w in _CAPITALISED.findall(text) if w not in _QUESTION_WORDS))
+    return QueryInfo(text=text, tokens=tuple(tokenize(text)), spans=spans, names=names,
+                     wants_sensitive=bool(_SENSITIVE_ASK.search(text)))

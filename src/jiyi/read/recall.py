@@ -1,0 +1,140 @@
+"""The read path: analyse → routes → fuse → gate → rank → hits (SPEC §3).
+
+Returns hits with every score component, and (for the debugger) what each route found.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from jiyi.read.fuse import fuse_rrf, max_fused
+from jiyi.read.gate import passes_gate
+from jiyi.read.query import QueryInfo, analyze_query
+from jiyi.read.rank import shape_score
+from jiyi.read.routes import context_route, entity_route, keyword_route, recency_route, vector_route
+from jiyi.records import Hit, Kind, Scope, Status
+from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.write.embed import CachedEmbedder
+
+log = logging.getLogger("jiyi.read")
+
+
+@dataclass(slots=True)
+class RecallRequest:
+    query: str
+    limit: int = 10
+    kinds: tuple[Kind, ...] | None = None
+    at: datetime | None = None
+    include_sensitive: bool = False
+    session_id: str | None = None
+    agent_id: str | None = None
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+
+
+@dataclass(slots=True)
+class RecallTrace:
+    """What happened inside one recall, for debugging and the web debugger."""
+
+    query: QueryInfo | None = None
+    routes: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def recall(
+    store: Store,
+    embedder: CachedEmbedder,
+    scope: Scope,
+    req: RecallRequest,
+    *,
+    now: datetime,
+    weights: Mapping[str, float],
+    half_lives: Mapping[str, float],
+    trace: RecallTrace | None = None,
+) -> list[Hit]:
+    """Ranked hits for ``req`` in ``scope`` only."""
+    tr = trace if trace is not None else RecallTrace()
+    at = req.at or now
+    timer = _Timer(tr.timings_ms)
+    with timer("analyze"):
+        info = analyze_query(req.query, ref=at)
+    tr.query = info
+    with timer("embed"):
+        qvec = embedder.embed_query(req.query)
+    statuses = (Status.ACTIVE, Status.SUPERSEDED) if req.at else (Status.ACTIVE,)
+    flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
+                       created_after=req.created_after, created_before=req.created_before)
+    routes: dict[str, list[tuple[str, float]]] = {}
+    with timer("vector"):
+        routes["vector"] = vector_route(store, scope, qvec, flt)
+    with timer("context"):
+        routes["context"] = context_route(store, scope, qvec, flt)
+    with timer("keyword"):
+        routes["keyword"] = keyword_route(store, scope, info.tokens, flt)
+    with timer("recency"):
+        routes["recency"] = recency_route(store, scope, flt)
+    with timer("entity"):
+        seeds = _top_ids(routes, 5)
+        seed_entities = [e for r in store.get_many(scope, seeds) for e in r.entities]
+        routes["entity"] = entity_route(store, scope, [*info.names, *seed_entities], flt)
+    tr.routes = routes
+    with timer("rank"):
+        hits = _rank(store, scope, routes, info, req, at=at, historical=req.at is not None,
+                     weights=weights, half_lives=half_lives)
+    log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
+    return hits
+
+
+def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
+          req: RecallRequest, *, at: datetime, historical: bool, weights: Mapping[str, float],
+          half_lives: Mapping[str, float]) -> list[Hit]:
+    parts = fuse_rrf(routes, weights)
+    norm = max_fused(weights, [r for r, v in routes.items() if v])
+    raw = {route: dict(found) for route, found in routes.items()}
+    show_sensitive = req.include_sensitive or info.wants_sensitive
+    hits: list[Hit] = []
+    for rec in store.get_many(scope, list(parts)):
+        if not passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive):
+            continue
+        relevance = sum(parts[rec.id].values()) / norm
+        score, shaped = shape_score(rec, relevance, at=at, spans=info.spans, weights=weights,
+                                    half_lives=half_lives)
+        scores = {**{f"{r}_raw": raw[r][rec.id] for r in raw if rec.id in raw[r]},
+                  **{f"{r}_rrf": v for r, v in parts[rec.id].items()}, **shaped}
+        hits.append(Hit(rec, score, scores))
+    hits.sort(key=lambda h: (-h.score, h.id))
+    return hits[: max(0, req.limit)]
+
+
+def _top_ids(routes: Mapping[str, Sequence[tuple[str, float]]], n: int) -> list[str]:
+    ids: dict[str, None] = {}
+    for route in ("vector", "keyword", "context"):
+        for mid, _ in routes.get(route, [])[:n]:
+            ids[mid] = None
+    return list(ids)
+
+
+class _Timer:
+    def __init__(self, sink: dict[str, float]) -> None:
+        self._sink = sink
+
+    def __call__(self, name: str) -> "_Span":
+        return _Span(self._sink, name)
+
+
+class _Span:
+    def __init__(self, sink: dict[str, float], name: str) -> None:
+        self._sink, self._name = sink, name
+
+    def __enter__(self) -> None:
+        self._t = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._sink[self._name] = (time.perf_counter() - self._t) * 1000.0
+
+
+HitCallback = Callable[[Scope, list[str]], None]

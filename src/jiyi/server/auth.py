@@ -1,0 +1,92 @@
+"""API key → tenant, as FastAPI dependencies.
+
+A request carries its key as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``.
+The key decides the tenant; nothing in the request can choose another one, so a
+tenant never reaches another tenant's users. Inside the tenant, ``user_id`` scopes
+every call (the store enforces both).
+
+With ``insecure_no_auth`` (only for a server on a trusted machine) no key is asked
+for and every request is the configured default tenant; the rate limit then counts
+per client address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from jiyi.memory import Memory
+from jiyi.server.errors import rate_limited, unauthorized
+from jiyi.server.keys import KeyStore
+from jiyi.server.metrics import Metrics
+from jiyi.server.ratelimit import RateLimiter
+from jiyi.server.tenants import TenantPool
+
+
+@dataclass(slots=True)
+class ServerState:
+    """What the routes need, kept on ``app.state.jiyi``."""
+
+    pool: TenantPool
+    keys: KeyStore | None
+    limiter: RateLimiter
+    metrics: Metrics
+    default_tenant: str
+    insecure: bool = False
+
+
+@dataclass(slots=True, frozen=True)
+class Principal:
+    """Who is calling: the tenant, and the key id (or client address) for rate limiting and logs."""
+
+    tenant: str
+    key_id: str
+
+
+def server_state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.jiyi
+    return state
+
+
+def presented_key(request: Request) -> str | None:
+    """The key from ``Authorization: Bearer`` or ``X-API-Key``, if any."""
+    header = request.headers.get("authorization")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+    token = request.headers.get("x-api-key")
+    return token.strip() if token and token.strip() else None
+
+
+def authenticate(request: Request) -> Principal:
+    """Resolve the caller's tenant and spend one token of its rate limit (401 / 429 otherwise)."""
+    state = server_state(request)
+    if state.insecure or state.keys is None:
+        host = request.client.host if request.client else "unknown"
+        principal = Principal(state.default_tenant, f"addr:{host}")
+    else:
+        token = presented_key(request)
+        if token is None:
+            raise unauthorized("missing API key: send 'Authorization: Bearer <key>' (create one with "
+                               "`jiyi keys create --tenant NAME`)")
+        key = state.keys.verify(token)
+        if key is None:
+            raise unauthorized("invalid or revoked API key")
+        principal = Principal(key.tenant, key.id)
+    wait = state.limiter.take(principal.key_id)
+    if wait > 0:
+        raise rate_limited(wait)
+    request.state.principal = principal
+    return principal
+
+
+def tenant_memory(request: Request, principal: Annotated[Principal, Depends(authenticate)]) -> Memory:
+    """The caller's tenant's Memory (every data route depends on this)."""
+    return server_state(request).pool.get(principal.tenant)
+
+
+MemoryDep = Annotated[Memory, Depends(tenant_memory)]
+PrincipalDep = Annotated[Principal, Depends(authenticate)]

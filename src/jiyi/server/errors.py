@@ -1,0 +1,142 @@
+"""The one place where exceptions become HTTP responses.
+
+Every error body has the same shape and a stable ``code`` that clients branch on
+(``jiyi.client`` turns codes back into the same exception classes ``Memory``
+raises)::
+
+    {"error": {"code": "not_found", "message": "no memory 'x' for user 'u1'"}}
+
+Validation errors add ``details`` (where and what, never the rejected input: it may
+be a user's private text).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, MissingDependency, NotFound,
+                         ProviderBadOutput, ProviderError, ProviderUnavailable, ScopeViolation, StoreError)
+
+log = logging.getLogger("jiyi.server")
+
+#: Core exception → (HTTP status, stable code). Most specific first.
+ERROR_MAP: tuple[tuple[type[JiyiError], int, str], ...] = (
+    (InvalidInput, 422, "invalid_input"),
+    (NotFound, 404, "not_found"),
+    (ScopeViolation, 403, "scope_violation"),
+    (EmbeddingMismatch, 500, "embedding_mismatch"),
+    (StoreError, 503, "store_unavailable"),
+    (ProviderUnavailable, 503, "provider_unavailable"),
+    (ProviderBadOutput, 502, "provider_bad_output"),
+    (ProviderError, 502, "provider_error"),
+    (MissingDependency, 500, "missing_dependency"),
+    (ConfigError, 500, "config_error"),
+    (JiyiError, 500, "internal_error"),
+)
+
+#: Status → code for errors raised by the HTTP layer itself (routing, body, auth, limits).
+HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+
+class ServiceError(StarletteHTTPException):
+    """An error of the HTTP layer with a chosen code (auth, rate limit, body size).
+
+    It subclasses Starlette's HTTPException so that FastAPI passes it through when
+    it is raised while the body is being read (the body-size limit does that).
+    """
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status, detail=message, headers=headers)
+        self.code = code
+
+
+def unauthorized(message: str) -> ServiceError:
+    return ServiceError(401, "unauthorized", message, {"WWW-Authenticate": 'Bearer realm="jiyi"'})
+
+
+def rate_limited(retry_after: float) -> ServiceError:
+    seconds = max(1, int(retry_after + 0.999))
+    return ServiceError(429, "rate_limited", f"too many requests for this API key; retry in {seconds}s",
+                        {"Retry-After": str(seconds)})
+
+
+def payload_too_large(limit: int) -> ServiceError:
+    return ServiceError(413, "payload_too_large", f"request body is larger than {limit} bytes; split it up")
+
+
+def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        err["details"] = details
+    return {"error": err}
+
+
+def error_response(status: int, code: str, message: str, details: list[dict[str, Any]] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(error_body(code, message, details), status_code=status, headers=headers)
+
+
+def classify(exc: JiyiError) -> tuple[int, str]:
+    """HTTP status and stable code for a core exception."""
+    for cls, status, code in ERROR_MAP:
+        if isinstance(exc, cls):
+            return status, code
+    return 500, "internal_error"  # pragma: no cover - JiyiError is the last row
+
+
+async def _on_jiyi_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, JiyiError)
+    status, code = classify(exc)
+    if status >= 500:
+        log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
+    return error_response(status, code, str(exc))
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(400, "malformed_json", "the request body is not valid JSON")
+    details = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type"))}
+               for e in errors]
+    first = details[0] if details else {"loc": [], "msg": "invalid request"}
+    where = ".".join(p for p in first["loc"] if p != "body") or "request"
+    return error_response(422, "validation_error", f"{where}: {first['msg']}", details)
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = exc.code if isinstance(exc, ServiceError) else HTTP_CODES.get(exc.status_code, "http_error")
+    message = str(exc.detail) if exc.detail else code.replace("_", " ")
+    if exc.status_code == 400 and not isinstance(exc, ServiceError):
+        code, message = "malformed_body", "the request body could not be read; send JSON with a content-type"
+    return error_response(exc.status_code, code, message, headers=dict(exc.headers or {}))
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("%s %s crashed", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal_error", "internal server error; the server log has the details")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers above on ``app`` (the only exception handlers jiyi installs)."""
+    app.add_exception_handler(JiyiError, _on_jiyi_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(Exception, _on_unexpected)

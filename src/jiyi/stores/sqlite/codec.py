@@ -1,0 +1,107 @@
+"""Python values ↔ SQLite column values for the memory tables.
+
+Datetimes are stored as fixed-width ISO-8601 UTC strings (always with microseconds
+and ``+00:00``) so that plain string comparison in SQL orders them correctly; lists
+and dicts are JSON; vectors are raw little-endian float32/float16 BLOBs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from jiyi.clock import ensure_utc, parse_iso
+from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Status, Visibility
+
+#: Columns of ``memories`` in the order :func:`record_row` produces them.
+MEMORY_COLUMNS: tuple[str, ...] = (
+    "tenant", "user_id", "id", "content", "kind", "created_at", "updated_at", "slot",
+    "entities", "importance", "confidence", "valid_from", "valid_until", "expires_at",
+    "status", "visibility", "hit_count", "last_hit_at", "strength", "source_ids",
+    "session_id", "agent_id", "speaker", "links", "superseded_by", "embedding_model",
+    "metadata",
+)
+SELECT_MEMORY = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
+_TIME_COLUMNS = frozenset({"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"})
+_JSON_TUPLES = frozenset({"entities", "source_ids", "links"})
+DTYPES: dict[str, type[np.floating[Any]]] = {"float32": np.float32, "float16": np.float16}
+
+
+def iso(dt: datetime) -> str:
+    """Fixed-width UTC ISO-8601, so that SQL string order is time order."""
+    return ensure_utc(dt).isoformat(timespec="microseconds")
+
+
+def iso_or_none(dt: datetime | None) -> str | None:
+    return None if dt is None else iso(dt)
+
+
+def sql_value(value: object) -> object:
+    """A filter value as SQLite wants it (datetimes as sortable ISO strings)."""
+    if isinstance(value, datetime):
+        return iso(value)
+    if isinstance(value, tuple):
+        return tuple(sql_value(v) for v in value)
+    return value
+
+
+def record_row(rec: MemoryRecord) -> tuple[object, ...]:
+    """The ``memories`` row of a record, in :data:`MEMORY_COLUMNS` order."""
+    out: list[object] = []
+    for col in MEMORY_COLUMNS:
+        value = getattr(rec, col)
+        if col in _TIME_COLUMNS:
+            out.append(iso_or_none(value))
+        elif col in _JSON_TUPLES:
+            out.append(json.dumps(list(value), ensure_ascii=False))
+        elif col == "metadata":
+            out.append(json.dumps(value, ensure_ascii=False, sort_keys=True))
+        elif isinstance(value, (Kind, Status, Visibility)):
+            out.append(value.value)
+        else:
+            out.append(value)
+    return tuple(out)
+
+
+def row_record(row: Sequence[Any]) -> MemoryRecord:
+    """Inverse of :func:`record_row` for a row selected with :data:`SELECT_MEMORY`."""
+    data = dict(zip(MEMORY_COLUMNS, row))
+    for col in _TIME_COLUMNS:
+        if data[col] is not None:
+            data[col] = parse_iso(data[col])
+    for col in _JSON_TUPLES:
+        data[col] = tuple(json.loads(data[col]))
+    data["metadata"] = json.loads(data["metadata"])
+    data["kind"] = Kind(data["kind"])
+    data["status"] = Status(data["status"])
+    data["visibility"] = Visibility(data["visibility"])
+    return MemoryRecord(**data)
+
+
+def history_row(scope_tenant: str, scope_user: str, ev: HistoryEvent) -> tuple[object, ...]:
+    return (scope_tenant, scope_user, ev.memory_id, ev.event.value, iso(ev.at), ev.old, ev.new, ev.reason, ev.actor)
+
+
+def row_history(row: Sequence[Any]) -> HistoryEvent:
+    memory_id, event, at, old, new, reason, actor = row
+    return HistoryEvent(EventType(event), memory_id, parse_iso(at), old, new, reason, actor)
+
+
+def encode_vector(vec: np.ndarray, dtype: str) -> tuple[bytes, int]:
+    """A 1-d vector as a BLOB in ``dtype`` plus its dimension."""
+    arr = np.asarray(vec, dtype=np.float32).reshape(-1)
+    return arr.astype(_le(dtype)).tobytes(), int(arr.shape[0])
+
+
+def decode_vector(blob: bytes, dtype: str) -> np.ndarray:
+    """A stored BLOB back to a float32 vector (always float32, whatever was stored)."""
+    return np.frombuffer(blob, dtype=_le(dtype)).astype(np.float32)
+
+
+def _le(dtype: str) -> np.dtype[Any]:
+    """Little-endian on disk, so a file moves between machines unchanged."""
+    return np.dtype(DTYPES[dtype]).newbyteorder("<")

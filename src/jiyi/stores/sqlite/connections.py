@@ -1,0 +1,119 @@
+"""SQLite connections: one per thread, WAL, and write transactions that survive contention.
+
+The engine calls the store from the caller's thread and from a background worker,
+and several processes (CLI, server, bot) may open the same file. One connection per
+thread lets WAL readers run while a writer commits; every write uses
+``BEGIN IMMEDIATE`` so that it takes the write lock up front (a deferred transaction
+that upgrades later can fail with SQLITE_BUSY without waiting), and a whole write is
+retried with back-off if the lock stays busy past ``busy_timeout``.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+from jiyi.errors import StoreError
+
+T = TypeVar("T")
+BUSY_TIMEOUT_MS = 10_000
+WRITE_RETRIES = 5
+
+
+class ConnectionPool:
+    """Hands each thread its own connection to one database file."""
+
+    def __init__(self, path: Path, *, tracer: Callable[[str], None] | None = None) -> None:
+        self.path = path
+        self._tracer = tracer
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._open: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
+        self._closed = False
+
+    def get(self) -> sqlite3.Connection:
+        """This thread's connection, opened (and configured) on first use."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        if self._closed:
+            raise StoreError(f"the store at {self.path} is closed")
+        conn = self._connect()
+        self._local.conn = conn
+        with self._lock:
+            self._prune_dead_threads()
+            self._open[threading.get_ident()] = (threading.current_thread(), conn)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves. check_same_thread=False
+        # only so that close() may close other threads' connections; each is used by one thread.
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"could not switch {self.path} to WAL mode (got {mode}); is it on a network drive?")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = FULL")  # an accepted message survives power loss (SPEC §2.10)
+        if self._tracer is not None:
+            conn.set_trace_callback(self._tracer)
+        return conn
+
+    def _prune_dead_threads(self) -> None:
+        """Close connections whose thread has ended (thread pools come and go)."""
+        for ident, (thread, conn) in list(self._open.items()):
+            if not thread.is_alive():
+                conn.close()
+                del self._open[ident]
+
+    def close(self) -> None:
+        """Close every connection this pool opened."""
+        with self._lock:
+            self._closed = True
+            for _thread, conn in self._open.values():
+                conn.close()
+            self._open.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot across several SELECTs (a deferred read transaction)."""
+        conn = self.get()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+
+    def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction; retry the whole of it while the file is busy."""
+        conn = self.get()
+        for attempt in range(WRITE_RETRIES + 1):
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or attempt == WRITE_RETRIES:
+                    raise StoreError(f"could not lock {self.path} for writing: {exc}") from exc
+                time.sleep(0.05 * (2**attempt) * (1 + random.random()))
+                continue
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT")
+                return result
+            except BaseException:
+                if conn.in_transaction:  # some errors (disk full) already rolled back
+                    conn.execute("ROLLBACK")
+                raise
+        raise AssertionError("unreachable")
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text

@@ -1,0 +1,160 @@
+"""Numbered, transactional schema migrations (the sqlite-utils ``Migrations`` pattern).
+
+Each migration runs inside the same ``BEGIN IMMEDIATE`` transaction that records it
+in ``_jiyi_migrations``, so two processes opening a fresh file at once cannot both
+apply it, and a crash halfway leaves the previous schema intact. Add a migration by
+appending a decorated function; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jiyi.clock import utc_now
+from jiyi.stores.sqlite.codec import iso
+
+
+@dataclass(slots=True, frozen=True)
+class Migration:
+    version: int
+    name: str
+    fn: Callable[[sqlite3.Connection], None]
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(version: int) -> Callable[[Callable[[sqlite3.Connection], None]], Callable[[sqlite3.Connection], None]]:
+    """Register ``fn`` as migration number ``version`` (numbers must strictly increase)."""
+
+    def wrap(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+        if MIGRATIONS and MIGRATIONS[-1].version >= version:
+            raise RuntimeError(f"migration {version} registered out of order")
+        MIGRATIONS.append(Migration(version, fn.__name__, fn))
+        return fn
+
+    return wrap
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations in one write transaction; return the names applied."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS _jiyi_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        done = {row[0] for row in conn.execute("SELECT version FROM _jiyi_migrations")}
+        applied: list[str] = []
+        for mig in MIGRATIONS:
+            if mig.version in done:
+                continue
+            mig.fn(conn)
+            conn.execute(
+                "INSERT INTO _jiyi_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (mig.version, mig.name, iso(utc_now())),
+            )
+            applied.append(mig.name)
+        conn.execute("COMMIT")
+        return applied
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _script(conn: sqlite3.Connection, sql: str) -> None:
+    """Run several statements without ``executescript`` (which would COMMIT our transaction)."""
+    for statement in sql.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+@migration(1)
+def m001_initial(conn: sqlite3.Connection) -> None:
+    _script(conn, """
+    CREATE TABLE memories (
+        rid INTEGER PRIMARY KEY,
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
+        content TEXT NOT NULL, kind TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        slot TEXT, entities TEXT NOT NULL DEFAULT '[]',
+        importance REAL NOT NULL, confidence REAL NOT NULL,
+        valid_from TEXT, valid_until TEXT, expires_at TEXT,
+        status TEXT NOT NULL, visibility TEXT NOT NULL,
+        hit_count INTEGER NOT NULL DEFAULT 0, last_hit_at TEXT, strength REAL NOT NULL,
+        source_ids TEXT NOT NULL DEFAULT '[]', session_id TEXT, agent_id TEXT, speaker TEXT,
+        links TEXT NOT NULL DEFAULT '[]', superseded_by TEXT, embedding_model TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        UNIQUE (tenant, user_id, id)
+    );
+    CREATE INDEX memories_scope_created ON memories (tenant, user_id, created_at);
+    CREATE INDEX memories_scope_status ON memories (tenant, user_id, status, created_at);
+    CREATE INDEX memories_scope_slot ON memories (tenant, user_id, slot) WHERE slot IS NOT NULL;
+
+    CREATE TABLE vectors (
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+        channel TEXT NOT NULL, dim INTEGER NOT NULL, dtype TEXT NOT NULL, blob BLOB NOT NULL,
+        PRIMARY KEY (tenant, user_id, channel, memory_id),
+        FOREIGN KEY (tenant, user_id, memory_id) REFERENCES memories (tenant, user_id, id)
+            ON DELETE CASCADE
+    );
+    CREATE INDEX vectors_memory ON vectors (tenant, user_id, memory_id);
+
+    CREATE TABLE memory_entities (
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, entity TEXT NOT NULL, memory_id TEXT NOT NULL,
+        PRIMARY KEY (tenant, user_id, entity, memory_id),
+        FOREIGN KEY (tenant, user_id, memory_id) REFERENCES memories (tenant, user_id, id)
+            ON DELETE CASCADE
+    );
+    CREATE INDEX memory_entities_memory ON memory_entities (tenant, user_id, memory_id);
+
+    CREATE TABLE memory_sources (
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, source_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+        PRIMARY KEY (tenant, user_id, source_id, memory_id),
+        FOREIGN KEY (tenant, user_id, memory_id) REFERENCES memories (tenant, user_id, id)
+            ON DELETE CASCADE
+    );
+    CREATE INDEX memory_sources_memory ON memory_sources (tenant, user_id, memory_id);
+
+    CREATE VIRTUAL TABLE memories_fts USING fts5 (
+        scope_key, keywords, tokenize = 'unicode61 remove_diacritics 2'
+    );
+
+    CREATE TABLE history (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+        event TEXT NOT NULL, at TEXT NOT NULL,
+        old TEXT, new TEXT, reason TEXT, actor TEXT NOT NULL
+    );
+    CREATE INDEX history_memory ON history (tenant, user_id, memory_id, at, seq);
+
+    CREATE TABLE jobs (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL,
+        status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        worker TEXT, lease_until TEXT, last_error TEXT
+    );
+    CREATE INDEX jobs_status ON jobs (status, created_at, seq);
+    CREATE INDEX jobs_scope ON jobs (tenant, user_id, status);
+
+    CREATE TABLE embedding_cache (
+        model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, dtype TEXT NOT NULL,
+        blob BLOB NOT NULL, PRIMARY KEY (model, hash)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE state (
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+        PRIMARY KEY (tenant, user_id, key)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+    CREATE TABLE user_generations (
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL, gen INTEGER NOT NULL,
+        PRIMARY KEY (tenant, user_id)
+    ) WITHOUT ROWID
+    """)

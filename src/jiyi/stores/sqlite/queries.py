@@ -1,0 +1,204 @@
+"""Read queries of the SQLite store. Every one starts from ``tenant = ? AND user_id = ?``.
+
+These are plain functions over a connection so that :mod:`jiyi.stores.sqlite.store`
+stays a thin class that picks a connection and a transaction. The scope is always
+the first condition of the WHERE clause, written here and nowhere else
+(:func:`scoped_where`), so no query can forget it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from jiyi.clock import parse_iso
+from jiyi.records import HistoryEvent, MemoryRecord, Scope
+from jiyi.stores.filters import Condition, filter_conditions
+from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.sqlite.codec import SELECT_MEMORY, decode_vector, row_history, row_record, sql_value
+from jiyi.stores.sqlite.fts import match_expression
+
+CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
+_ORDER_NEWEST = "ORDER BY m.created_at DESC, m.id"
+
+
+def scoped_where(scope: Scope, flt: RecordFilter | None = None, *, with_text: bool = True) -> tuple[str, list[Any]]:
+    """``m.tenant = ? AND m.user_id = ? AND <filter>`` with its parameters."""
+    parts = ["m.tenant = ?", "m.user_id = ?"]
+    params: list[Any] = [scope.tenant, scope.user_id]
+    for cond in filter_conditions(flt, with_text=with_text) if flt is not None else []:
+        sql, values = _render(cond)
+        parts.append(sql)
+        params.extend(values)
+    return " AND ".join(parts), params
+
+
+def _render(cond: Condition) -> tuple[str, list[Any]]:
+    column = f"m.{cond.column}"
+    if cond.op == "in":
+        values = list(sql_value(cond.value))  # type: ignore[arg-type]
+        if not values:
+            return "0", []
+        return f"{column} IN ({', '.join('?' * len(values))})", values
+    if cond.op == "contains":
+        escaped = str(cond.value).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return f"{column} LIKE ? ESCAPE '\\'", [f"%{escaped}%"]
+    return f"{column} {cond.op} ?", [sql_value(cond.value)]
+
+
+def chunked(items: Sequence[str]) -> Iterator[list[str]]:
+    """Distinct ``items`` in order, in lists short enough for one ``IN (...)``."""
+    unique = list(dict.fromkeys(items))
+    for i in range(0, len(unique), CHUNK):
+        yield unique[i : i + CHUNK]
+
+
+def _marks(items: Sequence[object]) -> str:
+    return ", ".join("?" * len(items))
+
+
+def get_many(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]:
+    """Records with these ids, in the order asked (unknown or foreign ids are skipped)."""
+    found: dict[str, MemoryRecord] = {}
+    for chunk in chunked(ids):
+        where, params = scoped_where(scope)
+        rows = conn.execute(
+            f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} AND m.id IN ({_marks(chunk)})",
+            [*params, *chunk],
+        )
+        found.update((rec.id, rec) for rec in map(row_record, rows))
+    return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+
+def list_records(
+    conn: sqlite3.Connection, scope: Scope, flt: RecordFilter, limit: int | None, offset: int
+) -> list[MemoryRecord]:
+    """Newest first (ties by id), so pages are stable."""
+    where, params = scoped_where(scope, flt)
+    rows = conn.execute(
+        f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} {_ORDER_NEWEST} LIMIT ? OFFSET ?",
+        [*params, -1 if limit is None else max(0, limit), max(0, offset)],
+    )
+    return [row_record(r) for r in rows]
+
+
+def count(conn: sqlite3.Connection, scope: Scope, flt: RecordFilter) -> int:
+    where, params = scoped_where(scope, flt)
+    return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0])
+
+
+def find_by_slot(conn: sqlite3.Connection, scope: Scope, slot: str) -> list[MemoryRecord]:
+    where, params = scoped_where(scope)
+    rows = conn.execute(
+        f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} AND m.slot = ? AND m.status = 'active' {_ORDER_NEWEST}",
+        [*params, slot],
+    )
+    return [row_record(r) for r in rows]
+
+
+def find_by_source(conn: sqlite3.Connection, scope: Scope, source_id: str) -> list[MemoryRecord]:
+    where, params = scoped_where(scope)
+    rows = conn.execute(
+        f"SELECT {SELECT_MEMORY} FROM memory_sources s JOIN memories m "
+        "ON m.tenant = s.tenant AND m.user_id = s.user_id AND m.id = s.memory_id "
+        f"WHERE s.tenant = ? AND s.user_id = ? AND s.source_id = ? AND {where} {_ORDER_NEWEST}",
+        [scope.tenant, scope.user_id, source_id, *params],
+    )
+    return [row_record(r) for r in rows]
+
+
+def history(conn: sqlite3.Connection, scope: Scope, memory_ids: Sequence[str]) -> dict[str, list[HistoryEvent]]:
+    """Each memory's events in time order (insertion order breaks ties)."""
+    out: dict[str, list[HistoryEvent]] = {}
+    for chunk in chunked(memory_ids):
+        rows = conn.execute(
+            "SELECT memory_id, event, at, old, new, reason, actor FROM history "
+            f"WHERE tenant = ? AND user_id = ? AND memory_id IN ({_marks(chunk)}) ORDER BY at, seq",
+            [scope.tenant, scope.user_id, *chunk],
+        )
+        for row in rows:
+            out.setdefault(row[0], []).append(row_history(row))
+    return out
+
+
+def vectors(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], channel: str) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for chunk in chunked(ids):
+        rows = conn.execute(
+            "SELECT memory_id, dtype, blob FROM vectors WHERE tenant = ? AND user_id = ? AND channel = ? "
+            f"AND memory_id IN ({_marks(chunk)})",
+            [scope.tenant, scope.user_id, channel, *chunk],
+        )
+        out.update((mid, decode_vector(blob, dtype)) for mid, dtype, blob in rows)
+    return out
+
+
+def keyword_search(
+    conn: sqlite3.Connection, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
+) -> list[tuple[str, float]]:
+    """BM25 over the pre-tokenized keywords; scores are ``-bm25`` so that higher is better."""
+    expr = match_expression(scope.tenant, scope.user_id, tokens)
+    if expr is None or k <= 0:
+        return []
+    where, params = scoped_where(scope, flt, with_text=False)
+    rows = conn.execute(
+        "SELECT m.id, bm25(memories_fts, 0.0, 1.0) AS rank FROM memories_fts "
+        "JOIN memories m ON m.rid = memories_fts.rowid "
+        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank, m.id LIMIT ?",
+        [expr, *params, k],
+    )
+    return [(mid, -float(rank)) for mid, rank in rows]
+
+
+def recent(conn: sqlite3.Connection, scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+    where, params = scoped_where(scope, flt, with_text=False)
+    rows = conn.execute(
+        f"SELECT m.id, m.created_at FROM memories m WHERE {where} {_ORDER_NEWEST} LIMIT ?",
+        [*params, max(0, k)],
+    )
+    return [(mid, parse_iso(created).timestamp()) for mid, created in rows]
+
+
+def entity_search(
+    conn: sqlite3.Connection, scope: Scope, entities: Sequence[str], k: int, flt: RecordFilter
+) -> list[tuple[str, float]]:
+    """Memories sharing the most entities first (case-insensitive); ties go to the newest."""
+    wanted = list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))[:CHUNK]
+    if not wanted or k <= 0:
+        return []
+    where, params = scoped_where(scope, flt, with_text=False)
+    rows = conn.execute(
+        "SELECT m.id, count(*) AS shared FROM memory_entities e JOIN memories m "
+        "ON m.tenant = e.tenant AND m.user_id = e.user_id AND m.id = e.memory_id "
+        f"WHERE e.tenant = ? AND e.user_id = ? AND e.entity IN ({_marks(wanted)}) AND {where} "
+        "GROUP BY m.id ORDER BY shared DESC, m.created_at DESC, m.id LIMIT ?",
+        [scope.tenant, scope.user_id, *wanted, *params, k],
+    )
+    return [(mid, float(shared)) for mid, shared in rows]
+
+
+def export_page(
+    conn: sqlite3.Connection, scope: Scope, after: tuple[str, str] | None, size: int
+) -> list[MemoryRecord]:
+    """One page of every record of the user (all statuses), oldest first, keyset-paginated."""
+    where, params = scoped_where(scope)
+    if after is not None:
+        where += " AND (m.created_at > ? OR (m.created_at = ? AND m.id > ?))"
+        params += [after[0], after[0], after[1]]
+    rows = conn.execute(
+        f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} ORDER BY m.created_at, m.id LIMIT ?",
+        [*params, size],
+    )
+    return [row_record(r) for r in rows]
+
+
+def owners(conn: sqlite3.Connection, tenant: str | None) -> list[str]:
+    """Users of ``tenant`` (or, with None, all tenants) that hold memories or state."""
+    if tenant is None:
+        sql = "SELECT tenant FROM memories UNION SELECT tenant FROM state ORDER BY 1"
+        return [r[0] for r in conn.execute(sql)]
+    sql = "SELECT user_id FROM memories WHERE tenant = ? UNION SELECT user_id FROM state WHERE tenant = ? ORDER BY 1"
+    return [r[0] for r in conn.execute(sql, (tenant, tenant))]

@@ -1,0 +1,103 @@
+"""Is a message small talk (你好 / 谢谢 / 好的 / 嗯嗯 / ok / lol) with nothing to remember?
+
+Used twice on the write path: episodes skip small talk, and extractors drop it. The
+test is deliberately conservative, because a false positive loses a memory: a message
+is small talk only if, once punctuation, emoji and chat placeholders such as
+``[图片]`` are removed, nothing is left or what is left is made *entirely* of known
+greetings, thanks and acknowledgements (``好的好的，谢谢啦`` yes; ``好的，明天见小雅`` no).
+Repeated characters are collapsed first so ``哈哈哈哈``, ``嗯嗯嗯`` and ``hahaha`` match.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_PLACEHOLDER = re.compile(
+    r"\[(?:图片|表情|动画表情|语音|视频|文件|链接|红包|位置|名片|emoji|image|photo|sticker|gif|voice|video)\]",
+    re.IGNORECASE,
+)
+_REPEAT = re.compile(r"(.+?)\1+")
+
+_ZH_PHRASES = """
+你好 您好 你好呀 哈喽 嗨 在吗 在不在 在嘛 在 早 早啊 早安 早上好 上午好 中午好 下午好 晚上好 晚安 午安
+谢谢 谢了 谢啦 多谢 感谢 谢谢你 谢谢您 谢谢啦 辛苦了 辛苦啦 麻烦了 麻烦你了 不客气 不用谢 客气了
+好 好的 好滴 好哒 好嘞 好吧 好呀 好啊 好哦 好么 好说 行 行吧 行啊 行行 可以 可以的 可以啊 没问题
+嗯 恩 嗯呢 嗯啊 嗯哼 哦 噢 喔 哦哦 啊 哈 呵 嘿 嘻 嘿嘿 嘻嘻 呵呵 哈哈 嘎嘎 唔 呃 额 诶 欸 哎 唉 哇 哇塞 哟 呀
+对 对的 对啊 对呀 是 是的 是啊 是呀 没错 确实 对对 收到 明白 明白了 知道了 知道 懂了 懂 了解 了解了 get
+拜拜 再见 回见 下次见 回头见 晚点聊 先这样 就这样 那就这样 没了 没有了 没事 没事了 没关系 好的呢
+我也是 我也一样 同意 一样 好主意 厉害 牛 牛逼 赞 棒 真棒 太棒了 太好了 不错 可以可以 666 233 ok okay 晕 汗 笑死 绝了 服了 无语 emmm
+""".split()
+
+_EN_PHRASES = """
+hi hello hey heya hiya yo howdy hello there hey there good morning morning good afternoon good evening
+good night night gn thanks thank you thankyou thanks a lot thanks so much thank you so much thx ty tysm
+many thanks cheers ok okay k kk okie alright all right sure yes yeah yep yup ya no nope nah
+lol lmao rofl haha hehe hah ha hmm hm um uh oh ah wow cool nice great awesome perfect good fine
+got it gotcha i see see you see ya bye goodbye bye bye later ttyl np no problem no worries
+you are welcome youre welcome welcome sounds good noted understood right exactly indeed of course
+me too same agreed true
+""".split("\n")
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> frozenset[str]:
+    words: set[str] = set(_ZH_PHRASES)
+    for line in _EN_PHRASES:
+        toks = line.split()
+        words.update(toks)
+    # multi-word English phrases, written without spaces after normalisation
+    words.update(
+        p.replace(" ", "")
+        for p in (
+            "hello there", "hey there", "good morning", "good afternoon", "good evening",
+            "good night", "thank you", "thanks a lot", "thanks so much", "thank you so much",
+            "many thanks", "all right", "got it", "i see", "see you", "see ya", "bye bye",
+            "no problem", "no worries", "you are welcome", "youre welcome", "sounds good",
+            "of course", "me too", "ok thanks", "okay thanks",
+        )
+    )
+    return frozenset(_collapse(w) for w in words)
+
+
+def _collapse(s: str) -> str:
+    """Collapse immediate repeats: 哈哈哈 → 哈, 好的好的 → 好的, hahaha → ha."""
+    prev = None
+    while prev != s:
+        prev = s
+        s = _REPEAT.sub(r"\1", s)
+    return s
+
+
+def _strip(text: str) -> str:
+    """Lowercase, NFKC, without placeholders, punctuation, symbols, emoji or spaces."""
+    s = _PLACEHOLDER.sub("", unicodedata.normalize("NFKC", text)).lower().replace("'", "")
+    return "".join(ch for ch in s if unicodedata.category(ch)[0] not in "PSZC")
+
+
+def _segmentable(s: str, phrases: frozenset[str], longest: int) -> bool:
+    """True if ``s`` splits entirely into known phrases (dynamic programming)."""
+    ok = [False] * (len(s) + 1)
+    ok[0] = True
+    for i in range(len(s)):
+        if not ok[i]:
+            continue
+        for j in range(i + 1, min(len(s), i + longest) + 1):
+            if s[i:j] in phrases:
+                ok[j] = True
+    return ok[len(s)]
+
+
+def is_smalltalk(text: str) -> bool:
+    """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji)."""
+    s = _strip(text)
+    if not s:
+        return True
+    if len(s) > 40:
+        return False
+    s = _collapse(s)
+    phrases = _phrases()
+    if s in phrases:
+        return True
+    return _segmentable(s, phrases, max(len(p) for p in phrases))

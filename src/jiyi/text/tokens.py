@@ -1,0 +1,99 @@
+"""Tokens for the keyword index and for queries: one function for both sides.
+
+Indexing and querying must tokenize identically or BM25 matches nothing, so the
+store's FTS column is filled with :func:`keywords_text` and the query analyser calls
+:func:`tokenize` on the user's question. Chinese runs go through jieba's search
+mode (``中华人民共和国`` also yields ``人民``, ``共和国``: recall matters more than
+precision here, ranking sorts it out). Latin words are lowercased and
+Snowball-stemmed (``allergic``/``allergies`` → ``allerg``). Numbers and
+alphanumeric codes (order numbers, phone numbers, ``iphone15``) are kept whole,
+because people search for them verbatim. Stopwords go in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from jiyi.text import zh
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_RUN = re.compile(rf"(?P<han>[{_HAN}]+)|(?P<word>[^\W_{_HAN}]+)")
+
+ZH_STOPWORDS: frozenset[str] = frozenset(
+    """
+    的 了 着 过 是 在 和 与 及 或 而 也 还 都 就 又 才 只 很 太 挺 更 最 再 被 把 给 让 对 从 向 往 于
+    吗 呢 吧 啊 呀 哦 噢 喔 嘛 啦 哈 呗 哇 嗯 恩 诶 欸 唉 哎 呃 额 嘿 么 之 其 此 这 那 哪 些 个 们
+    我 你 您 他 她 它 我们 你们 他们 她们 它们 咱 咱们 自己 大家 人家
+    这个 那个 这些 那些 这样 那样 这么 那么 怎么 怎样 什么 为什么 哪里 哪儿 这里 那里 这儿 那儿
+    一个 一些 一下 一点 有点 有些 就是 还是 但是 可是 不过 而且 并且 所以 因为 如果 虽然 然后 于是
+    已经 正在 曾经 刚才 一直 总是 可能 应该 可以 能 会 要 想 得 地 吧 罢了 而已 等 等等 之类
+    啥 咋 呐 嘞 哒 滴 喽 咯 嗷 耶 哟
+    """.split()
+)
+
+EN_STOPWORDS: frozenset[str] = frozenset(
+    """
+    a an the and or but if then else so than too very just also only not no nor
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves
+    he him his himself she her hers herself it its itself they them their theirs themselves
+    what which who whom whose this that these those am is are was were be been being
+    have has had having do does did doing will would shall should can could may might must
+    of at by for with about against between into through during before after above below
+    to from up down in out on off over under again further once here there when where why how
+    all any both each few more most other some such own same
+    s t d ll m re ve y don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn
+    couldn can't cannot let lets oh ok okay yeah yes hi hey um uh
+    """.split()
+)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> object:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=50_000)
+def stem(word: str) -> str:
+    """Snowball (Porter2) stem of one lowercase English word; cached, words repeat a lot."""
+    return str(_stemmer().stemWord(word))  # type: ignore[attr-defined]
+
+
+def _latin_token(word: str) -> str | None:
+    w = word.lower()
+    if w in EN_STOPWORDS:
+        return None
+    if w.isascii() and w.isalpha():
+        return stem(w) if len(w) > 2 else w
+    return w  # numbers, codes like cg2502248817, non-English letters
+
+
+def tokenize(text: str) -> list[str]:
+    """Index/query tokens of ``text``, in order, duplicates kept (BM25 counts them).
+
+    NFKC first, so full-width ``ＡＢＣ１２３`` and ``ABC123`` are the same token.
+    """
+    if not text:
+        return []
+    norm = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    out: list[str] = []
+    for m in _RUN.finditer(norm):
+        han = m.group("han")
+        if han is not None:
+            for tok in zh.cut_for_search(han):
+                tok = tok.strip()
+                if tok and tok not in ZH_STOPWORDS:
+                    out.append(tok)
+            continue
+        tok = _latin_token(m.group("word"))
+        if tok:
+            out.append(tok)
+    return out
+
+
+def keywords_text(text: str) -> str:
+    """Space-joined :func:`tokenize` output, the text stored in the FTS index."""
+    return " ".join(tokenize(text))

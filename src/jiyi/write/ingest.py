@@ -1,0 +1,175 @@
+"""The write pipeline for one accepted batch: episodes → extract → normalise → embed → resolve → commit.
+
+Called by the job worker (and by ``add(sync=True)`` through it). Everything a job
+writes, including marking the job done, goes to the store in one ``apply`` call, so a
+crash either loses nothing or redoes the whole job; episodes are keyed by message id,
+so a redo does not duplicate them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from jiyi.clock import Clock, parse_iso
+from jiyi.extractors.protocol import Candidate, Extractor
+from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
+from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.tokens import keywords_text
+from jiyi.write.buffer import message_to_dict
+from jiyi.write.embed import CachedEmbedder
+from jiyi.write.episodes import EpisodeDraft, draft_episodes
+from jiyi.write.normalize import normalize_candidates
+from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
+from jiyi.write.triggers import should_extract
+
+log = logging.getLogger("jiyi.write")
+ADD_JOB = "add"
+SIMILAR_K = 5
+
+
+@dataclass(slots=True)
+class WriteContext:
+    """The parts the write path needs (built once by Memory)."""
+
+    store: Store
+    embedder: CachedEmbedder
+    extractor: Extractor
+    clock: Clock
+    merge_threshold: float = 0.95
+    every_rounds: int = 4
+    long_chars: int = 120
+
+
+def message_from_dict(d: dict[str, Any]) -> Message:
+    return Message(role=d["role"], content=d["content"], timestamp=parse_iso(d["timestamp"]),
+                   id=d.get("id"), name=d.get("name"))
+
+
+def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> list[WriteEvent]:
+    """Process one ``add`` job and commit it atomically with the job's completion."""
+    scope, payload = job.scope, job.payload
+    messages = [message_from_dict(d) for d in payload["messages"]]
+    session_id, agent_id = payload.get("session_id"), payload.get("agent_id")
+    now = ctx.clock.now()
+    state_key = f"extract:{session_id or '-'}"
+    state = ctx.store.state_get(scope, state_key) or {}
+    previous = message_from_dict(state["last"]) if state.get("last") else None
+
+    drafts = [d for d in draft_episodes(messages, scope=scope, session_id=session_id, agent_id=agent_id,
+                                        previous=previous, now=now, metadata=payload.get("metadata"))
+              if not _episode_exists(ctx.store, scope, d)]
+    window = [message_from_dict(d) for d in state.get("pending", [])] + messages
+    candidates: list[Candidate] = []
+    if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
+                      long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
+        candidates = normalize_candidates(ctx.extractor.extract(window))
+        log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
+                  [(c.kind.value, c.slot, c.content) for c in candidates])
+        window = []
+    changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
+                                    agent_id=agent_id, now=now)
+    changes.done_job_id = job.id
+    ctx.store.apply(changes)
+    last = next((m for m in reversed(messages) if m.role != "system"), previous)
+    ctx.store.state_set(scope, state_key, {
+        "pending": [message_to_dict(m) for m in window][-50:],
+        "last": message_to_dict(last) if last else None,
+    })
+    return events
+
+
+def _episode_exists(store: Store, scope: Scope, draft: EpisodeDraft) -> bool:
+    return any(r.kind is Kind.EPISODE and r.session_id == draft.record.session_id
+               for sid in draft.record.source_ids for r in store.find_by_source(scope, sid))
+
+
+def build_changes(
+    ctx: WriteContext,
+    scope: Scope,
+    drafts: Sequence[EpisodeDraft],
+    candidates: Sequence[Candidate],
+    *,
+    session_id: str | None,
+    agent_id: str | None,
+    now: datetime,
+) -> tuple[ChangeSet, list[WriteEvent]]:
+    """Embed everything in one batch, resolve candidates, and collect one ChangeSet."""
+    model = ctx.embedder.model
+    texts = [d.content_text for d in drafts] + [d.context_text for d in drafts] + [c.content for c in candidates]
+    vecs = ctx.embedder.embed_passages(texts)
+    n = len(drafts)
+    changes = ChangeSet(scope)
+    events: list[WriteEvent] = []
+    for i, d in enumerate(drafts):
+        rec = d.record.replace(embedding_model=model)
+        changes.upserts.append(Upsert(rec, {"content": vecs[i], "context": vecs[n + i]},
+                                      keywords_text(d.content_text)))
+        events.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
+    resolver = _BatchResolver(ctx, scope, now)
+    for j, cand in enumerate(candidates):
+        vec = vecs[2 * n + j]
+        new = to_record(cand, scope=scope, session_id=session_id, agent_id=agent_id, now=now, model=model)
+        decision = resolver.decide(cand, new, vec)
+        log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
+        events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
+                                 decision.record.kind, decision.previous))
+    for rec, vec in resolver.final_records():
+        kw = keywords_text(" ".join((rec.content, *rec.entities))) if vec is not None else None
+        changes.upserts.append(Upsert(rec, {"content": vec} if vec is not None else None, kw))
+    changes.history.extend(resolver.history)
+    return changes, events
+
+
+class _BatchResolver:
+    """Resolves candidates one by one, seeing the effects of earlier ones in the same batch."""
+
+    def __init__(self, ctx: WriteContext, scope: Scope, now: datetime) -> None:
+        self.ctx, self.scope, self.now = ctx, scope, now
+        self.records: dict[str, MemoryRecord] = {}
+        self.new_vectors: dict[str, np.ndarray] = {}
+        self.history: list[Any] = []
+        self._flt = RecordFilter(kinds=resolvable_kinds())
+
+    def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
+        similar = self._similar(vec)
+        holders = self._slot_holders(cand.slot) if cand.slot else []
+        decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
+                                     merge_threshold=self.ctx.merge_threshold)
+        if decision.event is EventType.NONE:
+            return decision
+        self.records[decision.record.id] = decision.record
+        if decision.is_new:
+            self.new_vectors[decision.record.id] = vec
+        for rec in decision.changed:
+            self.records[rec.id] = rec
+        self.history.extend(decision.history)
+        return decision
+
+    def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None]]:
+        return [(r, self.new_vectors.get(r.id)) for r in self.records.values()]
+
+    def _active(self, rec: MemoryRecord) -> MemoryRecord | None:
+        rec = self.records.get(rec.id, rec)
+        return rec if rec.status is Status.ACTIVE else None
+
+    def _similar(self, vec: np.ndarray) -> list[tuple[MemoryRecord, float]]:
+        found = self.ctx.store.vector_search(self.scope, vec, SIMILAR_K, self._flt)
+        by_id = {r.id: r for r in self.ctx.store.get_many(self.scope, [i for i, _ in found])}
+        out = [(r, s) for i, s in found if i in by_id and (r := self._active(by_id[i])) is not None]
+        for rid, v in self.new_vectors.items():
+            rec = self._active(self.records[rid])
+            if rec is not None:
+                out.append((rec, float(np.dot(v, vec))))
+        return out
+
+    def _slot_holders(self, slot: str) -> list[MemoryRecord]:
+        stored = self.ctx.store.find_by_slot(self.scope, slot)
+        batch = [r for r in self.records.values() if r.slot == slot]
+        merged = {r.id: r for r in stored} | {r.id: r for r in batch}
+        return [r for r in merged.values() if (a := self._active(r)) is not None and a.slot == slot]

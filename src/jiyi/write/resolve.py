@@ -1,0 +1,119 @@
+"""Resolve a candidate against the user's active memories (SPEC §2.8).
+
+Decisions, in order:
+- same slot, same value (or cosine ≥ merge threshold) → MERGE into the existing memory;
+- same slot, another value → SUPERSEDE the old one (valid_until set, both linked);
+- an explicit correction without a slot → SUPERSEDE the most similar memory (cosine ≥ 0.80);
+- cosine ≥ merge threshold with any active memory → MERGE;
+- otherwise → ADD.
+Pure functions: the caller fetches neighbours and commits the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from jiyi.extractors.protocol import Candidate
+from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
+
+CORRECTION_MIN_COSINE = 0.80
+
+
+@dataclass(slots=True)
+class Decision:
+    """What to write for one candidate."""
+
+    event: EventType
+    record: MemoryRecord  # the memory the event is about (new or updated)
+    changed: list[MemoryRecord] = field(default_factory=list)  # other memories rewritten
+    history: list[HistoryEvent] = field(default_factory=list)
+    previous: str | None = None
+    is_new: bool = False
+    reason: str = ""
+
+
+def to_record(cand: Candidate, *, scope: Scope, session_id: str | None, agent_id: str | None,
+              now: datetime, model: str) -> MemoryRecord:
+    """A fresh active record for a candidate."""
+    return MemoryRecord(
+        id=new_id(), tenant=scope.tenant, user_id=scope.user_id, content=cand.content, kind=cand.kind,
+        created_at=now, updated_at=now, slot=cand.slot, entities=cand.entities,
+        importance=cand.importance, confidence=cand.confidence, valid_from=cand.valid_from,
+        valid_until=cand.valid_until, expires_at=cand.expires_at, visibility=cand.visibility,
+        source_ids=cand.source_ids, session_id=session_id, agent_id=agent_id, speaker=cand.speaker,
+        embedding_model=model, metadata=dict(cand.metadata),
+    )
+
+
+def resolve_candidate(
+    cand: Candidate,
+    new: MemoryRecord,
+    *,
+    similar: Sequence[tuple[MemoryRecord, float]],
+    slot_holders: Sequence[MemoryRecord],
+    now: datetime,
+    merge_threshold: float,
+) -> Decision:
+    """Decide ADD / MERGE / SUPERSEDE / NONE for ``new`` (built from ``cand``)."""
+    if cand.slot:
+        same = [r for r in slot_holders if _same_value(r, new, similar, merge_threshold)]
+        if same:
+            return merge(same[0], new, now, reason=f"same value in slot {cand.slot}")
+        if slot_holders:
+            return supersede(list(slot_holders), new, now, reason=f"new value in slot {cand.slot}")
+    best = max(similar, key=lambda rs: rs[1], default=None)
+    if cand.corrects and best is not None and best[1] >= CORRECTION_MIN_COSINE:
+        return supersede([best[0]], new, now, reason=f"explicit correction (cosine {best[1]:.2f})")
+    if best is not None and best[1] >= merge_threshold:
+        return merge(best[0], new, now, reason=f"near duplicate (cosine {best[1]:.3f})")
+    return Decision(EventType.ADD, new, is_new=True,
+                    history=[HistoryEvent(EventType.ADD, new.id, now, new=new.content, reason="new memory")])
+
+
+def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],
+                threshold: float) -> bool:
+    if old.content.strip().lower() == new.content.strip().lower():
+        return True
+    return any(r.id == old.id and s >= threshold for r, s in similar)
+
+
+def merge(old: MemoryRecord, new: MemoryRecord, now: datetime, *, reason: str) -> Decision:
+    """Fold ``new`` into ``old``: sources, entities and confidence accumulate; content stays."""
+    if set(new.source_ids) <= set(old.source_ids) and old.content == new.content:
+        return Decision(EventType.NONE, old, reason="already known")
+    merged = old.replace(
+        source_ids=_union(old.source_ids, new.source_ids),
+        entities=_union(old.entities, new.entities),
+        confidence=min(1.0, max(old.confidence, new.confidence) + 0.05),
+        importance=max(old.importance, new.importance),
+        updated_at=now,
+    )
+    hist = HistoryEvent(EventType.MERGE, old.id, now, old=old.content, new=new.content, reason=reason)
+    return Decision(EventType.MERGE, merged, history=[hist], previous=old.content, reason=reason)
+
+
+def supersede(olds: list[MemoryRecord], new: MemoryRecord, now: datetime, *, reason: str) -> Decision:
+    """``new`` replaces ``olds``: they end where it starts and point to it."""
+    ends = new.valid_from or now
+    changed = [
+        o.replace(status=Status.SUPERSEDED, valid_until=min(o.valid_until or ends, ends) if o.valid_until else ends,
+                  superseded_by=new.id, updated_at=now)
+        for o in olds
+    ]
+    linked = new.replace(links=_union(new.links, tuple(o.id for o in olds)))
+    history = [HistoryEvent(EventType.ADD, new.id, now, new=new.content, reason=reason)]
+    history += [HistoryEvent(EventType.SUPERSEDE, o.id, now, old=o.content, new=new.content, reason=reason)
+                for o in olds]
+    return Decision(EventType.SUPERSEDE, linked, changed=changed, history=history,
+                    previous=olds[0].content, is_new=True, reason=reason)
+
+
+def resolvable_kinds() -> tuple[Kind, ...]:
+    """Kinds that take part in merge/supersede (episodes and summaries never do)."""
+    return tuple(k for k in Kind if k not in (Kind.EPISODE, Kind.SUMMARY))
+
+
+def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*a, *b)))

@@ -1,0 +1,495 @@
+"""The Store contract: one suite, run against every backend in ``conftest.BACKENDS``.
+
+Only the ``Store`` protocol is used here, so a new backend passes or fails on
+behaviour, never on implementation details.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from jiyi.errors import EmbeddingMismatch, ScopeViolation
+from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
+from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
+
+ANY_STATUS = RecordFilter(statuses=None)
+MINUTE_3 = datetime(2025, 3, 5, 9, 3, tzinfo=timezone.utc)  # t0 + 3 minutes, for the time-window cases
+
+
+def full_record(data, id: str = "full", scope: Scope | None = None) -> MemoryRecord:
+    """A record with every field away from its default (non-UTC offsets, microseconds, nested metadata)."""
+    cst = timezone(timedelta(hours=8))
+    return data.record(
+        id, "用户下周三飞北京 (flight CA1234)", scope=scope, kind=Kind.EVENT,
+        created_at=datetime(2025, 3, 5, 17, 0, 0, 123456, tzinfo=cst), updated_at=data.at(5),
+        slot="user/行程", entities=("北京", "CA1234"), importance=0.9, confidence=0.65,
+        valid_from=datetime(2025, 3, 12, tzinfo=timezone.utc), valid_until=data.at(days=8),
+        expires_at=data.at(days=9), status=Status.SUPERSEDED, visibility=Visibility.SENSITIVE,
+        hit_count=3, last_hit_at=data.at(3), strength=1.7, source_ids=("m-1", "m-2"),
+        session_id="s-1", agent_id="agent-7", speaker="user", links=("old-1",), superseded_by="new-1",
+        embedding_model="e5-small", metadata={"lang": "zh", "nested": {"n": [1, 2.5, None, "三"]}},
+    )
+
+
+# -- records ---------------------------------------------------------------------------
+
+
+def test_round_trip_of_every_field(store: Store, data) -> None:
+    rec = full_record(data)
+    data.put(store, rec)
+    got = store.get(data.alice, "full")
+    assert got == rec
+    assert got.created_at.utcoffset() == timedelta(0) and got.created_at == rec.created_at
+    assert isinstance(got.kind, Kind) and isinstance(got.status, Status) and isinstance(got.visibility, Visibility)
+    assert isinstance(got.entities, tuple) and isinstance(got.source_ids, tuple) and isinstance(got.links, tuple)
+    assert store.get_many(data.alice, ["full"]) == [rec]
+    assert store.list(data.alice, ANY_STATUS) == [rec]
+
+
+def test_missing_ids_are_none_and_get_many_keeps_order(store: Store, data) -> None:
+    data.put(store, data.record("a"), data.record("b"), data.record("c"))
+    assert store.get(data.alice, "nope") is None
+    assert [r.id for r in store.get_many(data.alice, ["c", "nope", "a", "c"])] == ["c", "a"]
+    assert store.get_many(data.alice, []) == []
+
+
+def test_upsert_replaces_record_and_its_indexes(store: Store, data) -> None:
+    old = data.record("a", "用户住在浦东", entities=("浦东",), source_ids=("m1",), slot="user/居住城市")
+    data.put(store, data.upsert(old, data.vec(1), "用户 住 浦东"))
+    new = old.replace(content="用户住在静安", entities=("静安",), source_ids=("m2",), updated_at=data.at(9))
+    data.put(store, data.upsert(new, data.vec(0, 1), "用户 住 静安"))
+    assert store.get(data.alice, "a") == new
+    assert store.count(data.alice, ANY_STATUS) == 1
+    assert store.entity_search(data.alice, ["浦东"], 5, RecordFilter()) == []
+    assert [i for i, _ in store.entity_search(data.alice, ["静安"], 5, RecordFilter())] == ["a"]
+    assert store.find_by_source(data.alice, "m1") == [] and store.find_by_source(data.alice, "m2") == [new]
+    assert store.keyword_search(data.alice, ["浦东"], 5, RecordFilter()) == []
+    assert [i for i, _ in store.keyword_search(data.alice, ["静安"], 5, RecordFilter())] == ["a"]
+    np.testing.assert_allclose(store.vectors(data.alice, ["a"])["a"], data.vec(0, 1), atol=1e-6)
+
+
+def test_upsert_with_none_keeps_vectors_and_keywords_and_a_dict_replaces_them(store: Store, data) -> None:
+    rec = data.record("a")
+    data.put(store, data.upsert(rec, data.vec(1), "咖啡", context=data.vec(0, 1)))
+    data.put(store, Upsert(rec.replace(importance=0.1)))  # vectors=None, keywords=None: keep
+    assert set(store.vectors(data.alice, ["a"], "context")) == {"a"}
+    assert [i for i, _ in store.keyword_search(data.alice, ["咖啡"], 5, RecordFilter())] == ["a"]
+    data.put(store, data.upsert(rec, data.vec(0, 0, 1)))  # a dict is the record's whole vector set
+    np.testing.assert_allclose(store.vectors(data.alice, ["a"])["a"], data.vec(0, 0, 1), atol=1e-6)
+    assert store.vectors(data.alice, ["a"], "context") == {}
+    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context") == []
+
+
+def test_same_id_in_two_scopes_are_two_records(store: Store, data) -> None:
+    data.put(store, data.record("x", "alice's"))
+    data.put(store, data.record("x", "bob's", scope=data.bob))
+    assert store.get(data.alice, "x").content == "alice's"
+    assert store.get(data.bob, "x").content == "bob's"
+
+
+# -- scope isolation ---------------------------------------------------------------------
+
+
+def _seed_three_owners(store: Store, data) -> None:
+    """Alice, Bob (same tenant) and another tenant's 'alice': same ids, texts, vectors, everything."""
+    for scope in (data.alice, data.bob, data.alice_elsewhere):
+        tag = f"{scope.tenant}/{scope.user_id}"
+        rec = data.record("m1", f"用户对花生过敏 {tag}", scope=scope, entities=("花生",), source_ids=("msg-1",),
+                          slot="user/过敏", session_id="s1")
+        data.put(store, data.upsert(rec, data.vec(1, 0.1), "用户 花生 过敏"))
+        store.state_set(scope, "buffer", {"owner": tag})
+
+
+def test_no_read_crosses_users_or_tenants(store: Store, data) -> None:
+    _seed_three_owners(store, data)
+    flt = RecordFilter()
+    for scope in (data.alice, data.bob, data.alice_elsewhere):
+        tag = f"{scope.tenant}/{scope.user_id}"
+        mine = store.get(scope, "m1")
+        assert mine is not None and mine.content.endswith(tag) and mine.scope == scope
+        assert all(r.content.endswith(tag) for r in store.get_many(scope, ["m1"]))
+        assert [r.content for r in store.list(scope, ANY_STATUS)] == [mine.content]
+        assert store.count(scope, ANY_STATUS) == 1
+        assert [i for i, _ in store.vector_search(scope, data.vec(1), 10, flt)] == ["m1"]
+        assert [i for i, _ in store.keyword_search(scope, ["花生"], 10, flt)] == ["m1"]
+        assert [i for i, _ in store.entity_search(scope, ["花生"], 10, flt)] == ["m1"]
+        assert [i for i, _ in store.recent(scope, 10, flt)] == ["m1"]
+        assert [r.content for r in store.find_by_slot(scope, "user/过敏")] == [mine.content]
+        assert [r.content for r in store.find_by_source(scope, "msg-1")] == [mine.content]
+        assert [e.new for e in store.history(scope, "m1")] == [mine.content]
+        assert [row["content"] for row in store.export_rows(scope)] == [mine.content]
+        assert store.state_get(scope, "buffer") == {"owner": tag}
+        assert len(store.vectors(scope, ["m1"])) == 1
+    assert store.users("acme") == ["alice", "bob"] and store.users("globex") == ["alice"]
+    assert store.tenants() == ["acme", "globex"]
+
+
+def test_writes_and_deletes_stay_in_their_scope(store: Store, data) -> None:
+    _seed_three_owners(store, data)
+    store.record_hits(data.bob, ["m1"], data.at(30))
+    store.apply(ChangeSet(data.bob, purge_ids=["m1"]))
+    assert store.get(data.bob, "m1") is None
+    assert store.get(data.alice, "m1").hit_count == 0
+    assert store.get(data.alice_elsewhere, "m1") is not None
+    assert store.delete_user(data.alice) == 1
+    assert store.get(data.alice_elsewhere, "m1") is not None
+    assert store.state_get(data.alice_elsewhere, "buffer") == {"owner": "globex/alice"}
+    assert [i for i, _ in store.vector_search(data.alice_elsewhere, data.vec(1), 5, RecordFilter())] == ["m1"]
+
+
+def test_foreign_record_in_change_set_raises_and_writes_nothing(store: Store, data) -> None:
+    job = store.enqueue(data.alice, "add", {"n": 1}, data.t0)
+    mine, foreign = data.record("mine"), data.record("theirs", scope=data.bob)
+    other_tenant = data.record("theirs2", scope=data.alice_elsewhere)
+    for intruder in (foreign, other_tenant):
+        changes = ChangeSet(
+            data.alice, [data.upsert(mine, data.vec(1), "花生"), Upsert(intruder)],
+            [HistoryEvent(EventType.ADD, "mine", data.t0)], purge_ids=[], done_job_id=job,
+        )
+        with pytest.raises(ScopeViolation):
+            store.apply(changes)
+    for scope in (data.alice, data.bob, data.alice_elsewhere):
+        assert store.count(scope, ANY_STATUS) == 0
+    assert store.history(data.alice, "mine") == []
+    assert store.pending_jobs(data.alice) == 1
+
+
+# -- filters ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def varied(store: Store, data) -> Store:
+    """Six memories of Alice that differ in one filterable field each."""
+    data.put(
+        store,
+        data.upsert(data.record("fact", "User likes 100% Arabica_beans", minute=0), data.vec(1), "arabica"),
+        data.upsert(data.record("pref", "用户喜欢喝咖啡", minute=1, kind=Kind.PREFERENCE), data.vec(1, 0.2), "咖啡"),
+        data.upsert(data.record("old", "用户以前住浦东", minute=2, status=Status.SUPERSEDED), data.vec(1, 0.3), "浦东"),
+        data.upsert(data.record("secret", "用户手机号 138", minute=3, visibility=Visibility.SENSITIVE),
+                    data.vec(1, 0.4), "手机号"),
+        data.upsert(data.record("s2", "session two", minute=4, session_id="s2"), data.vec(1, 0.5), "session"),
+        data.upsert(data.record("ag", "agent memory", minute=5, agent_id="bot-9"), data.vec(1, 0.6), "agent"),
+    )
+    return store
+
+
+@pytest.mark.parametrize(
+    ("flt", "expected"),
+    [
+        (RecordFilter(), ["ag", "s2", "secret", "pref", "fact"]),
+        (ANY_STATUS, ["ag", "s2", "secret", "old", "pref", "fact"]),
+        (RecordFilter(statuses=(Status.SUPERSEDED,)), ["old"]),
+        (RecordFilter(statuses=()), []),
+        (RecordFilter(kinds=(Kind.PREFERENCE,)), ["pref"]),
+        (RecordFilter(kinds=(Kind.EVENT,)), []),
+        (RecordFilter(session_id="s2"), ["s2"]),
+        (RecordFilter(agent_id="bot-9"), ["ag"]),
+        (RecordFilter(include_sensitive=False), ["ag", "s2", "pref", "fact"]),
+        (RecordFilter(created_after=MINUTE_3), ["ag", "s2", "secret"]),  # inclusive
+        (RecordFilter(created_before=MINUTE_3), ["pref", "fact"]),  # exclusive
+        (RecordFilter(text="arabica_"), ["fact"]),  # case-insensitive; "_" is literal
+        (RecordFilter(text="100%"), ["fact"]),
+        (RecordFilter(text="0%A"), []),  # "%" is literal, not a wildcard
+        (RecordFilter(text="咖啡"), ["pref"]),
+    ],
+)
+def test_list_and_count_apply_the_filter(varied: Store, data, flt: RecordFilter, expected: list[str]) -> None:
+    assert [r.id for r in varied.list(data.alice, flt)] == expected
+    assert varied.count(data.alice, flt) == len(expected)
+
+
+def test_list_pages_newest_first(varied: Store, data) -> None:
+    everything = [r.id for r in varied.list(data.alice, ANY_STATUS)]
+    pages = [varied.list(data.alice, ANY_STATUS, limit=4, offset=o) for o in (0, 4, 8)]
+    assert [r.id for page in pages for r in page] == everything
+    assert [len(p) for p in pages] == [4, 2, 0]
+
+
+def test_search_routes_apply_the_filter(varied: Store, data) -> None:
+    flt = RecordFilter(include_sensitive=False, kinds=(Kind.FACT,))
+    tokens = ["arabica", "咖啡", "浦东", "手机号", "session", "agent"]
+    expected = {"fact", "s2", "ag"}
+    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, flt)} == expected
+    assert {i for i, _ in varied.keyword_search(data.alice, tokens, 10, flt)} == expected
+    assert {i for i, _ in varied.recent(data.alice, 10, flt)} == expected
+    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(session_id="s2"))} == {"s2"}
+    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(agent_id="none"))} == set()
+    window = RecordFilter(created_after=data.at(1), created_before=data.at(4))
+    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, window)} == {"pref", "secret"}
+
+
+# -- search routes -------------------------------------------------------------------------
+
+
+def test_vector_search_ranks_by_cosine(store: Store, data) -> None:
+    angles = {"same": (1, 0), "near": (1, 0.5), "far": (0.2, 1), "opposite": (-1, 0)}
+    data.put(store, *(data.upsert(data.record(i), data.vec(*w)) for i, w in angles.items()))
+    query = data.vec(1, 0)
+    hits = store.vector_search(data.alice, query, 10, RecordFilter())
+    assert [i for i, _ in hits] == ["same", "near", "far", "opposite"]
+    for i, score in hits:
+        assert score == pytest.approx(float(data.vec(*angles[i]) @ query), abs=1e-5)
+    assert [i for i, _ in store.vector_search(data.alice, query, 2, RecordFilter())] == ["same", "near"]
+    assert store.vector_search(data.alice, query, 0, RecordFilter()) == []
+    assert store.vector_search(data.bob, query, 5, RecordFilter()) == []
+
+
+def test_vector_search_follows_writes_after_a_search(store: Store, data) -> None:
+    data.put(store, data.upsert(data.record("a"), data.vec(1, 0.1)), data.upsert(data.record("b"), data.vec(1, 0.2)))
+    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+    data.put(store, data.upsert(data.record("c"), data.vec(1)))
+    data.put(store, store.get(data.alice, "a").replace(status=Status.SUPERSEDED))
+    store.apply(ChangeSet(data.alice, purge_ids=["b"]))
+    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, RecordFilter())] == ["c"]
+    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, ANY_STATUS)] == ["c", "a"]
+
+
+def test_vector_channels_are_separate(store: Store, data) -> None:
+    data.put(store, data.upsert(data.record("ep"), data.vec(1), context=data.vec(0, 1)))
+    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter())[0][1] == pytest.approx(0, abs=1e-6)
+    ctx = store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context")
+    assert ctx[0][0] == "ep" and ctx[0][1] == pytest.approx(1, abs=1e-5)
+
+
+def test_keyword_search_with_chinese_tokens(store: Store, data) -> None:
+    data.put(
+        store,
+        data.upsert(data.record("peanut"), keywords="用户 对 花生 过敏"),
+        data.upsert(data.record("coffee"), keywords="用户 喜欢 咖啡"),
+        data.upsert(data.record("both"), keywords="用户 喝 咖啡 吃 花生"),
+        data.upsert(data.record("none")),
+        # unrelated rows, so that BM25's IDF of the query terms is positive, as in a real store
+        *(data.upsert(data.record(f"filler{n}"), keywords=f"用户 提到 话题{n}") for n in range(4)),
+    )
+    hits = store.keyword_search(data.alice, ["花生", "咖啡"], 10, RecordFilter())
+    assert hits[0][0] == "both" and {i for i, _ in hits} == {"peanut", "coffee", "both"}
+    assert all(a[1] >= b[1] for a, b in zip(hits, hits[1:])) and hits[0][1] > hits[-1][1]
+    assert [i for i, _ in store.keyword_search(data.alice, ["过敏"], 10, RecordFilter())] == ["peanut"]
+    assert store.keyword_search(data.alice, ["花"], 10, RecordFilter()) == []  # whole tokens only
+    assert [i for i, _ in store.keyword_search(data.alice, ["花生", "咖啡"], 1, RecordFilter())] == ["both"]
+
+
+def test_keyword_search_with_english_tokens_and_hostile_ones(store: Store, data) -> None:
+    data.put(store, data.upsert(data.record("en"), keywords="user allergic peanuts café"),
+             data.upsert(data.record("other"), keywords="user likes tea"))
+    assert [i for i, _ in store.keyword_search(data.alice, ["Peanuts"], 5, RecordFilter())] == ["en"]
+    assert [i for i, _ in store.keyword_search(data.alice, ["cafe"], 5, RecordFilter())] == ["en"]
+    for hostile in (['"'], ["AND"], ["NEAR("], ["*"], ["peanuts OR tea"], [""], ["，"], []):
+        assert store.keyword_search(data.alice, hostile, 5, RecordFilter()) == []
+
+
+def test_entity_search_counts_shared_entities_case_insensitively(store: Store, data) -> None:
+    data.put(
+        store,
+        data.record("one", entities=("Beijing",), minute=1),
+        data.record("two", entities=("beijing", "CA1234"), minute=0),
+        data.record("zero", entities=("上海",)),
+    )
+    hits = store.entity_search(data.alice, ["BEIJING", "ca1234", "nowhere"], 10, RecordFilter())
+    assert hits == [("two", 2.0), ("one", 1.0)]
+    assert store.entity_search(data.alice, [], 10, RecordFilter()) == []
+    assert [i for i, _ in store.entity_search(data.alice, ["上海"], 10, RecordFilter())] == ["zero"]
+
+
+def test_recent_is_newest_first_with_epoch_scores(store: Store, data) -> None:
+    data.put(store, data.record("old", minute=0), data.record("new", minute=10), data.record("mid", minute=5))
+    hits = store.recent(data.alice, 2, RecordFilter())
+    assert hits == [("new", data.at(10).timestamp()), ("mid", data.at(5).timestamp())]
+
+
+def test_find_by_slot_returns_active_only_and_find_by_source_any_status(store: Store, data) -> None:
+    data.put(
+        store,
+        data.record("old", slot="user/city", status=Status.SUPERSEDED, source_ids=("m1",)),
+        data.record("cur", slot="user/city", source_ids=("m1", "m2")),
+        data.record("other", slot="user/phone"),
+    )
+    assert [r.id for r in store.find_by_slot(data.alice, "user/city")] == ["cur"]
+    assert store.find_by_slot(data.alice, "user/none") == []
+    assert {r.id for r in store.find_by_source(data.alice, "m1")} == {"old", "cur"}
+    assert [r.id for r in store.find_by_source(data.alice, "m2")] == ["cur"]
+
+
+# -- history, purge, delete, hits --------------------------------------------------------------
+
+
+def test_history_is_ordered_by_time_then_insertion(store: Store, data) -> None:
+    rec = data.record("a")
+    events = [
+        HistoryEvent(EventType.UPDATE, "a", data.at(5), old="x", new="y"),
+        HistoryEvent(EventType.ADD, "a", data.at(0), new="x"),
+        HistoryEvent(EventType.MERGE, "a", data.at(5), reason="dup", actor="resolver"),
+    ]
+    store.apply(ChangeSet(data.alice, [Upsert(rec)], events[:2]))
+    store.apply(ChangeSet(data.alice, [], events[2:]))
+    assert store.history(data.alice, "a") == [events[1], events[0], events[2]]
+    assert store.history(data.alice, "nope") == []
+
+
+def test_purge_removes_everything_but_history(store: Store, data) -> None:
+    rec = data.record("a", entities=("花生",), source_ids=("m1",), slot="user/x")
+    data.put(store, data.upsert(rec, data.vec(1), "花生"), data.upsert(data.record("keep"), data.vec(1), "花生"))
+    store.apply(ChangeSet(data.alice, purge_ids=["a", "never-existed"],
+                          history=[HistoryEvent(EventType.PURGE, "a", data.at(1))]))
+    assert store.get(data.alice, "a") is None
+    assert store.vectors(data.alice, ["a", "keep"]).keys() == {"keep"}
+    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, ANY_STATUS)] == ["keep"]
+    assert [i for i, _ in store.keyword_search(data.alice, ["花生"], 5, ANY_STATUS)] == ["keep"]
+    assert store.entity_search(data.alice, ["花生"], 5, ANY_STATUS) == []
+    assert store.find_by_source(data.alice, "m1") == [] and store.find_by_slot(data.alice, "user/x") == []
+    assert [e.event for e in store.history(data.alice, "a")] == [EventType.ADD, EventType.PURGE]
+
+
+def test_delete_user_removes_everything_of_that_user(store: Store, data) -> None:
+    _seed_three_owners(store, data)
+    data.put(store, data.record("gone", scope=data.bob, status=Status.DELETED))
+    store.enqueue(data.bob, "add", {}, data.t0)
+    store.enqueue(data.alice, "add", {}, data.t0)
+    assert store.delete_user(data.bob) == 2
+    assert store.count(data.bob, ANY_STATUS) == 0 and store.get(data.bob, "m1") is None
+    assert store.vectors(data.bob, ["m1"]) == {}
+    assert store.vector_search(data.bob, data.vec(1), 5, ANY_STATUS) == []
+    assert store.keyword_search(data.bob, ["花生"], 5, ANY_STATUS) == []
+    assert store.entity_search(data.bob, ["花生"], 5, ANY_STATUS) == []
+    assert store.history(data.bob, "m1") == [] and store.state_get(data.bob, "buffer") is None
+    assert list(store.export_rows(data.bob)) == []
+    assert store.pending_jobs(data.bob) == 0 and store.pending_jobs(data.alice) == 1
+    assert store.users("acme") == ["alice"]
+    assert store.delete_user(data.bob) == 0
+
+
+def test_record_hits_counts_and_strengthens_up_to_a_cap(store: Store, data) -> None:
+    data.put(store, data.record("a", strength=1.0), data.record("b", strength=2.95), data.record("c"))
+    store.record_hits(data.alice, ["a", "b"], data.at(10))
+    store.record_hits(data.alice, ["a"], data.at(20))
+    a, b, c = store.get_many(data.alice, ["a", "b", "c"])
+    assert (a.hit_count, a.last_hit_at) == (2, data.at(20)) and a.strength == pytest.approx(1.2)
+    assert (b.hit_count, b.last_hit_at) == (1, data.at(10)) and b.strength == pytest.approx(3.0)
+    assert (c.hit_count, c.last_hit_at, c.strength) == (0, None, 1.0)
+    store.record_hits(data.alice, [], data.at(30))  # nothing to do, no error
+
+
+def test_export_rows_holds_every_status_with_history(store: Store, data) -> None:
+    records = [full_record(data, "f"), data.record("d", status=Status.DELETED), data.record("a", minute=1)]
+    data.put(store, *records)
+    rows = {row["id"]: row for row in store.export_rows(data.alice)}
+    assert rows.keys() == {"f", "d", "a"}
+    for rec in records:
+        row = dict(rows[rec.id])
+        history = row.pop("history")
+        assert MemoryRecord.from_dict(row) == rec
+        assert history == [HistoryEvent(EventType.ADD, rec.id, rec.created_at, new=rec.content).to_dict()]
+
+
+# -- embedding model -----------------------------------------------------------------------------
+
+
+def test_embedding_model_is_adopted_once_and_then_enforced(store: Store, data) -> None:
+    assert store.embedding_info() is None
+    store.check_embedding("e5-small", data.dim)
+    store.check_embedding("e5-small", data.dim)
+    assert store.embedding_info() == ("e5-small", data.dim)
+    for model, dim in (("bge-m3", data.dim), ("e5-small", 384)):
+        with pytest.raises(EmbeddingMismatch) as err:
+            store.check_embedding(model, dim)
+        assert "e5-small" in str(err.value) and "reembed" in str(err.value)
+
+
+def test_reset_embedding_drops_vectors_and_adopts_the_new_model(store: Store, data) -> None:
+    store.check_embedding("old", data.dim)
+    data.put(store, data.upsert(data.record("a"), data.vec(1)))
+    assert store.vector_search(data.alice, data.vec(1), 5, RecordFilter())
+    store.reset_embedding("new", 4)
+    assert store.embedding_info() == ("new", 4)
+    assert store.vectors(data.alice, ["a"]) == {}
+    assert store.vector_search(data.alice, np.ones(4, dtype=np.float32) / 2, 5, RecordFilter()) == []
+    assert store.get(data.alice, "a") is not None
+    store.check_embedding("new", 4)
+
+
+def test_vector_of_the_wrong_dimension_is_refused_and_nothing_is_written(store: Store, data) -> None:
+    store.check_embedding("e5", data.dim)
+    job = store.enqueue(data.alice, "add", {}, data.t0)
+    good, bad = data.upsert(data.record("good"), data.vec(1)), data.upsert(data.record("bad"), np.ones(3, dtype=np.float32))
+    with pytest.raises(EmbeddingMismatch):
+        store.apply(ChangeSet(data.alice, [good, bad], done_job_id=job))
+    assert store.count(data.alice, ANY_STATUS) == 0 and store.pending_jobs(data.alice) == 1
+
+
+# -- jobs ------------------------------------------------------------------------------------------
+
+
+def test_claimed_jobs_are_never_handed_out_twice(store: Store, data) -> None:
+    ids = [store.enqueue(data.alice, "add", {"n": n, "text": "你好"}, data.at(n)) for n in range(3)]
+    first = store.claim_jobs(2, "w1", data.at(10))
+    second = store.claim_jobs(2, "w2", data.at(10))
+    assert [j.id for j in first] == ids[:2] and [j.id for j in second] == ids[2:]
+    assert store.claim_jobs(5, "w3", data.at(10)) == []
+    job = first[0]
+    assert (job.scope, job.kind, job.payload, job.attempts, job.created_at) == (
+        data.alice, "add", {"n": 0, "text": "你好"}, 1, data.at(0))
+    assert store.pending_jobs() == 3 and store.pending_jobs(data.alice) == 3 and store.pending_jobs(data.bob) == 0
+
+
+def test_an_expired_lease_returns_the_job(store: Store, data) -> None:
+    job_id = store.enqueue(data.alice, "add", {}, data.t0)
+    assert [j.id for j in store.claim_jobs(1, "crashed", data.at(0), lease_seconds=60)] == [job_id]
+    assert store.claim_jobs(1, "w2", data.at(0.5)) == []
+    again = store.claim_jobs(1, "w2", data.at(2))
+    assert [(j.id, j.attempts) for j in again] == [(job_id, 2)]
+
+
+def test_failing_job_is_retried_until_attempts_run_out(store: Store, data) -> None:
+    job_id = store.enqueue(data.alice, "add", {}, data.t0)
+    for attempt in range(1, 6):
+        (job,) = store.claim_jobs(1, "w", data.at(attempt))
+        assert (job.id, job.attempts) == (job_id, attempt)
+        store.fail_job(job_id, f"boom {attempt}", data.at(attempt))
+    assert store.claim_jobs(1, "w", data.at(10)) == []
+    assert store.failed_jobs() == 1 and store.pending_jobs() == 0
+
+
+def test_job_completion_is_atomic_with_its_writes(store: Store, data) -> None:
+    job_id = store.enqueue(data.alice, "add", {}, data.t0)
+    store.claim_jobs(1, "w", data.t0)
+    data.put(store, data.upsert(data.record("a"), data.vec(1), "花生"), job=job_id)
+    assert store.pending_jobs() == 0 and store.get(data.alice, "a") is not None
+    assert store.claim_jobs(5, "w", data.at(60)) == []
+    other = store.enqueue(data.alice, "add", {}, data.t0)
+    store.apply(ChangeSet(data.alice, done_job_id=other))  # a job that produced nothing is done too
+    assert store.pending_jobs() == 0
+
+
+def test_a_change_set_cannot_finish_another_users_job(store: Store, data) -> None:
+    bobs = store.enqueue(data.bob, "add", {}, data.t0)
+    store.apply(ChangeSet(data.alice, done_job_id=bobs))
+    assert store.pending_jobs(data.bob) == 1
+
+
+# -- embedding cache and state ----------------------------------------------------------------------
+
+
+def test_embedding_cache_is_keyed_by_model_and_hash(store: Store, data) -> None:
+    assert store.cache_get("e5", ["h1"]) == {}
+    store.cache_put("e5", {"h1": data.vec(1), "h2": data.vec(0, 1)})
+    store.cache_put("other", {"h1": data.vec(0, 0, 1)})
+    got = store.cache_get("e5", ["h1", "h2", "h3"])
+    assert got.keys() == {"h1", "h2"} and got["h1"].dtype == np.float32
+    np.testing.assert_allclose(got["h1"], data.vec(1), atol=1e-3)
+    np.testing.assert_allclose(store.cache_get("other", ["h1"])["h1"], data.vec(0, 0, 1), atol=1e-3)
+    store.cache_put("e5", {"h1": data.vec(1, 1)})
+    np.testing.assert_allclose(store.cache_get("e5", ["h1"])["h1"], data.vec(1, 1), atol=1e-3)
+
+
+def test_state_is_json_per_scope_and_key(store: Store, data) -> None:
+    assert store.state_get(data.alice, "buffer") is None
+    value = {"turns": [{"role": "user", "content": "我住在浦东"}], "rounds": 3, "ok": True, "x": None}
+    store.state_set(data.alice, "buffer", value)
+    store.state_set(data.alice, "counter", 7)
+    assert store.state_get(data.alice, "buffer") == value and store.state_get(data.alice, "counter") == 7
+    store.state_set(data.alice, "counter", [1, 2])
+    assert store.state_get(data.alice, "counter") == [1, 2]
+    assert store.state_get(data.bob, "buffer") is None

@@ -1,0 +1,190 @@
+"""What only the SQLite store promises: a file that persists, several processes and threads, WAL, migrations."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jiyi.config import Settings
+from jiyi.records import Kind, MemoryRecord, Scope, Status
+from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
+from jiyi.stores.sqlite.store import SQLiteStore, from_settings
+
+ALICE = Scope("acme", "alice")
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "jiyi.db"
+
+
+@pytest.fixture
+def opened(path: Path):
+    """A factory of stores on one file, all closed at teardown."""
+    stores: list[SQLiteStore] = []
+
+    def make(**kw: object) -> SQLiteStore:
+        s = SQLiteStore(path, **kw)  # type: ignore[arg-type]
+        stores.append(s)
+        return s
+
+    yield make
+    for s in stores:
+        s.close()
+
+
+def test_factory_creates_parent_folders_and_is_a_store(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "er" / "memories.db"
+    store = from_settings(Settings(home=tmp_path, path=target))
+    try:
+        assert isinstance(store, Store) and store.name == "sqlite" and store.supports_ann is False
+        assert target.is_file()
+    finally:
+        store.close()
+
+
+def test_everything_persists_across_reopen(opened, path: Path, data) -> None:
+    first = opened()
+    first.check_embedding("e5", data.dim)
+    rec = data.record("a", entities=("花生",), source_ids=("m1",))
+    data.put(first, data.upsert(rec, data.vec(1), "花生 过敏"))
+    job = first.enqueue(ALICE, "add", {"n": 1}, data.t0)
+    first.state_set(ALICE, "k", {"v": 1})
+    first.close()
+    again = opened()
+    assert again.get(ALICE, "a") == rec and again.embedding_info() == ("e5", data.dim)
+    assert [i for i, _ in again.vector_search(ALICE, data.vec(1), 3, RecordFilter())] == ["a"]
+    assert [i for i, _ in again.keyword_search(ALICE, ["过敏"], 3, RecordFilter())] == ["a"]
+    assert [j.id for j in again.claim_jobs(5, "w", data.t0)] == [job]
+    assert again.state_get(ALICE, "k") == {"v": 1} and len(again.history(ALICE, "a")) == 1
+
+
+def test_file_is_wal_with_recorded_migrations(opened, path: Path) -> None:
+    opened()
+    opened()  # a second open applies nothing twice
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        versions = [r[0] for r in raw.execute("SELECT version FROM _jiyi_migrations ORDER BY version")]
+    assert versions and versions == sorted(set(versions)) and versions[0] == 1
+
+
+def test_a_closed_store_refuses_work(opened) -> None:
+    store = opened()
+    store.close()
+    with pytest.raises(Exception, match="closed"):
+        store.count(ALICE, RecordFilter())
+
+
+def test_float16_vectors_round_trip_and_search(opened, data) -> None:
+    store = opened(vector_dtype="float16")
+    data.put(store, data.upsert(data.record("a"), data.vec(1, 0.3)), data.upsert(data.record("b"), data.vec(0, 1)))
+    np.testing.assert_allclose(store.vectors(ALICE, ["a"])["a"], data.vec(1, 0.3), atol=1e-3)
+    assert store.vectors(ALICE, ["a"])["a"].dtype == np.float32
+    assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+
+
+def test_vector_matrix_is_reused_not_rebuilt_per_query(path: Path, data) -> None:
+    statements: list[str] = []
+    store = SQLiteStore(path, tracer=statements.append)
+    try:
+        data.put(store, data.upsert(data.record("a"), data.vec(1)))
+        store.vector_search(ALICE, data.vec(1), 5, RecordFilter())
+        statements.clear()
+        for _ in range(3):
+            assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a"]
+        assert not any("FROM vectors" in s for s in statements), statements
+        data.put(store, data.upsert(data.record("b"), data.vec(1, 0.1)))  # own write: patched in place
+        statements.clear()
+        assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+        assert not any("FROM vectors" in s for s in statements), statements
+    finally:
+        store.close()
+
+
+def test_vector_matrix_sees_another_connections_writes(opened, data) -> None:
+    reader, writer = opened(), opened()
+    data.put(writer, data.upsert(data.record("a"), data.vec(1, 0.2)), data.upsert(data.record("b"), data.vec(1, 0.4)))
+    assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+    data.put(writer, data.upsert(data.record("c"), data.vec(1)))
+    data.put(writer, writer.get(ALICE, "a").replace(status=Status.SUPERSEDED))
+    writer.apply(ChangeSet(ALICE, purge_ids=["b"]))
+    assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["c"]
+    # the reader writes next: its patch must not hide what the writer did in between
+    data.put(writer, data.upsert(data.record("d"), data.vec(1, 0.1)))
+    data.put(reader, data.upsert(data.record("e"), data.vec(1, 0.3)))
+    assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["c", "d", "e"]
+    writer.delete_user(ALICE)
+    assert reader.vector_search(ALICE, data.vec(1), 5, RecordFilter()) == []
+
+
+def test_threads_share_one_store(opened, data) -> None:
+    store = opened()
+    errors: list[BaseException] = []
+
+    def work(worker: int) -> None:
+        try:
+            for n in range(25):
+                rec = data.record(f"{worker}-{n}", kind=Kind.EPISODE)
+                store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": data.vec(1, n / 25)}, f"w{worker}")]))
+                store.vector_search(ALICE, data.vec(1), 3, RecordFilter())
+                store.count(ALICE, RecordFilter())
+        except BaseException as exc:  # surfaced by the assert below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert store.count(ALICE, RecordFilter()) == 100
+    assert len(store.vector_search(ALICE, data.vec(1), 1000, RecordFilter())) == 100
+
+
+def _child_writes(path: str, worker: int, n: int, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    """Runs in a child process: write ``n`` memories and claim jobs until none are left."""
+    import datetime as dt
+
+    store = SQLiteStore(path)
+    t0 = dt.datetime(2025, 3, 5, tzinfo=dt.timezone.utc)
+    claimed: list[str] = []
+    for i in range(n):
+        rec = MemoryRecord(f"p{worker}-{i}", "acme", "alice", f"process {worker} memory {i}", Kind.FACT, t0, t0)
+        vec = np.zeros(8, dtype=np.float32)
+        vec[worker] = 1.0
+        store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": vec}, f"process{worker}")]))
+        claimed += [j.id for j in store.claim_jobs(1, f"w{worker}", t0)]
+    while batch := store.claim_jobs(1, f"w{worker}", t0):
+        claimed += [j.id for j in batch]
+    store.close()
+    queue.put((worker, claimed))
+
+
+def test_two_processes_write_one_file_and_lose_nothing(opened, path: Path, data) -> None:
+    setup = opened()
+    jobs = {setup.enqueue(ALICE, "add", {"n": i}, data.t0) for i in range(30)}
+    setup.close()  # SQLite connections must not cross a fork(), even unused
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_child_writes, args=(str(path), w, 40, queue)) for w in (0, 1)]
+    for p in procs:
+        p.start()
+    results = dict(queue.get(timeout=60) for _ in procs)
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    store = opened()
+    assert store.count(ALICE, RecordFilter()) == 80
+    claimed = results[0] + results[1]
+    assert sorted(claimed) == sorted(jobs)  # every job claimed exactly once across processes
+    for worker in (0, 1):
+        q = np.zeros(8, dtype=np.float32)
+        q[worker] = 1.0
+        hits = store.vector_search(ALICE, q, 100, RecordFilter())
+        assert len(hits) == 80 and all(i.startswith(f"p{worker}-") for i, _ in hits[:40])
