@@ -45,7 +45,10 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
+
+import pytest
 
 START_TIMEOUT = 60.0
 _UNPRIVILEGED_USER = "nobody"
@@ -95,19 +98,57 @@ def start_server() -> PgServer:
     return server
 
 
-@contextlib.contextmanager
-def fresh_schema(server: PgServer) -> Iterator[str]:
-    """Yield a URI whose ``search_path`` starts with a new empty schema; drop it afterwards."""
+def create_schema(server: PgServer) -> tuple[str, str]:
+    """A new empty schema: its name, and a URI whose ``search_path`` starts with it."""
     import psycopg
 
     name = f"jiyi_t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server.uri, autocommit=True, connect_timeout=10) as conn:
         conn.execute(f'CREATE SCHEMA "{name}"')
+    return name, with_search_path(server.uri, name)
+
+
+def drop_schema(server: PgServer, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server.uri, autocommit=True, connect_timeout=10) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+@contextlib.contextmanager
+def fresh_schema(server: PgServer) -> Iterator[str]:
+    """Yield a URI whose ``search_path`` starts with a new empty schema; drop it afterwards."""
+    name, uri = create_schema(server)
     try:
-        yield with_search_path(server.uri, name)
+        yield uri
     finally:
-        with psycopg.connect(server.uri, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+        drop_schema(server, name)
+
+
+# --- pytest glue (imported by tests/stores/conftest.py) ------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL for the whole session; a failure to start fails the tests that need it, fast."""
+    try:
+        server = start_server()
+    except PgServerError as exc:
+        pytest.fail(f"the PostgreSQL test server did not start: {exc}", pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def make_postgres(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """``BACKENDS`` entry: a PostgresStore in a fresh schema, dropped after the test."""
+    from jiyi.stores.postgres.store import PostgresOptions, PostgresStore
+
+    server: PgServer = request.getfixturevalue("pg_server")
+    name, uri = create_schema(server)
+    request.addfinalizer(lambda: drop_schema(server, name))
+    return PostgresStore(uri, PostgresOptions(pool_min=1, pool_max=4))
 
 
 def with_search_path(uri: str, schema: str) -> str:

@@ -186,3 +186,21 @@ def test_export_import_roundtrip(make_memory: object, tmp_path: object) -> None:
     assert dst.import_(rows) == len(rows)
     assert sorted(contents(dst, "u1", status=None)) == sorted(contents(src, "u1", status=None))
     assert any("成都" in h.content for h in dst.search("我住哪", user_id="u1"))
+
+
+def test_short_term_buffer_recalls_before_processing(mem: Memory) -> None:
+    result = mem.add([{"role": "user", "content": "我明天要去医院复查牙齿", "id": "b1"}], user_id="u1",
+                     session_id="s1")
+    assert result.pending
+    hits = mem.search("复查牙齿", user_id="u1")
+    assert hits and hits[0].id == "buffer:b1" and hits[0].source_ids == ("b1",)
+    mem.flush()
+    after = mem.search("复查牙齿", user_id="u1")
+    assert not any(h.id.startswith("buffer:") for h in after)
+    assert any(h.source_ids == ("b1",) for h in after)
+
+
+def test_buffer_is_per_user(mem: Memory) -> None:
+    mem.add([{"role": "user", "content": "我的猫叫咪咪，今天它生病了", "id": "c1"}], user_id="alice")
+    mem.add([{"role": "user", "content": "今天加班到很晚", "id": "c2"}], user_id="bob")
+    assert not any("咪咪" in h.content for h in mem.search("猫生病", user_id="bob"))

@@ -66,7 +66,8 @@ class Settings(BaseSettings):
     buffer_rounds: int = 12
     extract_every_rounds: int = 4
     long_message_chars: int = 120
-    merge_threshold: float = 0.95
+    merge_threshold: float | None = Field(
+        None, description="cosine for near-duplicates; default: the embedder's own (e5: 0.98), else 0.95")
     max_message_chars: int = 20_000
     max_messages_per_add: int = 1_000
 

@@ -20,7 +20,9 @@ from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
+from jiyi.read.buffered import buffer_hits
 from jiyi.read.context import build_context_block
+from jiyi.read.fuse import max_fused
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -31,7 +33,7 @@ from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.text.tokens import keywords_text
 from jiyi.trace import enable_debug
-from jiyi.write.buffer import message_to_dict, push_to_buffer
+from jiyi.write.buffer import message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
@@ -65,7 +67,8 @@ class Memory:
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
         self.scope_tenant = self.settings.tenant
         self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
-                                   merge_threshold=self.settings.merge_threshold,
+                                   merge_threshold=self.settings.merge_threshold
+                                   or getattr(raw_embedder, "duplicate_threshold", 0.95),
                                    every_rounds=self.settings.extract_every_rounds,
                                    long_chars=self.settings.long_message_chars)
         self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)
@@ -179,10 +182,23 @@ class Memory:
         """The best memories for ``query``, each with its score parts."""
         scope = self._scope(user_id)
         req = self._request(query, limit, kinds, at, include_sensitive, filters)
+        tr = trace if trace is not None else RecallTrace()
         hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
-                      half_lives=self.settings.half_lives, trace=trace)
-        self._hits.record(scope, [h.id for h in hits])
+                      half_lives=self.settings.half_lives, trace=tr)
+        if self.store.pending_jobs(scope):
+            hits = self._with_buffer(scope, req, hits, tr)
+        self._hits.record(scope, [h.id for h in hits if not h.id.startswith("buffer:")])
         return hits
+
+    def _with_buffer(self, scope: Scope, req: RecallRequest, hits: list[Hit], tr: RecallTrace) -> list[Hit]:
+        """Merge in turns still waiting in the queue (recallable before the worker ran)."""
+        if req.kinds is not None and Kind.EPISODE not in req.kinds or tr.query is None:
+            return hits
+        items = read_buffer(self.store, scope, req.session_id)
+        known = {i["id"] for i in items if self.store.find_by_source(scope, i["id"])}
+        extra = buffer_hits(items, scope, tr.query.tokens, known_sources=known, weight=self.weights["buffer"],
+                            norm=max_fused(self.weights, list(tr.routes)), now=self.clock.now())
+        return sorted([*hits, *extra], key=lambda h: -h.score)[: req.limit]
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
                  include_sensitive: bool, filters: Mapping[str, Any] | None) -> RecallRequest:

@@ -12,7 +12,13 @@ from fake_openai import FakeOpenAI, Recorded, Reply, broken_body, chat, chat_jso
 
 from jiyi import registry
 from jiyi.config import Settings
-from jiyi.errors import ConfigError, ProviderBadOutput, ProviderError, ProviderUnavailable
+from jiyi.errors import (
+    ConfigError,
+    MissingDependency,
+    ProviderBadOutput,
+    ProviderError,
+    ProviderUnavailable,
+)
 from jiyi.llms.endpoint import ProviderRejected, RetryPolicy
 from jiyi.llms.openai_compat import OpenAICompatLLM, from_settings
 from jiyi.llms.protocol import LLM, Usage
@@ -299,3 +305,14 @@ def test_preset_name_as_base_url() -> None:
     client.close()
     with pytest.raises(ConfigError, match="http"):
         OpenAICompatLLM("ftp://example", "m")
+
+
+def test_missing_httpx_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "httpx", None)  # what an install without the extra looks like
+    monkeypatch.delitem(sys.modules, "jiyi.llms.endpoint")
+    monkeypatch.delitem(sys.modules, "jiyi.llms.openai_compat")
+    with pytest.raises(MissingDependency, match=r"pip install 'jiyi\[llm\]'"):
+        importlib.import_module("jiyi.llms.openai_compat")

@@ -11,7 +11,7 @@ from jiyi.clock import FrozenClock
 def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
     old_city = mem.remember("用户住在上海", user_id="u1", kind="fact", slot="user/city", importance=0.9)
     mem.remember("用户住在杭州", user_id="u1", kind="fact", slot="user/city", importance=0.9)
-    trivia = mem.remember("用户提到今天天气不错", user_id="u1", kind="fact", importance=0.1)
+    trivia = mem.remember("用户提到过一次云的形状", user_id="u1", kind="fact", importance=0.1)
     lunch = mem.remember("用户今天中午想吃面", user_id="u1", kind="event",
                          valid_until=clock.now() + timedelta(hours=3))
     clock.set(clock.now() + timedelta(days=100))

@@ -6,6 +6,7 @@ behaviour, never on implementation details.
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -13,24 +14,45 @@ import pytest
 
 from jiyi.errors import EmbeddingMismatch, ScopeViolation
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
+from jiyi.stores.filters import record_matches
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 
 ANY_STATUS = RecordFilter(statuses=None)
-MINUTE_3 = datetime(2025, 3, 5, 9, 3, tzinfo=timezone.utc)  # t0 + 3 minutes, for the time-window cases
+MINUTE_3 = datetime(
+    2025, 3, 5, 9, 3, tzinfo=timezone.utc
+)  # t0 + 3 minutes, for the time-window cases
 
 
 def full_record(data, id: str = "full", scope: Scope | None = None) -> MemoryRecord:
     """A record with every field away from its default (non-UTC offsets, microseconds, nested metadata)."""
     cst = timezone(timedelta(hours=8))
     return data.record(
-        id, "用户下周三飞北京 (flight CA1234)", scope=scope, kind=Kind.EVENT,
-        created_at=datetime(2025, 3, 5, 17, 0, 0, 123456, tzinfo=cst), updated_at=data.at(5),
-        slot="user/行程", entities=("北京", "CA1234"), importance=0.9, confidence=0.65,
-        valid_from=datetime(2025, 3, 12, tzinfo=timezone.utc), valid_until=data.at(days=8),
-        expires_at=data.at(days=9), status=Status.SUPERSEDED, visibility=Visibility.SENSITIVE,
-        hit_count=3, last_hit_at=data.at(3), strength=1.7, source_ids=("m-1", "m-2"),
-        session_id="s-1", agent_id="agent-7", speaker="user", links=("old-1",), superseded_by="new-1",
-        embedding_model="e5-small", metadata={"lang": "zh", "nested": {"n": [1, 2.5, None, "三"]}},
+        id,
+        "用户下周三飞北京 (flight CA1234)",
+        scope=scope,
+        kind=Kind.EVENT,
+        created_at=datetime(2025, 3, 5, 17, 0, 0, 123456, tzinfo=cst),
+        updated_at=data.at(5),
+        slot="user/行程",
+        entities=("北京", "CA1234"),
+        importance=0.9,
+        confidence=0.65,
+        valid_from=datetime(2025, 3, 12, tzinfo=timezone.utc),
+        valid_until=data.at(days=8),
+        expires_at=data.at(days=9),
+        status=Status.SUPERSEDED,
+        visibility=Visibility.SENSITIVE,
+        hit_count=3,
+        last_hit_at=data.at(3),
+        strength=1.7,
+        source_ids=("m-1", "m-2"),
+        session_id="s-1",
+        agent_id="agent-7",
+        speaker="user",
+        links=("old-1",),
+        superseded_by="new-1",
+        embedding_model="e5-small",
+        metadata={"lang": "zh", "nested": {"n": [1, 2.5, None, "三"]}},
     )
 
 
@@ -43,8 +65,16 @@ def test_round_trip_of_every_field(store: Store, data) -> None:
     got = store.get(data.alice, "full")
     assert got == rec
     assert got.created_at.utcoffset() == timedelta(0) and got.created_at == rec.created_at
-    assert isinstance(got.kind, Kind) and isinstance(got.status, Status) and isinstance(got.visibility, Visibility)
-    assert isinstance(got.entities, tuple) and isinstance(got.source_ids, tuple) and isinstance(got.links, tuple)
+    assert (
+        isinstance(got.kind, Kind)
+        and isinstance(got.status, Status)
+        and isinstance(got.visibility, Visibility)
+    )
+    assert (
+        isinstance(got.entities, tuple)
+        and isinstance(got.source_ids, tuple)
+        and isinstance(got.links, tuple)
+    )
     assert store.get_many(data.alice, ["full"]) == [rec]
     assert store.list(data.alice, ANY_STATUS) == [rec]
 
@@ -57,30 +87,42 @@ def test_missing_ids_are_none_and_get_many_keeps_order(store: Store, data) -> No
 
 
 def test_upsert_replaces_record_and_its_indexes(store: Store, data) -> None:
-    old = data.record("a", "用户住在浦东", entities=("浦东",), source_ids=("m1",), slot="user/居住城市")
+    old = data.record(
+        "a", "用户住在浦东", entities=("浦东",), source_ids=("m1",), slot="user/居住城市"
+    )
     data.put(store, data.upsert(old, data.vec(1), "用户 住 浦东"))
-    new = old.replace(content="用户住在静安", entities=("静安",), source_ids=("m2",), updated_at=data.at(9))
+    new = old.replace(
+        content="用户住在静安", entities=("静安",), source_ids=("m2",), updated_at=data.at(9)
+    )
     data.put(store, data.upsert(new, data.vec(0, 1), "用户 住 静安"))
     assert store.get(data.alice, "a") == new
     assert store.count(data.alice, ANY_STATUS) == 1
     assert store.entity_search(data.alice, ["浦东"], 5, RecordFilter()) == []
     assert [i for i, _ in store.entity_search(data.alice, ["静安"], 5, RecordFilter())] == ["a"]
-    assert store.find_by_source(data.alice, "m1") == [] and store.find_by_source(data.alice, "m2") == [new]
+    assert store.find_by_source(data.alice, "m1") == [] and store.find_by_source(
+        data.alice, "m2"
+    ) == [new]
     assert store.keyword_search(data.alice, ["浦东"], 5, RecordFilter()) == []
     assert [i for i, _ in store.keyword_search(data.alice, ["静安"], 5, RecordFilter())] == ["a"]
     np.testing.assert_allclose(store.vectors(data.alice, ["a"])["a"], data.vec(0, 1), atol=1e-6)
 
 
-def test_upsert_with_none_keeps_vectors_and_keywords_and_a_dict_replaces_them(store: Store, data) -> None:
+def test_upsert_with_none_keeps_vectors_and_keywords_and_a_dict_replaces_them(
+    store: Store, data
+) -> None:
     rec = data.record("a")
     data.put(store, data.upsert(rec, data.vec(1), "咖啡", context=data.vec(0, 1)))
+    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context")
     data.put(store, Upsert(rec.replace(importance=0.1)))  # vectors=None, keywords=None: keep
+    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context")
     assert set(store.vectors(data.alice, ["a"], "context")) == {"a"}
     assert [i for i, _ in store.keyword_search(data.alice, ["咖啡"], 5, RecordFilter())] == ["a"]
     data.put(store, data.upsert(rec, data.vec(0, 0, 1)))  # a dict is the record's whole vector set
     np.testing.assert_allclose(store.vectors(data.alice, ["a"])["a"], data.vec(0, 0, 1), atol=1e-6)
     assert store.vectors(data.alice, ["a"], "context") == {}
-    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context") == []
+    assert (
+        store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context") == []
+    )
 
 
 def test_same_id_in_two_scopes_are_two_records(store: Store, data) -> None:
@@ -97,8 +139,15 @@ def _seed_three_owners(store: Store, data) -> None:
     """Alice, Bob (same tenant) and another tenant's 'alice': same ids, texts, vectors, everything."""
     for scope in (data.alice, data.bob, data.alice_elsewhere):
         tag = f"{scope.tenant}/{scope.user_id}"
-        rec = data.record("m1", f"用户对花生过敏 {tag}", scope=scope, entities=("花生",), source_ids=("msg-1",),
-                          slot="user/过敏", session_id="s1")
+        rec = data.record(
+            "m1",
+            f"用户对花生过敏 {tag}",
+            scope=scope,
+            entities=("花生",),
+            source_ids=("msg-1",),
+            slot="user/过敏",
+            session_id="s1",
+        )
         data.put(store, data.upsert(rec, data.vec(1, 0.1), "用户 花生 过敏"))
         store.state_set(scope, "buffer", {"owner": tag})
 
@@ -127,6 +176,13 @@ def test_no_read_crosses_users_or_tenants(store: Store, data) -> None:
     assert store.tenants() == ["acme", "globex"]
 
 
+def test_users_include_those_with_only_buffered_state(store: Store, data) -> None:
+    store.state_set(Scope("acme", "newcomer"), "buffer", [{"role": "user", "content": "你好"}])
+    data.put(store, data.record("m"))
+    assert store.users("acme") == ["alice", "newcomer"] and store.users("nobody") == []
+    assert store.tenants() == ["acme"]
+
+
 def test_writes_and_deletes_stay_in_their_scope(store: Store, data) -> None:
     _seed_three_owners(store, data)
     store.record_hits(data.bob, ["m1"], data.at(30))
@@ -137,7 +193,9 @@ def test_writes_and_deletes_stay_in_their_scope(store: Store, data) -> None:
     assert store.delete_user(data.alice) == 1
     assert store.get(data.alice_elsewhere, "m1") is not None
     assert store.state_get(data.alice_elsewhere, "buffer") == {"owner": "globex/alice"}
-    assert [i for i, _ in store.vector_search(data.alice_elsewhere, data.vec(1), 5, RecordFilter())] == ["m1"]
+    assert [
+        i for i, _ in store.vector_search(data.alice_elsewhere, data.vec(1), 5, RecordFilter())
+    ] == ["m1"]
 
 
 def test_foreign_record_in_change_set_raises_and_writes_nothing(store: Store, data) -> None:
@@ -146,8 +204,11 @@ def test_foreign_record_in_change_set_raises_and_writes_nothing(store: Store, da
     other_tenant = data.record("theirs2", scope=data.alice_elsewhere)
     for intruder in (foreign, other_tenant):
         changes = ChangeSet(
-            data.alice, [data.upsert(mine, data.vec(1), "花生"), Upsert(intruder)],
-            [HistoryEvent(EventType.ADD, "mine", data.t0)], purge_ids=[], done_job_id=job,
+            data.alice,
+            [data.upsert(mine, data.vec(1), "花生"), Upsert(intruder)],
+            [HistoryEvent(EventType.ADD, "mine", data.t0)],
+            purge_ids=[],
+            done_job_id=job,
         )
         with pytest.raises(ScopeViolation):
             store.apply(changes)
@@ -165,13 +226,30 @@ def varied(store: Store, data) -> Store:
     """Six memories of Alice that differ in one filterable field each."""
     data.put(
         store,
-        data.upsert(data.record("fact", "User likes 100% Arabica_beans", minute=0), data.vec(1), "arabica"),
-        data.upsert(data.record("pref", "用户喜欢喝咖啡", minute=1, kind=Kind.PREFERENCE), data.vec(1, 0.2), "咖啡"),
-        data.upsert(data.record("old", "用户以前住浦东", minute=2, status=Status.SUPERSEDED), data.vec(1, 0.3), "浦东"),
-        data.upsert(data.record("secret", "用户手机号 138", minute=3, visibility=Visibility.SENSITIVE),
-                    data.vec(1, 0.4), "手机号"),
-        data.upsert(data.record("s2", "session two", minute=4, session_id="s2"), data.vec(1, 0.5), "session"),
-        data.upsert(data.record("ag", "agent memory", minute=5, agent_id="bot-9"), data.vec(1, 0.6), "agent"),
+        data.upsert(
+            data.record("fact", "User likes 100% Arabica_beans", minute=0), data.vec(1), "arabica"
+        ),
+        data.upsert(
+            data.record("pref", "用户喜欢喝咖啡", minute=1, kind=Kind.PREFERENCE),
+            data.vec(1, 0.2),
+            "咖啡",
+        ),
+        data.upsert(
+            data.record("old", "用户以前住浦东", minute=2, status=Status.SUPERSEDED),
+            data.vec(1, 0.3),
+            "浦东",
+        ),
+        data.upsert(
+            data.record("secret", "用户手机号 138", minute=3, visibility=Visibility.SENSITIVE),
+            data.vec(1, 0.4),
+            "手机号",
+        ),
+        data.upsert(
+            data.record("s2", "session two", minute=4, session_id="s2"), data.vec(1, 0.5), "session"
+        ),
+        data.upsert(
+            data.record("ag", "agent memory", minute=5, agent_id="bot-9"), data.vec(1, 0.6), "agent"
+        ),
     )
     return store
 
@@ -196,9 +274,13 @@ def varied(store: Store, data) -> Store:
         (RecordFilter(text="咖啡"), ["pref"]),
     ],
 )
-def test_list_and_count_apply_the_filter(varied: Store, data, flt: RecordFilter, expected: list[str]) -> None:
+def test_list_and_count_apply_the_filter(
+    varied: Store, data, flt: RecordFilter, expected: list[str]
+) -> None:
     assert [r.id for r in varied.list(data.alice, flt)] == expected
     assert varied.count(data.alice, flt) == len(expected)
+    everything = varied.list(data.alice, ANY_STATUS)  # the shared reference semantics agree
+    assert [r.id for r in everything if record_matches(r, flt)] == expected
 
 
 def test_list_pages_newest_first(varied: Store, data) -> None:
@@ -215,10 +297,19 @@ def test_search_routes_apply_the_filter(varied: Store, data) -> None:
     assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, flt)} == expected
     assert {i for i, _ in varied.keyword_search(data.alice, tokens, 10, flt)} == expected
     assert {i for i, _ in varied.recent(data.alice, 10, flt)} == expected
-    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(session_id="s2"))} == {"s2"}
-    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(agent_id="none"))} == set()
+    assert {
+        i
+        for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(session_id="s2"))
+    } == {"s2"}
+    assert {
+        i
+        for i, _ in varied.vector_search(data.alice, data.vec(1), 10, RecordFilter(agent_id="none"))
+    } == set()
     window = RecordFilter(created_after=data.at(1), created_before=data.at(4))
-    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, window)} == {"pref", "secret"}
+    assert {i for i, _ in varied.vector_search(data.alice, data.vec(1), 10, window)} == {
+        "pref",
+        "secret",
+    }
 
 
 # -- search routes -------------------------------------------------------------------------
@@ -232,14 +323,24 @@ def test_vector_search_ranks_by_cosine(store: Store, data) -> None:
     assert [i for i, _ in hits] == ["same", "near", "far", "opposite"]
     for i, score in hits:
         assert score == pytest.approx(float(data.vec(*angles[i]) @ query), abs=1e-5)
-    assert [i for i, _ in store.vector_search(data.alice, query, 2, RecordFilter())] == ["same", "near"]
+    assert [i for i, _ in store.vector_search(data.alice, query, 2, RecordFilter())] == [
+        "same",
+        "near",
+    ]
     assert store.vector_search(data.alice, query, 0, RecordFilter()) == []
     assert store.vector_search(data.bob, query, 5, RecordFilter()) == []
 
 
 def test_vector_search_follows_writes_after_a_search(store: Store, data) -> None:
-    data.put(store, data.upsert(data.record("a"), data.vec(1, 0.1)), data.upsert(data.record("b"), data.vec(1, 0.2)))
-    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+    data.put(
+        store,
+        data.upsert(data.record("a"), data.vec(1, 0.1)),
+        data.upsert(data.record("b"), data.vec(1, 0.2)),
+    )
+    assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, RecordFilter())] == [
+        "a",
+        "b",
+    ]
     data.put(store, data.upsert(data.record("c"), data.vec(1)))
     data.put(store, store.get(data.alice, "a").replace(status=Status.SUPERSEDED))
     store.apply(ChangeSet(data.alice, purge_ids=["b"]))
@@ -247,9 +348,39 @@ def test_vector_search_follows_writes_after_a_search(store: Store, data) -> None
     assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, ANY_STATUS)] == ["c", "a"]
 
 
+def test_vector_search_stays_exact_through_many_purges_and_additions(store: Store, data) -> None:
+    data.put(store, *(data.upsert(data.record(f"m{n}"), data.vec(1, n / 10)) for n in range(100)))
+    assert len(store.vector_search(data.alice, data.vec(1), 200, RecordFilter())) == 100
+    store.apply(ChangeSet(data.alice, purge_ids=[f"m{n}" for n in range(100) if n % 5]))
+    data.put(store, data.upsert(data.record("new"), data.vec(1, 0.05)))
+    hits = store.vector_search(data.alice, data.vec(1), 200, RecordFilter())
+    assert [i for i, _ in hits] == ["m0", "new", "m5", "m10", "m15"] + [
+        f"m{n}" for n in range(20, 100, 5)
+    ]
+    for i, score in hits:
+        np.testing.assert_allclose(
+            score, store.vectors(data.alice, [i])[i] @ data.vec(1), atol=1e-5
+        )
+
+
+def test_vector_search_top_k_matches_a_full_sort(store: Store, data) -> None:
+    rng = np.random.default_rng(7)
+    vecs = rng.normal(size=(150, data.dim)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    data.put(
+        store, *(data.upsert(data.record(f"r{n}"), v) for n, v in enumerate(vecs)), history=False
+    )
+    query = vecs[0] + vecs[1]
+    query /= np.linalg.norm(query)
+    expected = [f"r{n}" for n in np.argsort(-(vecs @ query), kind="stable")[:10]]
+    assert [i for i, _ in store.vector_search(data.alice, query, 10, RecordFilter())] == expected
+
+
 def test_vector_channels_are_separate(store: Store, data) -> None:
     data.put(store, data.upsert(data.record("ep"), data.vec(1), context=data.vec(0, 1)))
-    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter())[0][1] == pytest.approx(0, abs=1e-6)
+    assert store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter())[0][
+        1
+    ] == pytest.approx(0, abs=1e-6)
     ctx = store.vector_search(data.alice, data.vec(0, 1), 5, RecordFilter(), channel="context")
     assert ctx[0][0] == "ep" and ctx[0][1] == pytest.approx(1, abs=1e-5)
 
@@ -266,16 +397,25 @@ def test_keyword_search_with_chinese_tokens(store: Store, data) -> None:
     )
     hits = store.keyword_search(data.alice, ["花生", "咖啡"], 10, RecordFilter())
     assert hits[0][0] == "both" and {i for i, _ in hits} == {"peanut", "coffee", "both"}
-    assert all(a[1] >= b[1] for a, b in zip(hits, hits[1:])) and hits[0][1] > hits[-1][1]
-    assert [i for i, _ in store.keyword_search(data.alice, ["过敏"], 10, RecordFilter())] == ["peanut"]
+    assert all(a[1] >= b[1] for a, b in itertools.pairwise(hits)) and hits[0][1] > hits[-1][1]
+    assert [i for i, _ in store.keyword_search(data.alice, ["过敏"], 10, RecordFilter())] == [
+        "peanut"
+    ]
     assert store.keyword_search(data.alice, ["花"], 10, RecordFilter()) == []  # whole tokens only
-    assert [i for i, _ in store.keyword_search(data.alice, ["花生", "咖啡"], 1, RecordFilter())] == ["both"]
+    assert [
+        i for i, _ in store.keyword_search(data.alice, ["花生", "咖啡"], 1, RecordFilter())
+    ] == ["both"]
 
 
 def test_keyword_search_with_english_tokens_and_hostile_ones(store: Store, data) -> None:
-    data.put(store, data.upsert(data.record("en"), keywords="user allergic peanuts café"),
-             data.upsert(data.record("other"), keywords="user likes tea"))
-    assert [i for i, _ in store.keyword_search(data.alice, ["Peanuts"], 5, RecordFilter())] == ["en"]
+    data.put(
+        store,
+        data.upsert(data.record("en"), keywords="user allergic peanuts café"),
+        data.upsert(data.record("other"), keywords="user likes tea"),
+    )
+    assert [i for i, _ in store.keyword_search(data.alice, ["Peanuts"], 5, RecordFilter())] == [
+        "en"
+    ]
     assert [i for i, _ in store.keyword_search(data.alice, ["cafe"], 5, RecordFilter())] == ["en"]
     for hostile in (['"'], ["AND"], ["NEAR("], ["*"], ["peanuts OR tea"], [""], ["，"], []):
         assert store.keyword_search(data.alice, hostile, 5, RecordFilter()) == []
@@ -295,9 +435,28 @@ def test_entity_search_counts_shared_entities_case_insensitively(store: Store, d
 
 
 def test_recent_is_newest_first_with_epoch_scores(store: Store, data) -> None:
-    data.put(store, data.record("old", minute=0), data.record("new", minute=10), data.record("mid", minute=5))
+    data.put(
+        store,
+        data.record("old", minute=0),
+        data.record("new", minute=10),
+        data.record("mid", minute=5),
+    )
     hits = store.recent(data.alice, 2, RecordFilter())
     assert hits == [("new", data.at(10).timestamp()), ("mid", data.at(5).timestamp())]
+
+
+def test_equal_times_rank_the_last_stored_first(store: Store, data) -> None:
+    """Every turn of a session shares its date: order must follow storage, not random ids."""
+    ids = ["zz", "mm", "aa", "qq"]
+    data.put(store, *(data.record(i, entities=("cat",)) for i in ids[:2]))
+    for i in ids[2:]:
+        data.put(store, data.record(i, entities=("cat",)))
+    newest_first = ids[::-1]
+    assert [i for i, _ in store.recent(data.alice, 10, RecordFilter())] == newest_first
+    assert [r.id for r in store.list(data.alice, RecordFilter())] == newest_first
+    assert [i for i, _ in store.entity_search(data.alice, ["cat"], 10, RecordFilter())] == newest_first
+    data.put(store, store.get(data.alice, "zz").replace(importance=0.9))  # an update keeps its place
+    assert [r.id for r in store.list(data.alice, RecordFilter())] == newest_first
 
 
 def test_find_by_slot_returns_active_only_and_find_by_source_any_status(store: Store, data) -> None:
@@ -331,15 +490,27 @@ def test_history_is_ordered_by_time_then_insertion(store: Store, data) -> None:
 
 def test_purge_removes_everything_but_history(store: Store, data) -> None:
     rec = data.record("a", entities=("花生",), source_ids=("m1",), slot="user/x")
-    data.put(store, data.upsert(rec, data.vec(1), "花生"), data.upsert(data.record("keep"), data.vec(1), "花生"))
-    store.apply(ChangeSet(data.alice, purge_ids=["a", "never-existed"],
-                          history=[HistoryEvent(EventType.PURGE, "a", data.at(1))]))
+    data.put(
+        store,
+        data.upsert(rec, data.vec(1), "花生"),
+        data.upsert(data.record("keep"), data.vec(1), "花生"),
+    )
+    store.apply(
+        ChangeSet(
+            data.alice,
+            purge_ids=["a", "never-existed"],
+            history=[HistoryEvent(EventType.PURGE, "a", data.at(1))],
+        )
+    )
     assert store.get(data.alice, "a") is None
     assert store.vectors(data.alice, ["a", "keep"]).keys() == {"keep"}
     assert [i for i, _ in store.vector_search(data.alice, data.vec(1), 5, ANY_STATUS)] == ["keep"]
     assert [i for i, _ in store.keyword_search(data.alice, ["花生"], 5, ANY_STATUS)] == ["keep"]
     assert store.entity_search(data.alice, ["花生"], 5, ANY_STATUS) == []
-    assert store.find_by_source(data.alice, "m1") == [] and store.find_by_slot(data.alice, "user/x") == []
+    assert (
+        store.find_by_source(data.alice, "m1") == []
+        and store.find_by_slot(data.alice, "user/x") == []
+    )
     assert [e.event for e in store.history(data.alice, "a")] == [EventType.ADD, EventType.PURGE]
 
 
@@ -362,7 +533,9 @@ def test_delete_user_removes_everything_of_that_user(store: Store, data) -> None
 
 
 def test_record_hits_counts_and_strengthens_up_to_a_cap(store: Store, data) -> None:
-    data.put(store, data.record("a", strength=1.0), data.record("b", strength=2.95), data.record("c"))
+    data.put(
+        store, data.record("a", strength=1.0), data.record("b", strength=2.95), data.record("c")
+    )
     store.record_hits(data.alice, ["a", "b"], data.at(10))
     store.record_hits(data.alice, ["a"], data.at(20))
     a, b, c = store.get_many(data.alice, ["a", "b", "c"])
@@ -373,7 +546,11 @@ def test_record_hits_counts_and_strengthens_up_to_a_cap(store: Store, data) -> N
 
 
 def test_export_rows_holds_every_status_with_history(store: Store, data) -> None:
-    records = [full_record(data, "f"), data.record("d", status=Status.DELETED), data.record("a", minute=1)]
+    records = [
+        full_record(data, "f"),
+        data.record("d", status=Status.DELETED),
+        data.record("a", minute=1),
+    ]
     data.put(store, *records)
     rows = {row["id"]: row for row in store.export_rows(data.alice)}
     assert rows.keys() == {"f", "d", "a"}
@@ -381,7 +558,9 @@ def test_export_rows_holds_every_status_with_history(store: Store, data) -> None
         row = dict(rows[rec.id])
         history = row.pop("history")
         assert MemoryRecord.from_dict(row) == rec
-        assert history == [HistoryEvent(EventType.ADD, rec.id, rec.created_at, new=rec.content).to_dict()]
+        assert history == [
+            HistoryEvent(EventType.ADD, rec.id, rec.created_at, new=rec.content).to_dict()
+        ]
 
 
 # -- embedding model -----------------------------------------------------------------------------
@@ -405,15 +584,22 @@ def test_reset_embedding_drops_vectors_and_adopts_the_new_model(store: Store, da
     store.reset_embedding("new", 4)
     assert store.embedding_info() == ("new", 4)
     assert store.vectors(data.alice, ["a"]) == {}
-    assert store.vector_search(data.alice, np.ones(4, dtype=np.float32) / 2, 5, RecordFilter()) == []
+    assert (
+        store.vector_search(data.alice, np.ones(4, dtype=np.float32) / 2, 5, RecordFilter()) == []
+    )
     assert store.get(data.alice, "a") is not None
     store.check_embedding("new", 4)
 
 
-def test_vector_of_the_wrong_dimension_is_refused_and_nothing_is_written(store: Store, data) -> None:
+def test_vector_of_the_wrong_dimension_is_refused_and_nothing_is_written(
+    store: Store, data
+) -> None:
     store.check_embedding("e5", data.dim)
     job = store.enqueue(data.alice, "add", {}, data.t0)
-    good, bad = data.upsert(data.record("good"), data.vec(1)), data.upsert(data.record("bad"), np.ones(3, dtype=np.float32))
+    good, bad = (
+        data.upsert(data.record("good"), data.vec(1)),
+        data.upsert(data.record("bad"), np.ones(3, dtype=np.float32)),
+    )
     with pytest.raises(EmbeddingMismatch):
         store.apply(ChangeSet(data.alice, [good, bad], done_job_id=job))
     assert store.count(data.alice, ANY_STATUS) == 0 and store.pending_jobs(data.alice) == 1
@@ -430,8 +616,17 @@ def test_claimed_jobs_are_never_handed_out_twice(store: Store, data) -> None:
     assert store.claim_jobs(5, "w3", data.at(10)) == []
     job = first[0]
     assert (job.scope, job.kind, job.payload, job.attempts, job.created_at) == (
-        data.alice, "add", {"n": 0, "text": "你好"}, 1, data.at(0))
-    assert store.pending_jobs() == 3 and store.pending_jobs(data.alice) == 3 and store.pending_jobs(data.bob) == 0
+        data.alice,
+        "add",
+        {"n": 0, "text": "你好"},
+        1,
+        data.at(0),
+    )
+    assert (
+        store.pending_jobs() == 3
+        and store.pending_jobs(data.alice) == 3
+        and store.pending_jobs(data.bob) == 0
+    )
 
 
 def test_an_expired_lease_returns_the_job(store: Store, data) -> None:
@@ -486,10 +681,18 @@ def test_embedding_cache_is_keyed_by_model_and_hash(store: Store, data) -> None:
 
 def test_state_is_json_per_scope_and_key(store: Store, data) -> None:
     assert store.state_get(data.alice, "buffer") is None
-    value = {"turns": [{"role": "user", "content": "我住在浦东"}], "rounds": 3, "ok": True, "x": None}
+    value = {
+        "turns": [{"role": "user", "content": "我住在浦东"}],
+        "rounds": 3,
+        "ok": True,
+        "x": None,
+    }
     store.state_set(data.alice, "buffer", value)
     store.state_set(data.alice, "counter", 7)
-    assert store.state_get(data.alice, "buffer") == value and store.state_get(data.alice, "counter") == 7
+    assert (
+        store.state_get(data.alice, "buffer") == value
+        and store.state_get(data.alice, "counter") == 7
+    )
     store.state_set(data.alice, "counter", [1, 2])
     assert store.state_get(data.alice, "counter") == [1, 2]
     assert store.state_get(data.bob, "buffer") is None

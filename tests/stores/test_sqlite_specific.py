@@ -70,8 +70,42 @@ def test_file_is_wal_with_recorded_migrations(opened, path: Path) -> None:
     opened()  # a second open applies nothing twice
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        versions = [r[0] for r in raw.execute("SELECT version FROM _jiyi_migrations ORDER BY version")]
+        versions = [
+            r[0] for r in raw.execute("SELECT version FROM _jiyi_migrations ORDER BY version")
+        ]
     assert versions and versions == sorted(set(versions)) and versions[0] == 1
+
+
+def test_purge_and_delete_user_leave_no_orphan_index_rows(opened, path: Path, data) -> None:
+    store = opened()
+    data.put(
+        store,
+        *(
+            data.upsert(
+                data.record(f"m{n}", entities=("e",), source_ids=("s",)), data.vec(1), "花生"
+            )
+            for n in range(3)
+        ),
+    )
+    data.put(
+        store, data.upsert(data.record("b", scope=data.bob, entities=("e",)), data.vec(1), "花生")
+    )
+    store.apply(ChangeSet(ALICE, purge_ids=["m2"]))
+    data.put(store, data.record("fresh"))  # must not inherit m2's keywords
+    assert "fresh" not in {i for i, _ in store.keyword_search(ALICE, ["花生"], 9, RecordFilter())}
+    store.delete_user(data.bob)
+    with sqlite3.connect(path) as raw:
+        for table in ("memories_fts", "vectors", "memory_entities"):
+            orphans = raw.execute(
+                f"SELECT count(*) FROM {table} WHERE "
+                + (
+                    "rowid NOT IN (SELECT rid FROM memories)"
+                    if table == "memories_fts"
+                    else "memory_id NOT IN (SELECT id FROM memories)"
+                )
+            ).fetchone()[0]
+            assert orphans == 0, table
+        assert raw.execute("SELECT count(*) FROM memories_fts").fetchone()[0] == 2
 
 
 def test_a_closed_store_refuses_work(opened) -> None:
@@ -83,7 +117,11 @@ def test_a_closed_store_refuses_work(opened) -> None:
 
 def test_float16_vectors_round_trip_and_search(opened, data) -> None:
     store = opened(vector_dtype="float16")
-    data.put(store, data.upsert(data.record("a"), data.vec(1, 0.3)), data.upsert(data.record("b"), data.vec(0, 1)))
+    data.put(
+        store,
+        data.upsert(data.record("a"), data.vec(1, 0.3)),
+        data.upsert(data.record("b"), data.vec(0, 1)),
+    )
     np.testing.assert_allclose(store.vectors(ALICE, ["a"])["a"], data.vec(1, 0.3), atol=1e-3)
     assert store.vectors(ALICE, ["a"])["a"].dtype == np.float32
     assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
@@ -97,11 +135,18 @@ def test_vector_matrix_is_reused_not_rebuilt_per_query(path: Path, data) -> None
         store.vector_search(ALICE, data.vec(1), 5, RecordFilter())
         statements.clear()
         for _ in range(3):
-            assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a"]
+            assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == [
+                "a"
+            ]
         assert not any("FROM vectors" in s for s in statements), statements
-        data.put(store, data.upsert(data.record("b"), data.vec(1, 0.1)))  # own write: patched in place
+        data.put(
+            store, data.upsert(data.record("b"), data.vec(1, 0.1))
+        )  # own write: patched in place
         statements.clear()
-        assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
+        assert [i for i, _ in store.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == [
+            "a",
+            "b",
+        ]
         assert not any("FROM vectors" in s for s in statements), statements
     finally:
         store.close()
@@ -109,7 +154,11 @@ def test_vector_matrix_is_reused_not_rebuilt_per_query(path: Path, data) -> None
 
 def test_vector_matrix_sees_another_connections_writes(opened, data) -> None:
     reader, writer = opened(), opened()
-    data.put(writer, data.upsert(data.record("a"), data.vec(1, 0.2)), data.upsert(data.record("b"), data.vec(1, 0.4)))
+    data.put(
+        writer,
+        data.upsert(data.record("a"), data.vec(1, 0.2)),
+        data.upsert(data.record("b"), data.vec(1, 0.4)),
+    )
     assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["a", "b"]
     data.put(writer, data.upsert(data.record("c"), data.vec(1)))
     data.put(writer, writer.get(ALICE, "a").replace(status=Status.SUPERSEDED))
@@ -118,7 +167,11 @@ def test_vector_matrix_sees_another_connections_writes(opened, data) -> None:
     # the reader writes next: its patch must not hide what the writer did in between
     data.put(writer, data.upsert(data.record("d"), data.vec(1, 0.1)))
     data.put(reader, data.upsert(data.record("e"), data.vec(1, 0.3)))
-    assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == ["c", "d", "e"]
+    assert [i for i, _ in reader.vector_search(ALICE, data.vec(1), 5, RecordFilter())] == [
+        "c",
+        "d",
+        "e",
+    ]
     writer.delete_user(ALICE)
     assert reader.vector_search(ALICE, data.vec(1), 5, RecordFilter()) == []
 
@@ -131,10 +184,12 @@ def test_threads_share_one_store(opened, data) -> None:
         try:
             for n in range(25):
                 rec = data.record(f"{worker}-{n}", kind=Kind.EPISODE)
-                store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": data.vec(1, n / 25)}, f"w{worker}")]))
+                store.apply(
+                    ChangeSet(ALICE, [Upsert(rec, {"content": data.vec(1, n / 25)}, f"w{worker}")])
+                )
                 store.vector_search(ALICE, data.vec(1), 3, RecordFilter())
                 store.count(ALICE, RecordFilter())
-        except BaseException as exc:  # surfaced by the assert below
+        except Exception as exc:  # noqa: BLE001  (surfaced by the assert below)
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
@@ -155,7 +210,9 @@ def _child_writes(path: str, worker: int, n: int, queue: multiprocessing.Queue) 
     t0 = dt.datetime(2025, 3, 5, tzinfo=dt.timezone.utc)
     claimed: list[str] = []
     for i in range(n):
-        rec = MemoryRecord(f"p{worker}-{i}", "acme", "alice", f"process {worker} memory {i}", Kind.FACT, t0, t0)
+        rec = MemoryRecord(
+            f"p{worker}-{i}", "acme", "alice", f"process {worker} memory {i}", Kind.FACT, t0, t0
+        )
         vec = np.zeros(8, dtype=np.float32)
         vec[worker] = 1.0
         store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": vec}, f"process{worker}")]))

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from jiyi import Kind, Memory
-from jiyi.clock import FrozenClock
+from jiyi.clock import FrozenClock, utc_now
 
 WRITER = textwrap.dedent("""
     import sys
@@ -46,7 +46,7 @@ def test_kill_mid_ingest_loses_no_accepted_message(tmp_path: Path, make_memory: 
             break
     proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    clock.set(clock.now() + timedelta(days=1))  # the dead worker's leases have run out
+    clock.set(utc_now() + timedelta(days=1))  # the dead worker's leases (real time) have run out
     mem = make_memory(path=db)  # type: ignore[operator]
     assert mem.flush(timeout=120)
     assert set(accepted) <= episode_sources(mem, "shared")

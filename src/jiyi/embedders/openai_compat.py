@@ -13,7 +13,6 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import numpy as np
 
 from jiyi.errors import ConfigError, ProviderBadOutput
@@ -22,6 +21,8 @@ from jiyi.llms.presets import resolve_base_url
 from jiyi.llms.protocol import Usage
 
 if TYPE_CHECKING:
+    import httpx
+
     from jiyi.config import Settings
 
 #: Widths of common models, so ``dim`` is known without a network call.

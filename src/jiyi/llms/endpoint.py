@@ -26,10 +26,19 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-import httpx
-
-from jiyi.errors import ConfigError, ProviderBadOutput, ProviderError, ProviderUnavailable
+from jiyi.errors import (
+    ConfigError,
+    MissingDependency,
+    ProviderBadOutput,
+    ProviderError,
+    ProviderUnavailable,
+)
 from jiyi.llms.protocol import Usage
+
+try:
+    import httpx
+except ImportError as exc:  # httpx is in the `llm` extra, not in the core dependencies
+    raise MissingDependency("the OpenAI-compatible LLM and embedding clients", "llm") from exc
 
 log = logging.getLogger("jiyi.llms.endpoint")
 
@@ -176,16 +185,7 @@ class Endpoint:
         """POST ``payload``; the decoded JSON object of the answer (retried as the module says)."""
         request = self._client.build_request("POST", self.url(path), json=payload)
         response = self._with_retries(request, stream=False)
-        try:
-            data = response.json()
-        except ValueError as exc:
-            raise ProviderBadOutput(
-                f"{request.url} answered HTTP {response.status_code} with a body that is not JSON "
-                f"({response.text[:120]!r}); is {self.setting}_BASE_URL an OpenAI-compatible /v1 URL?"
-            ) from exc
-        if not isinstance(data, dict):
-            raise ProviderBadOutput(f"{request.url} answered JSON that is not an object")
-        return data
+        return _json_object(response, str(request.url), self.setting)
 
     def stream_events(self, path: str, payload: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         """POST with ``stream: true`` and yield each server-sent ``data:`` JSON event.
@@ -200,6 +200,11 @@ class Endpoint:
         with self._slots:
             response = self._with_retries(request, stream=True, hold_slot=False)
             try:
+                if "text/event-stream" not in response.headers.get("content-type", ""):
+                    # The server ignored ``stream``: one plain JSON answer stands for the stream.
+                    response.read()
+                    yield _json_object(response, str(request.url), self.setting)
+                    return
                 yield from _sse_events(response, str(request.url))
             except httpx.HTTPError as exc:
                 raise ProviderUnavailable(f"stream from {request.url} broke: {exc!r}") from exc
@@ -276,6 +281,19 @@ class Endpoint:
         if status == 404:
             return f"Check {self.setting}_BASE_URL (usually ends in /v1) and {self.setting}_MODEL."
         return f"Check {self.setting}_MODEL and what this server supports."
+
+
+def _json_object(response: httpx.Response, url: str, setting: str) -> dict[str, Any]:
+    try:
+        data = response.json()
+    except ValueError as exc:
+        raise ProviderBadOutput(
+            f"{url} answered HTTP {response.status_code} with a body that is not JSON "
+            f"({response.text[:120]!r}); is {setting}_BASE_URL an OpenAI-compatible /v1 URL?"
+        ) from exc
+    if not isinstance(data, dict):
+        raise ProviderBadOutput(f"{url} answered JSON that is not an object")
+    return data
 
 
 def _body_text(response: httpx.Response) -> str:

@@ -17,14 +17,14 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from jiyi.errors import ConfigError, ProviderBadOutput
 from jiyi.llms.endpoint import Endpoint, ProviderRejected, RetryPolicy, UsageMeter, read_usage
 from jiyi.llms.presets import resolve_base_url
 from jiyi.llms.protocol import Completion, Usage
 
 if TYPE_CHECKING:
+    import httpx
+
     from jiyi.config import Settings
 
 log = logging.getLogger("jiyi.llms.openai_compat")
@@ -149,8 +149,10 @@ class OpenAICompatLLM:
             if isinstance(event.get("usage"), dict):
                 usage = read_usage(event)
             for choice in event.get("choices") or ():
-                delta = choice.get("delta") if isinstance(choice, dict) else None
-                text = delta.get("content") if isinstance(delta, dict) else None
+                if not isinstance(choice, dict):
+                    continue
+                part = choice.get("delta") or choice.get("message")  # message: stream ignored
+                text = part.get("content") if isinstance(part, dict) else None
                 if isinstance(text, str) and text:
                     yield text
         self._meter.add(usage)

@@ -100,11 +100,7 @@ class MemoryProxy:
             await upstream.aclose()
             return _relay_whole(upstream, None)
         collector = StreamText()
-
-        def finished() -> str | None:
-            return collector.text if collector.done or collector.text else None
-
-        task = BackgroundTask(self._record_stream, turn, finished)
+        task = BackgroundTask(self._record_stream, turn, collector)
         return StreamingResponse(relay(upstream, collector), status_code=upstream.status_code,
                                  headers=response_headers(upstream.headers), background=task)
 
@@ -123,10 +119,9 @@ class MemoryProxy:
             return None
         return BackgroundTask(self.record, turn, reply)
 
-    async def _record_stream(self, turn: Turn, finished: Any) -> None:
-        reply = finished()
-        if reply is not None and self.options.record and turn.question:
-            await self.record(turn, reply)
+    async def _record_stream(self, turn: Turn, collector: StreamText) -> None:
+        if collector.complete and self.options.record and turn.question:
+            await self.record(turn, collector.text)
 
     async def record(self, turn: Turn, reply: str) -> None:
         """Store the user message and the reply (extraction continues in jiyi's worker)."""

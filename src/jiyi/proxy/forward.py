@@ -46,6 +46,7 @@ class StreamText:
         self._pending = b""
         self._parts: list[str] = []
         self.done = False  # saw ``data: [DONE]``
+        self.finish_reason: str | None = None
 
     def feed(self, chunk: bytes) -> None:
         self._pending += chunk
@@ -61,13 +62,20 @@ class StreamText:
             self.done = True
             return
         try:
-            event = json.loads(data)
-            delta = event["choices"][0].get("delta") or {}
+            choice = json.loads(data)["choices"][0]
+            delta = choice.get("delta") or {}
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             return
+        if isinstance(choice.get("finish_reason"), str):
+            self.finish_reason = choice["finish_reason"]
         piece = delta.get("content") if isinstance(delta, dict) else None
         if isinstance(piece, str):
             self._parts.append(piece)
+
+    @property
+    def complete(self) -> bool:
+        """The upstream ended the answer properly (a finish reason or ``[DONE]``), not a cut stream."""
+        return self.done or self.finish_reason is not None
 
     @property
     def text(self) -> str:

@@ -29,6 +29,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "confidence": 0.1,
     "freshness": 0.1,
     "time": 0.5,
+    "outdated": 0.5,  # turns whose memory was superseded keep (1 - this) of their score
 }
 
 
@@ -61,6 +62,7 @@ def shape_score(
               + weights["confidence"] * (rec.confidence - 0.5)
               + weights["freshness"] * fresh)
     timed = 1.0 + weights["time"] if spans and in_spans(rec, spans) else 1.0
-    score = relevance * factor * timed
+    outdated = weights["outdated"] if rec.metadata.get("outdated_by") else 0.0
+    score = relevance * factor * timed * (1.0 - outdated)
     return score, {"relevance": relevance, "freshness": fresh, "importance": rec.importance,
-                   "confidence": rec.confidence, "time_match": timed - 1.0}
+                   "confidence": rec.confidence, "time_match": timed - 1.0, "outdated": outdated}

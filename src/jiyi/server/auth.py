@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from jiyi.memory import Memory
 from jiyi.server.errors import rate_limited, unauthorized
@@ -50,25 +51,22 @@ def server_state(request: Request) -> ServerState:
     return state
 
 
-def presented_key(request: Request) -> str | None:
-    """The key from ``Authorization: Bearer`` or ``X-API-Key``, if any."""
-    header = request.headers.get("authorization")
-    if header:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            return token.strip()
-    token = request.headers.get("x-api-key")
-    return token.strip() if token and token.strip() else None
+bearer_scheme = HTTPBearer(auto_error=False, scheme_name="bearer",
+                           description="`Authorization: Bearer <key>` with a key from `jiyi keys create`.")
+header_scheme = APIKeyHeader(name="X-API-Key", auto_error=False, scheme_name="apiKey",
+                             description="The same key in an `X-API-Key` header.")
 
 
-def authenticate(request: Request) -> Principal:
+def authenticate(request: Request,
+                 bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)] = None,
+                 header_key: Annotated[str | None, Depends(header_scheme)] = None) -> Principal:
     """Resolve the caller's tenant and spend one token of its rate limit (401 / 429 otherwise)."""
     state = server_state(request)
     if state.insecure or state.keys is None:
         host = request.client.host if request.client else "unknown"
         principal = Principal(state.default_tenant, f"addr:{host}")
     else:
-        token = presented_key(request)
+        token = (bearer.credentials.strip() if bearer else None) or (header_key or "").strip() or None
         if token is None:
             raise unauthorized("missing API key: send 'Authorization: Bearer <key>' (create one with "
                                "`jiyi keys create --tenant NAME`)")

@@ -113,6 +113,11 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     errors = list(exc.errors())
     if any(e.get("type") == "json_invalid" for e in errors):
         return error_response(400, "malformed_json", "the request body is not valid JSON")
+    if any(tuple(e.get("loc", ())) == ("body",) and e.get("type") == "model_attributes_type" for e in errors):
+        if "json" not in request.headers.get("content-type", ""):
+            return error_response(415, "unsupported_media_type",
+                                  "send the body as JSON with 'Content-Type: application/json'")
+        return error_response(422, "validation_error", "the body must be a JSON object")
     details = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type"))}
                for e in errors]
     first = details[0] if details else {"loc": [], "msg": "invalid request"}

@@ -1,7 +1,10 @@
 """Request body size limit, as plain ASGI middleware (no buffering, works for chunked bodies).
 
-A declared ``Content-Length`` over the limit is refused before a byte is read; a
+A declared ``Content-Length`` over the limit is refused without parsing a byte; a
 chunked body is counted as it arrives and refused as soon as it passes the limit.
+Either way the rest of the body is read and thrown away (up to ``DRAIN_BYTES``) before
+the 413 goes out: a client still sending when the server closes would see a
+connection reset instead of the answer.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jiyi.server.errors import error_body, payload_too_large
+
+DRAIN_BYTES = 64 * 1024 * 1024
 
 
 class BodyLimitMiddleware:
@@ -26,6 +31,7 @@ class BodyLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
+            await _drain(receive)
             await _send_413(send, self.max_bytes)
             return
         seen = 0
@@ -36,6 +42,8 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
+                    if message.get("more_body", False):
+                        await _drain(receive)
                     raise payload_too_large(self.max_bytes)  # FastAPI re-raises it to the error handler
             return message
 
@@ -50,6 +58,18 @@ def _content_length(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and discard the rest of the request body (at most DRAIN_BYTES)."""
+    drained = 0
+    while drained <= DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 async def _send_413(send: Send, limit: int) -> None:

@@ -7,19 +7,24 @@ handing them the same store, embedder and extractor objects: one model in RAM, o
 connection pool.
 
 The shared store belongs to the pool: tenant Memories get it wrapped so that their
-``close()`` leaves it open, and the pool closes it once, last.
+``close()`` leaves it open, and the pool closes it once, last. The parts are built
+here with the registry, exactly as ``Memory`` builds them, so that every tenant gets
+the same objects.
 
-The in-process worker is the primary Memory's own background worker. Jobs carry their
+The in-process worker is the configured tenant's Memory's own background worker. Jobs carry their
 tenant and user, so one worker drains the queue of every tenant.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any, cast
 
+from jiyi import registry
 from jiyi.clock import Clock
 from jiyi.config import Settings
+from jiyi.extractors.protocol import Extractor
 from jiyi.memory import Memory
 from jiyi.stores.protocol import Store
 
@@ -37,8 +42,40 @@ class _BorrowedStore:
         """The pool closes the real store once every tenant is done with it."""
 
 
+#: Settings fields that name a component; ``Memory`` receives the built objects instead.
+_COMPONENTS = ("store", "embedder", "extractor")
+
+
+@dataclass(slots=True, frozen=True)
+class Engine:
+    """The shared, expensive parts: one store (connection pool), one model, one extractor."""
+
+    store: Store
+    embedder: Any
+    extractor: Extractor
+
+    @classmethod
+    def build(cls, settings: Settings) -> Engine:
+        """Build each part the way ``Memory`` would from the same settings."""
+        store = registry.create("store", settings.store_backend(), settings)
+        try:
+            return cls(store, registry.create("embedder", settings.embedder, settings),
+                       registry.create("extractor", settings.extractor, settings))
+        except BaseException:
+            store.close()
+            raise
+
+    def memory(self, settings: Settings, *, tenant: str | None = None, background_worker: bool = False,
+               clock: Clock | None = None) -> Memory:
+        """A Memory for ``tenant`` over the shared parts; closing it leaves the store open."""
+        config = {k: v for k, v in settings.model_dump().items() if k not in _COMPONENTS}
+        config.update(tenant=tenant or settings.tenant, background_worker=background_worker)
+        return Memory(clock=clock, store=cast(Store, _BorrowedStore(self.store)), embedder=self.embedder,
+                      extractor=self.extractor, **config)
+
+
 class TenantPool:
-    """Lazily built, thread-safe map tenant → Memory."""
+    """Lazily built, thread-safe map tenant → Memory over one shared :class:`Engine`."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, worker: bool = False) -> None:
         self.settings = settings
@@ -46,53 +83,53 @@ class TenantPool:
         self.worker = worker
         self._lock = threading.Lock()
         self._memories: dict[str, Memory] = {}
-        self._primary: Memory | None = None
+        self._engine: Engine | None = None
 
-    def open(self) -> Memory:
-        """Open the configured tenant's Memory (and the worker, when asked); idempotent."""
+    def open(self) -> Engine:
+        """Open the store and model and the configured tenant's Memory (running the worker, when
+        asked); idempotent."""
         with self._lock:
-            if self._primary is None:
-                config = {**self.settings.model_dump(), "background_worker": self.worker}
-                self._primary = Memory(clock=self.clock, **config)
-                self._memories[self.settings.tenant] = self._primary
-            return self._primary
+            if self._engine is None:
+                engine = Engine.build(self.settings)
+                try:
+                    self._memories[self.settings.tenant] = engine.memory(
+                        self.settings, background_worker=self.worker, clock=self.clock)
+                except BaseException:
+                    engine.store.close()
+                    raise
+                self._engine = engine
+            return self._engine
 
     def get(self, tenant: str) -> Memory:
         """The Memory of ``tenant``, opened on first use."""
         mem = self._memories.get(tenant)
         if mem is not None:
             return mem
-        primary = self.open()
+        engine = self.open()
         with self._lock:
             mem = self._memories.get(tenant)
             if mem is None:
-                config = {**self.settings.model_dump(), "tenant": tenant, "background_worker": False}
-                mem = Memory(clock=self.clock, store=cast(Store, _BorrowedStore(primary.store)),
-                             embedder=primary.embedder.inner, extractor=primary.extractor, **config)
+                mem = engine.memory(self.settings, tenant=tenant, clock=self.clock)
                 self._memories[tenant] = mem
             return mem
-
-    @property
-    def store(self) -> Store | None:
-        return self._primary.store if self._primary is not None else None
 
     def tenants(self) -> list[str]:
         return sorted(self._memories)
 
     def pending_jobs(self) -> int:
         """Queue depth across every tenant (0 before the store is open)."""
-        return self._primary.store.pending_jobs() if self._primary is not None else 0
+        return self._engine.store.pending_jobs() if self._engine is not None else 0
 
     def failed_jobs(self) -> int:
-        return self._primary.store.failed_jobs() if self._primary is not None else 0
+        return self._engine.store.failed_jobs() if self._engine is not None else 0
 
     def close(self) -> None:
-        """Close tenant Memories first, then the primary one, which closes the shared store."""
+        """Close every tenant's Memory (stopping the worker), then the shared store."""
         with self._lock:
-            others = [m for m in self._memories.values() if m is not self._primary]
-            primary, self._primary = self._primary, None
+            memories, engine = list(self._memories.values()), self._engine
             self._memories.clear()
-        for mem in others:
+            self._engine = None
+        for mem in memories:
             mem.close()
-        if primary is not None:
-            primary.close()
+        if engine is not None:
+            engine.store.close()

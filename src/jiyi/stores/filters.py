@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from jiyi.clock import ensure_utc
 from jiyi.records import MemoryRecord, Visibility
@@ -76,14 +76,17 @@ def _field(record: MemoryRecord, column: str) -> object:
 
 
 def _holds(value: object, cond: Condition) -> bool:
+    target: Any = cond.value
     if cond.op == "in":
-        return value in cond.value  # type: ignore[operator]
+        return bool(value in target)
     if cond.op == "=":
-        return value == cond.value
+        return bool(value == target)
     if cond.op == "!=":
-        return value != cond.value
+        return bool(value != target)
+    if value is None:  # an unset field is outside every range
+        return False
     if cond.op == ">=":
-        return value >= cond.value  # type: ignore[operator]
+        return bool(value >= target)
     if cond.op == "<":
-        return value < cond.value  # type: ignore[operator]
-    return str(cond.value).casefold() in str(value).casefold()
+        return bool(value < target)
+    return str(target).casefold() in str(value).casefold()

@@ -8,24 +8,20 @@ are weighted four times a Latin letter: ``我用iPhone15拍的`` is Chinese,
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 Language = Literal["zh", "en"]
 
 
-def _is_han(ch: str) -> bool:
-    o = ord(ch)
-    return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF
+_HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
 
 
 def detect_language(text: str, default: Language = "zh") -> Language:
     """``"zh"`` or ``"en"`` for ``text``; ``default`` when it has neither script."""
-    han = latin = 0
-    for ch in text:
-        if _is_han(ch):
-            han += 1
-        elif ("a" <= ch <= "z") or ("A" <= ch <= "Z"):
-            latin += 1
+    han = len(_HAN.findall(text))
+    latin = len(_LATIN.findall(text))
     if han == 0 and latin == 0:
         return default
     return "zh" if han * 4 >= latin else "en"

@@ -19,6 +19,7 @@ _PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 _REPEAT = re.compile(r"(.+?)\1+")
+_WORDY = re.compile(r"[^\W_]{2}")
 
 _ZH_PHRASES = """
 你好 您好 你好呀 哈喽 嗨 在吗 在不在 在嘛 在 早 早啊 早安 早上好 上午好 中午好 下午好 晚上好 晚安 午安
@@ -91,6 +92,8 @@ def _segmentable(s: str, phrases: frozenset[str], longest: int) -> bool:
 
 def is_smalltalk(text: str) -> bool:
     """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji)."""
+    if len(text) > 120 and _WORDY.search(text):
+        return False
     s = _strip(text)
     if not s:
         return True

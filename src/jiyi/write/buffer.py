@@ -1,10 +1,12 @@
 """Short-term buffer: the last N rounds per (user, session), recallable before extraction runs.
 
-Kept in the store's per-scope state so that every process sees it.
+Kept in the store's per-user state (so every process sees it), one list per user with
+each turn tagged by session: trimmed to N rounds per session and a hard cap overall.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,9 +14,8 @@ from jiyi.clock import format_iso
 from jiyi.records import Message, Scope
 from jiyi.stores.protocol import Store
 
-
-def buffer_key(session_id: str | None) -> str:
-    return f"buffer:{session_id or '-'}"
+BUFFER_KEY = "buffer"
+MAX_ITEMS = 400
 
 
 def message_to_dict(m: Message) -> dict[str, Any]:
@@ -22,12 +23,19 @@ def message_to_dict(m: Message) -> dict[str, Any]:
 
 
 def push_to_buffer(store: Store, scope: Scope, session_id: str | None, messages: Sequence[Message], rounds: int) -> None:
-    """Append ``messages``; keep the last ``rounds`` rounds (a round = a user turn and its replies)."""
-    key = buffer_key(session_id)
-    items: list[dict[str, Any]] = list(store.state_get(scope, key) or [])
-    items.extend(message_to_dict(m) for m in messages)
-    store.state_set(scope, key, items[-max(1, rounds) * 2 :])
+    """Append ``messages``; keep the last ``rounds`` rounds (≈ 2 turns each) of every session."""
+    items: list[dict[str, Any]] = list(store.state_get(scope, BUFFER_KEY) or [])
+    items.extend({**message_to_dict(m), "session_id": session_id} for m in messages)
+    per_session: Counter[str | None] = Counter()
+    kept: list[dict[str, Any]] = []
+    for item in reversed(items):
+        per_session[item.get("session_id")] += 1
+        if per_session[item.get("session_id")] <= max(1, rounds) * 2 and len(kept) < MAX_ITEMS:
+            kept.append(item)
+    store.state_set(scope, BUFFER_KEY, kept[::-1])
 
 
 def read_buffer(store: Store, scope: Scope, session_id: str | None = None) -> list[dict[str, Any]]:
-    return list(store.state_get(scope, buffer_key(session_id)) or [])
+    """Buffered turns, oldest first; only ``session_id``'s when given."""
+    items = list(store.state_get(scope, BUFFER_KEY) or [])
+    return [i for i in items if session_id is None or i.get("session_id") == session_id]

@@ -148,8 +148,18 @@ class _BatchResolver:
             self.new_vectors[decision.record.id] = vec
         for rec in decision.changed:
             self.records[rec.id] = rec
+            if rec.status is Status.SUPERSEDED:
+                self._mark_source_episodes(rec, decision.record.id)
         self.history.extend(decision.history)
         return decision
+
+    def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
+        """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""
+        for sid in old.source_ids:
+            for ep in self.ctx.store.find_by_source(self.scope, sid):
+                if ep.kind is Kind.EPISODE and ep.id not in self.records:
+                    self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id},
+                                                     updated_at=self.now)
 
     def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None]]:
         return [(r, self.new_vectors.get(r.id)) for r in self.records.values()]

@@ -11,6 +11,7 @@ Pure functions: the caller fetches neighbours and commits the result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,6 +20,8 @@ from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
 
 CORRECTION_MIN_COSINE = 0.80
+_DIGITS = re.compile(r"\d+")
+_PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
 @dataclass(slots=True)
@@ -66,7 +69,7 @@ def resolve_candidate(
     best = max(similar, key=lambda rs: rs[1], default=None)
     if cand.corrects and best is not None and best[1] >= CORRECTION_MIN_COSINE:
         return supersede([best[0]], new, now, reason=f"explicit correction (cosine {best[1]:.2f})")
-    if best is not None and best[1] >= merge_threshold:
+    if best is not None and is_duplicate(best[0].content, new.content, best[1], merge_threshold):
         return merge(best[0], new, now, reason=f"near duplicate (cosine {best[1]:.3f})")
     return Decision(EventType.ADD, new, is_new=True,
                     history=[HistoryEvent(EventType.ADD, new.id, now, new=new.content, reason="new memory")])
@@ -74,9 +77,21 @@ def resolve_candidate(
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],
                 threshold: float) -> bool:
-    if old.content.strip().lower() == new.content.strip().lower():
+    if _canon(old.content) == _canon(new.content):
         return True
-    return any(r.id == old.id and s >= threshold for r, s in similar)
+    return any(r.id == old.id and is_duplicate(r.content, new.content, s, threshold) for r, s in similar)
+
+
+def is_duplicate(a: str, b: str, cosine: float, threshold: float) -> bool:
+    """Near-duplicates: cosine at or above the threshold and the same numbers.
+
+    Numbers guard what embeddings blur: two phone numbers or two ages embed almost alike.
+    """
+    return cosine >= threshold and _DIGITS.findall(a) == _DIGITS.findall(b)
+
+
+def _canon(text: str) -> str:
+    return _PUNCT.sub("", text).lower()
 
 
 def merge(old: MemoryRecord, new: MemoryRecord, now: datetime, *, reason: str) -> Decision:

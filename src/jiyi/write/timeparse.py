@@ -129,6 +129,12 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
     return date(y, m, d)
 
 
+def _nearest_year(today: date, m: int) -> int:
+    """The year whose month ``m`` is nearest to ``today`` (ties: this year)."""
+    return min((today.year, today.year - 1, today.year + 1),
+               key=lambda y: abs((y * 12 + m) - (today.year * 12 + today.month)))
+
+
 def _nearest(today: date, m: int, d: int) -> date | None:
     """The date (m, d) in the year nearest to ``today``."""
     options = [x for x in (_safe_date(today.year + k, m, d) for k in (0, -1, 1)) if x]
@@ -153,6 +159,8 @@ class _Tod:
     minute: int | None
     part: str | None
     spoken: bool = False  # 两点 (1-5 without a daypart means afternoon) vs 02:00
+    weak: bool = False  # 两点 with no daypart or 钟/半/分: only a time when next to a date
+    explicit: bool = False  # 晚上8点 / 3pm: a time even with no date in the text (today)
 
 
 @dataclass(slots=True)
@@ -184,7 +192,7 @@ Handler = Callable[[re.Match[str], _Ctx], "_Res | _Tod | None"]
 _EN_PAST = re.compile(
     r"\b(?:was|were|did|had|went|got|came|saw|made|took|gave|told|said|felt|met|bought|found|left|"
     r"ago|last|yesterday|\w{3,}ed)\b", re.IGNORECASE)
-_HABIT_BEFORE = re.compile(r"(?:每个?|每逢|every\s+|each\s+|on\s+)$", re.IGNORECASE)
+_HABIT_BEFORE = re.compile(r"(?:每个?|每逢|every\s+|each\s+|[\d一二两三四五六七八九十几]个)$", re.IGNORECASE)
 
 # Chinese building blocks
 _N = r"(?:\d{1,4}|[零〇一二两三四五六七八九十百]{1,4})"
@@ -230,6 +238,11 @@ _ORD = r"(?:st|nd|rd|th)?"
 
 # ---------------------------------------------------------------- Chinese handlers
 
+def _g(m: re.Match[str], name: str) -> str | None:
+    """Group ``name`` of ``m``, None if the pattern has no such group (handlers serve several)."""
+    return m.group(name) if name in m.re.groupindex else None
+
+
 def _zh_past_after(text: str, pos: int) -> bool:
     """Does the clause after ``pos`` read as past (了/过 without a future marker before it)?"""
     clause = re.split(r"[，,。！？!?；;\n]", text[pos:pos + 30], maxsplit=1)[0]
@@ -238,7 +251,10 @@ def _zh_past_after(text: str, pos: int) -> bool:
 
 
 def _zh_rel_day(m: re.Match[str], c: _Ctx) -> _Res:
-    return _Res(*_day(c.today + timedelta(days=_REL_DAYS[m.group("w")])), "day")
+    w = _g(m, "w") or ""
+    if w == "明后天":
+        return _Res(*_days(c.today + timedelta(days=1), c.today + timedelta(days=2)), "day")
+    return _Res(*_day(c.today + timedelta(days=_REL_DAYS[w])), "day")
 
 
 def _part_res(d: date, part: str, table: dict[str, tuple[int, int]]) -> _Res:
@@ -249,8 +265,8 @@ def _part_res(d: date, part: str, table: dict[str, tuple[int, int]]) -> _Res:
 
 def _zh_short_part(m: re.Match[str], c: _Ctx) -> _Res:
     """今晚 / 明早 / 昨夜 / 今晨."""
-    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[m.group("d")])
-    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[m.group("p")]
+    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[_g(m, "d")])
+    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[_g(m, "p")]
     return _part_res(d, part, _ZH_PARTS)
 
 
@@ -261,7 +277,7 @@ def _week_of(c: _Ctx, pre: str | None) -> date:
 
 
 def _zh_week(m: re.Match[str], c: _Ctx) -> _Res:
-    pre, wd = m.group("pre"), m.group("wd")
+    pre, wd = _g(m, "pre"), _g(m, "wd")
     monday = _week_of(c, pre)
     if wd is None:
         return _Res(*_days(monday, monday + timedelta(days=6)), "week")
@@ -302,41 +318,41 @@ def _opt_int(s: str | None) -> int | None:
 
 
 def _zh_abs_year(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(cn_to_int(m.group("y")), _opt_int(m.group("m")), _opt_int(m.group("d")), m.group("mp"))
+    return _ymd(cn_to_int(_g(m, "y")), _opt_int(_g(m, "m")), _opt_int(_g(m, "d")), _g(m, "mp"))
 
 
 def _zh_rel_year(m: re.Match[str], c: _Ctx) -> _Res | None:
-    y = c.today.year + _REL_YEARS[m.group("ry")]
-    yp = m.group("yp")
+    y = c.today.year + _REL_YEARS[_g(m, "ry") or "今年"]
+    yp = _g(m, "yp")
     if yp in ("初", "年初"):
         return _Res(datetime(y, 1, 1), datetime(y, 3, 1), "month")
     if yp:
         return _Res(datetime(y, 12, 1), datetime(y + 1, 1, 1), "month")
-    return _ymd(y, _opt_int(m.group("m")), _opt_int(m.group("d")), m.group("mp"))
+    return _ymd(y, _opt_int(_g(m, "m")), _opt_int(_g(m, "d")), _g(m, "mp"))
 
 
 def _zh_month_day(m: re.Match[str], c: _Ctx) -> _Res | None:
-    mo, d = cn_to_int(m.group("m")), _opt_int(m.group("d"))
+    mo, d = cn_to_int(_g(m, "m")), _opt_int(_g(m, "d"))
     if not 1 <= mo <= 12:
         return None
     if d is None:
-        return _month_part(c.today.year, mo, m.group("mp"))
+        return _month_part(_nearest_year(c.today, mo), mo, _g(m, "mp"))
     day = _nearest(c.today, mo, d)
     return _Res(*_day(day), "day") if day else None
 
 
 def _zh_rel_month(m: re.Match[str], c: _Ctx) -> _Res | None:
-    y, mo = _month_add(c.today.year, c.today.month, _REL_WEEKS[m.group("pre")])
-    d = _opt_int(m.group("d"))
+    y, mo = _month_add(c.today.year, c.today.month, _REL_WEEKS[_g(m, "pre") or "这"])
+    d = _opt_int(_g(m, "d"))
     if d is None:
-        return _month_part(y, mo, m.group("mp"))
+        return _month_part(y, mo, _g(m, "mp"))
     day = _safe_date(y, mo, d)
     return _Res(*_day(day), "day") if day else None
 
 
 def _zh_bare_day(m: re.Match[str], c: _Ctx) -> _Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
-    day = _safe_date(y, mo, cn_to_int(m.group("d")))
+    day = _safe_date(y, mo, cn_to_int(_g(m, "d")))
     return _Res(*_day(day), "day") if day else None
 
 
@@ -367,12 +383,12 @@ def _shift(c: _Ctx, n: float, unit: str) -> _Res:
 
 
 def _zh_offset(m: re.Match[str], c: _Ctx) -> _Res | None:
-    raw = m.group("n")
+    raw = _g(m, "n")
     n: float = 0.5 if raw == "半" else cn_to_int(raw)
-    if m.group("half"):
+    if _g(m, "half"):
         n += 0.5
-    sign = -1 if m.group("dir").endswith("前") else 1
-    return _shift(c, sign * n, _UNIT_ZH[m.group("u")])
+    sign = -1 if _g(m, "dir").endswith("前") else 1
+    return _shift(c, sign * n, _UNIT_ZH[_g(m, "u") or _g(m, "u2") or ""])
 
 
 def _holiday(c: _Ctx, name: str, year_shift: int | None, pre: str | None = None) -> _Res | None:
@@ -397,8 +413,8 @@ def _holiday(c: _Ctx, name: str, year_shift: int | None, pre: str | None = None)
 
 
 def _zh_holiday(m: re.Match[str], c: _Ctx) -> _Res | None:
-    ry = m.group("ry")
-    return _holiday(c, m.group("hol"), _REL_YEARS[ry] if ry else None)
+    ry = _g(m, "ry")
+    return _holiday(c, _g(m, "hol"), _REL_YEARS[ry] if ry else None)
 
 
 def _clock(h: int, mi: int, part: str | None, bare_pm: bool) -> tuple[int, int] | None:
@@ -417,26 +433,26 @@ def _clock(h: int, mi: int, part: str | None, bare_pm: bool) -> tuple[int, int] 
 
 
 def _zh_tod(m: re.Match[str], c: _Ctx) -> _Tod | None:
-    part, h = m.group("part") or None, m.group("h")
+    part, h = _g(m, "part") or None, _g(m, "h")
     if h is None:
         return _Tod(None, None, part)
-    suffix = m.group("half") or m.group("q") or m.group("mi") or m.group("sfx")
-    if part is None and not h.isdigit() and not suffix:
-        return None  # "一点" alone is more often "a little" than 1 o'clock
-    mi = 30 if m.group("half") else {"一刻": 15, "三刻": 45}.get(m.group("q") or "", None)
+    suffix = _g(m, "half") or _g(m, "q") or _g(m, "mi") or _g(m, "sfx")
+    mi = 30 if _g(m, "half") else {"一刻": 15, "三刻": 45}.get(_g(m, "q") or "", None)
     if mi is None:
-        mi = cn_to_int(m.group("mi")) if m.group("mi") else 0
-    return _Tod(cn_to_int(h), mi if (m.group("half") or m.group("q") or m.group("mi")) else None, part,
-                spoken=True)
+        mi = cn_to_int(_g(m, "mi")) if _g(m, "mi") else 0
+    # "一点" alone is more often "a little" than 1 o'clock: weak unless next to a date
+    weak = part is None and not h.isdigit() and not suffix
+    return _Tod(cn_to_int(h), mi if (_g(m, "half") or _g(m, "q") or _g(m, "mi")) else None, part,
+                spoken=True, weak=weak, explicit=part is not None)
 
 
 def _colon_tod(m: re.Match[str], c: _Ctx) -> _Tod | None:
-    h, mi = int(m.group("h")), int(m.group("mi"))
+    h, mi = int(_g(m, "h")), int(_g(m, "mi"))
     return _Tod(h, mi, None) if h <= 24 and mi <= 59 else None
 
 
 def _iso_day(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(int(m.group("y")), int(m.group("m")), _opt_int(m.groupdict().get("d")))
+    return _ymd(int(_g(m, "y")), int(_g(m, "m")), _opt_int(_g(m, "d")))
 
 
 # ---------------------------------------------------------------- English handlers
@@ -446,22 +462,22 @@ _EN_REL_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "y
 
 
 def _en_rel_day(m: re.Match[str], c: _Ctx) -> _Res:
-    w = " ".join((m.group("w") or m.group("w2")).lower().split())
+    w = " ".join((_g(m, "w") or _g(m, "w2")).lower().split())
     d = c.today + timedelta(days=_EN_REL_DAYS[w])
     return _part_res(d, "tonight", _EN_PARTS) if w == "tonight" else _Res(*_day(d), "day")
 
 
 def _en_day_part(m: re.Match[str], c: _Ctx) -> _Res:
     """this morning / last night / tomorrow evening / yesterday afternoon."""
-    w, p = m.group("w").lower(), m.group("p").lower()
+    w, p = _g(m, "w").lower(), _g(m, "p").lower()
     return _part_res(c.today + timedelta(days={"this": 0, "tomorrow": 1}.get(w, -1)), p, _EN_PARTS)
 
 
 def _en_weekday(m: re.Match[str], c: _Ctx) -> _Res | None:
-    if m.group("pl"):
+    if _g(m, "pl"):
         return None  # "on Mondays" is a habit
-    pre = (m.group("pre") or "").lower()
-    i = _EN_WD[m.group("wd").lower()]
+    pre = (_g(m, "pre") or "").lower()
+    i = _EN_WD[_g(m, "wd").lower()]
     if pre in ("next", "this", "last", "past", "coming"):
         weeks = {"next": 1, "last": -1, "past": -1}.get(pre, 0)
         return _Res(*_day(_monday(c.today) + timedelta(weeks=weeks, days=i)), "day")
@@ -473,7 +489,7 @@ def _en_weekday(m: re.Match[str], c: _Ctx) -> _Res | None:
 
 
 def _en_rel_unit(m: re.Match[str], c: _Ctx) -> _Res:
-    pre, unit = m.group("pre").lower(), m.group("u").lower()
+    pre, unit = _g(m, "pre").lower(), _g(m, "u").lower()
     k = {"next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}.get(pre, 0)
     if unit == "year":
         return _shift(c, k, "year")
@@ -489,10 +505,10 @@ def _en_the_weekend(m: re.Match[str], c: _Ctx) -> _Res:
 
 
 def _en_offset(m: re.Match[str], c: _Ctx) -> _Res | None:
-    n = _en_num(m.group("n"))
-    direction = (m.groupdict().get("dir") or "later").lower()
+    n = _en_num(_g(m, "n"))
+    direction = (_g(m, "dir") or "later").lower()
     sign = -1 if direction in ("ago", "before", "earlier") else 1
-    return _shift(c, sign * n, m.group("u").lower())
+    return _shift(c, sign * n, _g(m, "u").lower())
 
 
 _MONTH_ABBR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -508,9 +524,9 @@ def _month_alone_ok(m: re.Match[str], raw: str) -> bool:
 
 
 def _en_month(m: re.Match[str], c: _Ctx) -> _Res | None:
-    raw, pre = m.group("mon"), (m.group("pre") or "").lower()
+    raw, pre = _g(m, "mon"), (_g(m, "pre") or "").lower()
     mo = _EN_MONTHS[raw.lower().rstrip(".")]
-    d, y = _opt_int(m.group("d")), _opt_int(m.group("y"))
+    d, y = _opt_int(_g(m, "d")), _opt_int(_g(m, "y"))
     if d is None and y is None and not pre and not _month_alone_ok(m, raw):
         return None
     if y is not None:
@@ -522,43 +538,45 @@ def _en_month(m: re.Match[str], c: _Ctx) -> _Res | None:
         y = c.today.year if mo < c.today.month else c.today.year - 1
     elif pre == "next":
         y = c.today.year if mo > c.today.month else c.today.year + 1
-    else:
+    elif pre == "this":
         y = c.today.year
+    else:
+        y = _nearest_year(c.today, mo)
     return _month_part(y, mo, pre if pre in ("early", "mid", "mid-") else ("底" if pre == "late" else None))
 
 
 def _en_year(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(int(m.group("core")), None, None)
+    return _ymd(int(_g(m, "core")), None, None)
 
 
 def _en_holiday(m: re.Match[str], c: _Ctx) -> _Res | None:
-    pre = (m.group("pre") or "").lower() or None
-    return _holiday(c, m.group("hol").lower().replace("\u2019", "'"), None, pre)
+    pre = (_g(m, "pre") or "").lower() or None
+    return _holiday(c, _g(m, "hol").lower().replace("\u2019", "'"), None, pre)
 
 
 def _en_the_nth(m: re.Match[str], c: _Ctx) -> _Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
-    day = _safe_date(y, mo, int(m.group("d")))
+    day = _safe_date(y, mo, int(_g(m, "d")))
     return _Res(*_day(day), "day") if day else None
 
 
 def _en_clock(m: re.Match[str], c: _Ctx) -> _Tod | None:
-    if m.groupdict().get("noon"):
-        return _Tod(12, 0, None) if m.group("noon").lower() == "noon" else _Tod(0, 0, None)
-    h = _en_num(m.group("h"))
-    mi = int(m.group("mi")) if m.groupdict().get("mi") else None
-    ap = (m.groupdict().get("ap") or "").lower().replace(".", "")
+    if _g(m, "noon"):
+        return _Tod(12, 0, None) if _g(m, "noon").lower() == "noon" else _Tod(0, 0, None)
+    h = _en_num(_g(m, "h"))
+    mi = int(_g(m, "mi")) if _g(m, "mi") else None
+    ap = (_g(m, "ap") or "").lower().replace(".", "")
     if ap and not 1 <= h <= 12:
         return None
     if ap == "pm" and h < 12:
         h += 12
     elif ap == "am" and h == 12:
         h = 0
-    return _Tod(h, mi, None, spoken=not ap)
+    return _Tod(h, mi, None, spoken=not ap, explicit=bool(ap))
 
 
 def _en_part(m: re.Match[str], c: _Ctx) -> _Tod:
-    return _Tod(None, None, m.group("p").lower())
+    return _Tod(None, None, (_g(m, "p") or _g(m, "p2")).lower())
 
 
 # ---------------------------------------------------------------- rule table
@@ -573,12 +591,14 @@ _EN_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _I = re.IGNORECASE
 _RULES: list[tuple[re.Pattern[str], Handler, bool]] = [
     # (pattern, handler, skipped after 每/every)
-    (re.compile(r"(?P<w>大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
+    (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
      _zh_rel_day, False),
     (re.compile(r"(?P<d>[今明昨])(?P<p>早|晨|晚|夜)(?:上|晨|里)?"), _zh_short_part, False),
     (re.compile(rf"{_REL}?(?:周|星期|礼拜)(?P<wd>一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"),
      _zh_week, True),
-    (re.compile(rf"{_REL}(?:周|星期|礼拜)(?![一二三四五六日天末1-7])"), _zh_week, True),
+    (re.compile(rf"{_REL}(?:周|星期|礼拜)(?!一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"), _zh_week, True),
+    (re.compile(r"(?<![今明去前后\d])(?P<yp>年初|年底|年末)"), _zh_rel_year, False),
+    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬])月(?P<mp>初|底|末)"), _zh_rel_month, False),
     (re.compile(rf"(?P<y>(?:19|20)\d{{2}}|[〇零一二三四五六七八九]{{4}})年(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?)?"),
      _zh_abs_year, False),
     (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
@@ -587,21 +607,22 @@ _RULES: list[tuple[re.Pattern[str], Handler, bool]] = [
     (re.compile(rf"{_REL}月(?:{_DAY_ZH}|{_MP})?"), _zh_rel_month, True),
     (re.compile(r"(?<![\d号弄路街栋幢室楼元座门第A-Za-z月几])(?P<d>\d{1,2}(?=[号日])|[一二三四五六七八九十]{1,3}(?=号))[号日]"
                 r"(?![线楼房室门床院A-Za-z\d])"), _zh_bare_day, True),
-    (re.compile(rf"(?P<n>{_N}|半)个?(?P<more>多)?(?P<u>天|日|周|星期|礼拜|月|年|小时|钟头|分钟)(?P<half>半)?"
-                r"(?P<dir>之前|以前|前|之后|以后|后)"), _zh_offset, False),
+    (re.compile(rf"(?P<n>{_N}|半)(?:个(?P<more>多)?(?P<u>月|星期|礼拜|小时|钟头)|(?P<more2>多)?"
+                r"(?P<u2>天|日|周|年|星期|礼拜|小时|钟头|分钟))(?P<half>半)?(?P<dir>之前|以前|前|之后|以后|后)"),
+     _zh_offset, False),
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?P<hol>{_HOL_ZH})"), _zh_holiday, False),
-    (re.compile(rf"(?P<part>{_ZH_PART_RE})(?:(?P<h>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})(?:点|點|时)"
+    (re.compile(rf"(?P<part>{_ZH_PART_RE})(?:(?P<h>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})(?:点|點|时)(?!点)"
                 r"(?:(?P<half>半)|(?P<q>一刻|三刻)|(?P<mi>\d{1,2}|[零一二三四五六七八九十]{1,3})分?)?(?P<sfx>钟|整)?)?"),
      _zh_tod, False),
-    (re.compile(r"(?<![\d.])(?P<part>)(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點)"
+    (re.compile(r"(?<![\d.])(?P<part>)(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點)(?!点)"
                 r"(?:(?P<half>半)|(?P<q>一刻|三刻)|(?P<mi>\d{1,2}|[零一二三四五六七八九十]{1,3})分?)?(?P<sfx>钟|整)?"),
      _zh_tod, False),
     (re.compile(r"(?<![\d:])(?P<h>\d{1,2})[:：](?P<mi>\d{2})(?![\d:])"), _colon_tod, False),
     (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"), _iso_day, False),
     (re.compile(r"(?<![\d/-])(?P<y>(?:19|20)\d{2})-(?P<m>\d{1,2})(?![-/\d])"), _iso_day, False),
     (re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d{2})(?!\d)"), _iso_day, False),
-    # English
-    (re.compile(r"\b(?:the\s+day\s+)?(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
+    # English (see _EN_START)
+    (re.compile(r"\bthe\s+day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
                 r"|tmrw?|yesterday)\b", _I), _en_rel_day, False),
     (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night)\b", _I),
      _en_day_part, False),
@@ -626,6 +647,175 @@ _RULES: list[tuple[re.Pattern[str], Handler, bool]] = [
     (re.compile(rf"\b(?P<h>\d{{1,2}}|{_EN_CLOCK_WORDS})\s+o['\u2019]?clock\b", _I), _en_clock, False),
     (re.compile(r"\b(?P<noon>noon|midnight)\b", _I), _en_clock, False),
     (re.compile(r"\b(?:in\s+the\s+)?(?P<p>morning|afternoon|evening)\b|\bat\s+(?P<p2>night)\b", _I),
-     lambda m, c: _Tod(None, None, (m.group("p") or m.group("p2")).lower()), False),
+     _en_part, False),
 ]
 
+
+
+# ---------------------------------------------------------------- engine
+
+_ATTACH_GAP = re.compile(r"^\s*(?:的|,|，|at|on|in\s+the|around|about|大约|左右)?\s*$", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"^\s*(?:到|至|~|～|-|—|–|to|until|till|through|thru)\s*$", re.IGNORECASE)
+_HABIT_NEAR = re.compile(r"每|天天|一般|通常|平时|经常|总是|习惯|usually|always|every|often|normally|each",
+                         re.IGNORECASE)
+
+_Item = tuple[int, int, "_Res | _Tod"]
+
+
+_EN_START = next(i for i, (p, _, _) in enumerate(_RULES) if p.pattern.startswith(r"\bthe\s+day"))
+_ZH_ONLY = frozenset(i for i, (_, h, _) in enumerate(_RULES[:_EN_START]) if h not in (_colon_tod, _iso_day))
+_HAS_HAN = re.compile(r"[\u4e00-\u9fff]")
+_HAS_LATIN = re.compile(r"[A-Za-z]")
+
+
+def _scan(text: str) -> list[tuple[int, int, re.Match[str], Handler, bool]]:
+    """Leftmost-longest non-overlapping matches over every rule (earlier rules win ties)."""
+    found: list[tuple[int, int, int, re.Match[str], Handler, bool]] = []
+    han, latin = bool(_HAS_HAN.search(text)), bool(_HAS_LATIN.search(text))
+    for prio, (pattern, handler, habit) in enumerate(_RULES):
+        if (prio in _ZH_ONLY and not han) or (prio >= _EN_START and not latin):
+            continue
+        for m in pattern.finditer(text):
+            s, e = (m.start("core"), m.end("core")) if "core" in pattern.groupindex else m.span()
+            if e > s:
+                found.append((s, e, prio, m, handler, habit))
+    found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))
+    out: list[tuple[int, int, re.Match[str], Handler, bool]] = []
+    last_end = -1
+    for s, e, _, m, handler, habit in found:
+        if s >= last_end:
+            out.append((s, e, m, handler, habit))
+            last_end = e
+    return out
+
+
+def _apply_tod(res: _Res, tod: _Tod) -> _Res | None:
+    """A date (or daypart) refined by a time of day: 明天 + 下午3点 → 15:00-16:00."""
+    day = res.start.replace(hour=0, minute=0)
+    part = tod.part or res.part
+    if tod.hour is None:
+        table = _ZH_PARTS if part in _ZH_PARTS else _EN_PARTS
+        return _part_res(day.date(), part, table) if part in table else None
+    hm = _clock(tod.hour, tod.minute or 0, part, bare_pm=tod.spoken)
+    if hm is None:
+        return None
+    start = day + timedelta(hours=hm[0], minutes=hm[1])
+    return _Res(start, start + timedelta(hours=1), "minute" if tod.minute else "hour", part)
+
+
+def _standalone_tod(text: str, s: int, tod: _Tod, c: _Ctx,
+                    out: list[tuple[int, int, _Res]]) -> _Res | None:
+    """A clock time with no date of its own: the last day named before it, else today.
+
+    Habits (每天7点起, I get up at 7am every day) are not times.
+    """
+    if tod.hour is None or tod.weak:
+        return None
+    sentence_start = max(text.rfind(ch, 0, s) for ch in "。！？!?\n") + 1
+    if _HABIT_NEAR.search(text[sentence_start:s + 24]):
+        return None
+    dated = next((r.start.date() for _, _, r in reversed(out) if r.gran in ("day", "daypart", "hour", "minute")),
+                 None)
+    if dated is None and not tod.explicit:
+        return None  # "改成6点半起床": a bare clock with no day anywhere is not an event
+    return _apply_tod(_Res(*_day(dated or c.today), "day"), tod)
+
+
+def _attach(text: str, items: list[_Item], c: _Ctx) -> list[tuple[int, int, _Res]]:
+    """Merge times of day into the adjacent date; resolve or drop lone ones."""
+    out: list[tuple[int, int, _Res]] = []
+    pending: tuple[int, int, _Tod] | None = None
+    for s, e, val in items:
+        if isinstance(val, _Tod):
+            prev = out[-1] if out else None
+            if prev and prev[2].gran in ("day", "daypart") and _ATTACH_GAP.match(text[prev[1]:s]):
+                merged = _apply_tod(prev[2], val)
+                if merged is not None:
+                    out[-1] = (prev[0], e, merged)
+                    continue
+            if prev and prev[2].gran in ("hour", "minute", "daypart") and _RANGE_GAP.match(text[prev[1]:s]):
+                merged = _apply_tod(prev[2], val)
+                if merged is not None:
+                    out.append((s, e, merged))
+                    continue
+            if pending is not None:
+                lone = _standalone_tod(text, pending[0], pending[2], c, out)
+                if lone is not None:
+                    out.append((pending[0], pending[1], lone))
+            pending = (s, e, val)
+            continue
+        if pending is not None:
+            ps, pe, tod = pending
+            merged = _apply_tod(val, tod) if val.gran == "day" and _ATTACH_GAP.match(text[pe:s]) else None
+            if merged is not None:
+                out.append((ps, e, merged))
+                pending = None
+                continue
+            lone = _standalone_tod(text, ps, tod, c, out)
+            if lone is not None:
+                out.append((ps, pe, lone))
+            pending = None
+        out.append((s, e, val))
+    if pending is not None:
+        lone = _standalone_tod(text, pending[0], pending[2], c, out)
+        if lone is not None:
+            out.append((pending[0], pending[1], lone))
+    return out
+
+
+def _merge_ranges(text: str, spans: list[tuple[int, int, _Res]]) -> list[tuple[int, int, _Res]]:
+    """``X到Y`` / "X to Y" → one span from X's start to Y's end."""
+    out: list[tuple[int, int, _Res]] = []
+    for s, e, res in spans:
+        if out:
+            ps, pe, prev = out[-1]
+            if _RANGE_GAP.match(text[pe:s]) and res.start >= prev.start:
+                clock = res.gran in ("hour", "minute") and res.start > prev.start
+                end = res.start if clock else max(prev.end, res.end)  # 9:00-12:00 ends at 12:00
+                out[-1] = (ps, e, _Res(prev.start, end, prev.gran, prev.part))
+                continue
+        out.append((s, e, res))
+    return out
+
+
+def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None) -> list[TimeSpan]:
+    """Every time expression in ``text``, resolved against ``ref``, in order of appearance.
+
+    ``ref`` is the message's timestamp (or "now" for a query); ``tz`` the zone whose
+    calendar "today" refers to (default ``ref``'s zone, UTC for naive values).
+    Returned datetimes are aware UTC; ``end`` is exclusive.
+    """
+    if not text:
+        return []
+    ref = ensure_utc(ref) if ref.tzinfo is None else ref
+    zone = tz or ref.tzinfo or timezone.utc
+    local = ref.astimezone(zone)
+    ctx = _Ctx(text=text, now=local.replace(tzinfo=None), today=local.date())
+    items: list[_Item] = []
+    for s, e, m, handler, habit in _scan(text):
+        if habit and _HABIT_BEFORE.search(text[max(0, s - 6):s]):
+            continue
+        try:
+            val = handler(m, ctx)
+        except (ValueError, KeyError, OverflowError):
+            val = None
+        if val is None:
+            continue
+        if isinstance(val, _Res):
+            ctx.remember(val)
+        items.append((s, e, val))
+    spans = _merge_ranges(text, _attach(text, items, ctx))
+    return [_to_span(text, s, e, res, zone) for s, e, res in spans]
+
+
+def resolve_time(text: str, ref: datetime, *, tz: tzinfo | None = None) -> TimeSpan | None:
+    """The first time expression in ``text`` (see :func:`find_time_expressions`), or None."""
+    spans = find_time_expressions(text, ref, tz=tz)
+    return spans[0] if spans else None
+
+
+def _to_span(text: str, s: int, e: int, res: _Res, zone: tzinfo) -> TimeSpan:
+    def utc(dt: datetime) -> datetime:
+        return dt.replace(tzinfo=zone).astimezone(timezone.utc)
+
+    return TimeSpan(utc(res.start), utc(res.end), res.gran, text[s:e], s)

@@ -19,14 +19,38 @@ from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Status, Vi
 
 #: Columns of ``memories`` in the order :func:`record_row` produces them.
 MEMORY_COLUMNS: tuple[str, ...] = (
-    "tenant", "user_id", "id", "content", "kind", "created_at", "updated_at", "slot",
-    "entities", "importance", "confidence", "valid_from", "valid_until", "expires_at",
-    "status", "visibility", "hit_count", "last_hit_at", "strength", "source_ids",
-    "session_id", "agent_id", "speaker", "links", "superseded_by", "embedding_model",
+    "tenant",
+    "user_id",
+    "id",
+    "content",
+    "kind",
+    "created_at",
+    "updated_at",
+    "slot",
+    "entities",
+    "importance",
+    "confidence",
+    "valid_from",
+    "valid_until",
+    "expires_at",
+    "status",
+    "visibility",
+    "hit_count",
+    "last_hit_at",
+    "strength",
+    "source_ids",
+    "session_id",
+    "agent_id",
+    "speaker",
+    "links",
+    "superseded_by",
+    "embedding_model",
     "metadata",
 )
 SELECT_MEMORY = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
-_TIME_COLUMNS = frozenset({"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"})
+_TIME_COLUMNS = frozenset(
+    {"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"}
+)
 _JSON_TUPLES = frozenset({"entities", "source_ids", "links"})
 DTYPES: dict[str, type[np.floating[Any]]] = {"float32": np.float32, "float16": np.float16}
 
@@ -83,7 +107,17 @@ def row_record(row: Sequence[Any]) -> MemoryRecord:
 
 
 def history_row(scope_tenant: str, scope_user: str, ev: HistoryEvent) -> tuple[object, ...]:
-    return (scope_tenant, scope_user, ev.memory_id, ev.event.value, iso(ev.at), ev.old, ev.new, ev.reason, ev.actor)
+    return (
+        scope_tenant,
+        scope_user,
+        ev.memory_id,
+        ev.event.value,
+        iso(ev.at),
+        ev.old,
+        ev.new,
+        ev.reason,
+        ev.actor,
+    )
 
 
 def row_history(row: Sequence[Any]) -> HistoryEvent:

@@ -54,13 +54,19 @@ class ConnectionPool:
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves. check_same_thread=False
         # only so that close() may close other threads' connections; each is used by one thread.
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+        )
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            raise StoreError(f"could not switch {self.path} to WAL mode (got {mode}); is it on a network drive?")
+            raise StoreError(
+                f"could not switch {self.path} to WAL mode (got {mode}); is it on a network drive?"
+            )
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = FULL")  # an accepted message survives power loss (SPEC §2.10)
+        conn.execute(
+            "PRAGMA synchronous = FULL"
+        )  # an accepted message survives power loss (SPEC §2.10)
         if self._tracer is not None:
             conn.set_trace_callback(self._tracer)
         return conn
@@ -93,7 +99,7 @@ class ConnectionPool:
                 conn.execute("COMMIT")
 
     def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction; retry the whole of it while the file is busy."""
+        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is busy."""
         conn = self.get()
         for attempt in range(WRITE_RETRIES + 1):
             try:

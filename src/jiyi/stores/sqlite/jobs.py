@@ -24,18 +24,31 @@ MAX_ATTEMPTS = 5
 _OPEN = ("pending", "claimed")
 
 
-def enqueue(conn: sqlite3.Connection, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str:
+def enqueue(
+    conn: sqlite3.Connection, scope: Scope, kind: str, payload: dict[str, Any], at: datetime
+) -> str:
     job_id = uuid.uuid4().hex
     conn.execute(
-        "INSERT INTO jobs (id, tenant, user_id, kind, payload, status, attempts, created_at, updated_at) "
+        "INSERT INTO jobs (id, tenant, user_id, kind, payload, status, attempts, "
+        "created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-        (job_id, scope.tenant, scope.user_id, kind, json.dumps(payload, ensure_ascii=False), iso(at), iso(at)),
+        (
+            job_id,
+            scope.tenant,
+            scope.user_id,
+            kind,
+            json.dumps(payload, ensure_ascii=False),
+            iso(at),
+            iso(at),
+        ),
     )
     return job_id
 
 
-def claim(conn: sqlite3.Connection, limit: int, worker: str, at: datetime, lease_seconds: float) -> list[Job]:
-    """Claim up to ``limit`` pending or lease-expired jobs, oldest first; each claim is one attempt."""
+def claim(
+    conn: sqlite3.Connection, limit: int, worker: str, at: datetime, lease_seconds: float
+) -> list[Job]:
+    """Claim up to ``limit`` pending or lease-expired jobs, oldest first; a claim is an attempt."""
     now = iso(at)
     conn.execute(
         "UPDATE jobs SET status = 'failed', worker = NULL, lease_until = NULL, updated_at = ?, "
@@ -45,7 +58,7 @@ def claim(conn: sqlite3.Connection, limit: int, worker: str, at: datetime, lease
     )
     rows = conn.execute(
         "SELECT seq, id, tenant, user_id, kind, payload, attempts, created_at FROM jobs "
-        "WHERE status = 'pending' OR (status = 'claimed' AND lease_until >= ?) "
+        "WHERE status = 'pending' OR (status = 'claimed' AND lease_until <= ?) "
         "ORDER BY created_at, seq LIMIT ?",
         (now, max(0, limit)),
     ).fetchall()
@@ -56,7 +69,14 @@ def claim(conn: sqlite3.Connection, limit: int, worker: str, at: datetime, lease
         [(worker, lease, now, row[0]) for row in rows],
     )
     return [
-        Job(job_id, Scope(tenant, user_id), kind, json.loads(payload), attempts + 1, parse_iso(created))
+        Job(
+            job_id,
+            Scope(tenant, user_id),
+            kind,
+            json.loads(payload),
+            attempts + 1,
+            parse_iso(created),
+        )
         for _seq, job_id, tenant, user_id, kind, payload, attempts, created in rows
     ]
 
@@ -76,7 +96,10 @@ def finish(conn: sqlite3.Connection, job_id: str, scope: Scope) -> None:
 
     Scoped like everything else: a change set can only finish its own user's job.
     """
-    conn.execute("DELETE FROM jobs WHERE id = ? AND tenant = ? AND user_id = ?", (job_id, scope.tenant, scope.user_id))
+    conn.execute(
+        "DELETE FROM jobs WHERE id = ? AND tenant = ? AND user_id = ?",
+        (job_id, scope.tenant, scope.user_id),
+    )
 
 
 def count_open(conn: sqlite3.Connection, scope: Scope | None) -> int:

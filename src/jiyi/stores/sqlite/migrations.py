@@ -26,7 +26,9 @@ class Migration:
 MIGRATIONS: list[Migration] = []
 
 
-def migration(version: int) -> Callable[[Callable[[sqlite3.Connection], None]], Callable[[sqlite3.Connection], None]]:
+def migration(
+    version: int,
+) -> Callable[[Callable[[sqlite3.Connection], None]], Callable[[sqlite3.Connection], None]]:
     """Register ``fn`` as migration number ``version`` (numbers must strictly increase)."""
 
     def wrap(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
@@ -73,9 +75,11 @@ def _script(conn: sqlite3.Connection, sql: str) -> None:
 
 @migration(1)
 def m001_initial(conn: sqlite3.Connection) -> None:
-    _script(conn, """
+    _script(
+        conn,
+        """
     CREATE TABLE memories (
-        rid INTEGER PRIMARY KEY,
+        rid INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: it keys the FTS rows
         tenant TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
         content TEXT NOT NULL, kind TEXT NOT NULL,
         created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
@@ -111,7 +115,8 @@ def m001_initial(conn: sqlite3.Connection) -> None:
     CREATE INDEX memory_entities_memory ON memory_entities (tenant, user_id, memory_id);
 
     CREATE TABLE memory_sources (
-        tenant TEXT NOT NULL, user_id TEXT NOT NULL, source_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+        tenant TEXT NOT NULL, user_id TEXT NOT NULL,
+        source_id TEXT NOT NULL, memory_id TEXT NOT NULL,
         PRIMARY KEY (tenant, user_id, source_id, memory_id),
         FOREIGN KEY (tenant, user_id, memory_id) REFERENCES memories (tenant, user_id, id)
             ON DELETE CASCADE
@@ -157,4 +162,5 @@ def m001_initial(conn: sqlite3.Connection) -> None:
         tenant TEXT NOT NULL, user_id TEXT NOT NULL, gen INTEGER NOT NULL,
         PRIMARY KEY (tenant, user_id)
     ) WITHOUT ROWID
-    """)
+    """,
+    )

@@ -10,22 +10,35 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from jiyi.clock import parse_iso
-from jiyi.records import HistoryEvent, MemoryRecord, Scope
+from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.filters import Condition, filter_conditions
 from jiyi.stores.protocol import RecordFilter
-from jiyi.stores.sqlite.codec import SELECT_MEMORY, decode_vector, row_history, row_record, sql_value
+from jiyi.stores.sqlite.codec import (
+    SELECT_MEMORY,
+    decode_vector,
+    row_history,
+    row_record,
+    sql_value,
+)
 from jiyi.stores.sqlite.fts import match_expression
+from jiyi.stores.sqlite.vectors import RowMeta
 
 CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
-_ORDER_NEWEST = "ORDER BY m.created_at DESC, m.id"
+# "CROSS JOIN" below is SQLite's way to pin the join order: start from the small
+# index table (one entity, one source), not from every memory of the user.
+# Newest first; among equal times (every turn of a session shares its date) the one
+# stored last comes first, so results never depend on random ids.
+_ORDER_NEWEST = "ORDER BY m.created_at DESC, m.rid DESC"
 
 
-def scoped_where(scope: Scope, flt: RecordFilter | None = None, *, with_text: bool = True) -> tuple[str, list[Any]]:
+def scoped_where(
+    scope: Scope, flt: RecordFilter | None = None, *, with_text: bool = True
+) -> tuple[str, list[Any]]:
     """``m.tenant = ? AND m.user_id = ? AND <filter>`` with its parameters."""
     parts = ["m.tenant = ?", "m.user_id = ?"]
     params: list[Any] = [scope.tenant, scope.user_id]
@@ -39,7 +52,7 @@ def scoped_where(scope: Scope, flt: RecordFilter | None = None, *, with_text: bo
 def _render(cond: Condition) -> tuple[str, list[Any]]:
     column = f"m.{cond.column}"
     if cond.op == "in":
-        values = list(sql_value(cond.value))  # type: ignore[arg-type]
+        values = list(cast("tuple[object, ...]", sql_value(cond.value)))
         if not values:
             return "0", []
         return f"{column} IN ({', '.join('?' * len(values))})", values
@@ -56,7 +69,8 @@ def chunked(items: Sequence[str]) -> Iterator[list[str]]:
         yield unique[i : i + CHUNK]
 
 
-def _marks(items: Sequence[object]) -> str:
+def marks(items: Sequence[object]) -> str:
+    """``?, ?, ?`` for one placeholder per item."""
     return ", ".join("?" * len(items))
 
 
@@ -66,7 +80,7 @@ def get_many(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> list
     for chunk in chunked(ids):
         where, params = scoped_where(scope)
         rows = conn.execute(
-            f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} AND m.id IN ({_marks(chunk)})",
+            f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} AND m.id IN ({marks(chunk)})",
             [*params, *chunk],
         )
         found.update((rec.id, rec) for rec in map(row_record, rows))
@@ -93,7 +107,8 @@ def count(conn: sqlite3.Connection, scope: Scope, flt: RecordFilter) -> int:
 def find_by_slot(conn: sqlite3.Connection, scope: Scope, slot: str) -> list[MemoryRecord]:
     where, params = scoped_where(scope)
     rows = conn.execute(
-        f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} AND m.slot = ? AND m.status = 'active' {_ORDER_NEWEST}",
+        f"SELECT {SELECT_MEMORY} FROM memories m "
+        f"WHERE {where} AND m.slot = ? AND m.status = 'active' {_ORDER_NEWEST}",
         [*params, slot],
     )
     return [row_record(r) for r in rows]
@@ -102,7 +117,7 @@ def find_by_slot(conn: sqlite3.Connection, scope: Scope, slot: str) -> list[Memo
 def find_by_source(conn: sqlite3.Connection, scope: Scope, source_id: str) -> list[MemoryRecord]:
     where, params = scoped_where(scope)
     rows = conn.execute(
-        f"SELECT {SELECT_MEMORY} FROM memory_sources s JOIN memories m "
+        f"SELECT {SELECT_MEMORY} FROM memory_sources s CROSS JOIN memories m "
         "ON m.tenant = s.tenant AND m.user_id = s.user_id AND m.id = s.memory_id "
         f"WHERE s.tenant = ? AND s.user_id = ? AND s.source_id = ? AND {where} {_ORDER_NEWEST}",
         [scope.tenant, scope.user_id, source_id, *params],
@@ -110,13 +125,15 @@ def find_by_source(conn: sqlite3.Connection, scope: Scope, source_id: str) -> li
     return [row_record(r) for r in rows]
 
 
-def history(conn: sqlite3.Connection, scope: Scope, memory_ids: Sequence[str]) -> dict[str, list[HistoryEvent]]:
+def history(
+    conn: sqlite3.Connection, scope: Scope, memory_ids: Sequence[str]
+) -> dict[str, list[HistoryEvent]]:
     """Each memory's events in time order (insertion order breaks ties)."""
     out: dict[str, list[HistoryEvent]] = {}
     for chunk in chunked(memory_ids):
         rows = conn.execute(
             "SELECT memory_id, event, at, old, new, reason, actor FROM history "
-            f"WHERE tenant = ? AND user_id = ? AND memory_id IN ({_marks(chunk)}) ORDER BY at, seq",
+            f"WHERE tenant = ? AND user_id = ? AND memory_id IN ({marks(chunk)}) ORDER BY at, seq",
             [scope.tenant, scope.user_id, *chunk],
         )
         for row in rows:
@@ -124,12 +141,15 @@ def history(conn: sqlite3.Connection, scope: Scope, memory_ids: Sequence[str]) -
     return out
 
 
-def vectors(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], channel: str) -> dict[str, np.ndarray]:
+def vectors(
+    conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], channel: str
+) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for chunk in chunked(ids):
         rows = conn.execute(
-            "SELECT memory_id, dtype, blob FROM vectors WHERE tenant = ? AND user_id = ? AND channel = ? "
-            f"AND memory_id IN ({_marks(chunk)})",
+            "SELECT memory_id, dtype, blob FROM vectors "
+            "WHERE tenant = ? AND user_id = ? AND channel = ? "
+            f"AND memory_id IN ({marks(chunk)})",
             [scope.tenant, scope.user_id, channel, *chunk],
         )
         out.update((mid, decode_vector(blob, dtype)) for mid, dtype, blob in rows)
@@ -147,13 +167,15 @@ def keyword_search(
     rows = conn.execute(
         "SELECT m.id, bm25(memories_fts, 0.0, 1.0) AS rank FROM memories_fts "
         "JOIN memories m ON m.rid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank, m.id LIMIT ?",
+        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank, m.rid DESC LIMIT ?",
         [expr, *params, k],
     )
     return [(mid, -float(rank)) for mid, rank in rows]
 
 
-def recent(conn: sqlite3.Connection, scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+def recent(
+    conn: sqlite3.Connection, scope: Scope, k: int, flt: RecordFilter
+) -> list[tuple[str, float]]:
     where, params = scoped_where(scope, flt, with_text=False)
     rows = conn.execute(
         f"SELECT m.id, m.created_at FROM memories m WHERE {where} {_ORDER_NEWEST} LIMIT ?",
@@ -171,28 +193,26 @@ def entity_search(
         return []
     where, params = scoped_where(scope, flt, with_text=False)
     rows = conn.execute(
-        "SELECT m.id, count(*) AS shared FROM memory_entities e JOIN memories m "
+        "SELECT m.id, count(*) AS shared FROM memory_entities e CROSS JOIN memories m "
         "ON m.tenant = e.tenant AND m.user_id = e.user_id AND m.id = e.memory_id "
-        f"WHERE e.tenant = ? AND e.user_id = ? AND e.entity IN ({_marks(wanted)}) AND {where} "
-        "GROUP BY m.id ORDER BY shared DESC, m.created_at DESC, m.id LIMIT ?",
+        f"WHERE e.tenant = ? AND e.user_id = ? AND e.entity IN ({marks(wanted)}) AND {where} "
+        "GROUP BY m.rid ORDER BY shared DESC, m.created_at DESC, m.rid DESC LIMIT ?",
         [scope.tenant, scope.user_id, *wanted, *params, k],
     )
     return [(mid, float(shared)) for mid, shared in rows]
 
 
 def export_page(
-    conn: sqlite3.Connection, scope: Scope, after: tuple[str, str] | None, size: int
-) -> list[MemoryRecord]:
-    """One page of every record of the user (all statuses), oldest first, keyset-paginated."""
+    conn: sqlite3.Connection, scope: Scope, after_rid: int, size: int
+) -> list[tuple[int, MemoryRecord]]:
+    """One page of every record of the user (all statuses) in storage order, after ``after_rid``."""
     where, params = scoped_where(scope)
-    if after is not None:
-        where += " AND (m.created_at > ? OR (m.created_at = ? AND m.id > ?))"
-        params += [after[0], after[0], after[1]]
     rows = conn.execute(
-        f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where} ORDER BY m.created_at, m.id LIMIT ?",
-        [*params, size],
+        f"SELECT m.rid, {SELECT_MEMORY} FROM memories m WHERE {where} AND m.rid > ? "
+        "ORDER BY m.rid LIMIT ?",
+        [*params, after_rid, size],
     )
-    return [row_record(r) for r in rows]
+    return [(r[0], row_record(r[1:])) for r in rows]
 
 
 def owners(conn: sqlite3.Connection, tenant: str | None) -> list[str]:
@@ -200,5 +220,57 @@ def owners(conn: sqlite3.Connection, tenant: str | None) -> list[str]:
     if tenant is None:
         sql = "SELECT tenant FROM memories UNION SELECT tenant FROM state ORDER BY 1"
         return [r[0] for r in conn.execute(sql)]
-    sql = "SELECT user_id FROM memories WHERE tenant = ? UNION SELECT user_id FROM state WHERE tenant = ? ORDER BY 1"
+    sql = (
+        "SELECT user_id FROM memories WHERE tenant = ? "
+        "UNION SELECT user_id FROM state WHERE tenant = ? ORDER BY 1"
+    )
     return [r[0] for r in conn.execute(sql, (tenant, tenant))]
+
+
+def generation(conn: sqlite3.Connection, scope: Scope) -> int:
+    """The user's write generation (0 before the first write); see ``writes.bump_generation``."""
+    row = conn.execute(
+        "SELECT gen FROM user_generations WHERE tenant = ? AND user_id = ?",
+        (scope.tenant, scope.user_id),
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def matrix_rows(
+    conn: sqlite3.Connection, scope: Scope, channel: str
+) -> list[tuple[RowMeta, np.ndarray, int]]:
+    """The user's vectors of ``channel`` with the filter fields of their records."""
+    rows = conn.execute(
+        "SELECT m.id, m.kind, m.status, m.visibility, m.session_id, m.agent_id, m.created_at, "
+        "v.dim, v.dtype, v.blob FROM vectors v JOIN memories m "
+        "ON m.tenant = v.tenant AND m.user_id = v.user_id AND m.id = v.memory_id "
+        "WHERE v.tenant = ? AND v.user_id = ? AND v.channel = ? ORDER BY m.rid",
+        (scope.tenant, scope.user_id, channel),
+    )
+    out: list[tuple[RowMeta, np.ndarray, int]] = []
+    for mid, kind, status, visibility, session_id, agent_id, created, dim, dtype, blob in rows:
+        sensitive = visibility == Visibility.SENSITIVE.value
+        created_ts = parse_iso(created).timestamp()
+        meta = RowMeta(mid, Kind(kind), Status(status), sensitive, session_id, agent_id, created_ts)
+        out.append((meta, decode_vector(blob, dtype), int(dim)))
+    return out
+
+
+def cache_get(conn: sqlite3.Connection, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for chunk in chunked(hashes):
+        rows = conn.execute(
+            "SELECT hash, dtype, blob FROM embedding_cache "
+            f"WHERE model = ? AND hash IN ({marks(chunk)})",
+            [model, *chunk],
+        )
+        out.update((h, decode_vector(blob, dtype)) for h, dtype, blob in rows)
+    return out
+
+
+def state_get(conn: sqlite3.Connection, scope: Scope, key: str) -> str | None:
+    row = conn.execute(
+        "SELECT value FROM state WHERE tenant = ? AND user_id = ? AND key = ?",
+        (scope.tenant, scope.user_id, key),
+    ).fetchone()
+    return None if row is None else str(row[0])

@@ -1,14 +1,16 @@
-"""The default store: one SQLite file (WAL, FTS5, vectors as BLOBs), safe across threads and processes.
+"""The default store: one SQLite file (WAL, FTS5, vector BLOBs), safe across threads and processes.
 
-Reads go through :mod:`~jiyi.stores.sqlite.queries`, writes happen here inside one
-``BEGIN IMMEDIATE`` transaction each, and vector search runs over the in-memory
-matrices of :mod:`~jiyi.stores.sqlite.vectors`, which every ``apply`` of this
-process keeps current and which a per-user generation number in the file
-invalidates when another process writes.
+This class only chooses connections and transactions: reads are in
+:mod:`~jiyi.stores.sqlite.queries`, writes in :mod:`~jiyi.stores.sqlite.writes` (each
+write call is one ``BEGIN IMMEDIATE`` transaction), jobs in
+:mod:`~jiyi.stores.sqlite.jobs`. Vector search runs over the in-memory matrices of
+:mod:`~jiyi.stores.sqlite.vectors`, which every ``apply`` of this process patches and
+which a per-user generation number in the file invalidates when another process writes.
 """
 
 from __future__ import annotations
 
+import builtins
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -18,31 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from jiyi.clock import parse_iso
 from jiyi.errors import EmbeddingMismatch, InvalidInput, ScopeViolation
-from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Upsert
-from jiyi.stores.sqlite import jobs, queries
-from jiyi.stores.sqlite.codec import (
-    DTYPES, MEMORY_COLUMNS, decode_vector, encode_vector, history_row, iso, record_row,
-)
+from jiyi.records import HistoryEvent, MemoryRecord, Scope
+from jiyi.stores.protocol import ChangeSet, Job, RecordFilter
+from jiyi.stores.sqlite import jobs, queries, writes
+from jiyi.stores.sqlite.codec import DTYPES
 from jiyi.stores.sqlite.connections import ConnectionPool
-from jiyi.stores.sqlite.fts import scope_key
 from jiyi.stores.sqlite.migrations import migrate
 from jiyi.stores.sqlite.vectors import RowMeta, UserMatrix, VectorCache
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
 
-#: Each recall adds this much strength, up to the cap (decay takes it back with disuse).
-HIT_STRENGTH_STEP = 0.1
-MAX_STRENGTH = 3.0
-_UPSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(MEMORY_COLUMNS))}) "
-    "ON CONFLICT (tenant, user_id, id) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in MEMORY_COLUMNS[3:])
-    + " RETURNING rid"
-)
+EXPORT_PAGE = 200
 
 
 def from_settings(settings: Settings) -> SQLiteStore:
@@ -53,7 +43,13 @@ def from_settings(settings: Settings) -> SQLiteStore:
 
 
 class SQLiteStore:
-    """:class:`~jiyi.stores.protocol.Store` over one SQLite file."""
+    """:class:`~jiyi.stores.protocol.Store` over one SQLite file.
+
+    ``vector_dtype="float16"`` halves the file's vector bytes at ~1e-3 precision
+    (search always runs in float32). ``tracer`` receives every SQL statement
+    (``SQLiteStore(path, tracer=print)``). ``cache_bytes`` bounds the in-memory
+    vector matrices of all users together (least recently searched go first).
+    """
 
     name = "sqlite"
     supports_ann = False
@@ -67,7 +63,9 @@ class SQLiteStore:
         cache_bytes: int = 512 * 1024 * 1024,
     ) -> None:
         if vector_dtype not in DTYPES:
-            raise InvalidInput(f"vector_dtype must be one of {', '.join(DTYPES)}, not {vector_dtype!r}")
+            raise InvalidInput(
+                f"vector_dtype must be one of {', '.join(DTYPES)}, not {vector_dtype!r}"
+            )
         self.path = Path(path)
         self.vector_dtype = vector_dtype
         self._pool = ConnectionPool(self.path, tracer=tracer)
@@ -83,7 +81,7 @@ class SQLiteStore:
         """Adopt ``model`` on first use; afterwards refuse any other, so vectors never mix."""
         info = self.embedding_info()
         if info is None:
-            info = self._pool.write(lambda conn: self._adopt_model(conn, model, dim, replace=False))
+            info = self._pool.write(lambda c: writes.adopt_embedding(c, model, dim, replace=False))
         if info != (model, dim):
             raise EmbeddingMismatch(
                 f"this store ({self.path}) was built with {info[0]} (dim {info[1]}); open it with "
@@ -91,29 +89,21 @@ class SQLiteStore:
             )
 
     def embedding_info(self) -> tuple[str, int] | None:
-        row = self._pool.get().execute("SELECT value FROM meta WHERE key = 'embedding'").fetchone()
-        if row is None:
-            return None
-        data = json.loads(row[0])
-        return str(data["model"]), int(data["dim"])
+        return writes.embedding(self._pool.get())
 
     def reset_embedding(self, model: str, dim: int) -> None:
-        """Delete every vector of every user and adopt ``model``; ``reembed`` refills them."""
+        """Delete every vector of every user and adopt ``model``; ``reembed`` refills them.
+
+        Cached embeddings stay: they are keyed by model, so the old ones never answer for the new.
+        """
 
         def tx(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM vectors")
             conn.execute("UPDATE user_generations SET gen = gen + 1")
-            self._adopt_model(conn, model, dim, replace=True)
+            writes.adopt_embedding(conn, model, dim, replace=True)
 
         self._pool.write(tx)
         self._cache.invalidate()
-
-    @staticmethod
-    def _adopt_model(conn: sqlite3.Connection, model: str, dim: int, *, replace: bool) -> tuple[str, int]:
-        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
-        conn.execute(f"{verb} INTO meta (key, value) VALUES ('embedding', ?)", (json.dumps({"model": model, "dim": dim}),))
-        data = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'embedding'").fetchone()[0])
-        return str(data["model"]), int(data["dim"])
 
     # -- writes ----------------------------------------------------------------------
 
@@ -130,121 +120,35 @@ class SQLiteStore:
             return
         old_gen, new_gen = self._pool.write(lambda conn: self._apply_tx(conn, changes))
         if new_gen != old_gen:
+            rows = [(RowMeta.of(up.record), up.vectors) for up in changes.upserts]
             self._cache.apply(
-                (scope.tenant, scope.user_id), old_gen, new_gen,
-                [(RowMeta.of(up.record), up.vectors) for up in changes.upserts], changes.purge_ids,
+                (scope.tenant, scope.user_id), old_gen, new_gen, rows, changes.purge_ids
             )
 
     def _apply_tx(self, conn: sqlite3.Connection, changes: ChangeSet) -> tuple[int, int]:
+        """The body of ``apply``; returns the user's generation before and after."""
         scope = changes.scope
-        info = self._stored_dim(conn)
+        adopted = writes.embedding(conn)
+        dim = None if adopted is None else adopted[1]
         for up in changes.upserts:
-            self._write_upsert(conn, up, info)
-        self._purge(conn, scope, changes.purge_ids)
-        conn.executemany(
-            "INSERT INTO history (tenant, user_id, memory_id, event, at, old, new, reason, actor) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [history_row(scope.tenant, scope.user_id, ev) for ev in changes.history],
-        )
+            writes.upsert(conn, up, self.vector_dtype, dim)
+        writes.purge(conn, scope, changes.purge_ids)
+        writes.append_history(conn, scope, changes.history)
         if changes.done_job_id is not None:
             jobs.finish(conn, changes.done_job_id, scope)
         if not (changes.upserts or changes.purge_ids):
             return 0, 0
-        new_gen = self._bump_generation(conn, scope)
+        new_gen = writes.bump_generation(conn, scope)
         return new_gen - 1, new_gen
-
-    @staticmethod
-    def _stored_dim(conn: sqlite3.Connection) -> int | None:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'embedding'").fetchone()
-        return None if row is None else int(json.loads(row[0])["dim"])
-
-    def _write_upsert(self, conn: sqlite3.Connection, up: Upsert, dim: int | None) -> None:
-        rec = up.record
-        rid = conn.execute(_UPSERT_SQL, record_row(rec)).fetchone()[0]
-        key = (rec.tenant, rec.user_id, rec.id)
-        conn.execute("DELETE FROM memory_entities WHERE tenant = ? AND user_id = ? AND memory_id = ?", key)
-        conn.executemany(
-            "INSERT OR IGNORE INTO memory_entities (tenant, user_id, entity, memory_id) VALUES (?, ?, ?, ?)",
-            [(rec.tenant, rec.user_id, e.strip().casefold(), rec.id) for e in rec.entities if e.strip()],
-        )
-        conn.execute("DELETE FROM memory_sources WHERE tenant = ? AND user_id = ? AND memory_id = ?", key)
-        conn.executemany(
-            "INSERT OR IGNORE INTO memory_sources (tenant, user_id, source_id, memory_id) VALUES (?, ?, ?, ?)",
-            [(rec.tenant, rec.user_id, s, rec.id) for s in rec.source_ids],
-        )
-        if up.keywords is not None:
-            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-            conn.execute(
-                "INSERT INTO memories_fts (rowid, scope_key, keywords) VALUES (?, ?, ?)",
-                (rid, scope_key(rec.tenant, rec.user_id), up.keywords),
-            )
-        if up.vectors is not None:
-            conn.execute("DELETE FROM vectors WHERE tenant = ? AND user_id = ? AND memory_id = ?", key)
-            conn.executemany(
-                "INSERT INTO vectors (tenant, user_id, memory_id, channel, dim, dtype, blob) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(*key, channel, *self._vector_cells(vec, dim)) for channel, vec in up.vectors.items()],
-            )
-
-    def _vector_cells(self, vec: np.ndarray, dim: int | None) -> tuple[int, str, bytes]:
-        blob, n = encode_vector(vec, self.vector_dtype)
-        if dim is not None and n != dim:
-            raise EmbeddingMismatch(f"a vector of dimension {n} cannot go into a store of dimension {dim}")
-        return n, self.vector_dtype, blob
-
-    @staticmethod
-    def _purge(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
-        """Hard-delete rows; vectors, entities and sources follow by cascade; history stays."""
-        for chunk in queries.chunked(ids):
-            marks = ", ".join("?" * len(chunk))
-            params = [scope.tenant, scope.user_id, *chunk]
-            conn.execute(
-                "DELETE FROM memories_fts WHERE rowid IN "
-                f"(SELECT rid FROM memories WHERE tenant = ? AND user_id = ? AND id IN ({marks}))",
-                params,
-            )
-            conn.execute(f"DELETE FROM memories WHERE tenant = ? AND user_id = ? AND id IN ({marks})", params)
-
-    @staticmethod
-    def _bump_generation(conn: sqlite3.Connection, scope: Scope) -> int:
-        """Tell every process's vector cache that this user's rows changed."""
-        row = conn.execute(
-            "INSERT INTO user_generations (tenant, user_id, gen) VALUES (?, ?, 1) "
-            "ON CONFLICT (tenant, user_id) DO UPDATE SET gen = gen + 1 RETURNING gen",
-            (scope.tenant, scope.user_id),
-        ).fetchone()
-        return int(row[0])
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
-
-        def tx(conn: sqlite3.Connection) -> None:
-            for chunk in queries.chunked(ids):
-                conn.execute(
-                    "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?, "
-                    f"strength = min(strength + ?, ?) WHERE tenant = ? AND user_id = ? "
-                    f"AND id IN ({', '.join('?' * len(chunk))})",
-                    [iso(at), HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, *chunk],
-                )
-
         if ids:
-            self._pool.write(tx)
+            self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at))
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""
-
-        def tx(conn: sqlite3.Connection) -> int:
-            owner = (scope.tenant, scope.user_id)
-            n = int(conn.execute("SELECT count(*) FROM memories WHERE tenant = ? AND user_id = ?", owner).fetchone()[0])
-            conn.execute(
-                "DELETE FROM memories_fts WHERE rowid IN (SELECT rid FROM memories WHERE tenant = ? AND user_id = ?)",
-                owner,
-            )
-            for table in ("memories", "history", "jobs", "state"):
-                conn.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", owner)
-            self._bump_generation(conn, scope)
-            return n
-
-        removed = self._pool.write(tx)
+        removed = self._pool.write(lambda conn: writes.delete_user(conn, scope))
         self._cache.invalidate((scope.tenant, scope.user_id))
         return removed
 
@@ -255,43 +159,51 @@ class SQLiteStore:
         return found[0] if found else None
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]:
+        """Records in the order asked; unknown (or other users') ids are skipped."""
         return queries.get_many(self._pool.get(), scope, ids)
 
-    def list(self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0) -> list[MemoryRecord]:
+    def list(
+        self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0
+    ) -> list[MemoryRecord]:
+        """Newest first (ties by id), so that pages are stable."""
         return queries.list_records(self._pool.get(), scope, flt, limit, offset)
 
     def count(self, scope: Scope, flt: RecordFilter) -> int:
         return queries.count(self._pool.get(), scope, flt)
 
-    def find_by_slot(self, scope: Scope, slot: str) -> list[MemoryRecord]:
+    def find_by_slot(self, scope: Scope, slot: str) -> builtins.list[MemoryRecord]:
         """Active memories holding ``slot``, newest first."""
         return queries.find_by_slot(self._pool.get(), scope, slot)
 
-    def find_by_source(self, scope: Scope, source_id: str) -> list[MemoryRecord]:
+    def find_by_source(self, scope: Scope, source_id: str) -> builtins.list[MemoryRecord]:
         """Memories (any status) made from message ``source_id``, newest first."""
         return queries.find_by_source(self._pool.get(), scope, source_id)
 
-    def history(self, scope: Scope, memory_id: str) -> list[HistoryEvent]:
+    def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEvent]:
+        """Events in time order, insertion order among equal times; kept after a purge."""
         return queries.history(self._pool.get(), scope, [memory_id]).get(memory_id, [])
 
-    def vectors(self, scope: Scope, ids: Sequence[str], channel: str = "content") -> dict[str, np.ndarray]:
+    def vectors(
+        self, scope: Scope, ids: Sequence[str], channel: str = "content"
+    ) -> dict[str, np.ndarray]:
         return queries.vectors(self._pool.get(), scope, ids, channel)
 
-    def users(self, tenant: str) -> list[str]:
+    def users(self, tenant: str) -> builtins.list[str]:
+        """Users with memories or state (a newcomer's buffered turns count), sorted."""
         return queries.owners(self._pool.get(), tenant)
 
-    def tenants(self) -> list[str]:
+    def tenants(self) -> builtins.list[str]:
         return queries.owners(self._pool.get(), None)
 
     # -- search routes -----------------------------------------------------------------
 
     def vector_search(
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content"
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """Exact cosine top-k over the user's cached matrix (reloaded only if the file changed)."""
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         key = (scope.tenant, scope.user_id, channel)
-        gen = self._generation(self._pool.get(), scope)
+        gen = queries.generation(self._pool.get(), scope)
         with self._cache.lock:
             matrix = self._cache.get(key, gen)
             if matrix is None:
@@ -302,39 +214,29 @@ class SQLiteStore:
     def _load_matrix(self, scope: Scope, channel: str, query_dim: int) -> UserMatrix:
         """Read the user's vectors and their filter columns at one consistent generation."""
         with self._pool.read() as conn:
-            gen = self._generation(conn, scope)
-            rows = conn.execute(
-                "SELECT m.id, m.kind, m.status, m.visibility, m.session_id, m.agent_id, m.created_at, "
-                "v.dim, v.dtype, v.blob FROM vectors v JOIN memories m "
-                "ON m.tenant = v.tenant AND m.user_id = v.user_id AND m.id = v.memory_id "
-                "WHERE v.tenant = ? AND v.user_id = ? AND v.channel = ?",
-                (scope.tenant, scope.user_id, channel),
-            ).fetchall()
-        dims = {row[7] for row in rows}
+            gen = queries.generation(conn, scope)
+            rows = queries.matrix_rows(conn, scope, channel)
+        dims = {dim for _, _, dim in rows}
         if len(dims) > 1:
-            raise EmbeddingMismatch(f"user {scope.user_id} has vectors of dimensions {sorted(dims)}; run `jiyi reembed`")
-        loaded = [(_row_meta(r), decode_vector(r[9], r[8])) for r in rows]
-        return UserMatrix.build(dims.pop() if dims else query_dim, gen, loaded)
-
-    @staticmethod
-    def _generation(conn: sqlite3.Connection, scope: Scope) -> int:
-        row = conn.execute(
-            "SELECT gen FROM user_generations WHERE tenant = ? AND user_id = ?", (scope.tenant, scope.user_id)
-        ).fetchone()
-        return 0 if row is None else int(row[0])
+            raise EmbeddingMismatch(
+                f"user {scope.user_id} has vectors of dimensions {sorted(dims)}; run `jiyi reembed`"
+            )
+        dim = dims.pop() if dims else query_dim
+        return UserMatrix.build(dim, gen, [(meta, vec) for meta, vec, _ in rows])
 
     def keyword_search(
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
+        """BM25 over pre-tokenized keywords, any token matching; higher scores are better."""
         return queries.keyword_search(self._pool.get(), scope, tokens, k, flt)
 
-    def recent(self, scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+    def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""
         return queries.recent(self._pool.get(), scope, k, flt)
 
     def entity_search(
         self, scope: Scope, entities: Sequence[str], k: int, flt: RecordFilter
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """Memories sharing entities (score = number shared, case-insensitive)."""
         return queries.entity_search(self._pool.get(), scope, entities, k, flt)
 
@@ -343,13 +245,18 @@ class SQLiteStore:
     def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str:
         return self._pool.write(lambda conn: jobs.enqueue(conn, scope, kind, payload, at))
 
-    def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0) -> list[Job]:
+    def claim_jobs(
+        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0
+    ) -> builtins.list[Job]:
+        """Oldest pending (or lease-expired) jobs, each handed to exactly one caller."""
         return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds))
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
+        """Back to pending, or ``failed`` once it has been tried ``jobs.MAX_ATTEMPTS`` times."""
         self._pool.write(lambda conn: jobs.fail(conn, job_id, error, at))
 
     def pending_jobs(self, scope: Scope | None = None) -> int:
+        """Jobs not finished yet: pending or claimed (done and failed ones don't count)."""
         return jobs.count_open(self._pool.get(), scope)
 
     def failed_jobs(self) -> int:
@@ -358,61 +265,42 @@ class SQLiteStore:
     # -- embedding cache and key/value state -------------------------------------------
 
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        conn = self._pool.get()
-        for chunk in queries.chunked(hashes):
-            rows = conn.execute(
-                f"SELECT hash, dtype, blob FROM embedding_cache WHERE model = ? AND hash IN ({', '.join('?' * len(chunk))})",
-                [model, *chunk],
-            )
-            out.update((h, decode_vector(blob, dtype)) for h, dtype, blob in rows)
-        return out
+        return queries.cache_get(self._pool.get(), model, hashes)
 
     def cache_put(self, model: str, items: dict[str, np.ndarray]) -> None:
-        rows = [(model, h, *self._vector_cells(vec, None)) for h, vec in items.items()]
+        rows = [
+            (model, h, *writes.vector_cells(v, self.vector_dtype, None)) for h, v in items.items()
+        ]
         if rows:
-            self._pool.write(lambda conn: conn.executemany(
-                "INSERT OR REPLACE INTO embedding_cache (model, hash, dim, dtype, blob) VALUES (?, ?, ?, ?, ?)", rows
-            ))
+            self._pool.write(lambda conn: writes.cache_put(conn, rows))
 
     def state_get(self, scope: Scope, key: str) -> Any:
-        row = self._pool.get().execute(
-            "SELECT value FROM state WHERE tenant = ? AND user_id = ? AND key = ?", (scope.tenant, scope.user_id, key)
-        ).fetchone()
-        return None if row is None else json.loads(row[0])
+        """The JSON value stored under ``key``, or None."""
+        text = queries.state_get(self._pool.get(), scope, key)
+        return None if text is None else json.loads(text)
 
     def state_set(self, scope: Scope, key: str, value: Any) -> None:
         text = json.dumps(value, ensure_ascii=False)
-        self._pool.write(lambda conn: conn.execute(
-            "INSERT OR REPLACE INTO state (tenant, user_id, key, value) VALUES (?, ?, ?, ?)",
-            (scope.tenant, scope.user_id, key, text),
-        ))
+        self._pool.write(lambda conn: writes.state_set(conn, scope, key, text))
 
     def export_rows(self, scope: Scope) -> Iterator[dict[str, Any]]:
-        """Every record of the user (all statuses) with its history, oldest first, in pages.
+        """Every record of the user (all statuses) with its history, in storage order, in pages.
 
         Each page is read in its own short transaction, so a slow consumer never pins
         a snapshot (or blocks its own thread's writes) while it works.
         """
-        after: tuple[str, str] | None = None
+        after = 0
         while True:
             with self._pool.read() as conn:
-                page = queries.export_page(conn, scope, after, 200)
-                events = queries.history(conn, scope, [r.id for r in page])
-            for rec in page:
-                yield {**rec.to_dict(), "history": [ev.to_dict() for ev in events.get(rec.id, [])]}
-            if len(page) < 200:
+                page = queries.export_page(conn, scope, after, EXPORT_PAGE)
+                events = queries.history(conn, scope, [rec.id for _, rec in page])
+            for _, rec in page:
+                yield {**rec.to_dict(), "history": [e.to_dict() for e in events.get(rec.id, [])]}
+            if len(page) < EXPORT_PAGE:
                 return
-            after = (iso(page[-1].created_at), page[-1].id)
+            after = page[-1][0]
 
     def close(self) -> None:
+        """Close every thread's connection; the store cannot be used afterwards."""
         self._pool.close()
         self._cache.invalidate()
-
-
-def _row_meta(row: Sequence[Any]) -> RowMeta:
-    mid, kind, status, visibility, session_id, agent_id, created = row[:7]
-    return RowMeta(
-        mid, Kind(kind), Status(status), visibility == Visibility.SENSITIVE.value,
-        session_id, agent_id, parse_iso(created).timestamp(),
-    )

@@ -44,8 +44,13 @@ class RowMeta:
     @classmethod
     def of(cls, rec: MemoryRecord) -> RowMeta:
         return cls(
-            rec.id, rec.kind, rec.status, rec.visibility is Visibility.SENSITIVE,
-            rec.session_id, rec.agent_id, ensure_utc(rec.created_at).timestamp(),
+            rec.id,
+            rec.kind,
+            rec.status,
+            rec.visibility is Visibility.SENSITIVE,
+            rec.session_id,
+            rec.agent_id,
+            ensure_utc(rec.created_at).timestamp(),
         )
 
 
@@ -100,7 +105,9 @@ class UserMatrix:
             row = self._append(meta.memory_id)
         if vector is not None:
             if vector.shape[0] != self.dim:
-                raise EmbeddingMismatch(f"vector of dimension {vector.shape[0]} in a matrix of {self.dim}")
+                raise EmbeddingMismatch(
+                    f"vector of dimension {vector.shape[0]} in a matrix of {self.dim}"
+                )
             self.matrix[row] = vector
         self.kind[row] = _KIND_CODE[meta.kind]
         self.status[row] = _STATUS_CODE[meta.status]
@@ -117,7 +124,7 @@ class UserMatrix:
             self._compact()
 
     def search(self, query: np.ndarray, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
-        """Top ``k`` ids by dot product (= cosine for normalised vectors) among rows passing ``flt``."""
+        """Top ``k`` ids by dot product (= cosine: vectors are normalised) among rows passing ``flt``."""
         if query.shape[0] != self.dim:
             raise EmbeddingMismatch(
                 f"query vector has dimension {query.shape[0]} but stored vectors have {self.dim}; "
@@ -170,7 +177,16 @@ class UserMatrix:
 
     def _resize(self, capacity: int) -> None:
         """Grow or shrink every column to ``capacity`` rows (amortised doubling on append)."""
-        for name in ("matrix", "alive", "kind", "status", "sensitive", "session", "agent", "created"):
+        for name in (
+            "matrix",
+            "alive",
+            "kind",
+            "status",
+            "sensitive",
+            "session",
+            "agent",
+            "created",
+        ):
             old = getattr(self, name)
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
             keep = min(len(old), capacity)
@@ -180,7 +196,16 @@ class UserMatrix:
     def _compact(self) -> None:
         """Drop tombstoned rows once they are the majority, so searches stop paying for them."""
         live = np.flatnonzero(self.alive[: self.n])
-        for name in ("matrix", "alive", "kind", "status", "sensitive", "session", "agent", "created"):
+        for name in (
+            "matrix",
+            "alive",
+            "kind",
+            "status",
+            "sensitive",
+            "session",
+            "agent",
+            "created",
+        ):
             col = getattr(self, name)
             col[: len(live)] = col[live]
         self.ids = [self.ids[i] for i in live]
@@ -203,7 +228,7 @@ class VectorCache:
         self._entries: OrderedDict[CacheKey, UserMatrix] = OrderedDict()
 
     def get(self, key: CacheKey, gen: int) -> UserMatrix | None:
-        """The cached matrix if it was built at generation ``gen`` (else it is stale and dropped)."""
+        """The cached matrix if built at generation ``gen``; otherwise it is stale and dropped."""
         with self.lock:
             m = self._entries.get(key)
             if m is None:
@@ -250,7 +275,11 @@ class VectorCache:
                         if vectors is not None and key[2] not in vectors:
                             m.remove(meta.memory_id)
                         else:
-                            vec = None if vectors is None else np.asarray(vectors[key[2]], dtype=np.float32).reshape(-1)
+                            vec = (
+                                None
+                                if vectors is None
+                                else np.asarray(vectors[key[2]], dtype=np.float32).reshape(-1)
+                            )
                             m.upsert(meta, vec)
                     for memory_id in removed:
                         m.remove(memory_id)

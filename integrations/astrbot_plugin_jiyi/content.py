@@ -1,0 +1,29 @@
+"""Text that may be stored: images, base64 blobs and platform image codes removed first.
+
+Mnemosyne's token explosions (its issue #105) came from base64 pictures in history and
+summaries; nothing but readable text reaches jiyi from this plugin.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DATA_URI = re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=\s]+")
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")
+_CQ_MEDIA = re.compile(r"\[CQ:(?:image|record|video|file|face|mface)[^\]]*\]")
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_MEMORY_BLOCK = re.compile(r"<memories>.*?</memories>", re.DOTALL)
+
+MAX_CHARS = 4000
+
+
+def clean_text(text: str | None) -> str:
+    """``text`` without pictures, base64 and injected memory blocks; collapsed and capped."""
+    if not text:
+        return ""
+    out = _MEMORY_BLOCK.sub(" ", text)
+    for pattern in (_DATA_URI, _CQ_MEDIA, _MARKDOWN_IMAGE, _BASE64_RUN):
+        out = pattern.sub(" ", out)
+    out = re.sub(r"[ \t]+", " ", out)
+    out = re.sub(r"\n\s*\n+", "\n", out).strip()
+    return out[:MAX_CHARS]

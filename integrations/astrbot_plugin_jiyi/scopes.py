@@ -1,0 +1,65 @@
+"""Who owns a memory in AstrBot: the speaker, narrowed by scope (user, session or persona).
+
+Every scope is per speaker, so in a group chat a memory about B is never recalled as A's:
+
+- ``user`` (default): one memory per person on a platform instance, shared by every group and
+  private chat they talk in (``qq1:12345``);
+- ``session``: per person per chat (``qq1:GroupMessage:678|12345``);
+- ``persona``: per person per bot persona (``qq1:12345@猫娘``), for companion bots whose
+  personas should not share what they know.
+
+jiyi user ids are at most 128 characters; longer keys are shortened with a hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+SCOPES = ("user", "session", "persona")
+DEFAULT_PERSONA = "default"
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """The identity facts of one message, as AstrBot reports them."""
+
+    platform_id: str
+    sender_id: str
+    umo: str
+    name: str = ""
+    persona: str | None = None
+
+
+def owner_id(speaker: Speaker, scope: str) -> str:
+    """The jiyi ``user_id`` for ``speaker`` under ``scope``."""
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
+    if scope == "session":
+        key = f"{speaker.umo}|{speaker.sender_id}"
+    elif scope == "persona":
+        key = f"{speaker.platform_id}:{speaker.sender_id}@{normalize_persona(speaker.persona)}"
+    else:
+        key = f"{speaker.platform_id}:{speaker.sender_id}"
+    return _fit(key)
+
+
+def normalize_persona(persona: str | None) -> str:
+    """AstrBot writes "no persona" as None, "" or ``[%None]``."""
+    if not persona or persona == "[%None]":
+        return DEFAULT_PERSONA
+    return persona
+
+
+def speaker_name(name: str, sender_id: str) -> str:
+    """A message ``name`` for jiyi (1-64 characters): the nickname, else the id."""
+    text = " ".join((name or sender_id or "user").split())
+    return text[:64]
+
+
+def _fit(key: str, limit: int = 128) -> str:
+    if len(key) <= limit and not any(ord(c) < 32 for c in key):
+        return key
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    clean = "".join(c for c in key if ord(c) >= 32)
+    return f"{clean[: limit - 17]}~{digest}"

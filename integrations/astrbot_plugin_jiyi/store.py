@@ -1,0 +1,122 @@
+"""The plugin's jiyi ``Memory``: built lazily from the plugin config, called off the event loop.
+
+The store lives in ``data/plugin_data/astrbot_plugin_jiyi/`` (never in the plugin folder,
+which updates replace), or wherever ``store`` points (a .db path or a postgres:// URI).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .providers import AstrBotEmbedder, AstrBotLLM, find_chat_provider_id, find_embedding_provider
+
+T = TypeVar("T")
+PLUGIN_NAME = "astrbot_plugin_jiyi"
+
+
+def plugin_data_dir() -> Path:
+    """``<AstrBot data>/plugin_data/astrbot_plugin_jiyi`` (honours ``ASTRBOT_ROOT``), created."""
+    try:
+        from astrbot.core.utils.astrbot_path import get_astrbot_data_path
+
+        base = Path(get_astrbot_data_path())
+    except ImportError:  # running outside AstrBot (tools, tests of the pure modules)
+        base = Path(os.environ.get("ASTRBOT_ROOT", ".")) / "data"
+    path = base / "plugin_data" / PLUGIN_NAME
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class MemoryHolder:
+    """Owns one ``jiyi.Memory``; ``run`` executes a Memory method on a worker thread."""
+
+    def __init__(self, config: Mapping[str, Any], context: Any, data_dir: Path) -> None:
+        self.config = config
+        self.context = context
+        self.data_dir = data_dir
+        self._memory: Any = None
+        self._building: asyncio.Future[Any] | None = None
+
+    async def memory(self) -> Any:
+        """The Memory, built on first use (AstrBot providers exist only after startup).
+
+        The build is shielded: a caller that times out (a recall) does not cancel it, so the
+        next caller gets the finished Memory; a failed build is retried by the next caller.
+        """
+        if self._memory is not None:
+            return self._memory
+        if self._building is None:
+            loop = asyncio.get_running_loop()
+            self._building = asyncio.ensure_future(asyncio.to_thread(self._build, loop))
+        building = self._building
+        try:
+            self._memory = await asyncio.shield(building)
+        except Exception:
+            if self._building is building:
+                self._building = None
+            raise
+        return self._memory
+
+    def _build(self, loop: asyncio.AbstractEventLoop) -> Any:
+        from jiyi.memory import Memory
+
+        kwargs: dict[str, Any] = {"home": self.data_dir, "tenant": self.config.get("tenant") or "astrbot"}
+        store = str(self.config.get("store") or "").strip()
+        if store:
+            kwargs["store"] = store
+        else:
+            kwargs["path"] = self.data_dir / "jiyi.db"
+        if self.config.get("embedding") == "astrbot":
+            provider = find_embedding_provider(self.context, str(self.config.get("embedding_provider_id") or ""))
+            kwargs["embedder"] = AstrBotEmbedder(provider, loop)
+        if self.config.get("extractor") == "astrbot":
+            from jiyi.extractors.llm import LLMExtractor
+
+            pid = find_chat_provider_id(self.context, str(self.config.get("llm_provider_id") or ""))
+            kwargs["extractor"] = LLMExtractor(AstrBotLLM(self.context, pid, loop))
+        return Memory(**kwargs)
+
+    async def run(self, method: str, /, *args: Any, **kwargs: Any) -> Any:
+        mem = await self.memory()
+        fn: Callable[..., Any] = getattr(mem, method)
+        return await asyncio.to_thread(functools.partial(fn, *args, **kwargs))
+
+    async def close(self) -> None:
+        if self._memory is None and self._building is not None:
+            try:
+                self._memory = await self._building
+            except Exception:  # noqa: BLE001 - nothing was opened
+                self._memory = None
+        if self._memory is not None:
+            mem, self._memory = self._memory, None
+            await asyncio.to_thread(mem.close)
+
+
+class SessionEpochs:
+    """A counter per chat, bumped by ``/reset``: the jiyi session id after a reset is a new one,
+    so the short-term window starts empty while long-term memories stay."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._data: dict[str, int] = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            self._data = {}
+
+    def session_id(self, umo: str, conversation_id: str | None = None) -> str:
+        base = conversation_id or umo
+        n = self._data.get(umo, 0)
+        return f"{base}#{n}" if n else base
+
+    def bump(self, umo: str) -> int:
+        self._data[umo] = self._data.get(umo, 0) + 1
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self._data, ensure_ascii=False), "utf-8")
+        tmp.replace(self.path)
+        return self._data[umo]

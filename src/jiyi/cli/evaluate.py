@@ -1,0 +1,69 @@
+"""``jiyi eval``: evidence recall on a LoCoMo-schema file (LoCoMo, or our Chinese set)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(eval_)
+
+
+def parse_indexes(text: str | None) -> list[int] | None:
+    """``0-4`` / ``0,2,3`` / ``1-2,4`` → sorted unique indexes; None or empty → all."""
+    if not text:
+        return None
+    out: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        if not (lo.isdigit() and (not sep or hi.isdigit())):
+            raise click.BadParameter(f"{part!r} is not N or N-M")
+        a, b = int(lo), int(hi) if sep else int(lo)
+        if b < a:
+            raise click.BadParameter(f"{part!r}: range goes backwards")
+        out.update(range(a, b + 1))
+    return sorted(out)
+
+
+def parse_ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of integers") from None
+    if not ks or ks[0] < 1 or ks[-1] > 1000:
+        raise click.BadParameter("each k must be between 1 and 1000")
+    return ks
+
+
+@click.command("eval")
+@click.option("--data", "data", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A LoCoMo-schema JSON file (e.g. shared/bench/locomo_dev.json or zh_dev.json).")
+@click.option("--conversations", default=None, help="Which conversations, by index: 0-4, 0,2 (default all).")
+@click.option("--k", "ks", default="1,5,10,20", show_default=True, help="Cut-offs for recall@k.")
+@click.option("--json", "json_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the full results (per question) as JSON to this file.")
+@click.option("--limit-questions", type=click.IntRange(min=1), default=None,
+              help="Ask only the first N questions of each conversation (quick checks).")
+def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
+          limit_questions: int | None) -> None:
+    """Evidence recall of search: every turn added with its dia_id, every question searched.
+
+    Each conversation goes into a fresh temporary store. Prints recall@k, all@k,
+    session recall, nDCG@10 and MRR per category, search latency and ingest time.
+    Engine settings come from JIYI_* variables as usual (e.g. JIYI_WEIGHTS='{"keyword": 0.5}').
+    """
+    from jiyi.eval.report import format_report
+    from jiyi.eval.run import EvalOptions, run_eval
+
+    opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions)
+    result = run_eval(data, opts, progress=lambda msg: click.echo(msg, err=True))
+    report = result.to_dict()
+    if json_out is not None:
+        json_out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(format_report(report))

@@ -1,0 +1,61 @@
+"""Integration servers: ``jiyi mcp`` (MCP tools) and ``jiyi proxy`` (OpenAI-compatible memory proxy)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from jiyi.cli.common import open_memory
+
+
+def register(cli: click.Group) -> None:
+    for cmd in (mcp, proxy):
+        cli.add_command(cmd)
+
+
+@click.command()
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
+              help="stdio for desktop clients; http serves MCP streamable HTTP.")
+@click.option("--default-user", envvar="JIYI_MCP_DEFAULT_USER", default=None,
+              help="User id for tool calls that pass none (JIYI_MCP_DEFAULT_USER).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP transport: address to bind.")
+@click.option("--port", default=8765, show_default=True, help="HTTP transport: port.")
+@click.option("--path", "http_path", default="/mcp", show_default=True, help="HTTP transport: endpoint path.")
+def mcp(transport: str, default_user: str | None, host: str, port: int, http_path: str) -> None:
+    """Serve memory as MCP tools (add/search/list/update/delete memories, get_context).
+
+    \b
+    Claude Desktop / Cursor config:
+      {"command": "jiyi", "args": ["mcp", "--default-user", "me"]}
+    """
+    from jiyi.mcp.server import serve
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)  # stdout belongs to the protocol
+    with open_memory() as mem:
+        serve(mem, transport="stdio" if transport == "stdio" else "http", default_user=default_user,
+              host=host, port=port, path=http_path)
+
+
+@click.command()
+@click.option("--upstream", required=True, envvar="JIYI_PROXY_UPSTREAM",
+              help="Base URL of the real API, as you would give an OpenAI SDK (e.g. https://api.deepseek.com/v1).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8787, show_default=True, help="Port to listen on.")
+@click.option("--budget", default=800, show_default=True, help="Token budget of the injected memory block.")
+@click.option("--recall-timeout", default=3.0, show_default=True,
+              help="Seconds recall may take before the request goes out without memory.")
+@click.option("--no-record", is_flag=True, help="Recall only; do not store conversation turns.")
+def proxy(upstream: str, host: str, port: int, budget: int, recall_timeout: float, no_record: bool) -> None:
+    """OpenAI-compatible proxy that adds memory: point any client's base URL at it.
+
+    The user is the X-Jiyi-User header or the request's `user` field; requests with
+    neither pass through untouched. Clients keep sending their own API key.
+    """
+    from jiyi.proxy.app import ProxyOptions, serve
+
+    options = ProxyOptions(budget_tokens=budget, recall_timeout=recall_timeout, record=not no_record)
+    with open_memory() as mem:
+        click.echo(f"jiyi proxy on http://{host}:{port}/v1 → {upstream}", err=True)
+        serve(mem, upstream, host=host, port=port, options=options)

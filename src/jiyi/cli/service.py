@@ -1,0 +1,195 @@
+"""Service verbs: ``serve`` (HTTP API), ``worker`` (drains the write queue), ``keys`` (API keys), ``openapi``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from jiyi.cli.common import emit_json
+from jiyi.errors import JiyiError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def register(cli: click.Group) -> None:
+    for cmd in (serve, worker, keys, openapi):
+        cli.add_command(cmd)
+
+
+def _settings(**extra: Any) -> Any:
+    """Settings from the global options (--store/--home/--tenant/--debug), env and config file."""
+    from jiyi.config import Settings
+
+    obj = dict(click.get_current_context().find_root().obj or {})
+    obj.update(extra)
+    try:
+        return Settings(**obj)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _keystore(keys_db: str | None) -> Any:
+    from jiyi.server.keys import KeyStore
+
+    return KeyStore(Path(keys_db)) if keys_db else KeyStore.in_home(_settings().home)
+
+
+keys_db_option = click.option("--keys-db", envvar="JIYI_KEYS_DB", default=None, type=click.Path(dir_okay=False),
+                              help="API key file (JIYI_KEYS_DB; default $JIYI_HOME/keys.db).")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8765, show_default=True, type=int, help="Port to bind.")
+@click.option("--worker/--no-worker", default=True, show_default=True,
+              help="Run a write-queue worker in this process (else run `jiyi worker` separately).")
+@click.option("--insecure-no-auth", is_flag=True,
+              help="No API keys: every request is the default tenant. Only on a trusted machine.")
+@keys_db_option
+@click.option("--rate-limit", envvar="JIYI_RATE_LIMIT", default=50.0, show_default=True, type=float,
+              help="Requests per second per API key (0: unlimited).")
+@click.option("--rate-burst", envvar="JIYI_RATE_BURST", default=100, show_default=True, type=int,
+              help="Requests a key may send at once before the rate limit applies.")
+@click.option("--max-body-bytes", envvar="JIYI_MAX_BODY_BYTES", default=2 * 1024 * 1024, show_default=True,
+              type=int, help="Larger request bodies get 413.")
+@click.option("--cors-origin", "cors_origins", multiple=True,
+              help="Allow browser calls from this origin (repeatable). CORS is off by default.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: str | None, rate_limit: float,
+          rate_burst: int, max_body_bytes: int, cors_origins: tuple[str, ...], log_level: str) -> None:
+    """Serve the HTTP API (REST, OpenAPI at /docs) until SIGTERM or Ctrl-C.
+
+    Every request needs an API key from `jiyi keys create --tenant NAME`; with no key
+    at all the server refuses to start, unless --insecure-no-auth is given.
+    """
+    import uvicorn
+
+    from jiyi.server.app import ServerOptions, create_app
+
+    if insecure_no_auth and host not in LOOPBACK:
+        click.echo(f"WARNING: --insecure-no-auth on {host}: anyone who can reach it reads every memory.", err=True)
+    options = ServerOptions(worker=worker, insecure_no_auth=insecure_no_auth,
+                            keys_path=Path(keys_db) if keys_db else None, rate_limit=rate_limit,
+                            rate_burst=rate_burst, max_body_bytes=max_body_bytes, cors_origins=cors_origins)
+    try:
+        app = create_app(_settings(), options)
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, log_level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False)
+
+
+@click.command()
+@click.option("--once", is_flag=True, help="Drain what is queued now, then exit (for cron).")
+@click.option("--poll", default=0.5, show_default=True, type=float, hidden=True)
+def worker(once: bool, poll: float) -> None:
+    """Process queued writes of every tenant until SIGTERM or Ctrl-C.
+
+    Any number of workers (and servers with --worker) may share one store: a job is
+    claimed by one of them at a time, and a job whose worker died is retried.
+    """
+    from jiyi.server.tenants import Engine
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings()
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        engine = Engine.build(settings)
+        mem = engine.memory(settings, background_worker=not once)
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        if once:
+            idle = mem.flush()
+            click.echo(f"jiyi worker: queue {'empty' if idle else 'not empty (timed out)'}", err=True)
+            return
+        click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
+                   f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)
+        while not stop.wait(poll):
+            pass
+        click.echo("jiyi worker: stopping after the current job", err=True)
+    finally:
+        mem.close()
+        engine.store.close()
+
+
+@click.group()
+def keys() -> None:
+    """API keys of the HTTP service (each maps to one tenant), kept hashed in $JIYI_HOME/keys.db."""
+
+
+@keys.command(name="create")
+@click.option("--tenant", required=True, help="The tenant this key acts as.")
+@click.option("--name", default=None, help="A label to recognise the key by.")
+@keys_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def keys_create(tenant: str, name: str | None, keys_db: str | None, as_json: bool) -> None:
+    """Create a key for TENANT and print it. It is shown only this once."""
+    store = _keystore(keys_db)
+    try:
+        info, secret = store.create(tenant, name=name)
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        emit_json({"id": info.id, "tenant": info.tenant, "name": info.name, "key": secret})
+        return
+    click.echo(secret)
+    click.echo(f"key {info.id} for tenant {info.tenant!r}; store it now: it cannot be shown again", err=True)
+
+
+@keys.command(name="list")
+@click.option("--all", "include_revoked", is_flag=True, help="Include revoked keys.")
+@keys_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def keys_list(include_revoked: bool, keys_db: str | None, as_json: bool) -> None:
+    """List keys (ids and tenants; secrets are never stored)."""
+    rows = [{"id": k.id, "tenant": k.tenant, "name": k.name, "created_at": k.created_at.isoformat(),
+             "revoked_at": k.revoked_at.isoformat() if k.revoked_at else None}
+            for k in _keystore(keys_db).list(include_revoked=include_revoked)]
+    if as_json:
+        emit_json(rows)
+        return
+    for r in rows:
+        state = f"revoked {r['revoked_at'][:19]}" if r["revoked_at"] else "active"
+        click.echo(f"{r['id']}  {r['tenant']:20} {state:28} {r['created_at'][:19]}  {r['name'] or ''}")
+
+
+@keys.command(name="revoke")
+@click.argument("key_id")
+@keys_db_option
+def keys_revoke(key_id: str, keys_db: str | None) -> None:
+    """Revoke a key by its id (or the whole key). It stops working at once."""
+    try:
+        info = _keystore(keys_db).revoke(key_id)
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"revoked {info.id} (tenant {info.tenant!r})")
+
+
+@click.command()
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File (default stdout).")
+def openapi(output: str | None) -> None:
+    """Print the HTTP API's OpenAPI document (docs/openapi.json is this, checked in)."""
+    from jiyi.server.app import openapi_document
+
+    text = json.dumps(openapi_document(), ensure_ascii=False, indent=2) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,1 @@
+"""Adapters for agent frameworks; each module needs its extra (``jiyi[langchain]``)."""

@@ -1,0 +1,94 @@
+"""Users and maintenance: forget, export, import, gc, flush, stats; health and metrics."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Request
+from fastapi.responses import PlainTextResponse, StreamingResponse
+
+from jiyi import __version__
+from jiyi.clock import parse_iso
+from jiyi.errors import InvalidInput
+from jiyi.server.auth import MemoryDep, authenticate, server_state
+from jiyi.server.routes import ERRORS
+from jiyi.server.schemas import (DeletedOut, FlushOut, FlushRequest, GcReportOut, GcRequest, HealthOut, ImportOut,
+                                 ImportRequest, StatsOut, UsersOut)
+
+router = APIRouter(prefix="/v1", tags=["users and maintenance"], responses=ERRORS)
+ops = APIRouter(tags=["operations"])
+
+
+@router.get("/users", response_model=UsersOut, summary="List users")
+def users(mem: MemoryDep) -> dict[str, Any]:
+    """Every user of the caller's tenant that has memories."""
+    return {"users": mem.users()}
+
+
+@router.delete("/users/{user_id:path}", response_model=DeletedOut, summary="Forget a user")
+def forget_user(user_id: str, mem: MemoryDep) -> dict[str, Any]:
+    """Delete everything about a user: memories, vectors, history, queued jobs, buffers (GDPR erasure).
+    Returns how many memories were removed."""
+    return {"deleted": mem.delete_all(user_id=user_id)}
+
+
+@router.get("/users/{user_id:path}/export", summary="Export a user (JSONL)", response_class=StreamingResponse,
+            responses={200: {"description": "One JSON object per line: every memory, all statuses, "
+                                            "with its history.", "content": {"application/x-ndjson": {}}}})
+def export_user(user_id: str, mem: MemoryDep) -> StreamingResponse:
+    """Stream a user's memories as JSON lines (the format ``POST /v1/import`` and ``jiyi import`` read)."""
+    rows = mem.export(user_id=user_id)  # validates user_id now, before the 200 is sent
+
+    def lines() -> Iterator[str]:
+        for row in rows:
+            yield json.dumps(row, ensure_ascii=False) + "\n"
+
+    filename = "export.jsonl"
+    return StreamingResponse(lines(), media_type="application/x-ndjson",
+                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.post("/import", response_model=ImportOut, summary="Import exported records")
+def import_records(req: ImportRequest, mem: MemoryDep) -> dict[str, Any]:
+    """Load rows produced by export into the caller's tenant (every row is validated first)."""
+    return {"imported": mem.import_(req.records)}
+
+
+@router.post("/gc", response_model=GcReportOut, summary="Run maintenance")
+def gc(mem: MemoryDep, req: Annotated[GcRequest | None, Body()] = None) -> dict[str, Any]:
+    """Expire, purge, forget and archive per the maintenance rules; a dry run (the default) only reports."""
+    req = req or GcRequest.model_validate({})
+    try:
+        now = parse_iso(req.now) if req.now else None
+    except ValueError:
+        raise InvalidInput(f"now {req.now!r} is not an ISO 8601 datetime") from None
+    return mem.gc(dry_run=req.dry_run, now=now, user_id=req.user_id).to_dict()
+
+
+@router.post("/flush", response_model=FlushOut, summary="Wait for queued writes")
+def flush(mem: MemoryDep, req: Annotated[FlushRequest | None, Body()] = None) -> dict[str, Any]:
+    """Wait until every queued write is processed (``idle`` is false if ``timeout`` seconds passed first)."""
+    return {"idle": mem.flush((req or FlushRequest.model_validate({})).timeout)}
+
+
+@router.get("/stats", response_model=StatsOut, summary="Tenant statistics")
+def stats(mem: MemoryDep) -> dict[str, Any]:
+    """Users, queue depth and worker errors."""
+    return {"tenant": mem.settings.tenant, "stats": mem.stats()}
+
+
+@ops.get("/healthz", response_model=HealthOut, summary="Liveness")
+def healthz() -> dict[str, Any]:
+    """Answers without authentication while the process serves requests."""
+    return {"status": "ok", "version": __version__}
+
+
+@ops.get("/metrics", response_class=PlainTextResponse, summary="Prometheus metrics",
+         dependencies=[Depends(authenticate)], responses={**ERRORS, 200: {"content": {"text/plain": {}}}})
+def metrics(request: Request) -> PlainTextResponse:
+    """Request counts and latency histograms per route, queue depth (text exposition format 0.0.4).
+    Needs an API key like every other route (Prometheus: ``authorization: {credentials: <key>}``)."""
+    text = server_state(request).metrics.render()
+    return PlainTextResponse(text, media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -1,0 +1,106 @@
+"""Memories: add, search, list, get, update, delete, restore, history, remember."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query
+
+from jiyi.errors import NotFound
+from jiyi.records import MemoryRecord
+from jiyi.server.auth import MemoryDep
+from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
+from jiyi.server.schemas import (AddRequest, AddResultOut, HistoryOut, KindName, MemoryListOut, MemoryOut,
+                                 RememberRequest, SearchOut, SearchRequest, StatusFilter, UpdateRequest, UserRequest)
+
+router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
+UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).")]
+
+
+@router.post("/memories", response_model=AddResultOut, summary="Add messages")
+def add(req: AddRequest, mem: MemoryDep) -> dict[str, Any]:
+    """Accept conversation messages for a user. They are durable when this returns; extraction runs in
+    the background unless ``sync`` is true, in which case the answer lists what it did."""
+    messages: Any = req.messages
+    if not isinstance(messages, str):
+        items = messages if isinstance(messages, list) else [messages]
+        messages = [m.model_dump(exclude_none=True) for m in items]
+    result = mem.add(messages, user_id=req.user_id, session_id=req.session_id, agent_id=req.agent_id,
+                     metadata=req.metadata, sync=req.sync)
+    return result.to_dict()
+
+
+@router.post("/memories/search", response_model=SearchOut, summary="Search memories")
+def search(req: SearchRequest, mem: MemoryDep) -> dict[str, Any]:
+    """The best memories for ``query``, each with the score of every ranking component."""
+    hits = mem.search(req.query, user_id=req.user_id, limit=req.limit, kinds=req.kinds, at=req.at,
+                      include_sensitive=req.include_sensitive, filters=req.filters)
+    return {"hits": [h.to_dict() for h in hits]}
+
+
+@router.get("/memories", response_model=MemoryListOut, summary="List memories")
+def list_memories(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
+                  kind: Annotated[list[KindName] | None, Query(description="Only these kinds (repeatable).")] = None,
+                  status: Annotated[StatusFilter, Query(description="A status, or 'all'.")] = "active",
+                  limit: Annotated[int | None, Query(ge=1, le=1000)] = 100,
+                  offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """A user's memories, newest first."""
+    records = mem.get_all(user_id=user_id, kinds=kind or None, status=None if status == "all" else status,
+                          limit=limit, offset=offset)
+    return {"memories": [r.to_dict() for r in records], "limit": limit, "offset": offset}
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryOut, summary="Get one memory",
+            responses=NOT_FOUND)
+def get(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+    """One memory with every field."""
+    uid = pick_user(user_id, None)
+    return _require(mem.get(memory_id, user_id=uid), memory_id, uid)
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryOut, summary="Update a memory",
+              responses=NOT_FOUND)
+def update(memory_id: str, req: UpdateRequest, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+    """Replace a memory's content (re-embedded; the old text stays in its history)."""
+    return mem.update(memory_id, req.content, user_id=pick_user(user_id, req.user_id)).to_dict()
+
+
+@router.delete("/memories/{memory_id}", response_model=MemoryOut, summary="Delete a memory",
+               responses=NOT_FOUND)
+def delete(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
+           req: Annotated[UserRequest | None, Body()] = None) -> dict[str, Any]:
+    """Soft-delete one memory: it is no longer recalled, and stays in the history. Returns it."""
+    uid = pick_user(user_id, req.user_id if req else None)
+    mem.delete(memory_id, user_id=uid)
+    return _require(mem.get(memory_id, user_id=uid), memory_id, uid)
+
+
+@router.post("/memories/{memory_id}/restore", response_model=MemoryOut, summary="Restore a memory",
+             responses=NOT_FOUND)
+def restore(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
+            req: Annotated[UserRequest | None, Body()] = None) -> dict[str, Any]:
+    """Bring back a deleted, expired or archived memory."""
+    return mem.restore(memory_id, user_id=pick_user(user_id, req.user_id if req else None)).to_dict()
+
+
+@router.get("/memories/{memory_id}/history", response_model=HistoryOut, summary="History of a memory",
+            responses=NOT_FOUND)
+def history(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+    """Every change to the memory (add, update, merge, supersede, expire, delete …), oldest first."""
+    events = mem.history(memory_id, user_id=pick_user(user_id, None))
+    return {"events": [e.to_dict() for e in events]}
+
+
+@router.post("/remember", response_model=MemoryOut, summary="Remember one statement")
+def remember(req: RememberRequest, mem: MemoryDep) -> dict[str, Any]:
+    """Store one statement now, as given, resolved against the user's existing memories."""
+    rec = mem.remember(req.content, user_id=req.user_id, kind=req.kind, importance=req.importance,
+                       valid_until=req.valid_until, slot=req.slot, session_id=req.session_id,
+                       visibility=req.visibility)
+    return rec.to_dict()
+
+
+def _require(record: MemoryRecord | None, memory_id: str, user_id: str) -> dict[str, Any]:
+    if record is None:
+        raise NotFound(f"no memory {memory_id!r} for user {user_id!r}")
+    return record.to_dict()

@@ -1,0 +1,251 @@
+"""Request and response models of the HTTP API (pydantic lives here, at the boundary).
+
+Request fields use the Python API's argument names, so ``mem.search("q", user_id="u1",
+limit=5)`` is ``POST /v1/memories/search {"query": "q", "user_id": "u1", "limit": 5}``.
+Requests are strict (no ``"5"`` for 5, no unknown fields): a typo is an error, not a
+silently ignored option. The core still validates meaning (ids, lengths, times).
+Responses mirror the records' ``to_dict()``; ``tests/server`` checks they stay in step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+KindName = Literal["fact", "preference", "event", "relation", "episode", "summary", "behavior"]
+StatusName = Literal["active", "superseded", "merged", "expired", "deleted", "archived"]
+StatusFilter = Literal["active", "superseded", "merged", "expired", "deleted", "archived", "all"]
+VisibilityName = Literal["normal", "sensitive"]
+EventName = Literal["ADD", "UPDATE", "MERGE", "SUPERSEDE", "EXPIRE", "DELETE", "RESTORE", "PURGE", "ARCHIVE", "NONE"]
+UserId = Field(min_length=1, max_length=128, description="The end user whose memories these are.",
+               examples=["u1"])
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _valid_unicode(cls, data: Any) -> Any:
+        """JSON may escape a lone surrogate (``"\\ud800"``), which no store can encode: refuse it here."""
+        _check_unicode(data)
+        return data
+
+
+def _check_unicode(value: Any) -> None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("text contains an unpaired UTF-16 surrogate; send valid Unicode") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_unicode(k)
+            _check_unicode(v)
+    elif isinstance(value, list):
+        for v in value:
+            _check_unicode(v)
+
+
+class MessageIn(Request):
+    """One conversation message (``add`` also takes a bare string or a single message)."""
+
+    role: Literal["user", "assistant", "system"] = "user"
+    content: str = Field(description="The message text.", examples=["我对花生过敏"])
+    id: str | int | None = Field(None, description="Your message id; memories point back to it.")
+    timestamp: str | None = Field(None, description="ISO 8601; relative times (明天) are resolved against it.",
+                                  examples=["2025-03-05T09:00:00+08:00"])
+    name: str | None = Field(None, description="Speaker name.")
+    created_at: str | None = Field(None, description="Alias of timestamp.")
+    message_id: str | int | None = Field(None, description="Alias of id.")
+
+
+class AddRequest(Request):
+    messages: str | MessageIn | list[MessageIn] = Field(
+        description="A string (one user message), one message, or a list of messages.")
+    user_id: str = UserId
+    session_id: str | None = None
+    agent_id: str | None = None
+    metadata: dict[str, Any] | None = None
+    sync: bool = Field(False, description="Wait until extraction has run and return what it did.")
+
+
+class RememberRequest(Request):
+    content: str = Field(description="One self-contained statement.", examples=["用户对花生过敏"])
+    user_id: str = UserId
+    kind: KindName | None = None
+    importance: float | None = Field(None, ge=0, le=1)
+    valid_until: str | None = Field(None, description="ISO 8601.")
+    slot: str | None = Field(None, examples=["user/居住城市"])
+    session_id: str | None = None
+    visibility: VisibilityName | None = None
+
+
+class SearchRequest(Request):
+    query: str = Field(examples=["能吃花生酱吗"])
+    user_id: str = UserId
+    limit: int = Field(10, ge=1, le=1000)
+    kinds: list[KindName] | None = None
+    at: str | None = Field(None, description="Recall as of this ISO 8601 time (default now).")
+    include_sensitive: bool = False
+    filters: dict[str, Any] | None = Field(
+        None, description="session_id, agent_id, created_after, created_before.")
+
+
+class ContextRequest(Request):
+    query: str
+    user_id: str = UserId
+    budget_tokens: int = Field(800, ge=1, le=100_000)
+    limit: int = Field(20, ge=1, le=1000)
+    include_sensitive: bool = False
+
+
+class UpdateRequest(Request):
+    content: str
+    user_id: str | None = Field(None, description="Here or as ?user_id=.")
+
+
+class UserRequest(Request):
+    """Optional body of DELETE /v1/memories/{id} and POST .../restore (or use ?user_id=)."""
+
+    user_id: str | None = None
+
+
+class GcRequest(Request):
+    dry_run: bool = Field(True, description="Only report what each rule would do.")
+    user_id: str | None = Field(None, description="One user, or every user of the tenant.")
+    now: str | None = Field(None, description="Evaluate the rules as of this ISO 8601 time.")
+
+
+class FlushRequest(Request):
+    timeout: float = Field(60.0, gt=0, le=300)
+
+
+class ImportRequest(Request):
+    records: list[dict[str, Any]] = Field(description="Rows produced by export (JSONL lines, parsed).")
+
+
+# ---- responses -------------------------------------------------------------------------------
+
+
+class MemoryOut(BaseModel):
+    """A memory record (SPEC §1); datetimes are ISO 8601 UTC strings."""
+
+    id: str
+    tenant: str
+    user_id: str
+    content: str
+    kind: KindName
+    created_at: str
+    updated_at: str
+    slot: str | None = None
+    entities: list[str] = []
+    importance: float
+    confidence: float
+    valid_from: str | None = None
+    valid_until: str | None = None
+    expires_at: str | None = None
+    status: StatusName
+    visibility: VisibilityName
+    hit_count: int
+    last_hit_at: str | None = None
+    strength: float
+    source_ids: list[str] = []
+    session_id: str | None = None
+    agent_id: str | None = None
+    speaker: str | None = None
+    links: list[str] = []
+    superseded_by: str | None = None
+    embedding_model: str | None = None
+    metadata: dict[str, Any] = {}
+
+
+class HitOut(MemoryOut):
+    score: float
+    scores: dict[str, float] = Field(description="Each ranking component, for explanations.")
+
+
+class WriteEventOut(BaseModel):
+    id: str
+    event: EventName
+    memory: str
+    kind: KindName
+    previous: str | None = None
+
+
+class AddResultOut(BaseModel):
+    events: list[WriteEventOut]
+    job_id: str | None
+    pending: bool = Field(description="True when the job is queued and not yet processed.")
+    messages: int
+
+
+class HistoryEventOut(BaseModel):
+    event: EventName
+    memory_id: str
+    at: str
+    old: str | None = None
+    new: str | None = None
+    reason: str | None = None
+    actor: str
+
+
+class SearchOut(BaseModel):
+    hits: list[HitOut]
+
+
+class MemoryListOut(BaseModel):
+    memories: list[MemoryOut]
+    limit: int | None
+    offset: int
+
+
+class HistoryOut(BaseModel):
+    events: list[HistoryEventOut]
+
+
+class ContextOut(BaseModel):
+    context: str
+
+
+class DeletedOut(BaseModel):
+    deleted: int
+
+
+class GcReportOut(BaseModel):
+    dry_run: bool
+    counts: dict[str, int]
+    ids: dict[str, list[str]]
+
+
+class FlushOut(BaseModel):
+    idle: bool
+
+
+class ImportOut(BaseModel):
+    imported: int
+
+
+class UsersOut(BaseModel):
+    users: list[str]
+
+
+class StatsOut(BaseModel):
+    tenant: str
+    stats: dict[str, Any]
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(examples=["not_found"])
+    message: str
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorDetail

@@ -1,0 +1,173 @@
+"""Write statements of the SQLite store; each runs inside the caller's ``BEGIN IMMEDIATE``.
+
+Kept apart from :mod:`~jiyi.stores.sqlite.store` so that the class only decides
+*which* transaction runs, and this module decides *what* it writes. Every statement
+names the tenant and user it touches.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from jiyi.errors import EmbeddingMismatch
+from jiyi.records import HistoryEvent, Scope
+from jiyi.stores.protocol import Upsert
+from jiyi.stores.sqlite.codec import MEMORY_COLUMNS, encode_vector, history_row, iso, record_row
+from jiyi.stores.sqlite.fts import scope_key
+from jiyi.stores.sqlite.queries import chunked, marks
+
+#: Each recall adds this much strength, up to the cap (decay takes it back with disuse).
+HIT_STRENGTH_STEP = 0.1
+MAX_STRENGTH = 3.0
+
+_UPSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({marks(MEMORY_COLUMNS)}) "
+    "ON CONFLICT (tenant, user_id, id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in MEMORY_COLUMNS[3:])
+    + " RETURNING rid"
+)
+_OF_MEMORY = "WHERE tenant = ? AND user_id = ? AND memory_id = ?"
+
+
+def embedding(conn: sqlite3.Connection) -> tuple[str, int] | None:
+    """The adopted (model, dim), if any."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embedding'").fetchone()
+    if row is None:
+        return None
+    data = json.loads(row[0])
+    return str(data["model"]), int(data["dim"])
+
+
+def adopt_embedding(
+    conn: sqlite3.Connection, model: str, dim: int, *, replace: bool
+) -> tuple[str, int]:
+    """Record the model (only if none is, unless ``replace``); return whichever is now adopted."""
+    verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+    value = json.dumps({"model": model, "dim": dim})
+    conn.execute(f"{verb} INTO meta (key, value) VALUES ('embedding', ?)", (value,))
+    adopted = embedding(conn)
+    assert adopted is not None
+    return adopted
+
+
+def vector_cells(vec: np.ndarray, dtype: str, dim: int | None) -> tuple[int, str, bytes]:
+    """``(dim, dtype, blob)`` of one vector; refuses a dimension the store does not hold."""
+    blob, n = encode_vector(vec, dtype)
+    if dim is not None and n != dim:
+        raise EmbeddingMismatch(
+            f"a vector of dimension {n} cannot go into a store of dimension {dim}; "
+            "embed with the store's model or run `jiyi reembed`"
+        )
+    return n, dtype, blob
+
+
+def upsert(conn: sqlite3.Connection, up: Upsert, dtype: str, dim: int | None) -> None:
+    """Insert or replace one record with its entity/source index rows, keywords and vectors."""
+    rec = up.record
+    rid = conn.execute(_UPSERT_SQL, record_row(rec)).fetchone()[0]
+    key = (rec.tenant, rec.user_id, rec.id)
+    entities = {e.strip().casefold() for e in rec.entities if e.strip()}
+    conn.execute(f"DELETE FROM memory_entities {_OF_MEMORY}", key)
+    conn.executemany(
+        "INSERT INTO memory_entities (tenant, user_id, memory_id, entity) VALUES (?, ?, ?, ?)",
+        [(*key, e) for e in entities],
+    )
+    conn.execute(f"DELETE FROM memory_sources {_OF_MEMORY}", key)
+    conn.executemany(
+        "INSERT INTO memory_sources (tenant, user_id, memory_id, source_id) VALUES (?, ?, ?, ?)",
+        [(*key, s) for s in dict.fromkeys(rec.source_ids)],
+    )
+    if up.keywords is not None:
+        conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
+        conn.execute(
+            "INSERT INTO memories_fts (rowid, scope_key, keywords) VALUES (?, ?, ?)",
+            (rid, scope_key(rec.tenant, rec.user_id), up.keywords),
+        )
+    if up.vectors is not None:
+        conn.execute(f"DELETE FROM vectors {_OF_MEMORY}", key)
+        conn.executemany(
+            "INSERT INTO vectors (tenant, user_id, memory_id, channel, dim, dtype, blob) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(*key, ch, *vector_cells(v, dtype, dim)) for ch, v in up.vectors.items()],
+        )
+
+
+def append_history(conn: sqlite3.Connection, scope: Scope, events: Sequence[HistoryEvent]) -> None:
+    conn.executemany(
+        "INSERT INTO history (tenant, user_id, memory_id, event, at, old, new, reason, actor) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [history_row(scope.tenant, scope.user_id, ev) for ev in events],
+    )
+
+
+def purge(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
+    """Hard-delete rows; vectors, entities and sources follow by cascade; history stays."""
+    for chunk in chunked(ids):
+        params = [scope.tenant, scope.user_id, *chunk]
+        where = f"tenant = ? AND user_id = ? AND id IN ({marks(chunk)})"
+        conn.execute(
+            f"DELETE FROM memories_fts WHERE rowid IN (SELECT rid FROM memories WHERE {where})",
+            params,
+        )
+        conn.execute(f"DELETE FROM memories WHERE {where}", params)
+
+
+def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
+    """Remove every row of the user in every table; return how many memories there were."""
+    owner = (scope.tenant, scope.user_id)
+    n = conn.execute("SELECT count(*) FROM memories WHERE tenant = ? AND user_id = ?", owner)
+    removed = int(n.fetchone()[0])
+    conn.execute(
+        "DELETE FROM memories_fts WHERE rowid IN "
+        "(SELECT rid FROM memories WHERE tenant = ? AND user_id = ?)",
+        owner,
+    )
+    for table in ("memories", "history", "jobs", "state"):
+        conn.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", owner)
+    bump_generation(conn, scope)
+    return removed
+
+
+def record_hits(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+    """``hit_count + 1``, ``last_hit_at = at``, strength + :data:`HIT_STRENGTH_STEP`, capped."""
+    for chunk in chunked(ids):
+        conn.execute(
+            "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?, "
+            "strength = min(strength + ?, ?) "
+            f"WHERE tenant = ? AND user_id = ? AND id IN ({marks(chunk)})",
+            [iso(at), HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, *chunk],
+        )
+
+
+def bump_generation(conn: sqlite3.Connection, scope: Scope) -> int:
+    """Tell every process's vector cache that this user's rows changed; return the new number.
+
+    The row is never deleted (not even by :func:`delete_user`), so a number is never
+    reused and a stale cache can never look current.
+    """
+    row = conn.execute(
+        "INSERT INTO user_generations (tenant, user_id, gen) VALUES (?, ?, 1) "
+        "ON CONFLICT (tenant, user_id) DO UPDATE SET gen = gen + 1 RETURNING gen",
+        (scope.tenant, scope.user_id),
+    ).fetchone()
+    return int(row[0])
+
+
+def cache_put(conn: sqlite3.Connection, rows: Sequence[tuple[object, ...]]) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO embedding_cache (model, hash, dim, dtype, blob) "
+        "VALUES (?, ?, ?, ?, ?)",
+        rows,
+    )
+
+
+def state_set(conn: sqlite3.Connection, scope: Scope, key: str, text: str) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO state (tenant, user_id, key, value) VALUES (?, ?, ?, ?)",
+        (scope.tenant, scope.user_id, key, text),
+    )

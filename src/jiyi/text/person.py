@@ -1,0 +1,125 @@
+"""Rewrite first-person chat text as a third-person statement about the user.
+
+A memory is read later, out of context, by another prompt: "我下周去深圳" must
+become "用户下周去深圳" and "I love hiking" must become "User loves hiking", or the
+model reading it would take "I" for itself. The assistant ("你"/"you") becomes
+"助手"/"the assistant". English verbs after the new subject are conjugated in the
+third person singular (love → loves, have → has, don't → doesn't), which covers the
+sentence shapes people use about themselves; anything unusual is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+ZH_USER = "用户"
+EN_USER = "User"
+
+_ZH_REL_AFTER_WO = (
+    "老婆|老公|妻子|丈夫|太太|媳妇|爱人|女朋友|男朋友|女友|男友|对象|妈妈|妈|老妈|母亲|爸爸|爸|老爸|父亲"
+    "|儿子|女儿|闺女|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|室友|同事|老板|领导|上司"
+    "|闺蜜|朋友|好朋友|同学|家人|孩子|宝宝|猫|狗|家"
+)
+_ZH_SUBST = (
+    (re.compile(r"(?:我们|咱们|俺们)"), ZH_USER),
+    (re.compile(rf"(?<!自)(?:我|俺)(?:的)?(?=(?:{_ZH_REL_AFTER_WO}))"), ZH_USER + "的"),
+    (re.compile(r"(?<!自)(?:我|俺|本人)"), ZH_USER),
+    (re.compile(r"(?:你们|您|你)"), "助手"),
+    (re.compile(r"用户的(妈|爸)(?![妈爸])"), r"用户的\1\1"),
+)
+# fillers that only count as such before punctuation ("对，…" yes, "对花生过敏" no)
+_ZH_FILLERS = (
+    "嗯+ 哦+ 噢 喔 啊 唉 哎 哎呀 诶 欸 额 呃 哈+ 嘿 好的 好 行 行吧 对 对的 对对 是的 那个 嗯呢 好吧"
+).split()
+# discourse connectors, stripped with or without punctuation after them
+_ZH_CONNECTORS = (
+    "对了 还有 就是 另外 然后 而且 并且 所以 但是 不过 反正 话说 顺便说一下 顺便问一下 顺便说 顺便问 顺便 跟你说个事"
+    " 跟你说一下 跟你说 先说个事 说个事 告诉你 老实说 说实话"
+).split()
+
+
+def _alts(words: list[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+_ZH_LEAD = re.compile(
+    rf"^(?:(?:{_alts(_ZH_FILLERS)})[啊呀哈啦呢吧]?[，,、\s!！~～。.]+"
+    rf"|(?:{_alts(_ZH_CONNECTORS)})[啊呀哈啦呢吧]?[，,、\s!！~～]*)+"
+)
+_ZH_TAIL = re.compile(r"[吧啊呢哈啦呀嘛哦噢喔哟咯嘞哇\s~～，,。.!！…\"'“”‘’「」『』]+$")
+
+
+def tidy_zh(text: str) -> str:
+    """Drop leading fillers (嗯/对了/另外…) and trailing particles (吧/啊/哈…)."""
+    text = _ZH_LEAD.sub("", text.strip())
+    return _ZH_TAIL.sub("", text).strip()
+
+
+def third_person_zh(text: str) -> str:
+    """``我妈下周三生日`` → ``用户的妈妈下周三生日``; ``你帮我记`` → ``助手帮用户记``."""
+    for pattern, repl in _ZH_SUBST:
+        text = pattern.sub(repl, text)
+    return text
+
+
+# ---------------------------------------------------------------- English
+
+_EN_CONTRACTIONS = (
+    (re.compile(r"\bI['\u2019]m\b|\bI am\b|\bIm\b(?=\s)"), "User is"),
+    (re.compile(r"\bI['\u2019]ve\b"), "User has"),
+    (re.compile(r"\bI['\u2019]ll\b"), "User will"),
+    (re.compile(r"\bI['\u2019]d\b"), "User would"),
+)
+_EN_FIXED = (
+    (re.compile(r"\b(?:my|My)\b"), "User's"),
+    (re.compile(r"\b(?:mine|Mine)\b"), "User's"),
+    (re.compile(r"\b(?:myself|Myself)\b"), "themself"),
+    (re.compile(r"\b(?:we|We)['\u2019]re\b"), "User and others are"),
+    (re.compile(r"\b(?:we|We)\b"), "User and others"),
+    (re.compile(r"\b(?:our|Our)\b"), "User's"),
+    (re.compile(r"\b(?:ours|Ours)\b"), "User's"),
+    (re.compile(r"\b(?:your|Your)\b"), "the assistant's"),
+    (re.compile(r"\b(?:you|You)\b"), "the assistant"),
+)
+_EN_ME = re.compile(r"\b(?:me|us)\b")
+_EN_I = re.compile(r"\bI\b(?P<adv>(?:\s+(?:really|just|also|still|always|never|usually|often|sometimes|"
+                   r"actually|definitely|totally|truly|absolutely|mostly|rarely|even|only|generally|"
+                   r"normally|typically|recently|finally|kind of|sort of))*)\s+(?P<verb>[A-Za-z'\u2019]+)")
+_EN_KEEP = frozenset(
+    "will would can could should might must may shall was had did said went got made am is are were has does "
+    "bought brought thought felt left met saw took gave told found ran came became began ate drank wrote won "
+    "lost sent spent built taught caught fought kept slept held heard paid sold stood understood wore knew grew "
+    "flew drew threw chose spoke broke forgot put set cut hit let quit read".split()
+)
+_EN_IRREGULAR = {"have": "has", "am": "is", "do": "does", "go": "goes", "be": "is",
+                 "don't": "doesn't", "don\u2019t": "doesn't", "haven't": "hasn't", "haven\u2019t": "hasn't",
+                 "aren't": "isn't", "can't": "can't", "won't": "won't"}
+
+
+def _s_form(verb: str) -> str:
+    low = verb.lower()
+    if low in _EN_IRREGULAR:
+        return _EN_IRREGULAR[low]
+    if low in _EN_KEEP or low.endswith(("ed", "n't", "ly")) or (low.endswith("s") and not low.endswith("ss")):
+        return verb
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    if low.endswith(("sh", "ch", "x", "z", "ss", "o")):
+        return verb + "es"
+    return verb + "s"
+
+
+def third_person_en(text: str) -> str:
+    """``I love hiking with my dog`` → ``User loves hiking with User's dog``."""
+    for pattern, repl in _EN_CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    text = _EN_I.sub(lambda m: f"{EN_USER}{m.group('adv')} {_s_form(m.group('verb'))}", text)
+    text = re.sub(r"\bI\b", EN_USER, text)
+    for pattern, repl in _EN_FIXED:
+        text = pattern.sub(repl, text)
+    return _EN_ME.sub(EN_USER, text)
+
+
+def third_person(text: str, lang: str) -> str:
+    """Language dispatch for :func:`third_person_zh` / :func:`third_person_en`."""
+    return third_person_zh(text) if lang == "zh" else third_person_en(text)
