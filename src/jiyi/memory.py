@@ -34,7 +34,7 @@ from jiyi.text.language import detect_language
 from jiyi.text.tokens import keywords_text
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import message_to_dict, push_to_buffer, read_buffer
-from jiyi.write.embed import CachedEmbedder
+from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
@@ -146,7 +146,8 @@ class Memory:
         now = self.clock.now()
         new = old.replace(content=text, updated_at=now)
         vec = self.embedder.embed_passages([text])[0]
-        self.store.apply(ChangeSet(scope, [Upsert(new, {"content": vec}, keywords_text(text))],
+        vectors = {"content": vec} if old.kind is Kind.EPISODE else self_contained_vectors(vec)
+        self.store.apply(ChangeSet(scope, [Upsert(new, vectors, keywords_text(text))],
                                    [HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")]))
         return new
 

@@ -14,7 +14,7 @@ from jiyi.errors import InvalidInput
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Message, Scope
 from jiyi.stores.protocol import ChangeSet, Store, Upsert
 from jiyi.text.tokens import keywords_text
-from jiyi.write.embed import CachedEmbedder
+from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import speaker_text
 from jiyi.write.validate import validate_user_id
 
@@ -42,7 +42,7 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
             changes = ChangeSet(scope)
             for (rec, hist), text, vec in zip(chunk, texts, vecs):
                 rec = rec.replace(embedding_model=embedder.model)
-                changes.upserts.append(Upsert(rec, {"content": vec}, keywords_text(text)))
+                changes.upserts.append(Upsert(rec, self_contained_vectors(vec), keywords_text(text)))
                 changes.history.extend(hist or [HistoryEvent(EventType.ADD, rec.id, now, new=rec.content,
                                                              reason="import")])
             store.apply(changes)

@@ -49,9 +49,15 @@ def render(hits: Sequence[Hit], lang: str) -> str:
     return "\n".join(lines)
 
 
+def drop_covered_episodes(hits: Sequence[Hit]) -> list[Hit]:
+    """Skip a raw turn when a memory extracted from it is already in the block (same source ids)."""
+    covered = {s for h in hits if h.record.kind is not Kind.EPISODE for s in h.record.source_ids}
+    return [h for h in hits if h.record.kind is not Kind.EPISODE or not set(h.record.source_ids) <= covered]
+
+
 def build_context_block(hits: Sequence[Hit], *, budget_tokens: int, count_tokens: TokenCounter, lang: str) -> str:
     """The largest prefix of ``hits`` (by rank) whose rendering fits ``budget_tokens``."""
-    chosen = list(hits)
+    chosen = drop_covered_episodes(hits)
     while chosen:
         block = render(chosen, lang)
         if count_tokens(block) <= budget_tokens:

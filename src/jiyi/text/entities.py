@@ -39,8 +39,8 @@ _EN_CAP = re.compile(r"\b[A-Z][\w'\u2019&-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\
 _SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*|[\"“(]\s*)$")
 _CONTRACTION = re.compile(r"['\u2019](?:re|m|ve|ll|d|t)$", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.])[A-Za-z]*\d[\dA-Za-z]*(?:[./:-]\d+)*")
-_ZH_ORG = re.compile(r"[\u4e00-\u9fff]{2,20}?(?:有限公司|股份公司|集团|银行|大学|学院|医院|研究所|研究院|中学|小学|幼儿园)")
-_NOT_ORG = re.compile(r"[的一下那这边个我你他她说在要去了]")
+_ZH_ORG = re.compile(r"有限公司|股份公司|集团|银行|大学|学院|医院|研究所|研究院|中学|小学|幼儿园")
+_ORG_BREAK = re.compile(r"[^\u4e00-\u9fff]|[的一下那这边个我你他她说在要了和跟与是到从给对]")
 _ORG_LEAD = re.compile(r"^(?:在|和|跟|是|去|到|给|从|的|对|于|家|那个|这个|见|找|约|拜访|联系|来自|加入|入职|考|上)+")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _FUNCTION_CHARS = frozenset("和跟与在的了是把被给对从向往就都也还")
@@ -51,8 +51,12 @@ def _numbers(text: str) -> list[str]:
 
 
 def _zh_entities(text: str) -> list[str]:
-    out: list[str] = [o for o in (_ORG_LEAD.sub("", m.group(0)) for m in _ZH_ORG.finditer(text))
-                      if len(o) > 3 and not _NOT_ORG.search(o)]
+    out: list[str] = []
+    for m in _ZH_ORG.finditer(text):
+        head = _ORG_BREAK.split(text[max(0, m.start() - 20):m.start()])[-1]
+        head = _ORG_LEAD.sub("", head)
+        if len(head) >= 2:
+            out.append(head + m.group(0))
     for word, flag in zh.pos_tags(text):
         if flag not in _ZH_TAGS or word in _ZH_DENY:
             continue

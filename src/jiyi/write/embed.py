@@ -12,6 +12,15 @@ from jiyi.embedders.protocol import Embedder
 from jiyi.stores.protocol import Store
 
 
+def self_contained_vectors(vec: np.ndarray) -> dict[str, np.ndarray]:
+    """Vectors of a memory that needs no neighbour context: the same vector on both channels.
+
+    Episodes get a separate ``context`` vector (the turn with the one before it); every
+    other memory is self-contained, so it competes on both dense routes with its own.
+    """
+    return {"content": vec, "context": vec}
+
+
 def content_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 

@@ -635,7 +635,7 @@ _RULES: list[tuple[re.Pattern[str], Handler, bool]] = [
     (re.compile(rf"\bin\s+{_ENN}\s+{_EN_UNITS}\b(?!\s+(?:ago|later|before|earlier|from))", _I), _en_offset, False),
     (re.compile(rf"\b(?:(?P<pre>last|next|this|early|mid-|mid|late)\s*)?{_MON}(?:\s+(?P<d>\d{{1,2}}){_ORD}\b)?"
                 r"(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?", _I), _en_month, True),
-    (re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?\b(?P<pre>)", _I),
+    (re.compile(rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?\b(?P<pre>)", _I),
      _en_month, False),
     (re.compile(r"\b(?:in|since|during|by|of|until|from|before|after|around)\s+(?P<core>(?:19|20)\d{2})\b(?![-/.]\d)",
                 _I), _en_year, False),

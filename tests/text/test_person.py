@@ -1,0 +1,49 @@
+"""First person → third person, so a memory reads right out of context."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.text.person import third_person, third_person_en, third_person_zh, tidy_zh
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("我妈下周三生日", "用户的妈妈下周三生日"), ("你帮我记一下", "助手帮用户记一下"), ("我们要搬家了", "用户要搬家了"),
+     ("我老婆苏琳喜欢郁金香", "用户的老婆苏琳喜欢郁金香"), ("我的手机号", "用户的手机号"), ("自我介绍", "自我介绍"),
+     ("我爸想让我考公", "用户的爸爸想让用户考公")],
+)
+def test_zh(text: str, expected: str) -> None:
+    assert third_person_zh(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("I love hiking with my dog", "User loves hiking with User's dog"),
+     ("I'm allergic to peanuts", "User is allergic to peanuts"),
+     ("I don't eat pork", "User doesn't eat pork"),
+     ("I never drink coffee", "User never drinks coffee"),
+     ("I usually go to bed late", "User usually goes to bed late"),
+     ("I try to run", "User tries to run"),
+     ("I went to a support group", "User went to a support group"),
+     ("I bought a car", "User bought a car"),
+     ("I've been to Japan", "User has been to Japan"),
+     ("I'll call you", "User will call the assistant"),
+     ("We are moving to Paris", "User and others are moving to Paris")],
+)
+def test_en(text: str, expected: str) -> None:
+    assert third_person_en(text) == expected
+
+
+def test_dispatch() -> None:
+    assert third_person("我住在上海", "zh") == "用户住在上海"
+    assert third_person("I live in Boston", "en") == "User lives in Boston"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("嗯嗯，对了，我喜欢吃辣吧", "我喜欢吃辣"), ("还有啊，有事给我发短信", "有事给我发短信"),
+     ("对花生过敏", "对花生过敏"), ("好的，麻烦了", "麻烦了"), ("那写\"妈妈生日快乐\"", "那写\"妈妈生日快乐")],
+)
+def test_tidy_zh(text: str, expected: str) -> None:
+    assert tidy_zh(text) == expected

@@ -1,0 +1,272 @@
+"""Time expressions resolve against the message's timestamp (REF, a Wednesday), never the clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from jiyi.write.timeparse import TimeSpan, cn_to_int, find_time_expressions, resolve_time
+
+REF = datetime(2025, 3, 5, 10, 0, tzinfo=timezone.utc)  # Wednesday 2025-03-05 10:00 UTC
+
+
+def _d(s: str) -> datetime:
+    """'2025-03-12' or '2025-03-12 15:30' as aware UTC."""
+    fmt = "%Y-%m-%d %H:%M" if " " in s else "%Y-%m-%d"
+    return datetime.strptime(s, fmt).replace(tzinfo=timezone.utc)
+
+
+def _one(text: str, ref: datetime = REF) -> TimeSpan:
+    spans = find_time_expressions(text, ref)
+    assert len(spans) == 1, f"{text!r} gave {spans}"
+    return spans[0]
+
+
+# (text, start, end (exclusive), granularity, matched text)
+ZH_CASES = [
+    ("今天", "2025-03-05", "2025-03-06", "day", "今天"),
+    ("明天", "2025-03-06", "2025-03-07", "day", "明天"),
+    ("后天", "2025-03-07", "2025-03-08", "day", "后天"),
+    ("大后天", "2025-03-08", "2025-03-09", "day", "大后天"),
+    ("昨天", "2025-03-04", "2025-03-05", "day", "昨天"),
+    ("前天", "2025-03-03", "2025-03-04", "day", "前天"),
+    ("大前天", "2025-03-02", "2025-03-03", "day", "大前天"),
+    ("明后天就到", "2025-03-06", "2025-03-08", "day", "明后天"),
+    ("今天中午想吃面", "2025-03-05 11:00", "2025-03-05 14:00", "daypart", "今天中午"),
+    ("今晚", "2025-03-05 18:00", "2025-03-06", "daypart", "今晚"),
+    ("明早", "2025-03-06 05:00", "2025-03-06 10:00", "daypart", "明早"),
+    ("昨晚没睡好", "2025-03-04 18:00", "2025-03-05", "daypart", "昨晚"),
+    ("明天上午", "2025-03-06 08:00", "2025-03-06 12:00", "daypart", "明天上午"),
+    ("下周三要去深圳出差", "2025-03-12", "2025-03-13", "day", "下周三"),
+    ("这周五", "2025-03-07", "2025-03-08", "day", "这周五"),
+    ("本周一", "2025-03-03", "2025-03-04", "day", "本周一"),
+    ("上周二到的", "2025-02-25", "2025-02-26", "day", "上周二"),
+    ("下下周一", "2025-03-17", "2025-03-18", "day", "下下周一"),
+    ("下星期天", "2025-03-16", "2025-03-17", "day", "下星期天"),
+    ("上礼拜六", "2025-03-01", "2025-03-02", "day", "上礼拜六"),
+    ("周末去爬山", "2025-03-08", "2025-03-10", "weekend", "周末"),
+    ("下周末", "2025-03-15", "2025-03-17", "weekend", "下周末"),
+    ("这周一直在加班", "2025-03-03", "2025-03-10", "week", "这周"),
+    ("下周", "2025-03-10", "2025-03-17", "week", "下周"),
+    ("上个星期", "2025-02-24", "2025-03-03", "week", "上个星期"),
+    ("下个月", "2025-04-01", "2025-05-01", "month", "下个月"),
+    ("上个月", "2025-02-01", "2025-03-01", "month", "上个月"),
+    ("这个月", "2025-03-01", "2025-04-01", "month", "这个月"),
+    ("本月", "2025-03-01", "2025-04-01", "month", "本月"),
+    ("三个月前", "2024-12-01", "2025-01-01", "month", "三个月前"),
+    ("两个多月前", "2025-01-01", "2025-02-01", "month", "两个多月前"),
+    ("两天后", "2025-03-07", "2025-03-08", "day", "两天后"),
+    ("三天前", "2025-03-02", "2025-03-03", "day", "三天前"),
+    ("半个月前", "2025-02-18", "2025-02-19", "day", "半个月前"),
+    ("两周后", "2025-03-17", "2025-03-24", "week", "两周后"),
+    ("一个星期以后", "2025-03-10", "2025-03-17", "week", "一个星期以后"),
+    ("半年前", "2024-09-01", "2024-10-01", "month", "半年前"),
+    ("三年前", "2022-01-01", "2023-01-01", "year", "三年前"),
+    ("两小时后", "2025-03-05 12:00", "2025-03-05 13:00", "hour", "两小时后"),
+    ("十分钟后", "2025-03-05 10:10", "2025-03-05 10:11", "minute", "十分钟后"),
+    ("去年五月", "2024-05-01", "2024-06-01", "month", "去年五月"),
+    ("明年3月", "2026-03-01", "2026-04-01", "month", "明年3月"),
+    ("今年6月15号", "2025-06-15", "2025-06-16", "day", "今年6月15号"),
+    ("5月3日", "2025-05-03", "2025-05-04", "day", "5月3日"),
+    ("五月三号", "2025-05-03", "2025-05-04", "day", "五月三号"),
+    ("十二月二十五日", "2024-12-25", "2024-12-26", "day", "十二月二十五日"),
+    ("5月份", "2025-05-01", "2025-06-01", "month", "5月份"),
+    ("3号", "2025-03-03", "2025-03-04", "day", "3号"),
+    ("二十八号", "2025-03-28", "2025-03-29", "day", "二十八号"),
+    ("2025年3月", "2025-03-01", "2025-04-01", "month", "2025年3月"),
+    ("2024年3月5日", "2024-03-05", "2024-03-06", "day", "2024年3月5日"),
+    ("2024年", "2024-01-01", "2025-01-01", "year", "2024年"),
+    ("二〇二三年", "2023-01-01", "2024-01-01", "year", "二〇二三年"),
+    ("去年", "2024-01-01", "2025-01-01", "year", "去年"),
+    ("前年", "2023-01-01", "2024-01-01", "year", "前年"),
+    ("明年", "2026-01-01", "2027-01-01", "year", "明年"),
+    ("今年年底", "2025-12-01", "2026-01-01", "month", "今年年底"),
+    ("年底", "2025-12-01", "2026-01-01", "month", "年底"),
+    ("月底", "2025-03-21", "2025-04-01", "day", "月底"),
+    ("上个月底", "2025-02-21", "2025-03-01", "day", "上个月底"),
+    ("5月中旬", "2025-05-11", "2025-05-21", "day", "5月中旬"),
+    ("这个月26号要搬家", "2025-03-26", "2025-03-27", "day", "这个月26号"),
+    ("下个月3号", "2025-04-03", "2025-04-04", "day", "下个月3号"),
+    ("明天早上六点叫我", "2025-03-06 06:00", "2025-03-06 07:00", "hour", "明天早上六点"),
+    ("明天下午3点半开会", "2025-03-06 15:30", "2025-03-06 16:30", "minute", "明天下午3点半"),
+    ("今晚8点", "2025-03-05 20:00", "2025-03-05 21:00", "hour", "今晚8点"),
+    ("晚上8点提醒我", "2025-03-05 20:00", "2025-03-05 21:00", "hour", "晚上8点"),
+    ("明天两点开会", "2025-03-06 14:00", "2025-03-06 15:00", "hour", "明天两点"),
+    ("周五晚上7点", "2025-03-07 19:00", "2025-03-07 20:00", "hour", "周五晚上7点"),
+    ("明天9:30", "2025-03-06 09:30", "2025-03-06 10:30", "minute", "明天9:30"),
+    ("五一假期", "2025-05-01", "2025-05-06", "holiday", "五一"),
+    ("国庆", "2024-10-01", "2024-10-08", "holiday", "国庆"),
+    ("去年国庆", "2024-10-01", "2024-10-08", "holiday", "去年国庆"),
+    ("元旦", "2025-01-01", "2025-01-02", "day", "元旦"),
+    ("618会不会降价", "2025-06-18", "2025-06-19", "day", "618"),
+    ("12月16号到19号去新加坡", "2024-12-16", "2024-12-20", "day", "12月16号到19号"),
+    ("28号到31号", "2025-03-28", "2025-04-01", "day", "28号到31号"),
+    ("约明天上午9:00-12:00", "2025-03-06 09:00", "2025-03-06 12:00", "hour", "明天上午9:00-12:00"),
+]
+
+EN_CASES = [
+    ("today", "2025-03-05", "2025-03-06", "day", "today"),
+    ("tonight", "2025-03-05 18:00", "2025-03-06", "daypart", "tonight"),
+    ("tomorrow", "2025-03-06", "2025-03-07", "day", "tomorrow"),
+    ("yesterday", "2025-03-04", "2025-03-05", "day", "yesterday"),
+    ("the day after tomorrow", "2025-03-07", "2025-03-08", "day", "the day after tomorrow"),
+    ("the day before yesterday", "2025-03-03", "2025-03-04", "day", "the day before yesterday"),
+    ("this morning", "2025-03-05 06:00", "2025-03-05 12:00", "daypart", "this morning"),
+    ("last night", "2025-03-04 18:00", "2025-03-05", "daypart", "last night"),
+    ("tomorrow morning", "2025-03-06 06:00", "2025-03-06 12:00", "daypart", "tomorrow morning"),
+    ("tomorrow at 9am", "2025-03-06 09:00", "2025-03-06 10:00", "hour", "tomorrow at 9am"),
+    ("tomorrow at noon", "2025-03-06 12:00", "2025-03-06 13:00", "hour", "tomorrow at noon"),
+    ("Friday evening", "2025-03-07 18:00", "2025-03-07 22:00", "daypart", "Friday evening"),
+    ("I'm flying to Beijing next Wednesday", "2025-03-12", "2025-03-13", "day", "next Wednesday"),
+    ("next Friday", "2025-03-14", "2025-03-15", "day", "next Friday"),
+    ("this Friday", "2025-03-07", "2025-03-08", "day", "this Friday"),
+    ("last Tuesday", "2025-02-25", "2025-02-26", "day", "last Tuesday"),
+    ("I will see her on Friday", "2025-03-07", "2025-03-08", "day", "Friday"),
+    ("I met her on Friday", "2025-02-28", "2025-03-01", "day", "Friday"),
+    ("I went there on Monday", "2025-03-03", "2025-03-04", "day", "Monday"),
+    ("next week", "2025-03-10", "2025-03-17", "week", "next week"),
+    ("last week", "2025-02-24", "2025-03-03", "week", "last week"),
+    ("this weekend", "2025-03-08", "2025-03-10", "weekend", "this weekend"),
+    ("I hiked over the weekend", "2025-03-01", "2025-03-03", "weekend", "the weekend"),
+    ("next month", "2025-04-01", "2025-05-01", "month", "next month"),
+    ("last month", "2025-02-01", "2025-03-01", "month", "last month"),
+    ("next year", "2026-01-01", "2027-01-01", "year", "next year"),
+    ("last year", "2024-01-01", "2025-01-01", "year", "last year"),
+    ("in 3 days", "2025-03-08", "2025-03-09", "day", "in 3 days"),
+    ("3 days ago", "2025-03-02", "2025-03-03", "day", "3 days ago"),
+    ("two weeks ago", "2025-02-17", "2025-02-24", "week", "two weeks ago"),
+    ("two weekends ago", "2025-02-22", "2025-02-24", "weekend", "two weekends ago"),
+    ("a month ago", "2025-02-01", "2025-03-01", "month", "a month ago"),
+    ("3 months ago", "2024-12-01", "2025-01-01", "month", "3 months ago"),
+    ("a couple of days ago", "2025-03-03", "2025-03-04", "day", "a couple of days ago"),
+    ("a year ago", "2024-01-01", "2025-01-01", "year", "a year ago"),
+    ("in an hour", "2025-03-05 11:00", "2025-03-05 12:00", "hour", "in an hour"),
+    ("last May", "2024-05-01", "2024-06-01", "month", "last May"),
+    ("next May", "2025-05-01", "2025-06-01", "month", "next May"),
+    ("in May", "2025-05-01", "2025-06-01", "month", "May"),
+    ("on May 8", "2025-05-08", "2025-05-09", "day", "May 8"),
+    ("May 8th", "2025-05-08", "2025-05-09", "day", "May 8th"),
+    ("May 8, 2023", "2023-05-08", "2023-05-09", "day", "May 8, 2023"),
+    ("8 May 2023", "2023-05-08", "2023-05-09", "day", "8 May 2023"),
+    ("the 8th of May", "2025-05-08", "2025-05-09", "day", "the 8th of May"),
+    ("May 2023", "2023-05-01", "2023-06-01", "month", "May 2023"),
+    ("early June", "2025-06-01", "2025-06-11", "day", "early June"),
+    ("mid-May", "2025-05-11", "2025-05-21", "day", "mid-May"),
+    ("late May", "2025-05-21", "2025-06-01", "day", "late May"),
+    ("on the 15th", "2025-03-15", "2025-03-16", "day", "the 15th"),
+    ("in 2022", "2022-01-01", "2023-01-01", "year", "2022"),
+    ("Christmas", "2024-12-25", "2024-12-26", "day", "Christmas"),
+    ("next Christmas", "2025-12-25", "2025-12-26", "day", "next Christmas"),
+    ("Thanksgiving", "2024-11-28", "2024-11-29", "day", "Thanksgiving"),
+    ("from May 3 to May 8", "2025-05-03", "2025-05-09", "day", "May 3 to May 8"),
+    ("at 3pm", "2025-03-05 15:00", "2025-03-05 16:00", "hour", "3pm"),
+    ("2023-05-08", "2023-05-08", "2023-05-09", "day", "2023-05-08"),
+    ("2023/5/8", "2023-05-08", "2023-05-09", "day", "2023/5/8"),
+    ("5/8/2023", "2023-05-08", "2023-05-09", "day", "5/8/2023"),
+    ("2023-05", "2023-05-01", "2023-06-01", "month", "2023-05"),
+]
+
+
+@pytest.mark.parametrize(("text", "start", "end", "gran", "matched"), ZH_CASES + EN_CASES)
+def test_expression_resolves(text: str, start: str, end: str, gran: str, matched: str) -> None:
+    span = _one(text)
+    assert (span.start, span.end, span.granularity, span.text) == (_d(start), _d(end), gran, matched)
+    assert text[span.offset:span.end_offset] == matched
+
+
+NOT_TIMES = [
+    "每周三去游泳",  # a habit, not a date
+    "每个月5号还房贷",
+    "简短一点",  # "一点" = a little
+    "早一点睡",
+    "光打包就打了三个周末",  # a count of weekends
+    "碧波路690弄12号603",  # an address
+    "坐一号线",
+    "我一般7点起，8点到图书馆，晚上10点回宿舍",  # a routine
+    "订单号123",
+    "都三个月了",
+    "I may go",
+    "May I ask a question?",
+    "on Mondays I swim",
+    "every Monday",
+    "I get up at 7am every day",
+    "we march on",
+    "国庆之后我改成6点半起床了"[-10:],  # "改成6点半起床了": a bare clock is no date
+]
+
+
+@pytest.mark.parametrize("text", NOT_TIMES)
+def test_not_a_time(text: str) -> None:
+    assert find_time_expressions(text, REF) == []
+
+
+def test_reference_is_the_message_time_not_now() -> None:
+    old = datetime(2019, 7, 1, 8, 0, tzinfo=timezone.utc)
+    assert _one("明天", old).start == _d("2019-07-02")
+    assert _one("tomorrow", old).start == _d("2019-07-02")
+
+
+def test_bare_weekday_follows_the_week_just_named() -> None:
+    spans = find_time_expressions("下周三去北京出差，周五回来", REF)
+    assert [s.start for s in spans] == [_d("2025-03-12"), _d("2025-03-14")]
+
+
+def test_bare_weekday_in_the_past_tense_is_last_week() -> None:
+    assert _one("周五去了趟杭州").start == _d("2025-02-28")
+    assert _one("周五要去杭州").start == _d("2025-03-07")
+
+
+def test_bare_day_takes_the_month_just_named() -> None:
+    spans = find_time_expressions("下个月3号出发，5号回来", REF)
+    assert [s.start for s in spans] == [_d("2025-04-03"), _d("2025-04-05")]
+
+
+def test_several_expressions_in_order_with_offsets() -> None:
+    text = "下周三去深圳，下个月回上海，I moved last year"
+    spans = find_time_expressions(text, REF)
+    assert [s.text for s in spans] == ["下周三", "下个月", "last year"]
+    assert [text[s.offset:s.end_offset] for s in spans] == ["下周三", "下个月", "last year"]
+
+
+def test_resolve_time_first_or_none() -> None:
+    first = resolve_time("明天和后天", REF)
+    assert first is not None and first.text == "明天"
+    assert resolve_time("没有时间", REF) is None
+    assert find_time_expressions("", REF) == []
+
+
+def test_results_are_aware_utc_and_contains_is_end_exclusive() -> None:
+    span = _one("明天")
+    assert span.start.tzinfo is not None and span.start.utcoffset() == timedelta(0)
+    assert span.contains(_d("2025-03-06 23:59"))
+    assert not span.contains(_d("2025-03-07"))
+    assert span.contains(datetime(2025, 3, 6, 12, 0))  # naive = UTC
+
+
+def test_user_time_zone_decides_what_tomorrow_is() -> None:
+    late = datetime(2025, 3, 5, 20, 0, tzinfo=timezone.utc)  # already 04:00 on the 6th in Shanghai
+    shanghai = ZoneInfo("Asia/Shanghai")
+    span = find_time_expressions("明天", late, tz=shanghai)[0]
+    assert span.start == datetime(2025, 3, 7, 0, 0, tzinfo=shanghai)
+    assert span.start.tzinfo == timezone.utc
+    assert find_time_expressions("明天", late)[0].start == _d("2025-03-06")
+
+
+def test_naive_reference_is_taken_as_utc() -> None:
+    assert _one("明天", datetime(2025, 3, 5, 10, 0)).start == _d("2025-03-06")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("一", 1), ("两", 2), ("十", 10), ("十二", 12), ("二十", 20), ("二十八", 28), ("三十一", 31),
+     ("一百零五", 105), ("二〇二五", 2025), ("12", 12), ("零", 0)],
+)
+def test_cn_to_int(text: str, value: int) -> None:
+    assert cn_to_int(text) == value
+
+
+def test_cn_to_int_rejects_words() -> None:
+    with pytest.raises(ValueError):
+        cn_to_int("几个")
