@@ -66,9 +66,9 @@ class Memory:
         self.extractor: Extractor = extractor or registry.create("extractor", self.settings.extractor, self.settings)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
         self.scope_tenant = self.settings.tenant
+        threshold = self.settings.merge_threshold or float(getattr(raw_embedder, "duplicate_threshold", 0.95))
         self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
-                                   merge_threshold=self.settings.merge_threshold
-                                   or getattr(raw_embedder, "duplicate_threshold", 0.95),
+                                   merge_threshold=threshold,
                                    every_rounds=self.settings.extract_every_rounds,
                                    long_chars=self.settings.long_message_chars)
         self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)

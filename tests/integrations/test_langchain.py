@@ -146,4 +146,4 @@ def test_runnable_with_message_history(memory: Memory) -> None:
     stored = JiyiChatMessageHistory(memory, user_id="alice", session_id="chat-1").messages
     assert [m.content for m in stored] == ["我的猫叫团子", "收到：我的猫叫团子", "我的猫叫什么？", "收到：我的猫叫什么？"]
     found = JiyiRetriever(memory=memory, user_id="alice", k=3).invoke("团子")
-    assert "我的猫叫团子" in [d.page_content for d in found]  # the turns are long-term memory too
+    assert any("猫叫团子" in d.page_content for d in found)  # the turns are long-term memory too

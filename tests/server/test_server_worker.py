@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
-from typing import cast
 
 import httpx
 import pytest
@@ -19,7 +18,6 @@ from server_support import LiveServer
 from jiyi.clock import utc_now
 from jiyi.embedders.hashing import HashingEmbedder
 from jiyi.memory import Memory
-from jiyi.stores.protocol import Job
 
 JIYI = [sys.executable, "-c", "from jiyi.cli import main; main()"]
 
@@ -104,9 +102,7 @@ def test_a_job_whose_worker_died_mid_job_is_retried(server: LiveServer, acme: ht
     acme.post("/v1/memories", json={"messages": msgs, "user_id": uid})
     # A worker claims the job and dies before committing: its claim is all that is left of it.
     with Memory(home=server.home, embedder=HashingEmbedder(), background_worker=False) as mem:
-        # cast: the Store protocol's own ``list`` method shadows the builtin in its annotations
-        claimed = cast("list[Job]", mem.store.claim_jobs(100, "worker-that-died", utc_now() - timedelta(seconds=120),
-                                                         60.0))
+        claimed = mem.store.claim_jobs(100, "worker-that-died", utc_now() - timedelta(seconds=120), 60.0)
     assert any(job.scope.user_id == uid for job in claimed)
     assert memories(acme, uid) == [], "nothing of the job was written"
 

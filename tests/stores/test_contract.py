@@ -454,8 +454,12 @@ def test_equal_times_rank_the_last_stored_first(store: Store, data) -> None:
     newest_first = ids[::-1]
     assert [i for i, _ in store.recent(data.alice, 10, RecordFilter())] == newest_first
     assert [r.id for r in store.list(data.alice, RecordFilter())] == newest_first
-    assert [i for i, _ in store.entity_search(data.alice, ["cat"], 10, RecordFilter())] == newest_first
-    data.put(store, store.get(data.alice, "zz").replace(importance=0.9))  # an update keeps its place
+    assert [
+        i for i, _ in store.entity_search(data.alice, ["cat"], 10, RecordFilter())
+    ] == newest_first
+    data.put(
+        store, store.get(data.alice, "zz").replace(importance=0.9)
+    )  # an update keeps its place
     assert [r.id for r in store.list(data.alice, RecordFilter())] == newest_first
 
 

@@ -7,6 +7,7 @@ import sqlite3
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -202,25 +203,32 @@ def test_threads_share_one_store(opened, data) -> None:
     assert len(store.vector_search(ALICE, data.vec(1), 1000, RecordFilter())) == 100
 
 
-def _child_writes(path: str, worker: int, n: int, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    """Runs in a child process: write ``n`` memories and claim jobs until none are left."""
+def _child_writes(path: str, worker: int, n: int, barrier: Any, queue: Any) -> None:
+    """In a child process: write, claim and search in turns with the other child, then report.
+
+    The barriers make both processes hammer the file at the same time, and make the
+    final search run after both finished, so it must see the other process's rows
+    although this process's matrix was only ever patched with its own writes.
+    """
     import datetime as dt
 
     store = SQLiteStore(path)
     t0 = dt.datetime(2025, 3, 5, tzinfo=dt.timezone.utc)
+    query = np.zeros(8, dtype=np.float32)
+    query[worker] = 1.0
     claimed: list[str] = []
+    barrier.wait(timeout=60)
     for i in range(n):
-        rec = MemoryRecord(
-            f"p{worker}-{i}", "acme", "alice", f"process {worker} memory {i}", Kind.FACT, t0, t0
-        )
-        vec = np.zeros(8, dtype=np.float32)
-        vec[worker] = 1.0
-        store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": vec}, f"process{worker}")]))
+        rec = MemoryRecord(f"p{worker}-{i}", "acme", "alice", f"memory {i}", Kind.FACT, t0, t0)
+        store.apply(ChangeSet(ALICE, [Upsert(rec, {"content": query}, f"process{worker}")]))
         claimed += [j.id for j in store.claim_jobs(1, f"w{worker}", t0)]
+        store.vector_search(ALICE, query, 5, RecordFilter())
     while batch := store.claim_jobs(1, f"w{worker}", t0):
         claimed += [j.id for j in batch]
+    barrier.wait(timeout=60)
+    seen = len(store.vector_search(ALICE, query, 10 * n, RecordFilter()))
     store.close()
-    queue.put((worker, claimed))
+    queue.put((worker, claimed, seen))
 
 
 def test_two_processes_write_one_file_and_lose_nothing(opened, path: Path, data) -> None:
@@ -228,20 +236,23 @@ def test_two_processes_write_one_file_and_lose_nothing(opened, path: Path, data)
     jobs = {setup.enqueue(ALICE, "add", {"n": i}, data.t0) for i in range(30)}
     setup.close()  # SQLite connections must not cross a fork(), even unused
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    queue = ctx.Queue()
-    procs = [ctx.Process(target=_child_writes, args=(str(path), w, 40, queue)) for w in (0, 1)]
+    barrier, queue = ctx.Barrier(2), ctx.Queue()
+    procs = [
+        ctx.Process(target=_child_writes, args=(str(path), w, 60, barrier, queue)) for w in (0, 1)
+    ]
     for p in procs:
         p.start()
-    results = dict(queue.get(timeout=60) for _ in procs)
+    results = {w: (claimed, seen) for w, claimed, seen in (queue.get(timeout=90) for _ in procs)}
     for p in procs:
-        p.join(timeout=60)
+        p.join(timeout=30)
         assert p.exitcode == 0
-    store = opened()
-    assert store.count(ALICE, RecordFilter()) == 80
-    claimed = results[0] + results[1]
+    assert [seen for _, seen in results.values()] == [120, 120]
+    claimed = results[0][0] + results[1][0]
     assert sorted(claimed) == sorted(jobs)  # every job claimed exactly once across processes
+    store = opened()
+    assert store.count(ALICE, RecordFilter()) == 120
     for worker in (0, 1):
         q = np.zeros(8, dtype=np.float32)
         q[worker] = 1.0
-        hits = store.vector_search(ALICE, q, 100, RecordFilter())
-        assert len(hits) == 80 and all(i.startswith(f"p{worker}-") for i, _ in hits[:40])
+        hits = store.vector_search(ALICE, q, 200, RecordFilter())
+        assert len(hits) == 120 and all(i.startswith(f"p{worker}-") for i, _ in hits[:60])

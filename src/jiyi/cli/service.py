@@ -91,8 +91,7 @@ def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: s
 
 @click.command()
 @click.option("--once", is_flag=True, help="Drain what is queued now, then exit (for cron).")
-@click.option("--poll", default=0.5, show_default=True, type=float, hidden=True)
-def worker(once: bool, poll: float) -> None:
+def worker(once: bool) -> None:
     """Process queued writes of every tenant until SIGTERM or Ctrl-C.
 
     Any number of workers (and servers with --worker) may share one store: a job is
@@ -121,7 +120,7 @@ def worker(once: bool, poll: float) -> None:
             return
         click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
                    f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)
-        while not stop.wait(poll):
+        while not stop.wait(1.0):  # the work happens on the Memory's worker thread
             pass
         click.echo("jiyi worker: stopping after the current job", err=True)
     finally:

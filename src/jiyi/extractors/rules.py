@@ -65,6 +65,7 @@ from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.wordlists import words
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
 if TYPE_CHECKING:
@@ -222,7 +223,7 @@ _SURNAMES = frozenset(
     "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
     "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
-_NAME_DENY = frozenset("过敏 老公 老婆 用户 助手 生日 家里 那边 这边 一起 身体 工作 上班 自己 一下 特别 非常".split())
+_NAME_DENY = words("过敏 老公 老婆 用户 助手 生日 家里 那边 这边 一起 身体 工作 上班 自己 一下 特别 非常")
 
 
 def looks_like_name_zh(word: str) -> bool:
@@ -267,9 +268,19 @@ def zh_relation_names(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def without_times(c: Clause) -> str:
+    """The clause with its time expressions cut out: patterns see 我搬到杭州 in 我下个月搬到杭州."""
+    text = c.text
+    for span in sorted(c.spans, key=lambda s: s.offset, reverse=True):
+        lo, hi = max(span.offset - c.start, 0), min(span.end_offset - c.start, len(text))
+        if lo < hi:
+            text = text[:lo] + text[hi:]
+    return text
+
+
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: tuple[str, str | None] | None) -> None:
-    """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers)."""
-    t = tidy_zh(c.text)
+    """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers and times)."""
+    t = tidy_zh(without_times(c))
     if m := _ZH_REL_START.match(t):
         word = m.group("rel") or m.group("bare")
         c.subject, c.rel, c.body = "rel", word, t
@@ -327,8 +338,8 @@ _JOB_SUFFIX = re.compile(
     r"顾问|分析师|架构师|会计师|药剂师|董事长|总裁|经纪人|外卖小哥|快递小哥|退休职工|退休了)$"
 )
 _PLACE_SUFFIX = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛)$")
-_PLACE_TRIM = re.compile(r"(?:那边|这边|那里|这里|那儿|这儿|附近|一带|去了|去|来|住|的家|了|啦|吧|呢|啊|哦|哈|的)+$")
-_GENERIC_PLACES = frozenset("家 家里 这 那 这里 那里 公司 单位 宿舍 学校 酒店 宾馆 外地 外面 老家 国外 本地 附近 哪 哪里".split())
+_PLACE_TRIM = re.compile(r"(?:对吧|对吗|是吧|是吗|吗|那边|这边|那里|这里|那儿|这儿|附近|一带|去了|去|来|住|的家|了|啦|吧|呢|啊|哦|哈|的)+$")
+_GENERIC_PLACES = words("家 家里 这 那 这里 那里 公司 单位 宿舍 学校 酒店 宾馆 外地 外面 老家 国外 本地 附近 哪 哪里")
 _ADDR_LIKE = re.compile(r"\d+\s*(?:号|弄|室|栋|幢|单元|楼|层|号楼)|(?:路|街|巷|道|弄|村|里)\d")
 _ZH_ADDRESS = re.compile(r"(?:收货地址|家庭住址|新地址|地址|住址|新家在|家在|住在|寄到|送到)"
                          r"(?:是|为|:|：|在|改成|改为|换成|填的?)?\s*(?P<v>[\u4e00-\u9fffA-Za-z0-9\-#－]{4,60})")
@@ -521,38 +532,44 @@ def _zh_i_am_name(body: str) -> list[Draft]:
 
 
 def _zh_contact(text: str) -> list[Draft]:
+    out = [_templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S)
+           for m in _PHONE.finditer(text)]
+    if not out and (landline := _LANDLINE.search(text)):
+        out.append(_templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
+    if email := _EMAIL.search(text):
+        out.append(_templated("用户的邮箱是{v}", "user/email", email.group("v"), importance=0.7, visibility=S))
+    if ident := _ZH_ID.search(text):
+        out.append(_templated("用户的证件号是{v}", "user/id_number", ident.group("v"), importance=0.7, visibility=S))
+    addr = _ZH_ADDRESS.search(text) or _ZH_BARE_ADDRESS.match(tidy_zh(text))
+    if addr and _ADDR_LIKE.search(addr.group("v")):
+        out.extend(_zh_address_value(addr.group("v")))
+    return out
+
+
+def _zh_allergies(body: str, sentence: str) -> list[Draft]:
+    """我对花生和海鲜过敏 → one memory per allergen; 挺严重的 anywhere in the sentence marks it severe."""
+    m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
+    if m is None or "不过敏" in body:
+        return []
+    severe = "严重" if "严重" in sentence else ""
     out: list[Draft] = []
-    for m in _PHONE.finditer(text):
-        out.append(_templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S))
-    if not out and (m := _LANDLINE.search(text)):
-        out.append(_templated("用户的电话是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S))
-    if m := _EMAIL.search(text):
-        out.append(_templated("用户的邮箱是{v}", "user/email", m.group("v"), importance=0.7, visibility=S))
-    if m := _ZH_ID.search(text):
-        out.append(_templated("用户的证件号是{v}", "user/id_number", m.group("v"), importance=0.7, visibility=S))
-    m2 = _ZH_ADDRESS.search(text) or _ZH_BARE_ADDRESS.match(tidy_zh(text))
-    if m2 and _ADDR_LIKE.search(m2.group("v")):
-        out.extend(_zh_address_value(m2.group("v")))
+    for item in re.split(r"[、和与及跟]|还有", m.group("v").lstrip("对有")):
+        item = item.strip()
+        if item and not re.search(r"[不我你他她说就跟让给后吃喝在会]|什么|有点|这个", item):
+            out.append(_fact(f"用户对{item}{severe}过敏", f"allergy/{item}", item, importance=0.9,
+                             template="用户对{v}" + severe + "过敏"))
     return out
 
 
 def _zh_health(body: str, sentence: str) -> list[Draft]:
-    out: list[Draft] = []
-    if (m := _ZH_ALLERGY.match(body)) or (m := _ZH_ALLERGEN_IS.search(body)):
-        if "不过敏" not in body:
-            severe = "严重" if "严重" in sentence else ""
-            for item in re.split(r"[、和与及跟]|还有", m.group("v").lstrip("对有")):
-                item = item.strip()
-                if item and not re.search(r"[不我你他她说就跟让给后吃喝在会]|什么|有点|这个", item):
-                    out.append(_fact(f"用户对{item}{severe}过敏", f"allergy/{item}", item, importance=0.9,
-                                     template="用户对{v}" + severe + "过敏"))
+    out = _zh_allergies(body, sentence)
     for m in _ZH_HEALTH.finditer(body):
         cond = m.group("v")
         if not any(cond in d.content for d in out):
             out.append(_fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
-    if m := _ZH_HIGH.match(body):
-        out.append(_fact(f"用户{m.group('v')}偏高", f"health/{m.group('v')}", m.group("v"), importance=0.7,
-                         visibility=S))
+    if high := _ZH_HIGH.match(body):
+        what = high.group("v")
+        out.append(_fact(f"用户{what}偏高", f"health/{what}", what, importance=0.7, visibility=S))
     if _ZH_PREGNANT.search(body) and not re.search(r"没|不|未", body):
         out.append(_fact("用户怀孕了", "health/pregnancy", "", importance=0.9, visibility=S))
     return out
@@ -580,7 +597,7 @@ def _zh_like(body: str, content: str) -> list[Draft]:
         return []
     obj = re.sub(r"^(?:吃|喝|看|听|玩|用|去|穿|养)", "", m.group("v"))
     obj = re.sub(r"(?:的|了|啊|呀|哦|吧)+$", "", obj)
-    slot = f"pref/{obj}" if 0 < len(obj) <= 8 and not re.search(r"[，,的]", obj) else None
+    slot = f"pref/{obj}" if 0 < len(obj) <= 8 and not re.search(r"[，,]", obj) else None
     return [_fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
 
 
@@ -699,8 +716,8 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
 )
 _EN_REL_NAME = re.compile(rf"(?i:\bmy\s+(?P<rel>{_alts(list(REL_EN))}))(?i:'s\s+name\s+is|\s+is\s+called|"
                           r"\s+is\s+named|\s+named|\s+called|,)?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
-_EN_NAME_DENY = frozenset("I The And But So Or Is Was Are Were Has Had Have Who Which That This It He She They "
-                          "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow".split())
+_EN_NAME_DENY = words("I The And But So Or Is Was Are Were Has Had Have Who Which That This It He She They "
+                      "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow")
 
 
 def _en_value(v: str) -> str:
@@ -727,7 +744,7 @@ def _en_identity(text: str) -> list[Draft]:
         out.append(_templated("User is from {v}", "user/hometown", _en_value(m.group("v"))))
     for pattern in _EN_JOB:
         if m := pattern.search(text):
-            job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.I)
+            job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.IGNORECASE)
             out.append(_templated("User's job is {v}", "user/job", job))
             break
     if m := _EN_EMPLOYER.search(text):
@@ -756,7 +773,7 @@ def _en_health(text: str) -> list[Draft]:
     for pattern in _EN_ALLERGY:
         if m := pattern.search(text):
             for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group("v").strip()):
-                item = re.sub(r"^(?:to\s+)", "", item.strip())
+                item = re.sub(r"(?i)^(?:to\s+|(?:severe|serious|bad|mild|slight|strong)\s+)+", "", item.strip())
                 if item and item.lower() not in ("it", "that", "this", "them", "something"):
                     out.append(_fact(f"User is allergic to {item}", f"allergy/{item.lower()}", item,
                                      importance=0.9, template="User is allergic to {v}"))
@@ -930,13 +947,14 @@ _ZH_REMEMBER = re.compile(
 _EN_REMEMBER = re.compile(r"(?i)(?:^|(?<=[.!?;])\s+|,\s*)(?:(?:please|pls|and|also|oh|so)[,]?\s+)*(?:remember|"
                           r"don'?t\s+forget|do\s+not\s+forget|keep\s+in\s+mind|make\s+a\s+note|note)"
                           r"(?:\s+that)?[:,]?\s+")
-_TRIVIAL_REMAINDER = re.compile(r"^(?:几|一|这|那)?(?:个|件)?(?:事|事情)?(?:吧|哈|哦|了)?$|^(?:this|that|it)?$", re.I)
+_TRIVIAL_REMAINDER = re.compile(r"^(?:几|一|这|那)?(?:个|件)?(?:事|事情)?(?:吧|哈|哦|了)?$|^(?:this|that|it)?$", re.IGNORECASE)
 _ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天)|已经|刚才")
 _ZH_FUTURE = re.compile(r"要|会|打算|准备|想|计划|将|得|提醒|记得|叫我")
 _EN_PAST_CUE = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|\w{3,}ed)\b")
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to)\b")
 _EN_LEAD = re.compile(r"(?i)^(?:(?:yeah|yes|yep|oh|well|so|and|but|wow|haha|lol|hey|hi|ok|okay|anyway|"
                       r"honestly|btw|also)\b[,!.]?\s+)+")
+_EVALUATIVE = re.compile(r"^(?:挺|很|太|真|好|超|蛮|特别|非常|还挺|it\s+was|it's|that's|so\b)", re.IGNORECASE)
 _TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从]{2,30})用户(?!的)")
 _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌)")
 
@@ -958,7 +976,7 @@ _EN_PRON = re.compile(r"(?i)^(?P<p>he|she|it|they)\b")
 
 
 def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: tuple[str, str | None] | None) -> None:
-    t = c.text.strip()
+    t = re.sub(r"^[\s,]+", "", without_times(c))
     c.body = t
     if m := _EN_REL_START.match(t):
         c.subject, c.rel = "rel", m.group("rel").lower()
@@ -1106,7 +1124,7 @@ class _MessageExtraction:
             rest = rest.replace(name, "", 1)
         if len(rest.strip(" ，,。.")) < 2:
             return []
-        importance = 0.8 if re.search(r"过敏|allerg", text, re.I) else 0.6
+        importance = 0.8 if re.search(r"过敏|allerg", text, re.IGNORECASE) else 0.6
         values = names + ([c.rel_name] if c.rel_name else [])
         return [Draft(Kind.RELATION, text, None, values, importance, 0.8)]
 
@@ -1125,7 +1143,8 @@ class _MessageExtraction:
                     break
                 group.append(c)
             for c in reversed(clauses[:start]):  # 这次是去见华恒集团的人，谈明年的合同
-                if c.consumed or c.question or c.subject in ("bot", "other") or len(c.text) < 4:
+                if (c.consumed or c.question or c.subject in ("bot", "other") or len(c.text) < 6
+                        or _EVALUATIVE.match(c.text)):
                     break
                 group.insert(0, c)
             out.append(self._event(group))
@@ -1220,10 +1239,10 @@ class _MessageExtraction:
         assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
         for c in self.clauses:
             assign(c, prev, recent)
-            if self._continues(c, prev, drafts):
+            found = self.facts(c)
+            if not found and self._continues(c, prev, drafts):
                 prev = c
                 continue
-            found = self.facts(c)
             c.consumed = bool(found)
             found += self.relations(c)
             if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
@@ -1247,7 +1266,7 @@ class _MessageExtraction:
                 or last.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
                 or last.slot is not None and last.slot.startswith(("style/", "contact/"))):
             return False
-        if self.facts(c) or len(last.content) > MAX_CHARS - 20:
+        if len(last.content) > MAX_CHARS - 20:
             return False
         joiner = "，" if self.lang == "zh" else ", "
         addition = _drop_subject(self.content(c)) if self.lang == "zh" else c.text.strip().rstrip(".!")
@@ -1283,7 +1302,7 @@ def _slot_from_context(text: str, lang: str) -> Draft | None:
     if lang == "zh":
         mirrored = re.sub(r"您|你", "我", text)
         for part in _ZH_CLAUSE.split(mirrored):
-            body = _ZH_SELF.sub("", tidy_zh(part))
+            body = re.sub(r"^是", "", _ZH_SELF.sub("", tidy_zh(part)))
             found = _zh_name(body) + _zh_age(body) + _zh_residence(body) + _zh_work(body) + _zh_contact(part)
             if found:
                 return found[0]

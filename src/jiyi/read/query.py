@@ -14,6 +14,13 @@ _SENSITIVE_ASK = re.compile(
     r"phone|number|address|e-?mail|passport|\bid\b|ssn|bank|account|password|health|medical|diagnos|allerg",
     re.IGNORECASE,
 )
+#: Questions about the present state ("where does she live now", 用户现在住哪): newer wins.
+_CURRENT_ASK = re.compile(
+    r"现在|目前|当前|如今|眼下|最近一次|最新|还在|还[^，。？?！!]{0,12}吗|"
+    r"\bnow\b|\bcurrent(?:ly)?\b|\blatest\b|\bmost recent(?:ly)?\b|\bstill\b|\bthese days\b|\banymore\b|"
+    r"\bnowadays\b",
+    re.IGNORECASE,
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _QUESTION_WORDS = {"What", "When", "Where", "Who", "Why", "How", "Which", "Did", "Does", "Do", "Is", "Are",
                    "Was", "Were", "Has", "Have", "Would", "Could", "Can", "Will", "The", "And", "Yes"}
@@ -26,6 +33,7 @@ class QueryInfo:
     spans: tuple[TimeSpan, ...]
     names: tuple[str, ...]
     wants_sensitive: bool
+    wants_current: bool = False
 
 
 def analyze_query(text: str, *, ref: datetime) -> QueryInfo:
@@ -33,4 +41,5 @@ def analyze_query(text: str, *, ref: datetime) -> QueryInfo:
     spans = tuple(find_time_expressions(text, ref))
     names = tuple(dict.fromkeys(w for w in _CAPITALISED.findall(text) if w not in _QUESTION_WORDS))
     return QueryInfo(text=text, tokens=tuple(tokenize(text)), spans=spans, names=names,
-                     wants_sensitive=bool(_SENSITIVE_ASK.search(text)))
+                     wants_sensitive=bool(_SENSITIVE_ASK.search(text)),
+                     wants_current=bool(_CURRENT_ASK.search(text)))

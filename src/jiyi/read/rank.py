@@ -1,36 +1,52 @@
-"""Ranking: fused relevance shaped by importance, freshness, confidence and named times.
+"""Ranking: fused relevance plus named, additive adjustments, squashed to 0–1.
 
-    score = relevance · (1 + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness)
-            · (1 + w_time if the memory falls in a time window the query names)
+    total = Σ_route w·z(route score)                        (fuse.py)
+          + w_next·relevance(next turn)                     (boosts.py: an answer's question)
+          + w_session·z(best relevance in the session)      (boosts.py)
+          + w_speaker  if the query names the memory's speaker
+          + w_time     if the memory falls in a time window the query names
+          + w_current·recency   for "now / 现在 / still" questions
+          + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
+          − w_outdated if a newer memory superseded what this turn said
+    score = 1 / (1 + e^(−total))
 
-freshness = exp(−age_days / half_life(kind)): events fade in weeks, preferences in months.
-Every factor is returned so a hit can explain itself.
+Everything is in z-score units of the fused relevance, so each weight reads as "worth
+this many standard deviations of relevance". Every part is returned so a hit can
+explain itself. The weights were measured on the dev sets (docs/retrieval.md).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.records import MemoryRecord
 from jiyi.write.timeparse import TimeSpan
 
 DEFAULT_WEIGHTS: dict[str, float] = {
-    # route weights for fusion
-    "vector": 1.0,
-    "context": 0.6,
-    "keyword": 0.5,
-    "entity": 0.25,
-    "recency": 0.05,
-    "buffer": 0.5,
-    # shaping
-    "importance": 0.2,
-    "confidence": 0.1,
-    "freshness": 0.1,
-    "time": 0.5,
-    "outdated": 0.5,  # turns whose memory was superseded keep (1 - this) of their score
+    # route weights for z-score fusion
+    "vector": 1.0,  # single turn / memory, "Name: text"
+    "context": 1.0,  # episode with the turn before it
+    "keyword": 0.5,  # BM25 over jieba / stemmed tokens
+    "entity": 0.0,
+    "recency": 0.0,
+    "buffer": 0.5,  # short-term buffer (RRF scale, see buffered.py)
+    # candidate-set adjustments (boosts.py)
+    "next": 0.1,
+    "session": 0.6,
+    "speaker": 0.5,
+    "current": 0.0,
+    # per-memory shaping
+    "importance": 0.0,
+    "confidence": 0.0,
+    "freshness": 0.0,
+    "time": 0.6,
+    "outdated": 0.5,
 }
+
+#: Events are usually talked about a little after they happen ("last week I…").
+TIME_SLACK = timedelta(days=7)
 
 
 def freshness(rec: MemoryRecord, at: datetime, half_lives: Mapping[str, float]) -> float:
@@ -41,28 +57,36 @@ def freshness(rec: MemoryRecord, at: datetime, half_lives: Mapping[str, float]) 
     return math.exp(-age_days * math.log(2) / max(half_life, 1e-6))
 
 
-def in_spans(rec: MemoryRecord, spans: Sequence[TimeSpan]) -> bool:
-    """Does the memory's world time fall inside any span the query named?"""
+def in_spans(rec: MemoryRecord, spans: Sequence[TimeSpan], slack: timedelta = TIME_SLACK) -> bool:
+    """Does the memory's world time fall inside (or just after) a span the query named?"""
     when = rec.valid_from or rec.created_at
-    return any(s.start <= when < s.end for s in spans)
+    return any(s.start <= when < s.end + slack for s in spans)
 
 
-def shape_score(
+def shape(
     rec: MemoryRecord,
-    relevance: float,
     *,
     at: datetime,
     spans: Sequence[TimeSpan],
     weights: Mapping[str, float],
     half_lives: Mapping[str, float],
 ) -> tuple[float, dict[str, float]]:
-    """Final score and its named parts."""
+    """The per-memory adjustment to the total, and the named facts behind it."""
     fresh = freshness(rec, at, half_lives)
-    factor = (1.0 + weights["importance"] * (rec.importance - 0.5)
-              + weights["confidence"] * (rec.confidence - 0.5)
-              + weights["freshness"] * fresh)
-    timed = 1.0 + weights["time"] if spans and in_spans(rec, spans) else 1.0
-    outdated = weights["outdated"] if rec.metadata.get("outdated_by") else 0.0
-    score = relevance * factor * timed * (1.0 - outdated)
-    return score, {"relevance": relevance, "freshness": fresh, "importance": rec.importance,
-                   "confidence": rec.confidence, "time_match": timed - 1.0, "outdated": outdated}
+    timed = bool(spans) and in_spans(rec, spans)
+    outdated = bool(rec.metadata.get("outdated_by"))
+    adjust = (weights.get("importance", 0.0) * (rec.importance - 0.5)
+              + weights.get("confidence", 0.0) * (rec.confidence - 0.5)
+              + weights.get("freshness", 0.0) * fresh
+              + (weights.get("time", 0.0) if timed else 0.0)
+              - (weights.get("outdated", 0.0) if outdated else 0.0))
+    return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
+                    "time_match": float(timed), "outdated": float(outdated)}
+
+
+def squash(total: float) -> float:
+    """The logistic of the total: a 0–1 score that keeps the order (thresholds, display)."""
+    if total >= 0:
+        return 1.0 / (1.0 + math.exp(-total))
+    e = math.exp(total)
+    return e / (1.0 + e)

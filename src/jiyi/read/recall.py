@@ -11,16 +11,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from jiyi.read.fuse import fuse_rrf, max_fused
+from jiyi.read.boosts import candidate_boosts, successor_lifts
+from jiyi.read.fuse import ZERO_FILLED, fuse_zscore
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
-from jiyi.read.rank import shape_score
-from jiyi.read.routes import context_route, entity_route, keyword_route, recency_route, vector_route
-from jiyi.records import Hit, Kind, Scope, Status
+from jiyi.read.rank import shape, squash
+from jiyi.read.routes import ROUTE_K, context_route, entity_route, keyword_route, recency_route, vector_route
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.write.embed import CachedEmbedder
 
 log = logging.getLogger("jiyi.read")
+
+#: How many of the best fused candidates are fetched, gated and adjusted.
+CANDIDATES = 100
 
 
 @dataclass(slots=True)
@@ -72,41 +76,74 @@ def recall(
     with timer("vector"):
         routes["vector"] = vector_route(store, scope, qvec, flt)
     with timer("context"):
-        routes["context"] = context_route(store, scope, qvec, flt)
+        routes["context"] = context_route(store, scope, qvec, flt) if weights.get("context", 0) > 0 else []
     with timer("keyword"):
         routes["keyword"] = keyword_route(store, scope, info.tokens, flt)
-    with timer("recency"):
-        routes["recency"] = recency_route(store, scope, flt)
-    with timer("entity"):
-        seeds = _top_ids(routes, 5)
-        seed_entities = [e for r in store.get_many(scope, seeds) for e in r.entities]
-        routes["entity"] = entity_route(store, scope, [*info.names, *seed_entities], flt)
+    if weights.get("recency", 0) > 0:
+        with timer("recency"):
+            routes["recency"] = recency_route(store, scope, flt)
+    if weights.get("entity", 0) > 0:
+        with timer("entity"):
+            seeds = _top_ids(routes, 5)
+            seed_entities = [e for r in store.get_many(scope, seeds) for e in r.entities]
+            routes["entity"] = entity_route(store, scope, [*info.names, *seed_entities], flt)
     tr.routes = routes
     with timer("rank"):
-        hits = _rank(store, scope, routes, info, req, at=at, historical=req.at is not None,
+        hits = _rank(store, scope, routes, info, req, flt, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives)
     log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
 
 
-def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
-          req: RecallRequest, *, at: datetime, historical: bool, weights: Mapping[str, float],
-          half_lives: Mapping[str, float]) -> list[Hit]:
-    parts = fuse_rrf(routes, weights)
-    norm = max_fused(weights, [r for r, v in routes.items() if v])
-    raw = {route: dict(found) for route, found in routes.items()}
-    show_sensitive = req.include_sensitive or info.wants_sensitive
-    hits: list[Hit] = []
-    for rec in store.get_many(scope, list(parts)):
-        if not passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive):
+def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[str, float]]],
+                flt: RecordFilter) -> dict[str, int]:
+    """How many memories each route ranked: a list shorter than its k is complete."""
+    out: dict[str, int] = {}
+    total: int | None = None
+    for route, found in routes.items():
+        if route not in ZERO_FILLED and len(found) < ROUTE_K.get(route, 0):
+            out[route] = len(found)
             continue
-        relevance = sum(parts[rec.id].values()) / norm
-        score, shaped = shape_score(rec, relevance, at=at, spans=info.spans, weights=weights,
-                                    half_lives=half_lives)
-        scores = {**{f"{r}_raw": raw[r][rec.id] for r in raw if rec.id in raw[r]},
-                  **{f"{r}_rrf": v for r, v in parts[rec.id].items()}, **shaped}
-        hits.append(Hit(rec, score, scores))
-    hits.sort(key=lambda h: (-h.score, h.id))
+        if total is None:
+            total = store.count(scope, flt)
+        out[route] = total
+    return out
+
+
+def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
+          req: RecallRequest, flt: RecordFilter, *, at: datetime, historical: bool,
+          weights: Mapping[str, float], half_lives: Mapping[str, float]) -> list[Hit]:
+    """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort."""
+    parts = fuse_zscore(routes, weights, _population(store, scope, routes, flt))
+    fused = {mid: sum(p.values()) for mid, p in parts.items()}
+    pool = sorted(fused, key=lambda mid: (-fused[mid], mid))[: max(CANDIDATES, req.limit)]
+    show_sensitive = req.include_sensitive or info.wants_sensitive
+    floor = min(fused.values(), default=0.0)
+
+    def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:
+        return [(rec, fused.get(rec.id, floor)) for rec in store.get_many(scope, list(ids))
+                if passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)]
+
+    cands = admit(pool)
+    have = {rec.id for rec, _ in cands}
+    missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
+    cands += admit(sorted(missing))
+    boosts = candidate_boosts(cands, info.text, info.wants_current, weights)
+    raw = {route: dict(found) for route, found in routes.items()}
+    totals: dict[str, float] = {}
+    scores: dict[str, dict[str, float]] = {}
+    for rec, relevance in cands:
+        adjust, facts = shape(rec, at=at, spans=info.spans, weights=weights, half_lives=half_lives)
+        extra = boosts.get(rec.id, {})
+        totals[rec.id] = relevance + adjust + sum(extra.values())
+        scores[rec.id] = {**{f"{r}_raw": raw[r][rec.id] for r in raw if rec.id in raw[r]},
+                          **{f"{r}_z": v for r, v in parts.get(rec.id, {}).items()}, "relevance": relevance,
+                          **extra, **facts}
+    for mid, lift in successor_lifts(cands, totals).items():
+        scores[mid]["successor"] = lift
+        totals[mid] += lift
+    hits = [Hit(rec, squash(totals[rec.id]), {**scores[rec.id], "total": totals[rec.id]}) for rec, _ in cands]
+    hits.sort(key=lambda h: (-h.scores["total"], h.id))
     return hits[: max(0, req.limit)]
 
 

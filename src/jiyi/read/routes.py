@@ -9,7 +9,8 @@ import numpy as np
 from jiyi.records import Kind, Scope
 from jiyi.stores.protocol import RecordFilter, Store
 
-ROUTE_K = {"vector": 60, "context": 60, "keyword": 60, "recency": 10, "entity": 20}
+#: Deep lists: fusion z-scores each route against all the memories it ranked.
+ROUTE_K = {"vector": 1000, "context": 1000, "keyword": 1000, "recency": 10, "entity": 50}
 
 
 def vector_route(store: Store, scope: Scope, qvec: np.ndarray, flt: RecordFilter) -> list[tuple[str, float]]:

@@ -17,23 +17,23 @@ import re
 from collections.abc import Iterable
 
 from jiyi.text import zh
+from jiyi.text.wordlists import words
 
 _ZH_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt", "nz", "eng"})
-_ZH_DENY = frozenset(
-    "过敏 老公 老婆 用户 助手 小时 周末 生日 晚上 早上 上午 下午 中午 明天 今天 昨天 后天 前天 "
-    "礼拜 星期 "
-    "妈妈 爸爸 哥哥 姐姐 弟弟 妹妹 女朋友 男朋友 老师 先生 女士 小姐 师傅 高血压 白色 黑色 红色".split()
+_ZH_DENY = words(
+    "过敏 老公 老婆 用户 助手 小时 周末 生日 晚上 早上 上午 下午 中午 明天 今天 昨天 后天 前天 礼拜 星期 "
+    "妈妈 爸爸 哥哥 姐姐 弟弟 妹妹 女朋友 男朋友 老师 先生 女士 小姐 师傅 高血压 白色 黑色 红色"
 )
 _EN_DENY = frozenset(
     {m for m in calendar.month_name if m} | {d for d in calendar.day_name}
-    | set("I I'm I've I'll I'd User User's The A An And But So Or If Then When Where What Who Why How "
+    | words("I I'm I've I'll I'd User User's The A An And But So Or If Then When Where What Who Why How "
           "Which This That These Those It Its My Your Our Their We You He She They Me Yes No Ok Okay Oh "
           "Hi Hey Hello Thanks Thank Please Just Also Actually Well Today Tomorrow Yesterday Tonight Last "
           "Next Every Lol Haha Wow Sure Yeah Yep Nope Not Do Does Did Is Are Was Were Have Has Had Can "
           "Could Would Should Will Maybe Sorry Remember Don't Let Let's Our Mom Dad Call Reply Tell Send Keep "
           "Make Give Take Help Show Write Answer Respond Speak Talk Use Stop Be Try Go Get Check Book Remind "
           "Note Good Great Nice Cool Here There Now One Time Since Though Although Because Thanks Wow Congrats "
-          "Anyway Hope Glad Happy Awesome Amazing Love Lots".split())
+          "Anyway Hope Glad Happy Awesome Amazing Love Lots")
 )
 _EN_CAP = re.compile(r"\b[A-Z][\w'\u2019&-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'\u2019&-]*)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*|[\"“(]\s*)$")
@@ -41,7 +41,7 @@ _CONTRACTION = re.compile(r"['\u2019](?:re|m|ve|ll|d|t)$", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.])[A-Za-z]*\d[\dA-Za-z]*(?:[./:-]\d+)*")
 _ZH_ORG = re.compile(r"有限公司|股份公司|集团|银行|大学|学院|医院|研究所|研究院|中学|小学|幼儿园")
 _ORG_BREAK = re.compile(r"[^\u4e00-\u9fff]|[的一下那这边个我你他她说在要了和跟与是到从给对]")
-_ORG_LEAD = re.compile(r"^(?:在|和|跟|是|去|到|给|从|的|对|于|家|那个|这个|见|找|约|拜访|联系|来自|加入|入职|考|上)+")
+_ORG_LEAD = re.compile(r"^(?:在|和|跟|是|去|到|给|从|的|对|于|家|那个|这个|见|找|约|拜访|联系|来自|加入|入职|考上|考进|考)+")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _FUNCTION_CHARS = frozenset("和跟与在的了是把被给对从向往就都也还")
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.wordlists import word_list, words
+
 ZH_USER = "用户"
 EN_USER = "User"
 
@@ -28,14 +30,14 @@ _ZH_SUBST = (
     (re.compile(r"用户的(妈|爸)(?![妈爸])"), r"用户的\1\1"),
 )
 # fillers that only count as such before punctuation ("对，…" yes, "对花生过敏" no)
-_ZH_FILLERS = (
+_ZH_FILLERS = word_list(
     "嗯+ 哦+ 噢 喔 啊 唉 哎 哎呀 诶 欸 额 呃 哈+ 嘿 好的 好 行 行吧 对 对的 对对 是的 那个 嗯呢 好吧"
-).split()
+)
 # discourse connectors, stripped with or without punctuation after them
-_ZH_CONNECTORS = (
+_ZH_CONNECTORS = word_list(
     "对了 还有 就是 另外 然后 而且 并且 所以 但是 不过 反正 话说 顺便说一下 顺便问一下 顺便说 顺便问 顺便 跟你说个事"
     " 跟你说一下 跟你说 先说个事 说个事 告诉你 老实说 说实话"
-).split()
+)
 
 
 def _alts(words: list[str]) -> str:
@@ -85,11 +87,11 @@ _EN_ME = re.compile(r"\b(?:me|us)\b")
 _EN_I = re.compile(r"\bI\b(?P<adv>(?:\s+(?:really|just|also|still|always|never|usually|often|sometimes|"
                    r"actually|definitely|totally|truly|absolutely|mostly|rarely|even|only|generally|"
                    r"normally|typically|recently|finally|kind of|sort of))*)\s+(?P<verb>[A-Za-z'\u2019]+)")
-_EN_KEEP = frozenset(
+_EN_KEEP = words(
     "will would can could should might must may shall was had did said went got made am is are were has does "
     "bought brought thought felt left met saw took gave told found ran came became began ate drank wrote won "
     "lost sent spent built taught caught fought kept slept held heard paid sold stood understood wore knew grew "
-    "flew drew threw chose spoke broke forgot put set cut hit let quit read".split()
+    "flew drew threw chose spoke broke forgot put set cut hit let quit read"
 )
 _EN_IRREGULAR = {"have": "has", "am": "is", "do": "does", "go": "goes", "be": "is",
                  "don't": "doesn't", "don\u2019t": "doesn't", "haven't": "hasn't", "haven\u2019t": "hasn't",

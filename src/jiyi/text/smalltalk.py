@@ -14,6 +14,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from jiyi.text.wordlists import words
+
 _PLACEHOLDER = re.compile(
     r"\[(?:图片|表情|动画表情|语音|视频|文件|链接|红包|位置|名片|emoji|image|photo|sticker|gif|voice|video)\]",
     re.IGNORECASE,
@@ -21,7 +23,7 @@ _PLACEHOLDER = re.compile(
 _REPEAT = re.compile(r"(.+?)\1+")
 _WORDY = re.compile(r"[^\W_]{2}")
 
-_ZH_PHRASES = """
+_ZH_PHRASES = words("""
 你好 您好 你好呀 哈喽 嗨 在吗 在不在 在嘛 在 早 早啊 早安 早上好 上午好 中午好 下午好 晚上好 晚安 午安
 谢谢 谢了 谢啦 多谢 感谢 谢谢你 谢谢您 谢谢啦 辛苦了 辛苦啦 麻烦了 麻烦你了 不客气 不用谢 客气了
 好 好的 好滴 好哒 好嘞 好吧 好呀 好啊 好哦 好么 好说 行 行吧 行啊 行行 可以 可以的 可以啊 没问题
@@ -29,37 +31,27 @@ _ZH_PHRASES = """
 对 对的 对啊 对呀 是 是的 是啊 是呀 没错 确实 对对 收到 明白 明白了 知道了 知道 懂了 懂 了解 了解了 get
 拜拜 再见 回见 下次见 回头见 晚点聊 先这样 就这样 那就这样 没了 没有了 没事 没事了 没关系 好的呢
 我也是 我也一样 同意 一样 好主意 厉害 牛 牛逼 赞 棒 真棒 太棒了 太好了 不错 可以可以 666 233 ok okay 晕 汗 笑死 绝了 服了 无语 emmm
-""".split()
+""")
 
-_EN_PHRASES = """
-hi hello hey heya hiya yo howdy hello there hey there good morning morning good afternoon good evening
-good night night gn thanks thank you thankyou thanks a lot thanks so much thank you so much thx ty tysm
-many thanks cheers ok okay k kk okie alright all right sure yes yeah yep yup ya no nope nah
-lol lmao rofl haha hehe hah ha hmm hm um uh oh ah wow cool nice great awesome perfect good fine
-got it gotcha i see see you see ya bye goodbye bye bye later ttyl np no problem no worries
-you are welcome youre welcome welcome sounds good noted understood right exactly indeed of course
-me too same agreed true
-""".split("\n")
+_EN_WORDS = words("""
+hi hello hey heya hiya yo howdy morning night gn thanks thankyou thx ty tysm cheers ok okay k kk okie alright
+sure yes yeah yep yup ya no nope nah lol lmao rofl haha hehe hah ha hmm hm um uh oh ah wow cool nice great
+awesome perfect good fine gotcha bye goodbye later ttyl np welcome noted understood right exactly indeed same
+agreed true
+""")
+_EN_MULTI = (
+    "hello there", "hey there", "good morning", "good afternoon", "good evening", "good night", "thank you",
+    "thanks a lot", "thanks so much", "thank you so much", "many thanks", "all right", "got it", "i see",
+    "see you", "see ya", "bye bye", "no problem", "no worries", "you are welcome", "youre welcome",
+    "sounds good", "of course", "me too", "ok thanks", "okay thanks",
+)
 
 
 @lru_cache(maxsize=1)
 def _phrases() -> frozenset[str]:
-    words: set[str] = set(_ZH_PHRASES)
-    for line in _EN_PHRASES:
-        toks = line.split()
-        words.update(toks)
-    # multi-word English phrases, written without spaces after normalisation
-    words.update(
-        p.replace(" ", "")
-        for p in (
-            "hello there", "hey there", "good morning", "good afternoon", "good evening",
-            "good night", "thank you", "thanks a lot", "thanks so much", "thank you so much",
-            "many thanks", "all right", "got it", "i see", "see you", "see ya", "bye bye",
-            "no problem", "no worries", "you are welcome", "youre welcome", "sounds good",
-            "of course", "me too", "ok thanks", "okay thanks",
-        )
-    )
-    return frozenset(_collapse(w) for w in words)
+    """Every known phrase, spaces removed and repeats collapsed like the input will be."""
+    items = set(_ZH_PHRASES) | set(_EN_WORDS) | {p.replace(" ", "") for p in _EN_MULTI}
+    return frozenset(_collapse(w) for w in items)
 
 
 def _collapse(s: str) -> str:

@@ -17,12 +17,12 @@ import unicodedata
 from functools import lru_cache
 
 from jiyi.text import zh
+from jiyi.text.wordlists import words
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _RUN = re.compile(rf"(?P<han>[{_HAN}]+)|(?P<word>[^\W_{_HAN}]+)")
 
-ZH_STOPWORDS: frozenset[str] = frozenset(
-    """
+ZH_STOPWORDS: frozenset[str] = words("""
     的 了 着 过 是 在 和 与 及 或 而 也 还 都 就 又 才 只 很 太 挺 更 最 再 被 把 给 让 对 从 向 往 于
     吗 呢 吧 啊 呀 哦 噢 喔 嘛 啦 哈 呗 哇 嗯 恩 诶 欸 唉 哎 呃 额 嘿 么 之 其 此 这 那 哪 些 个 们
     我 你 您 他 她 它 我们 你们 他们 她们 它们 咱 咱们 自己 大家 人家
@@ -30,11 +30,9 @@ ZH_STOPWORDS: frozenset[str] = frozenset(
     一个 一些 一下 一点 有点 有些 就是 还是 但是 可是 不过 而且 并且 所以 因为 如果 虽然 然后 于是
     已经 正在 曾经 刚才 一直 总是 可能 应该 可以 能 会 要 想 得 地 吧 罢了 而已 等 等等 之类
     啥 咋 呐 嘞 哒 滴 喽 咯 嗷 耶 哟
-    """.split()
-)
+    """)
 
-EN_STOPWORDS: frozenset[str] = frozenset(
-    """
+EN_STOPWORDS: frozenset[str] = words("""
     a an the and or but if then else so than too very just also only not no nor
     i me my mine myself we us our ours ourselves you your yours yourself yourselves
     he him his himself she her hers herself it its itself they them their theirs themselves
@@ -45,13 +43,12 @@ EN_STOPWORDS: frozenset[str] = frozenset(
     all any both each few more most other some such own same
     s t d ll m re ve y don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn
     couldn can't cannot let lets oh ok okay yeah yes hi hey um uh
-    """.split()
-)
+    """)
 
 
 @lru_cache(maxsize=1)
 def _stemmer() -> object:
-    import snowballstemmer
+    import snowballstemmer  # type: ignore[import-untyped]
 
     return snowballstemmer.stemmer("english")
 
@@ -88,9 +85,9 @@ def tokenize(text: str) -> list[str]:
                 if tok and tok not in ZH_STOPWORDS:
                     out.append(tok)
             continue
-        tok = _latin_token(m.group("word"))
-        if tok:
-            out.append(tok)
+        latin = _latin_token(m.group("word"))
+        if latin:
+            out.append(latin)
     return out
 
 

@@ -41,7 +41,7 @@ _BUILTIN_WORDS: tuple[tuple[str, str], ...] = (
 def _jieba() -> Any:
     """The initialised ``jieba`` module (first call pays for the dictionary)."""
     global _ready
-    import jieba
+    import jieba  # type: ignore[import-untyped]
 
     if _ready:
         return jieba
@@ -49,8 +49,8 @@ def _jieba() -> Any:
         if not _ready:
             jieba.setLogLevel(logging.WARNING)
             jieba.initialize()
-            for word, tag in _BUILTIN_WORDS:
-                jieba.add_word(word, freq=None, tag=tag)
+            for builtin, flag in _BUILTIN_WORDS:
+                jieba.add_word(builtin, freq=None, tag=flag)
             for path in _pending_dicts:
                 jieba.load_userdict(path)
             for word, freq, tag in _pending_words:
@@ -76,8 +76,7 @@ def add_words(words: Iterable[str], *, freq: int | None = None, tag: str | None 
         if not _ready:
             _pending_words.extend(items)
             return
-    import jieba
-
+    jieba = _jieba()
     for word, f, t in items:
         jieba.add_word(word, freq=f, tag=t)
 
@@ -88,9 +87,7 @@ def load_userdict(path: str | Path) -> None:
         if not _ready:
             _pending_dicts.append(str(path))
             return
-    import jieba
-
-    jieba.load_userdict(str(path))
+    _jieba().load_userdict(str(path))
 
 
 def cut(text: str, *, hmm: bool = True) -> list[str]:
@@ -106,6 +103,6 @@ def cut_for_search(text: str, *, hmm: bool = True) -> list[str]:
 def pos_tags(text: str) -> list[tuple[str, str]]:
     """``(word, part-of-speech)`` pairs; ``nr`` person, ``ns`` place, ``nt`` organisation."""
     _jieba()
-    import jieba.posseg
+    import jieba.posseg  # type: ignore[import-untyped]
 
     return [(p.word, p.flag) for p in jieba.posseg.cut(text)]

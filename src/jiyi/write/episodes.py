@@ -34,7 +34,11 @@ def draft_episodes(
     now: datetime,
     metadata: dict[str, object] | None = None,
 ) -> list[EpisodeDraft]:
-    """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch."""
+    """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
+
+    Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
+    pairs a turn with its reply through it (read/boosts.py).
+    """
     out: list[EpisodeDraft] = []
     prev = previous
     for m in messages:
@@ -58,7 +62,8 @@ def draft_episodes(
             session_id=session_id,
             agent_id=agent_id,
             speaker=m.name,
-            metadata={"role": m.role, **(metadata or {})},
+            metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
+                      **(metadata or {})},
         )
         out.append(EpisodeDraft(record, text, context))
         prev = m

@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from jiyi.clock import ensure_utc
+from jiyi.text.wordlists import words
 
-__all__ = ["TimeSpan", "find_time_expressions", "resolve_time", "cn_to_int"]
+__all__ = ["TimeSpan", "cn_to_int", "find_time_expressions", "resolve_time"]
 
 
 @dataclass(slots=True, frozen=True)
@@ -243,11 +244,16 @@ def _g(m: re.Match[str], name: str) -> str | None:
     return m.group(name) if name in m.re.groupindex else None
 
 
+def _r(m: re.Match[str], name: str) -> str:
+    """A group the pattern always fills ("" if it did not, which handlers treat as no match)."""
+    return _g(m, name) or ""
+
+
 def _zh_past_after(text: str, pos: int) -> bool:
     """Does the clause after ``pos`` read as past (了/过 without a future marker before it)?"""
     clause = re.split(r"[，,。！？!?；;\n]", text[pos:pos + 30], maxsplit=1)[0]
     m = re.search(r"[了过]", clause)
-    return bool(m) and not re.search(r"要|会|打算|准备|想|得|就要|快", clause[: m.start()])
+    return m is not None and not re.search(r"要|会|打算|准备|想|得|就要|快", clause[: m.start()])
 
 
 def _zh_rel_day(m: re.Match[str], c: _Ctx) -> _Res:
@@ -265,8 +271,8 @@ def _part_res(d: date, part: str, table: dict[str, tuple[int, int]]) -> _Res:
 
 def _zh_short_part(m: re.Match[str], c: _Ctx) -> _Res:
     """今晚 / 明早 / 昨夜 / 今晨."""
-    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[_g(m, "d")])
-    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[_g(m, "p")]
+    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[_r(m, "d")])
+    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[_r(m, "p")]
     return _part_res(d, part, _ZH_PARTS)
 
 
@@ -318,7 +324,7 @@ def _opt_int(s: str | None) -> int | None:
 
 
 def _zh_abs_year(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(cn_to_int(_g(m, "y")), _opt_int(_g(m, "m")), _opt_int(_g(m, "d")), _g(m, "mp"))
+    return _ymd(cn_to_int(_r(m, "y")), _opt_int(_g(m, "m")), _opt_int(_g(m, "d")), _g(m, "mp"))
 
 
 def _zh_rel_year(m: re.Match[str], c: _Ctx) -> _Res | None:
@@ -332,7 +338,7 @@ def _zh_rel_year(m: re.Match[str], c: _Ctx) -> _Res | None:
 
 
 def _zh_month_day(m: re.Match[str], c: _Ctx) -> _Res | None:
-    mo, d = cn_to_int(_g(m, "m")), _opt_int(_g(m, "d"))
+    mo, d = cn_to_int(_r(m, "m")), _opt_int(_g(m, "d"))
     if not 1 <= mo <= 12:
         return None
     if d is None:
@@ -352,7 +358,7 @@ def _zh_rel_month(m: re.Match[str], c: _Ctx) -> _Res | None:
 
 def _zh_bare_day(m: re.Match[str], c: _Ctx) -> _Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
-    day = _safe_date(y, mo, cn_to_int(_g(m, "d")))
+    day = _safe_date(y, mo, cn_to_int(_r(m, "d")))
     return _Res(*_day(day), "day") if day else None
 
 
@@ -383,11 +389,11 @@ def _shift(c: _Ctx, n: float, unit: str) -> _Res:
 
 
 def _zh_offset(m: re.Match[str], c: _Ctx) -> _Res | None:
-    raw = _g(m, "n")
+    raw = _r(m, "n")
     n: float = 0.5 if raw == "半" else cn_to_int(raw)
     if _g(m, "half"):
         n += 0.5
-    sign = -1 if _g(m, "dir").endswith("前") else 1
+    sign = -1 if _r(m, "dir").endswith("前") else 1
     return _shift(c, sign * n, _UNIT_ZH[_g(m, "u") or _g(m, "u2") or ""])
 
 
@@ -414,16 +420,14 @@ def _holiday(c: _Ctx, name: str, year_shift: int | None, pre: str | None = None)
 
 def _zh_holiday(m: re.Match[str], c: _Ctx) -> _Res | None:
     ry = _g(m, "ry")
-    return _holiday(c, _g(m, "hol"), _REL_YEARS[ry] if ry else None)
+    return _holiday(c, _r(m, "hol"), _REL_YEARS[ry] if ry else None)
 
 
 def _clock(h: int, mi: int, part: str | None, bare_pm: bool) -> tuple[int, int] | None:
     """24-hour (h, m) from a spoken clock and its daypart; None if impossible."""
     if not (0 <= h <= 24 and 0 <= mi <= 59):
         return None
-    if part in _PM_PARTS and h < 12:
-        h += 12
-    elif part in ("中午", "noon") and 1 <= h <= 3:
+    if (part in _PM_PARTS and h < 12) or (part in ("中午", "noon") and 1 <= h <= 3):
         h += 12
     elif part in ("晚上", "夜里", "深夜", "night") and h == 12:
         h = 24
@@ -439,7 +443,7 @@ def _zh_tod(m: re.Match[str], c: _Ctx) -> _Tod | None:
     suffix = _g(m, "half") or _g(m, "q") or _g(m, "mi") or _g(m, "sfx")
     mi = 30 if _g(m, "half") else {"一刻": 15, "三刻": 45}.get(_g(m, "q") or "", None)
     if mi is None:
-        mi = cn_to_int(_g(m, "mi")) if _g(m, "mi") else 0
+        mi = cn_to_int(_r(m, "mi")) if _g(m, "mi") else 0
     # "一点" alone is more often "a little" than 1 o'clock: weak unless next to a date
     weak = part is None and not h.isdigit() and not suffix
     return _Tod(cn_to_int(h), mi if (_g(m, "half") or _g(m, "q") or _g(m, "mi")) else None, part,
@@ -447,12 +451,12 @@ def _zh_tod(m: re.Match[str], c: _Ctx) -> _Tod | None:
 
 
 def _colon_tod(m: re.Match[str], c: _Ctx) -> _Tod | None:
-    h, mi = int(_g(m, "h")), int(_g(m, "mi"))
+    h, mi = int(_r(m, "h")), int(_r(m, "mi"))
     return _Tod(h, mi, None) if h <= 24 and mi <= 59 else None
 
 
 def _iso_day(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(int(_g(m, "y")), int(_g(m, "m")), _opt_int(_g(m, "d")))
+    return _ymd(int(_r(m, "y")), int(_r(m, "m")), _opt_int(_g(m, "d")))
 
 
 # ---------------------------------------------------------------- English handlers
@@ -462,14 +466,14 @@ _EN_REL_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "y
 
 
 def _en_rel_day(m: re.Match[str], c: _Ctx) -> _Res:
-    w = " ".join((_g(m, "w") or _g(m, "w2")).lower().split())
+    w = " ".join((_g(m, "w") or _r(m, "w2")).lower().split())
     d = c.today + timedelta(days=_EN_REL_DAYS[w])
     return _part_res(d, "tonight", _EN_PARTS) if w == "tonight" else _Res(*_day(d), "day")
 
 
 def _en_day_part(m: re.Match[str], c: _Ctx) -> _Res:
     """this morning / last night / tomorrow evening / yesterday afternoon."""
-    w, p = _g(m, "w").lower(), _g(m, "p").lower()
+    w, p = _r(m, "w").lower(), _r(m, "p").lower()
     return _part_res(c.today + timedelta(days={"this": 0, "tomorrow": 1}.get(w, -1)), p, _EN_PARTS)
 
 
@@ -477,7 +481,7 @@ def _en_weekday(m: re.Match[str], c: _Ctx) -> _Res | None:
     if _g(m, "pl"):
         return None  # "on Mondays" is a habit
     pre = (_g(m, "pre") or "").lower()
-    i = _EN_WD[_g(m, "wd").lower()]
+    i = _EN_WD[_r(m, "wd").lower()]
     if pre in ("next", "this", "last", "past", "coming"):
         weeks = {"next": 1, "last": -1, "past": -1}.get(pre, 0)
         return _Res(*_day(_monday(c.today) + timedelta(weeks=weeks, days=i)), "day")
@@ -489,7 +493,7 @@ def _en_weekday(m: re.Match[str], c: _Ctx) -> _Res | None:
 
 
 def _en_rel_unit(m: re.Match[str], c: _Ctx) -> _Res:
-    pre, unit = _g(m, "pre").lower(), _g(m, "u").lower()
+    pre, unit = _r(m, "pre").lower(), _r(m, "u").lower()
     k = {"next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}.get(pre, 0)
     if unit == "year":
         return _shift(c, k, "year")
@@ -505,13 +509,13 @@ def _en_the_weekend(m: re.Match[str], c: _Ctx) -> _Res:
 
 
 def _en_offset(m: re.Match[str], c: _Ctx) -> _Res | None:
-    n = _en_num(_g(m, "n"))
+    n = _en_num(_r(m, "n"))
     direction = (_g(m, "dir") or "later").lower()
     sign = -1 if direction in ("ago", "before", "earlier") else 1
-    return _shift(c, sign * n, _g(m, "u").lower())
+    return _shift(c, sign * n, _r(m, "u").lower())
 
 
-_MONTH_ABBR = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_MONTH_ABBR = words("jan feb mar apr jun jul aug sep sept oct nov dec")
 _MAY_VERB = re.compile(r"\s+(?:i|you|we|he|she|it|they|be|have|not)\b", re.IGNORECASE)
 
 
@@ -524,7 +528,7 @@ def _month_alone_ok(m: re.Match[str], raw: str) -> bool:
 
 
 def _en_month(m: re.Match[str], c: _Ctx) -> _Res | None:
-    raw, pre = _g(m, "mon"), (_g(m, "pre") or "").lower()
+    raw, pre = _r(m, "mon"), (_g(m, "pre") or "").lower()
     mo = _EN_MONTHS[raw.lower().rstrip(".")]
     d, y = _opt_int(_g(m, "d")), _opt_int(_g(m, "y"))
     if d is None and y is None and not pre and not _month_alone_ok(m, raw):
@@ -546,25 +550,25 @@ def _en_month(m: re.Match[str], c: _Ctx) -> _Res | None:
 
 
 def _en_year(m: re.Match[str], c: _Ctx) -> _Res | None:
-    return _ymd(int(_g(m, "core")), None, None)
+    return _ymd(int(_r(m, "core")), None, None)
 
 
 def _en_holiday(m: re.Match[str], c: _Ctx) -> _Res | None:
     pre = (_g(m, "pre") or "").lower() or None
-    return _holiday(c, _g(m, "hol").lower().replace("\u2019", "'"), None, pre)
+    return _holiday(c, _r(m, "hol").lower().replace("\u2019", "'"), None, pre)
 
 
 def _en_the_nth(m: re.Match[str], c: _Ctx) -> _Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
-    day = _safe_date(y, mo, int(_g(m, "d")))
+    day = _safe_date(y, mo, int(_r(m, "d")))
     return _Res(*_day(day), "day") if day else None
 
 
 def _en_clock(m: re.Match[str], c: _Ctx) -> _Tod | None:
     if _g(m, "noon"):
-        return _Tod(12, 0, None) if _g(m, "noon").lower() == "noon" else _Tod(0, 0, None)
-    h = _en_num(_g(m, "h"))
-    mi = int(_g(m, "mi")) if _g(m, "mi") else None
+        return _Tod(12, 0, None) if _r(m, "noon").lower() == "noon" else _Tod(0, 0, None)
+    h = _en_num(_r(m, "h"))
+    mi = int(_r(m, "mi")) if _g(m, "mi") else None
     ap = (_g(m, "ap") or "").lower().replace(".", "")
     if ap and not 1 <= h <= 12:
         return None
@@ -576,7 +580,7 @@ def _en_clock(m: re.Match[str], c: _Ctx) -> _Tod | None:
 
 
 def _en_part(m: re.Match[str], c: _Ctx) -> _Tod:
-    return _Tod(None, None, (_g(m, "p") or _g(m, "p2")).lower())
+    return _Tod(None, None, (_g(m, "p") or _r(m, "p2")).lower())
 
 
 # ---------------------------------------------------------------- rule table

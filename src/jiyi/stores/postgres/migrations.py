@@ -38,6 +38,7 @@ MIGRATIONS: list[Migration] = [
         tenant text COLLATE "C" NOT NULL,
         user_id text COLLATE "C" NOT NULL,
         id text COLLATE "C" NOT NULL,
+        seq bigint GENERATED ALWAYS AS IDENTITY,  -- storage order: breaks ties of equal times
         content text NOT NULL,
         kind text COLLATE "C" NOT NULL,
         created_at timestamptz NOT NULL,
@@ -66,8 +67,9 @@ MIGRATIONS: list[Migration] = [
         tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(keywords, ''))) STORED,
         PRIMARY KEY (tenant, user_id, id)
     );
-    CREATE INDEX memories_scope_created ON memories (tenant, user_id, created_at);
-    CREATE INDEX memories_scope_status ON memories (tenant, user_id, status, created_at);
+    CREATE INDEX memories_scope_created ON memories (tenant, user_id, created_at, seq);
+    CREATE INDEX memories_scope_status ON memories (tenant, user_id, status, created_at, seq);
+    CREATE INDEX memories_scope_seq ON memories (tenant, user_id, seq);
     CREATE INDEX memories_scope_slot ON memories (tenant, user_id, slot) WHERE slot IS NOT NULL;
     CREATE INDEX memories_scope_tsv ON memories USING gin (tenant, user_id, tsv);
 

@@ -92,6 +92,14 @@ def drop_column(conn: psycopg.Connection[Any]) -> None:
     conn.execute("DELETE FROM jiyi_meta WHERE key = %s", (META_KEY,))
 
 
+def extension_version(conn: psycopg.Connection[Any]) -> tuple[int, ...]:
+    """The installed pgvector version, e.g. ``(0, 8, 1)``."""
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        return (0,)
+    return tuple(int(p) for p in str(row[0]).split(".") if p.isdigit())
+
+
 def as_vector(vec: np.ndarray, column: Column) -> np.ndarray:
     """A 1-d float32 copy of ``vec``, checked against the column's dimension."""
     arr = np.asarray(vec, dtype=np.float32).reshape(-1)
@@ -119,9 +127,12 @@ def search(
     where: sql.Composable,
     params: Sequence[Any],
     *,
-    exact_limit: int = EXACT_LIMIT,
+    exact_limit: int | None = EXACT_LIMIT,
 ) -> list[tuple[str, float]]:
-    """Top ``k`` (id, cosine) among the rows that ``where`` (over ``m`` = memories) keeps."""
+    """Top ``k`` (id, cosine) among the rows that ``where`` (over ``m`` = memories) keeps.
+
+    ``exact_limit`` None means always exact (no iterative index scans on this server).
+    """
     q = as_vector(query, column)
     scope_params = [params[0], params[1], channel]
     size_row = conn.execute(
@@ -132,21 +143,21 @@ def search(
         return []
     cast = sql.SQL(column.type)
     body = sql.SQL(
-        "SELECT v.memory_id, (v.embedding <=> %s::{cast}) AS dist FROM memory_vectors v "
+        "SELECT v.memory_id, m.seq, (v.embedding <=> %s::{cast}) AS dist FROM memory_vectors v "
         "JOIN memories m ON m.tenant = v.tenant AND m.user_id = v.user_id AND m.id = v.memory_id "
         "WHERE v.tenant = %s AND v.user_id = %s AND v.channel = %s AND {where} "
     ).format(cast=cast, where=where)
     args = [q, *scope_params, *params]
-    if size_row[0] <= exact_limit:
+    if exact_limit is None or size_row[0] <= exact_limit:
         # OFFSET 0 keeps the subquery whole, so the ORDER BY cannot reach the HNSW index:
         # an exact scan of this user's rows through the primary key
-        query_sql = sql.SQL("SELECT memory_id, dist FROM ({} OFFSET 0) c ORDER BY dist, memory_id LIMIT %s")
+        query_sql = sql.SQL("SELECT memory_id, dist FROM ({} OFFSET 0) c ORDER BY dist, seq LIMIT %s")
         rows = conn.execute(query_sql.format(body), [*args, k]).fetchall()
     else:
         with conn.transaction():
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(1000, max(40, 2 * k)))))
             conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             ann = body + sql.SQL("ORDER BY v.embedding <=> %s::{cast} LIMIT %s").format(cast=cast)
-            query_sql = sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, memory_id").format(ann)
+            query_sql = sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, seq").format(ann)
             rows = conn.execute(query_sql, [*args, q, k]).fetchall()
     return [(mid, 1.0 - float(dist)) for mid, dist in rows]

@@ -42,6 +42,8 @@ def migration(
 
 def migrate(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations in one write transaction; return the names applied."""
+    if _current_version(conn) == MIGRATIONS[-1].version:
+        return []  # the common case: opening an up-to-date file takes no write lock
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute(
@@ -64,6 +66,15 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _current_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_jiyi_migrations'"
+    ).fetchone()
+    if exists is None:
+        return 0
+    return int(conn.execute("SELECT coalesce(max(version), 0) FROM _jiyi_migrations").fetchone()[0])
 
 
 def _script(conn: sqlite3.Connection, sql: str) -> None:

@@ -267,6 +267,8 @@ class VectorCache:
             upserts, removed = list(upserts), list(removed)
             for key in [k for k in self._entries if k[:2] == scope]:
                 m = self._entries[key]
+                if m.gen == new_gen:  # loaded after this commit: it already holds it
+                    continue
                 if m.gen != old_gen:
                     del self._entries[key]
                     continue

@@ -1,0 +1,134 @@
+"""Adjustments that look at the candidate set as a whole, not at one memory.
+
+- **next turn**: a turn whose *reply* matches the query gets part of the reply's
+  relevance (a question and its answer belong together; the bot's confirmation of a
+  detail points at the user's turn that gave it). Episodes carry the id of the turn
+  before them (``metadata["prev_id"]``), so the pairs are found inside the candidates.
+- **session**: turns of the session that holds the best match get lifted (questions
+  are about an episode of a life, and its turns come together). z-score of each
+  candidate's best session relevance, over the candidates.
+- **speaker**: the query names the person who said it ("What did Caroline…").
+- **successor**: a turn whose statement was superseded (``metadata["outdated_by"]``)
+  hands its relevance to the memory that replaced it, which then ranks just above it:
+  the question the old turn answers is answered by the new memory now.
+- **current**: for questions about the present state (``wants_current``), newer
+  memories among the candidates rank higher (recency rank 0–1).
+
+Each function returns ``{memory_id: weighted adjustment}`` for the candidates it touches.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from jiyi.records import MemoryRecord
+
+Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
+
+
+def next_turn_boost(cands: Scored, weight: float) -> dict[str, float]:
+    """``weight`` × the relevance of each candidate's next turn (the lowest relevance if absent)."""
+    if weight <= 0 or not cands:
+        return {}
+    by_source = {rec.source_ids[0]: rec.id for rec, _ in cands if len(rec.source_ids) == 1}
+    rel = {rec.id: r for rec, r in cands}
+    nxt: dict[str, float] = {}
+    for rec, r in cands:
+        prev = rec.metadata.get("prev_id")
+        if isinstance(prev, str) and prev in by_source:
+            nxt[by_source[prev]] = max(r, nxt.get(by_source[prev], -math.inf))
+    floor = min(rel.values())
+    return {mid: weight * nxt.get(mid, floor) for mid in rel}
+
+
+def session_boost(cands: Scored, weight: float) -> dict[str, float]:
+    """``weight`` × z-score (over the candidates) of the best relevance in each one's session."""
+    if weight <= 0 or len(cands) < 2:
+        return {}
+    best: dict[str, float] = {}
+    for rec, r in cands:
+        if rec.session_id is not None:
+            best[rec.session_id] = max(r, best.get(rec.session_id, -math.inf))
+    if len(best) < 2:
+        return {}
+    values = [best[rec.session_id] for rec, _ in cands if rec.session_id is not None]
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) or 1.0
+    return {rec.id: weight * (best[rec.session_id] - mean) / sd for rec, _ in cands if rec.session_id is not None}
+
+
+def speaker_boost(cands: Scored, query: str, weight: float) -> dict[str, float]:
+    """``weight`` for memories whose speaker the query names, unless every candidate has that speaker."""
+    if weight <= 0:
+        return {}
+    speakers = {rec.speaker for rec, _ in cands if rec.speaker}
+    named = {s for s in speakers if names_in(s, query)}
+    if not named:
+        return {}
+    hit = {rec.id for rec, _ in cands if rec.speaker in named}
+    if len(hit) == len(cands):
+        return {}
+    return {mid: weight for mid in hit}
+
+
+def names_in(speaker: str, query: str) -> bool:
+    """Does ``query`` mention ``speaker`` (whole word for Latin names, substring for CJK)?"""
+    name = speaker.strip()
+    if not name:
+        return False
+    if name.isascii():
+        first = name.split()[0]
+        pattern = rf"\b(?:{re.escape(name)}|{re.escape(first)})\b" if len(first) >= 3 else rf"\b{re.escape(name)}\b"
+        return re.search(pattern, query, re.IGNORECASE) is not None
+    return name in query
+
+
+def current_boost(cands: Scored, weight: float) -> dict[str, float]:
+    """``weight`` × recency rank in 0–1 among the candidates (newest = 1)."""
+    if weight <= 0 or len(cands) < 2:
+        return {}
+    when = {rec.id: _when(rec).timestamp() for rec, _ in cands}
+    lo, hi = min(when.values()), max(when.values())
+    if hi <= lo:
+        return {}
+    return {mid: weight * (t - lo) / (hi - lo) for mid, t in when.items()}
+
+
+def _when(rec: MemoryRecord) -> datetime:
+    return rec.valid_from or rec.created_at
+
+
+def candidate_boosts(cands: Scored, query: str, wants_current: bool,
+                     weights: Mapping[str, float]) -> dict[str, dict[str, float]]:
+    """id → {adjustment name: value}. Session groups by relevance after the next-turn share."""
+    out: dict[str, dict[str, float]] = {rec.id: {} for rec, _ in cands}
+    nxt = next_turn_boost(cands, weights.get("next", 0.0))
+    for mid, v in nxt.items():
+        out[mid]["next"] = v
+    lifted = [(rec, r + nxt.get(rec.id, 0.0)) for rec, r in cands]
+    for name, found in (("session", session_boost(lifted, weights.get("session", 0.0))),
+                        ("speaker", speaker_boost(cands, query, weights.get("speaker", 0.0))),
+                        ("current", current_boost(cands, weights.get("current", 0.0)) if wants_current else {})):
+        for mid, v in found.items():
+            out[mid][name] = v
+    return out
+
+
+#: How far above the outdated turn its successor lands.
+SUCCESSOR_MARGIN = 0.01
+
+
+def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
+    """How much to add to each successor so that it ranks above every turn it outdated."""
+    lifts: dict[str, float] = {}
+    for rec, _ in cands:
+        new = rec.metadata.get("outdated_by")
+        if not isinstance(new, str) or new not in totals:
+            continue
+        need = totals[rec.id] + SUCCESSOR_MARGIN - totals[new]
+        if need > lifts.get(new, 0.0):
+            lifts[new] = need
+    return lifts

@@ -1,0 +1,511 @@
+"""The default offline extractor: one or more tests per rule, in Chinese and English.
+
+Messages are stamped 2025-03-05 10:00 UTC, a Wednesday, so 下周三 is 2025-03-12.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+
+import pytest
+
+from jiyi import registry
+from jiyi.config import Settings
+from jiyi.extractors.protocol import Candidate, Extractor
+from jiyi.extractors.rules import RulesExtractor, from_settings, render_span
+from jiyi.records import Kind, Message, Visibility
+from jiyi.write.timeparse import find_time_expressions
+
+TS = datetime(2025, 3, 5, 10, 0, tzinfo=timezone.utc)
+EX = RulesExtractor()
+
+
+def _d(s: str) -> datetime:
+    fmt = "%Y-%m-%d %H:%M" if " " in s else "%Y-%m-%d"
+    return datetime.strptime(s, fmt).replace(tzinfo=timezone.utc)
+
+
+def run(*texts: str, roles: tuple[str, ...] | None = None, hint: str | None = None) -> list[Candidate]:
+    msgs = [Message(role=roles[i] if roles else "user", content=t, timestamp=TS, id=f"m{i}", name="小王")
+            for i, t in enumerate(texts)]
+    return EX.extract(msgs, language_hint=hint)
+
+
+def only(text: str, slot: str | None = None, kind: Kind | None = None) -> Candidate:
+    """The single candidate of ``text`` that has ``slot`` (or ``kind``)."""
+    found = [c for c in run(text) if (slot is None or c.slot == slot) and (kind is None or c.kind is kind)]
+    assert len(found) == 1, f"{text!r} → {[(c.kind.value, c.slot, c.content) for c in run(text)]}"
+    return found[0]
+
+
+# ---------------------------------------------------------------- identity
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [("我叫小王", "用户名字是小王"), ("我的名字是李文杰", "用户名字是李文杰"), ("叫我雨桐就行", "用户希望被叫作雨桐"),
+     ("我是小王", "用户名字是小王"), ("My name is Wang", "User's name is Wang"), ("Call me Ben.", "User's name is Ben"),
+     ("my name is anna", "User's name is Anna")],
+)
+def test_name(text: str, content: str) -> None:
+    c = only(text, "user/name")
+    assert (c.kind, c.content, c.visibility) == (Kind.FACT, content, Visibility.NORMAL)
+    assert c.importance >= 0.8
+
+
+@pytest.mark.parametrize("text", ["我叫了外卖", "明天早上六点叫我一下", "叫我起床", "Don't call me after 9pm"])
+def test_not_a_name(text: str) -> None:
+    assert all(c.slot != "user/name" for c in run(text))
+
+
+@pytest.mark.parametrize(("text", "content"), [("我今年28岁", "用户28岁"), ("唉，才三十八岁就高血压了", "用户38岁"),
+                                               ("I'm 28 years old.", "User is 28 years old"),
+                                               ("I just turned 30", "User is 30 years old")])
+def test_age(text: str, content: str) -> None:
+    assert only(text, "user/age").content == content
+
+
+def test_age_of_a_pet_is_not_the_users() -> None:
+    assert all(c.slot != "user/age" for c in run("我家芝麻三岁了") + run("三岁的英短很乖"))
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [("我住在上海", "用户住在上海"), ("我家在杭州西湖区", "用户住在杭州西湖区"), ("我在深圳工作生活", "用户住在深圳"),
+     ("I live in Boston.", "User lives in Boston"), ("We're based in New York City", "User lives in New York City")],
+)
+def test_city(text: str, content: str) -> None:
+    c = only(text, "user/city")
+    assert (c.kind, c.content) == (Kind.FACT, content)
+
+
+@pytest.mark.parametrize(("text", "content"), [("我搬到了浦东", "用户搬到了浦东"), ("我们搬到浦东那边了", "用户搬到了浦东"),
+                                               ("I moved to Seattle", "User moved to Seattle")])
+def test_move_writes_the_city_slot(text: str, content: str) -> None:
+    assert only(text, "user/city").content == content
+
+
+def test_future_move_is_valid_from_then() -> None:
+    c = only("我下个月搬到杭州", "user/city")
+    assert c.valid_from == _d("2025-04-01")
+    assert only("I moved to Seattle last month.", "user/city").valid_from == _d("2025-02-01")
+
+
+def test_hotel_nights_are_not_a_city() -> None:
+    assert all(c.slot != "user/city" for c in run("酒店在滨海湾附近，住三晚"))
+
+
+@pytest.mark.parametrize(("text", "content"), [("我是上海人", "用户是上海人"), ("I'm from Chicago", "User is from Chicago")])
+def test_hometown(text: str, content: str) -> None:
+    assert only(text, "user/hometown").content == content
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "employer"),
+    [("我是程序员", "用户是程序员", None), ("我是一名老师", "用户是老师", None),
+     ("在腾讯做程序员", "用户是程序员", "用户在腾讯工作"), ("我在阿里巴巴上班", None, "用户在阿里巴巴工作"),
+     ("我是腾讯的产品经理", "用户是产品经理", "用户在腾讯工作"),
+     ("I work as a nurse.", "User's job is nurse", None), ("I work at Google", None, "User works at Google"),
+     ("I'm a software engineer at Google.", "User's job is software engineer", "User works at Google")],
+)
+def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
+    cands = run(text)
+    assert [c.content for c in cands if c.slot == "user/job"] == ([job] if job else [])
+    assert [c.content for c in cands if c.slot == "user/employer"] == ([employer] if employer else [])
+
+
+def test_working_in_a_city_is_the_city_not_the_employer() -> None:
+    cands = run("我在上海工作")
+    assert [c.slot for c in cands] == ["user/city"]
+
+
+# ---------------------------------------------------------------- contacts (sensitive)
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我的手机号是13917256043", "user/phone", "用户的手机号是13917256043"),
+     ("新号是15821907736，你们帮我改一下", "user/phone", "用户的手机号是15821907736"),
+     ("邮箱是abc@qq.com", "user/email", "用户的邮箱是abc@qq.com"),
+     ("身份证号是11010519491231002X", "user/id_number", "用户的证件号是11010519491231002X"),
+     ("地址是上海市徐汇区漕溪北路88弄5号1202室", "user/address", "用户的地址是上海市徐汇区漕溪北路88弄5号1202室"),
+     ("碧波路690弄12号603", "user/address", "用户的地址是碧波路690弄12号603"),
+     ("My phone number is +1 415-555-0134", "user/phone", "User's phone number is +1 415-555-0134"),
+     ("my email is ben@example.com", "user/email", "User's email is ben@example.com"),
+     ("My address is 12 Oak Street, Springfield", "user/address", "User's address is 12 Oak Street, Springfield")],
+)
+def test_contacts_are_sensitive(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content, c.visibility) == (Kind.FACT, content, Visibility.SENSITIVE)
+    assert c.entities[0] in content
+
+
+def test_masked_phone_is_not_a_phone() -> None:
+    assert all(c.slot != "user/phone" for c in run("电话139****6043"))
+
+
+def test_address_also_gives_the_city() -> None:
+    slots = {c.slot: c for c in run("我住在上海市徐汇区漕溪北路88弄5号1202室")}
+    assert slots["user/address"].visibility is Visibility.SENSITIVE
+    assert slots["user/city"].content == "用户住在上海"
+    assert slots["user/city"].visibility is Visibility.NORMAL
+
+
+# ---------------------------------------------------------------- relations
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content", "name"),
+    [("我女朋友小雅", "relation/girlfriend", "用户的女朋友叫小雅", "小雅"),
+     ("我老公周航在家", "relation/husband", "用户的老公叫周航", "周航"),
+     ("我儿子叫乐乐", None, "用户的儿子叫乐乐", "乐乐"),
+     ("My wife Anna loves tulips.", "relation/wife", "User's wife is named Anna", "Anna"),
+     ("my sister's name is Emma", None, "User's sister is named Emma", "Emma")],
+)
+def test_relation_names(text: str, slot: str | None, content: str, name: str) -> None:
+    c = next(c for c in run(text) if c.content == content)
+    assert (c.kind, c.slot) == (Kind.RELATION, slot)
+    assert name in c.entities
+
+
+def test_statement_about_a_relative() -> None:
+    cands = run("我妈住在杭州")
+    assert [(c.kind, c.content) for c in cands] == [(Kind.RELATION, "用户的妈妈住在杭州")]
+    assert all(c.slot != "user/city" for c in cands)
+
+
+def test_pronoun_refers_to_the_relative_just_named() -> None:
+    contents = [c.content for c in run("还有19号是我老婆苏琳生日，她喜欢白色的郁金香")]
+    assert "用户的老婆苏琳喜欢白色的郁金香" in contents
+    en = [c.content for c in run("My wife Anna is great. She loves tulips.")]
+    assert "User's wife Anna loves tulips" in en
+
+
+def test_relation_without_name_or_predicate_gives_nothing() -> None:
+    assert run("送我妈的") == []
+
+
+# ---------------------------------------------------------------- health and diet
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我对花生过敏", "allergy/花生", "用户对花生过敏"), ("我花生过敏，挺严重的", "allergy/花生", "用户对花生严重过敏"),
+     ("对青霉素过敏", "allergy/青霉素", "用户对青霉素过敏"),
+     ("I'm allergic to peanuts.", "allergy/peanuts", "User is allergic to peanuts"),
+     ("I have a severe shellfish allergy", "allergy/shellfish", "User is allergic to shellfish")],
+)
+def test_allergy_is_normal_visibility_and_important(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content, c.visibility) == (Kind.FACT, content, Visibility.NORMAL)
+    assert c.importance == pytest.approx(0.9)
+
+
+def test_several_allergens_give_one_memory_each() -> None:
+    assert {c.slot for c in run("我对花生和海鲜过敏")} == {"allergy/花生", "allergy/海鲜"}
+    assert {c.slot for c in run("I'm allergic to peanuts and shellfish")} == {"allergy/peanuts", "allergy/shellfish"}
+
+
+def test_not_allergic() -> None:
+    assert all(not (c.slot or "").startswith("allergy/") for c in run("我对花生不过敏"))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我有高血压", "health/高血压", "用户有高血压"), ("医生说已经算高血压一级了", "health/高血压", "用户有高血压"),
+     ("我得了糖尿病", "health/糖尿病", "用户有糖尿病"), ("I have diabetes.", "health/diabetes", "User has diabetes"),
+     ("I was diagnosed with asthma", "health/asthma", "User has asthma")],
+)
+def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.content, c.visibility) == (content, Visibility.SENSITIVE)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我吃素", "diet/type", "用户吃素"), ("我不吃辣", "pref/辣", "用户不吃辣"), ("我从不喝酒", "pref/酒", "用户从不喝酒"),
+     ("我戒了咖啡", "pref/咖啡", "用户戒了咖啡"), ("I'm vegetarian", "diet/type", "User is vegetarian"),
+     ("I don't eat pork.", "pref/pork", "User doesn't eat pork"), ("I quit smoking", "pref/smoking", "User quit smoking")],
+)
+def test_diet(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content) == (Kind.PREFERENCE, content)
+
+
+def test_quitting_from_a_day_on() -> None:
+    c = only("小安，我决定了，从今天开始戒咖啡", "pref/咖啡")
+    assert c.content == "用户从2025年3月5日开始戒咖啡"
+    assert c.valid_from == _d("2025-03-05")
+
+
+def test_cannot_quit_is_not_quitting() -> None:
+    assert all(c.slot != "pref/咖啡" for c in run("咖啡我是真戒不了"))
+
+
+# ---------------------------------------------------------------- likes, habits, style
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我喜欢爬山", "pref/爬山", "用户喜欢爬山"), ("我最喜欢吃火锅", "pref/火锅", "用户最喜欢吃火锅"),
+     ("我讨厌下雨天", "pref/下雨天", "用户讨厌下雨天"), ("我不喜欢香菜", "pref/香菜", "用户不喜欢香菜"),
+     ("I love hiking.", "pref/hiking", "User loves hiking"), ("I hate cilantro", "pref/cilantro", "User hates cilantro"),
+     ("My favorite book is Dune.", "pref/favorite book", "User's favorite book is Dune")],
+)
+def test_likes_and_dislikes(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content) == (Kind.PREFERENCE, content)
+
+
+@pytest.mark.parametrize("text", ["我爱你", "I love it!", "I like that idea", "I love to."])
+def test_likes_without_an_object(text: str) -> None:
+    assert run(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [("我每天早上跑步", "用户每天早上跑步"), ("我从不熬夜", "用户从不熬夜"),
+     ("一般7点起，8点到图书馆，晚上10点回宿舍", "用户一般7点起，8点到图书馆，晚上10点回宿舍"),
+     ("I usually go to bed at 11pm.", "User usually goes to bed at 11pm"),
+     ("I always run in the morning", "User always runs in the morning")],
+)
+def test_habits_are_behaviour_without_a_date(text: str, content: str) -> None:
+    c = only(text, kind=Kind.BEHAVIOR)
+    assert c.content == content
+    assert c.valid_from is None and c.expires_at is None
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("回答简短点", "style/length", "用户要求助手回答简短点"), ("用英文回复我", "style/language", "用户要求助手用英文回复用户"),
+     ("别用表情", "style/emoji", "用户要求助手别用表情"), ("你别老给我灌鸡汤", "style/tone", "用户要求助手别老给用户灌鸡汤"),
+     ("你别给我发这么一大段", "style/length", "用户要求助手别给用户发这么一大段"),
+     ("please be concise", "style/length", "User wants short, concise replies"),
+     ("Reply in Chinese please.", "style/language", "User wants replies in Chinese"),
+     ("no emojis please", "style/emoji", "User doesn't want emojis in replies")],
+)
+def test_reply_style(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content) == (Kind.PREFERENCE, content)
+
+
+def test_several_style_requests_in_one_sentence() -> None:
+    assert {c.slot for c in run("Please be concise and don't use emojis.")} == {"style/length", "style/emoji"}
+
+
+def test_contact_channel_clauses_are_joined() -> None:
+    c = only("有事给我发短信或者站内信就行，千万别打电话，我上班的时候根本没法接", "contact/channel")
+    assert c.content == "用户要求助手有事给用户发短信或者站内信就行；千万别打电话"
+
+
+def test_new_contact_channel_uses_the_same_slot() -> None:
+    c = only("以后提醒别发邮件了，我邮箱每天几百封。改成App推送吧", "contact/channel")
+    assert "App推送" in c.content and "别发邮件" in c.content
+
+
+# ---------------------------------------------------------------- events and time
+
+def test_trip_next_wednesday() -> None:
+    c = only("下周三要去深圳出差", kind=Kind.EVENT)
+    assert c.content == "用户2025年3月12日要去深圳出差"
+    assert (c.valid_from, c.valid_until, c.expires_at) == (_d("2025-03-12"), _d("2025-03-13"), None)
+    assert "深圳" in c.entities
+
+
+def test_lunch_today_expires_tonight() -> None:
+    c = only("今天中午想吃面", kind=Kind.EVENT)
+    assert "2025年3月5日中午" in c.content
+    assert c.expires_at == _d("2025-03-06")
+    assert c.importance < 0.5
+
+
+def test_tomorrow_plan_expires_end_of_tomorrow() -> None:
+    c = only("我明天要上班不在家", kind=Kind.EVENT)
+    assert c.content == "用户2025年3月6日要上班不在家"
+    assert c.expires_at == _d("2025-03-07")
+
+
+def test_past_event_keeps_its_date_and_never_expires() -> None:
+    c = only("前天买了个扫地机器人", kind=Kind.EVENT)
+    assert c.content == "用户2025年3月3日买了个扫地机器人"
+    assert c.valid_from == _d("2025-03-03") and c.expires_at is None
+
+
+def test_relative_with_time_of_day() -> None:
+    c = only("明天下午3点去医院复查", kind=Kind.EVENT)
+    assert c.content == "用户2025年3月6日15:00去医院复查"
+    assert c.valid_from == _d("2025-03-06 15:00")
+
+
+def test_trip_with_continuation_clauses_is_one_event() -> None:
+    c = only("下周三我要飞北京出差，两天，周四晚上回来", kind=Kind.EVENT)
+    assert c.content == "用户2025年3月12日要飞北京出差，两天，2025年3月13日晚上回来"
+    assert (c.valid_from, c.valid_until) == (_d("2025-03-12"), _d("2025-03-14"))
+    assert "北京" in c.entities
+
+
+def test_relative_event_of_a_relative() -> None:
+    c = only("我妈下周三生日，能不能在那之前送到？", kind=Kind.EVENT)
+    assert c.content == "用户的妈妈2025年3月12日生日"
+
+
+def test_range_event() -> None:
+    c = only("12月16号到19号要去新加坡", kind=Kind.EVENT)
+    assert (c.valid_from, c.valid_until) == (_d("2024-12-16"), _d("2024-12-20"))
+    assert "2024年12月16日至19日" in c.content
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "start"),
+    [("I'm flying to Beijing next Wednesday.", "User is flying to Beijing on 2025-03-12", "2025-03-12"),
+     ("I went to a support group yesterday and it was powerful.",
+      "User went to a support group on 2025-03-04 and it was powerful", "2025-03-04"),
+     ("Yesterday I went to the museum with my sister.", "On 2025-03-04 User went to the museum with User's sister",
+      "2025-03-04"),
+     ("I'm going to a conference next month.", "User is going to a conference in April 2025", "2025-04-01"),
+     ("I painted that lake sunrise last year!", "User painted that lake sunrise in 2024", "2024-01-01")],
+)
+def test_english_events(text: str, content: str, start: str) -> None:
+    c = only(text, kind=Kind.EVENT)
+    assert (c.content, c.valid_from) == (content, _d(start))
+
+
+def test_this_year_alone_is_not_an_event() -> None:
+    assert all(c.kind is not Kind.EVENT for c in run("我今年28岁"))
+
+
+def test_questions_are_not_events() -> None:
+    assert run("明天会下雨吗？") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [("下周三", "zh", "2025年3月12日"), ("next Wednesday", "en", "2025-03-12"), ("下个月", "zh", "2025年4月"),
+     ("last month", "en", "February 2025"), ("去年", "zh", "2024年"), ("next week", "en", "the week of 2025-03-10"),
+     ("今晚", "zh", "2025年3月5日晚上"), ("明天下午3点", "zh", "2025年3月6日15:00")],
+)
+def test_render_span(text: str, lang: str, expected: str) -> None:
+    assert render_span(find_time_expressions(text, TS)[0], lang) == expected
+
+
+# ---------------------------------------------------------------- remember, corrections
+
+def test_remember_raises_importance() -> None:
+    c = only("记住，我喜欢靠过道的座位", "pref/靠过道的座位")
+    assert c.importance >= 0.8
+    assert only("remember that I hate cilantro", "pref/cilantro").importance >= 0.8
+
+
+def test_remembered_text_without_a_pattern_is_kept() -> None:
+    c = only("记得别让师傅打电话哈")
+    assert (c.kind, c.content) == (Kind.FACT, "用户要求记住：别让师傅打电话")
+    assert c.importance >= 0.8
+    e = only("Please remember to water the plants")
+    assert e.content == "User asked to remember: to water the plants"
+
+
+def test_remembered_plan_is_an_important_event() -> None:
+    c = only("帮我记一下，下周三我要飞北京出差", kind=Kind.EVENT)
+    assert c.importance >= 0.8 and c.valid_from == _d("2025-03-12")
+
+
+def test_trivial_remember_gives_nothing() -> None:
+    assert run("帮我记几个事") == []
+    assert run("What do you remember from it?") == []
+
+
+def test_correction_with_an_attribute() -> None:
+    c = only("不对，我住在杭州", "user/city")
+    assert (c.content, c.corrects) == ("用户住在杭州", True)
+    e = only("Actually, I live in Chicago", "user/city")
+    assert (e.content, e.corrects) == ("User lives in Chicago", True)
+
+
+def test_bare_value_correction_takes_the_last_slot() -> None:
+    first, fixed = run("我住在上海", "不对，其实是杭州")
+    assert (first.slot, first.corrects) == ("user/city", False)
+    assert (fixed.slot, fixed.content, fixed.corrects) == ("user/city", "用户住在杭州", True)
+    en = run("I live in Boston", "Actually, I meant Chicago")
+    assert (en[1].slot, en[1].content, en[1].corrects) == ("user/city", "User lives in Chicago", True)
+
+
+def test_bare_value_correction_uses_what_the_assistant_asked() -> None:
+    cands = run("您是住在上海对吧？", "不对，杭州", roles=("assistant", "user"))
+    assert [(c.slot, c.content, c.corrects) for c in cands] == [("user/city", "用户住在杭州", True)]
+
+
+def test_correction_without_context_still_marks_corrects() -> None:
+    c = only("我说错了，是周四")
+    assert c.corrects and c.content == "用户是2025年3月6日"
+
+
+def test_not_a_correction() -> None:
+    assert all(not c.corrects for c in run("不是很喜欢吃辣"))
+
+
+# ---------------------------------------------------------------- message handling
+
+def test_multi_clause_message_gives_one_memory_per_clause() -> None:
+    cands = run("我叫小王，住在上海，在腾讯做程序员，对花生过敏")
+    assert [(c.slot, c.content) for c in cands] == [
+        ("user/name", "用户名字是小王"),
+        ("user/city", "用户住在上海"),
+        ("user/employer", "用户在腾讯工作"),
+        ("user/job", "用户是程序员"),
+        ("allergy/花生", "用户对花生过敏"),
+    ]
+
+
+def test_english_multi_clause() -> None:
+    cands = run("My name is Wang, I live in Shanghai and I work at Tencent")
+    assert [c.slot for c in cands] == ["user/name", "user/city", "user/employer"]
+
+
+@pytest.mark.parametrize("text", ["你好", "谢谢", "好的", "嗯嗯", "哈哈哈", "ok", "thanks!", "lol", "👍", "好的，谢谢"])
+def test_smalltalk_gives_nothing(text: str) -> None:
+    assert run(text) == []
+
+
+def test_only_user_messages_are_mined() -> None:
+    cands = run("我对花生过敏", "好的，已记录您对芒果过敏", "我住在上海", roles=("user", "assistant", "system"))
+    assert [c.content for c in cands] == ["用户对花生过敏"]
+
+
+def test_provenance() -> None:
+    c = run("我住在上海")[0]
+    assert (c.source_ids, c.speaker) == (("m0",), "小王")
+    no_id = EX.extract([Message(role="user", content="我住在上海", timestamp=TS)])[0]
+    assert no_id.source_ids == () and no_id.speaker is None
+
+
+def test_language_hint_overrides_detection() -> None:
+    assert run("我住在上海", hint="en") == []
+    assert [c.slot for c in run("我住在上海", hint="zh")] == ["user/city"]
+
+
+def test_content_is_at_most_200_chars_and_split_on_sentences() -> None:
+    long = "记住：" + "。".join(f"我第{i}次去杭州的时候在西湖边上走了很久很久，看到了很多很多漂亮的风景和有趣的人" for i in range(8))
+    cands = run(long)
+    assert len(cands) >= 2
+    assert all(len(c.content) <= 200 for c in cands)
+    assert all(c.content.startswith("用户") for c in cands)
+
+
+def test_duplicate_statements_in_one_batch_are_kept_once() -> None:
+    assert len(run("我住在上海", "我住在上海")) == 1
+
+
+def test_protocol_and_registry() -> None:
+    assert isinstance(EX, Extractor)
+    assert EX.name == "rules" and EX.cheap is True
+    assert isinstance(from_settings(Settings()), RulesExtractor)
+    assert isinstance(registry.create("extractor", "rules", Settings()), RulesExtractor)
+
+
+def test_thousand_messages_are_fast() -> None:
+    texts = ["我叫小王，住在上海，在腾讯做程序员，对花生过敏", "下周三要去深圳出差", "好的谢谢", "今天中午想吃面",
+             "I'm flying to Beijing next Wednesday.", "I love hiking with my dog Max.", "哈哈哈",
+             "有事给我发短信或者站内信就行，千万别打电话", "Yesterday I went to the museum with my sister.",
+             "我妈下周三生日，能不能在那之前送到？"]
+    msgs = [Message(role="user", content=texts[i % len(texts)], timestamp=TS, id=str(i)) for i in range(1000)]
+    EX.extract(msgs[:20])  # warm-up: jieba's dictionaries
+    start = time.perf_counter()
+    for m in msgs:
+        EX.extract([m])
+    assert time.perf_counter() - start < 3.0
