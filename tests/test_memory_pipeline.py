@@ -204,3 +204,14 @@ def test_buffer_is_per_user(mem: Memory) -> None:
     mem.add([{"role": "user", "content": "我的猫叫咪咪，今天它生病了", "id": "c1"}], user_id="alice")
     mem.add([{"role": "user", "content": "今天加班到很晚", "id": "c2"}], user_id="bob")
     assert not any("咪咪" in h.content for h in mem.search("猫生病", user_id="bob"))
+
+
+def test_session_listing_and_buffer_controls(mem: Memory) -> None:
+    mem.add("我在学日语", user_id="u1", session_id="s1", sync=True)
+    mem.add("我在学吉他", user_id="u1", session_id="s2", sync=True)
+    s1 = mem.get_all(user_id="u1", session_id="s1", kinds=["episode"])
+    assert [r.content for r in s1] == ["我在学日语"]
+    assert [m["content"] for m in mem.recent_messages(user_id="u1", session_id="s2")] == ["我在学吉他"]
+    assert mem.clear_buffer(user_id="u1", session_id="s1") == 1
+    assert mem.recent_messages(user_id="u1", session_id="s1") == []
+    assert len(mem.recent_messages(user_id="u1")) == 1

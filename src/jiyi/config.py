@@ -62,6 +62,14 @@ class Settings(BaseSettings):
     llm_timeout: float = 30.0
     llm_max_retries: int = 3
     llm_concurrency: int = 4
+    llm_resolve: bool = Field(
+        True, description="with an LLM configured, ask it to judge close calls (ADD/UPDATE/MERGE/SUPERSEDE/NONE)")
+    llm_resolve_min_cosine: float | None = Field(
+        None, description="cosine where close calls begin; default: the embedder's related_threshold, else 0.80")
+    summary_every_rounds: int = Field(
+        20, description="write a session summary every N user rounds (0: only at end_session)")
+    context_compress: bool = Field(
+        False, description="build_context asks the LLM to compress memories that exceed the budget")
 
     buffer_rounds: int = 12
     extract_every_rounds: int = 4

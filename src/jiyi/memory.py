@@ -18,9 +18,11 @@ from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
 from jiyi.config import Settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
+from jiyi.llms.protocol import LLM
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
 from jiyi.read.buffered import buffer_hits
+from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
 from jiyi.read.fuse import max_fused
 from jiyi.read.hits import HitRecorder
@@ -33,10 +35,12 @@ from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.text.tokens import keywords_text
 from jiyi.trace import enable_debug
-from jiyi.write.buffer import message_to_dict, push_to_buffer, read_buffer
+from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
+from jiyi.write.judge import from_settings as judge_from_settings
+from jiyi.write.summaries import SessionSummarizer, session_end_payload
 from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
 
 log = logging.getLogger("jiyi")
@@ -52,7 +56,7 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, *, clock: Clock | None = None,
                  store: Store | None = None, embedder: Any = None, extractor: Extractor | None = None,
-                 **config: Any) -> None:
+                 llm: LLM | None = None, **config: Any) -> None:
         if path is not None:
             config["path"] = path
         self.settings = Settings(**config)
@@ -64,13 +68,19 @@ class Memory:
         self.store.check_embedding(raw_embedder.model, raw_embedder.dim)
         self.embedder = CachedEmbedder(raw_embedder, self.store)
         self.extractor: Extractor = extractor or registry.create("extractor", self.settings.extractor, self.settings)
+        shared = llm or _shared_llm(self.extractor)
+        self._own_llm = shared is None and _llm_configured(self.settings)
+        self.llm: LLM | None = shared or (registry.create("llm", "openai", self.settings) if self._own_llm else None)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
         self.scope_tenant = self.settings.tenant
         threshold = self.settings.merge_threshold or float(getattr(raw_embedder, "duplicate_threshold", 0.95))
         self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
                                    merge_threshold=threshold,
                                    every_rounds=self.settings.extract_every_rounds,
-                                   long_chars=self.settings.long_message_chars)
+                                   long_chars=self.settings.long_message_chars,
+                                   judge=judge_from_settings(self.settings, self.llm, raw_embedder),
+                                   summarizer=SessionSummarizer(self.llm,
+                                                                every_rounds=self.settings.summary_every_rounds))
         self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)
         self._hits = HitRecorder(self.store, self.clock)
         self._closed = False
@@ -103,6 +113,20 @@ class Memory:
         self._worker.wait_idle()
         events = self._worker.results.pop(job_id, [])
         return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs))
+
+    def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
+        """Close a session: extract what is still pending and summarise its unsummarised turns (waits).
+
+        Returns the summary memories written (none if every turn was already summarised).
+        """
+        scope = self._scope(user_id)
+        sid = validate_optional_id(session_id, "session_id")
+        if sid is None:
+            raise InvalidInput("session_id is required: only sessions with an id are summarised")
+        job_id = self.store.enqueue(scope, ADD_JOB, session_end_payload(sid), self.clock.now())
+        self._worker.wait_idle()
+        ids = [e.id for e in self._worker.results.pop(job_id, []) if e.kind is Kind.SUMMARY]
+        return self.store.get_many(scope, ids) if ids else []
 
     def flush(self, timeout: float = 300.0) -> bool:
         """Wait until every queued write is processed; False if ``timeout`` passed first."""
@@ -221,13 +245,20 @@ class Memory:
                              created_before=_when(f["created_before"]) if f.get("created_before") else None)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                      include_sensitive: bool = False) -> str:
-        """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens."""
+                      include_sensitive: bool = False, compress: bool | None = None) -> str:
+        """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens.
+
+        ``compress`` (default: the ``context_compress`` setting) lets the LLM, if one is
+        configured, fold memories that exceed the budget into fewer lines instead of dropping some.
+        """
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
         hits = self.search(query, user_id=user_id, limit=limit, include_sensitive=include_sensitive)
-        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens,
-                                   lang=detect_language(query))
+        lang = detect_language(query)
+        if self.llm is not None and (self.settings.context_compress if compress is None else compress):
+            return compress_context(hits, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,
+                                    lang=lang)
+        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang)
 
     def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         scope = self._scope(user_id)
@@ -236,12 +267,25 @@ class Memory:
         return self.store.get(scope, memory_id)
 
     def get_all(self, *, user_id: str, kinds: Iterable[Kind | str] | None = None,
-                status: Status | str | None = "active", limit: int | None = None,
-                offset: int = 0) -> list[MemoryRecord]:
+                status: Status | str | None = "active", limit: int | None = None, offset: int = 0,
+                session_id: str | None = None, agent_id: str | None = None) -> list[MemoryRecord]:
         """Memories of a user, newest first (``status=None`` for every status)."""
         scope = self._scope(user_id)
-        statuses = (Status(status),) if status else None
-        return self.store.list(scope, RecordFilter(kinds=_kinds(kinds), statuses=statuses), limit, offset)
+        try:
+            statuses = (Status(status),) if status else None
+        except ValueError:
+            raise InvalidInput(f"status must be one of {[s.value for s in Status]}") from None
+        flt = RecordFilter(kinds=_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
+                           agent_id=validate_optional_id(agent_id, "agent_id"))
+        return self.store.list(scope, flt, limit, offset)
+
+    def recent_messages(self, *, user_id: str, session_id: str | None = None) -> list[dict[str, Any]]:
+        """The short-term buffer: the last rounds of ``session_id`` (all sessions when None), oldest first."""
+        return read_buffer(self.store, self._scope(user_id), validate_optional_id(session_id, "session_id"))
+
+    def clear_buffer(self, *, user_id: str, session_id: str | None = None) -> int:
+        """Drop buffered turns of ``session_id`` (or all); stored episodes and memories stay."""
+        return clear_buffer(self.store, self._scope(user_id), validate_optional_id(session_id, "session_id"))
 
     def history(self, memory_id: str, *, user_id: str) -> list[HistoryEvent]:
         scope = self._scope(user_id)
@@ -284,12 +328,24 @@ class Memory:
         self._worker.stop()
         self._hits.close()
         self.store.close()
+        if self._own_llm:
+            getattr(self.llm, "close", lambda: None)()
 
     def __enter__(self) -> Memory:
         return self
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+
+def _llm_configured(settings: Settings) -> bool:
+    return bool(settings.llm_base_url and settings.llm_model)
+
+
+def _shared_llm(extractor: Extractor) -> LLM | None:
+    """The LLM extractor's client, so that judge, summaries and compression share its usage totals."""
+    llm = getattr(extractor, "llm", None)
+    return llm if isinstance(llm, LLM) else None
 
 
 def _check_content(content: object) -> str:

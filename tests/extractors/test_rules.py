@@ -13,7 +13,7 @@ import pytest
 from jiyi import registry
 from jiyi.config import Settings
 from jiyi.extractors.protocol import Candidate, Extractor
-from jiyi.extractors.rules import RulesExtractor, from_settings, render_span
+from jiyi.extractors.rules import RulesExtractor, from_settings, render_span, split_clauses, substitute_times
 from jiyi.records import Kind, Message, Visibility
 from jiyi.write.timeparse import find_time_expressions
 
@@ -235,8 +235,13 @@ def test_quitting_from_a_day_on() -> None:
     assert c.valid_from == _d("2025-03-05")
 
 
-def test_cannot_quit_is_not_quitting() -> None:
-    assert all(c.slot != "pref/咖啡" for c in run("咖啡我是真戒不了"))
+@pytest.mark.parametrize("text", ["咖啡我是真戒不了", "我想想还是戒了吧"])
+def test_not_quitting_anything(text: str) -> None:
+    assert all(not (c.slot or "").startswith("pref/") for c in run(text))
+
+
+def test_topic_first_quitting() -> None:
+    assert only("咖啡也戒了快四个月了", "pref/咖啡").content == "用户戒了咖啡"
 
 
 # ---------------------------------------------------------------- likes, habits, style
@@ -370,8 +375,9 @@ def test_this_year_alone_is_not_an_event() -> None:
     assert all(c.kind is not Kind.EVENT for c in run("我今年28岁"))
 
 
-def test_questions_are_not_events() -> None:
-    assert run("明天会下雨吗？") == []
+@pytest.mark.parametrize("text", ["明天会下雨吗？", "今天有啥安排来着", "What are you doing next week?"])
+def test_questions_are_not_events(text: str) -> None:
+    assert run(text) == []
 
 
 @pytest.mark.parametrize(
@@ -509,3 +515,23 @@ def test_thousand_messages_are_fast() -> None:
     for m in msgs:
         EX.extract([m])
     assert time.perf_counter() - start < 3.0
+
+
+def test_split_clauses_keeps_offsets_and_time_spans_whole() -> None:
+    text = "我叫小王，住在上海。May 8, 2023 was fun"
+    spans = find_time_expressions(text, TS)
+    zh = split_clauses(text, "zh", spans)
+    assert [c.text for c in zh] == ["我叫小王", "住在上海", "May 8, 2023 was fun"]
+    assert all(text[c.start:c.end] == c.text for c in zh)
+    assert [c.sentence for c in zh] == [0, 0, 1]
+    assert zh[2].spans and zh[2].spans[0].text == "May 8, 2023"
+
+
+def test_substitute_times() -> None:
+    text = "I'm flying next Wednesday and back on Friday"
+    spans = find_time_expressions(text, TS)
+    assert substitute_times(text, 0, spans, "en", timezone.utc) == (
+        "I'm flying on 2025-03-12 and back on 2025-03-14")
+    zh = "下周三去深圳，下个月回来"
+    assert substitute_times(zh, 0, find_time_expressions(zh, TS), "zh", timezone.utc) == (
+        "2025年3月12日去深圳，2025年4月回来")

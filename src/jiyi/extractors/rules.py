@@ -61,12 +61,27 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import Kind, Message, Visibility
+from jiyi.text import zh
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import third_person, tidy_zh
+from jiyi.text.relations import (
+    EN_NAME_DENY,
+    NAME_DENY,
+    PRONOUN_GENDER,
+    REL_EN,
+    REL_ZH,
+    REL_ZH_RE,
+    SINGLE_VALUED,
+    alternation,
+    en_relation_names,
+    looks_like_name_zh,
+    name_at_start,
+    zh_relation_names,
+)
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.wordlists import words
-from jiyi.write.timeparse import TimeSpan, find_time_expressions
+from jiyi.write.timeparse import TimeSpan, cn_to_int, find_time_expressions
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -121,7 +136,8 @@ _EN_CLAUSE = re.compile(
     r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
     r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
 )
-_ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋")
+_ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋|"
+                          r"有啥|干啥|啥时候|来着$")
 _EN_QUESTION = re.compile(r"\?$|^(?:what|how|why|where|when|which|who|do|does|did|can|could|would|should|will|is|are)"
                           r"\b", re.IGNORECASE)
 
@@ -163,109 +179,14 @@ def split_clauses(text: str, lang: str, spans: Sequence[TimeSpan]) -> list[Claus
     return clauses
 
 
-# ---------------------------------------------------------------- relations
+# ---------------------------------------------------------------- subjects
 
-#: word -> (key, gender); gender f/m/p(et)/"" decides what 她/他/它 can refer to
-REL_ZH: dict[str, tuple[str, str]] = {
-    "老婆": ("wife", "f"), "妻子": ("wife", "f"), "太太": ("wife", "f"), "媳妇": ("wife", "f"),
-    "媳妇儿": ("wife", "f"), "夫人": ("wife", "f"), "老公": ("husband", "m"), "丈夫": ("husband", "m"),
-    "先生": ("husband", "m"), "爱人": ("spouse", ""), "女朋友": ("girlfriend", "f"), "女友": ("girlfriend", "f"),
-    "男朋友": ("boyfriend", "m"), "男友": ("boyfriend", "m"), "对象": ("partner", ""),
-    "妈妈": ("mother", "f"), "妈": ("mother", "f"), "老妈": ("mother", "f"), "母亲": ("mother", "f"),
-    "爸爸": ("father", "m"), "爸": ("father", "m"), "老爸": ("father", "m"), "父亲": ("father", "m"),
-    "儿子": ("son", "m"), "女儿": ("daughter", "f"), "闺女": ("daughter", "f"),
-    "哥哥": ("brother", "m"), "哥": ("brother", "m"), "弟弟": ("brother", "m"), "弟": ("brother", "m"),
-    "姐姐": ("sister", "f"), "姐": ("sister", "f"), "妹妹": ("sister", "f"), "妹": ("sister", "f"),
-    "爷爷": ("grandfather", "m"), "外公": ("grandfather", "m"), "姥爷": ("grandfather", "m"),
-    "奶奶": ("grandmother", "f"), "外婆": ("grandmother", "f"), "姥姥": ("grandmother", "f"),
-    "室友": ("roommate", ""), "同事": ("colleague", ""), "老板": ("boss", ""), "领导": ("boss", ""),
-    "上司": ("boss", ""), "闺蜜": ("best_friend", "f"), "发小": ("best_friend", ""), "好朋友": ("friend", ""),
-    "朋友": ("friend", ""), "好友": ("friend", ""), "同学": ("classmate", ""), "孩子": ("child", ""),
-    "宝宝": ("child", ""), "猫咪": ("pet", "p"), "猫": ("pet", "p"), "狗狗": ("pet", "p"), "狗": ("pet", "p"),
-    "宠物": ("pet", "p"),
-}
-REL_EN: dict[str, tuple[str, str]] = {
-    "wife": ("wife", "f"), "husband": ("husband", "m"), "spouse": ("spouse", ""), "partner": ("partner", ""),
-    "girlfriend": ("girlfriend", "f"), "boyfriend": ("boyfriend", "m"), "fiancé": ("fiance", ""),
-    "fiancée": ("fiance", ""), "fiance": ("fiance", ""), "fiancee": ("fiance", ""),
-    "mom": ("mother", "f"), "mum": ("mother", "f"), "mother": ("mother", "f"), "dad": ("father", "m"),
-    "father": ("father", "m"), "son": ("son", "m"), "daughter": ("daughter", "f"),
-    "sister": ("sister", "f"), "brother": ("brother", "m"), "grandma": ("grandmother", "f"),
-    "grandmother": ("grandmother", "f"), "grandpa": ("grandfather", "m"), "grandfather": ("grandfather", "m"),
-    "best friend": ("best_friend", ""), "friend": ("friend", ""), "roommate": ("roommate", ""),
-    "boss": ("boss", ""), "coworker": ("colleague", ""), "colleague": ("colleague", ""),
-    "dog": ("pet", "p"), "cat": ("pet", "p"), "puppy": ("pet", "p"), "kitten": ("pet", "p"),
-    "kid": ("child", ""), "son's": ("son", "m"),
-}
-SINGLE_VALUED = frozenset({"wife", "husband", "spouse", "girlfriend", "boyfriend", "partner", "mother",
-                           "father", "boss", "fiance"})
-_PRONOUN_GENDER = {"她": "f", "他": "m", "它": "p", "she": "f", "he": "m", "it": "p"}
-
-
-def _alts(words: Sequence[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
-_REL_ZH_RE = _alts(list(REL_ZH))
-_ZH_REL_MENTION = re.compile(rf"(?:我|俺)(?:的|家)?(?P<rel>{_REL_ZH_RE})(?P<sep>叫做|名叫|名字叫|名字是|叫|是)?")
-_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{_REL_ZH_RE})"
-                           rf"|(?P<bare>{_alts([w for w in REL_ZH if len(w) > 1 and w not in ('先生', '对象')])}))")
+_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{REL_ZH_RE})"
+                           rf"|(?P<bare>{alternation([w for w in REL_ZH if len(w) > 1 and w not in ('先生', '对象')])}))")
 _ZH_SELF = re.compile(r"^(?:我们|咱们|我|本人|俺)")
 _ZH_REPORTED = re.compile(r"^(?:医生|大夫)(?:说|讲|告诉我)(?:我)?")
 _ZH_BOT = re.compile(r"^(?:你们|您|你|请你?|麻烦你?)")
 _ZH_PRON = re.compile(r"^(?P<p>他们|她们|他|她|它)")
-_ZH_NAME_STOP = re.compile(r"(?:就行|就好|就可以|好了|吧|哦|啊|呀|呢|啦|了|哈|嘛|吗|的|在|说|也|要|去|来|和|跟|很|特别|"
-                           r"挺|今年|明天|今天|生日|过|是|喜欢|爱|最|一直|已经|[，,。.!！?？\s、:：])")
-_SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
-    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施"
-    "文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷"
-    "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
-    "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
-)
-_NAME_DENY = words("过敏 老公 老婆 用户 助手 生日 家里 那边 这边 一起 身体 工作 上班 自己 一下 特别 非常")
-
-
-def looks_like_name_zh(word: str) -> bool:
-    """A cheap Chinese given-name test: 小雅 / 老王 / 阿强 / 乐乐 / 苏琳 / 李文杰 / Anna."""
-    if not word or word in _NAME_DENY or len(word) > 4:
-        return word.isascii() and word[:1].isupper() and word.isalpha()
-    if word.isascii():
-        return word[:1].isupper() and word.isalpha()
-    if len(word) == 2 and (word[0] in "小老阿" or word[0] == word[1]):
-        return True
-    return 2 <= len(word) <= 3 and word[0] in _SURNAMES
-
-
-def _name_after(rest: str, explicit: bool) -> str | None:
-    """The name at the start of ``rest`` (after 我老婆 / 我儿子叫), if any."""
-    cut = _ZH_NAME_STOP.search(rest)
-    head = rest[: cut.start()] if cut else rest
-    head = head[:4] if not head.isascii() else head.split()[0] if head.split() else ""
-    if explicit:
-        return head if head and head not in _NAME_DENY else None
-    from jiyi.text import zh
-
-    tags = zh.pos_tags(rest[:8])
-    if tags and tags[0][1] in ("nr", "nrfg", "nrt") and looks_like_name_zh(tags[0][0]):
-        return tags[0][0]
-    if tags and tags[0][1] == "eng" and looks_like_name_zh(tags[0][0]):
-        return tags[0][0]
-    return head if looks_like_name_zh(head) and len(head) == 2 and head[0] in "小老阿" else None
-
-
-def zh_relation_names(text: str) -> list[tuple[str, str, str]]:
-    """(word, key, name) for every 我老婆苏琳 / 我儿子叫乐乐 in ``text``."""
-    out: list[tuple[str, str, str]] = []
-    for m in _ZH_REL_MENTION.finditer(text):
-        sep = m.group("sep")
-        name = _name_after(text[m.end():], explicit=bool(sep) and sep != "是")
-        if name is None and sep == "是":
-            candidate = _name_after(text[m.end():], explicit=False)
-            name = candidate
-        if name:
-            out.append((m.group("rel"), REL_ZH[m.group("rel")][0], name))
-    return out
 
 
 def without_times(c: Clause) -> str:
@@ -295,7 +216,7 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: tuple[str, str
         c.subject, c.body = "bot", t
         return
     if m := _ZH_PRON.match(t):
-        gender = _PRONOUN_GENDER.get(m.group("p"))
+        gender = PRONOUN_GENDER.get(m.group("p"))
         if recent_rel and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] == gender:
             c.subject, c.rel, c.rel_name, c.body = "rel", recent_rel[0], recent_rel[1], t[m.end():]
         else:
@@ -365,6 +286,7 @@ _ZH_VEG = re.compile(rf"^{_ADV}(?:只)?(?:吃素|是素食者|是素食主义者
 _ZH_NO_EAT = re.compile(rf"^{_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|不)(?P<verb>吃|喝|碰)"
                         r"(?P<v>[^，,。！？!?\s]{1,12})")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
+_NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
 _ZH_QUIT_TOPIC = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?戒(?:了|掉了|掉)")
 _ZH_LIKE = re.compile(
     rf"^{_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
@@ -404,8 +326,11 @@ def _fact(content: str, slot: str | None, value: str, *, kind: Kind = Kind.FACT,
                  template=template)
 
 
-def _templated(template: str, slot: str, value: str, **kw: object) -> Draft:
-    return _fact(template.format(v=value), slot, value, template=template, **kw)  # type: ignore[arg-type]
+def _templated(template: str, slot: str, value: str, *, kind: Kind = Kind.FACT, importance: float = 0.6,
+               visibility: Visibility = N) -> Draft:
+    """A single-valued fact whose ``template`` can restate it with a corrected value."""
+    return _fact(template.format(v=value), slot, value, kind=kind, importance=importance, visibility=visibility,
+                 template=template)
 
 
 def _clean_value(v: str) -> str:
@@ -424,8 +349,6 @@ def _is_place(word: str) -> bool:
     """Is ``word`` a place rather than an organisation (上海 vs 腾讯)?"""
     if _PLACE_SUFFIX.search(word):
         return True
-    from jiyi.text import zh
-
     tags = zh.pos_tags(word)
     return len(tags) >= 1 and all(flag == "ns" for _, flag in tags)
 
@@ -437,14 +360,14 @@ def _is_job(word: str) -> bool:
 def _zh_name(body: str) -> list[Draft]:
     for pattern in (_ZH_NAME_IS, _ZH_NAME_CALLED):
         if m := pattern.match(body):
-            name = _name_after(m.group("v"), explicit=True)
+            name = name_at_start(m.group("v"), explicit=True)
             if name and name[0] not in "他她它你您我这那别不没一":
                 return [_templated("用户名字是{v}", "user/name", name, importance=0.8)]
     if m := _ZH_CALL_ME.search(body):
         raw = m.group("v")
-        name = _name_after(raw, explicit=True)
+        name = name_at_start(raw, explicit=True)
         polite = re.match(r".{1,6}?(?:就行|就好|就可以|吧|即可)", raw)
-        if name and (looks_like_name_zh(name) or polite) and name not in _NAME_DENY:
+        if name and (looks_like_name_zh(name) or polite) and name not in NAME_DENY:
             return [_templated("用户希望被叫作{v}", "user/name", name, importance=0.8)]
     if m := _ZH_SURNAME.match(body):
         return [_templated("用户姓{v}", "user/surname", m.group("v"), importance=0.6)]
@@ -452,8 +375,6 @@ def _zh_name(body: str) -> list[Draft]:
 
 
 def _zh_age(body: str) -> list[Draft]:
-    from jiyi.write.timeparse import cn_to_int
-
     if m := _ZH_AGE.match(body):
         age = cn_to_int(m.group("v"))
         if 1 <= age <= 120:
@@ -583,11 +504,11 @@ def _zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
         if item:
             return [_fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
                           kind=Kind.PREFERENCE, importance=0.7)]
-    m = _ZH_QUIT.search(body) or _ZH_QUIT_TOPIC.match(body)
-    if m and not re.search(r"快|个月|周|天|年|已经|不了", m.group("v")):
-        item = m.group("v")
-        text = content if timed else f"用户戒了{item}"
-        return [_fact(text, f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+    for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
+        if m and not _NOT_A_HABIT_OBJECT.search(m.group("v")):  # not 戒了快四个月 / 想想还是戒了
+            item = m.group("v")
+            text = content if timed else f"用户戒了{item}"
+            return [_fact(text, f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
     return []
 
 
@@ -714,12 +635,6 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
                                    r"call\s+me\b|\bcontact\s+me\s+(?:by|via|through|on)\s+\w+"),
      "User's contact preference: {clause}"),
 )
-_EN_REL_NAME = re.compile(rf"(?i:\bmy\s+(?P<rel>{_alts(list(REL_EN))}))(?i:'s\s+name\s+is|\s+is\s+called|"
-                          r"\s+is\s+named|\s+named|\s+called|,)?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
-_EN_NAME_DENY = words("I The And But So Or Is Was Are Were Has Had Have Who Which That This It He She They "
-                      "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow")
-
-
 def _en_value(v: str) -> str:
     return re.split(r"\s+(?:and|but|because|since|now|so|which|who|with)\b|[.,;!?]", v.strip(), maxsplit=1)[0].strip()
 
@@ -729,7 +644,7 @@ def _en_identity(text: str) -> list[Draft]:
     for pattern in _EN_NAME:
         if m := pattern.search(text):
             name = " ".join(w.capitalize() if w.islower() else w for w in m.group("v").split())
-            if name.split()[0] not in _EN_NAME_DENY:
+            if name.split()[0] not in EN_NAME_DENY:
                 out.append(_templated("User's name is {v}", "user/name", name, importance=0.8))
                 break
     for pattern in _EN_AGE:
@@ -968,7 +883,7 @@ def _blank(text: str, m: re.Match[str] | None) -> tuple[str, int]:
 
 # ---------------------------------------------------------------- English subjects
 
-_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+(?P<rel>{_alts(list(REL_EN))})\b")
+_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+(?P<rel>{alternation(list(REL_EN))})\b")
 _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|anyway)[,!]?\s+)*(?:i|i'm|i've|i'll|i'd|"
                       r"im|we|we're|we've|my)\b")
 _EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")
@@ -985,7 +900,7 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: tuple[str, str
     elif _EN_BOT.match(t):
         c.subject = "bot"
     elif m := _EN_PRON.match(t):
-        gender = _PRONOUN_GENDER.get(m.group("p").lower())
+        gender = PRONOUN_GENDER.get(m.group("p").lower())
         if recent_rel and gender and REL_EN.get(recent_rel[0], ("", ""))[1] == gender:
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
         else:
@@ -1098,8 +1013,7 @@ class _MessageExtraction:
         if self.lang == "zh":
             named = zh_relation_names(c.text)
         else:
-            named = [(m.group("rel").lower(), REL_EN[m.group("rel").lower()][0], m.group("name"))
-                     for m in _EN_REL_NAME.finditer(c.text) if m.group("name").split()[0] not in _EN_NAME_DENY]
+            named = en_relation_names(c.text)
         for word, key, name in named:
             slot = f"relation/{key}" if key in SINGLE_VALUED else None
             template = f"用户的{word}叫{{v}}" if self.lang == "zh" else f"User's {word} is named {{v}}"

@@ -22,7 +22,7 @@ from jiyi import __version__
 from jiyi.clock import Clock
 from jiyi.config import Settings
 from jiyi.errors import ConfigError
-from jiyi.server.auth import ServerState
+from jiyi.server.auth import ServerState, authenticate
 from jiyi.server.errors import install_error_handlers
 from jiyi.server.keys import KeyStore
 from jiyi.server.limits import BodyLimitMiddleware
@@ -30,6 +30,7 @@ from jiyi.server.metrics import Metrics, MetricsMiddleware
 from jiyi.server.ratelimit import RateLimiter
 from jiyi.server.routes import admin, context, memories
 from jiyi.server.tenants import TenantPool
+from jiyi.web import SecretFile, build_router as build_panel
 
 log = logging.getLogger("jiyi.server")
 
@@ -94,6 +95,8 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
     install_error_handlers(app)
     for router in (memories.router, context.router, admin.router, admin.ops):
         app.include_router(router)
+    app.include_router(build_panel(pool.get, keys, SecretFile.in_home(settings.home), api_auth=authenticate,
+                                   default_tenant=settings.tenant, clock=clock))  # web panel /ui + POST /v1/ui-links
     # add_middleware wraps: the last one added is the outermost.
     app.add_middleware(BodyLimitMiddleware, max_bytes=options.max_body_bytes)
     if options.cors_origins:

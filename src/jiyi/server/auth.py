@@ -87,4 +87,3 @@ def tenant_memory(request: Request, principal: Annotated[Principal, Depends(auth
 
 
 MemoryDep = Annotated[Memory, Depends(tenant_memory)]
-PrincipalDep = Annotated[Principal, Depends(authenticate)]

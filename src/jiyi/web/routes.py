@@ -297,7 +297,7 @@ def graph(ctx: CtxDep, user: str | None = None, inactive: bool = False) -> Respo
     uid = _uid(ctx, user)
     entities = collect_entities(ctx.memory().get_all(user_id=uid, status=None), include_inactive=inactive)
     return ctx.panel.render(ctx, "graph.html", uid=uid, entities=entities, inactive=inactive,
-                            elements=json.dumps(graph_elements(entities), ensure_ascii=False),
+                            elements=graph_elements(entities),
                             user_q=_user_q(ctx, uid))
 
 

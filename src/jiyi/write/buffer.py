@@ -39,3 +39,11 @@ def read_buffer(store: Store, scope: Scope, session_id: str | None = None) -> li
     """Buffered turns, oldest first; only ``session_id``'s when given."""
     items = list(store.state_get(scope, BUFFER_KEY) or [])
     return [i for i in items if session_id is None or i.get("session_id") == session_id]
+
+
+def clear_buffer(store: Store, scope: Scope, session_id: str | None = None) -> int:
+    """Remove buffered turns of ``session_id`` (all when None); returns how many were removed."""
+    items = list(store.state_get(scope, BUFFER_KEY) or [])
+    kept = [i for i in items if session_id is not None and i.get("session_id") != session_id]
+    store.state_set(scope, BUFFER_KEY, kept)
+    return len(items) - len(kept)

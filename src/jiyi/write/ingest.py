@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,9 +24,13 @@ from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes
+from jiyi.write.judge import Judge, judged_decision
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
 from jiyi.write.triggers import should_extract
+
+if TYPE_CHECKING:
+    from jiyi.write.summaries import SessionSummarizer
 
 log = logging.getLogger("jiyi.write")
 ADD_JOB = "add"
@@ -44,6 +48,8 @@ class WriteContext:
     merge_threshold: float = 0.95
     every_rounds: int = 4
     long_chars: int = 120
+    judge: Judge | None = None  # asked about close calls when set (write/judge.py)
+    summarizer: SessionSummarizer | None = None  # session digests (write/summaries.py)
 
 
 def message_from_dict(d: dict[str, Any]) -> Message:
@@ -74,6 +80,11 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
         window = []
     changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
                                     agent_id=agent_id, now=now)
+    if ctx.summarizer is not None and session_id:
+        for summary in ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
+                                          new_episodes=[d.record for d in drafts], candidates=candidates,
+                                          closing=bool(payload.get("end_session"))):
+            summary.add_to(changes, events)
     changes.done_job_id = job.id
     ctx.store.apply(changes)
     last = next((m for m in reversed(messages) if m.role != "system"), previous)
@@ -141,6 +152,9 @@ class _BatchResolver:
         holders = self._slot_holders(cand.slot) if cand.slot else []
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
                                      merge_threshold=self.ctx.merge_threshold)
+        if self.ctx.judge is not None:
+            decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
+                                       rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.NONE:
             return decision
         self.records[decision.record.id] = decision.record

@@ -65,6 +65,7 @@ MIGRATIONS: list[Migration] = [
         metadata jsonb NOT NULL DEFAULT '{}',
         keywords text,
         tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(keywords, ''))) STORED,
+        kw_len integer GENERATED ALWAYS AS (length(to_tsvector('simple', coalesce(keywords, '')))) STORED,
         PRIMARY KEY (tenant, user_id, id)
     );
     CREATE INDEX memories_scope_created ON memories (tenant, user_id, created_at, seq);

@@ -36,6 +36,7 @@ _ARRAYS = frozenset({"entities", "source_ids", "links"})
 _NEWEST = sql.SQL("ORDER BY m.created_at DESC, m.seq DESC")  # equal times: last stored first
 #: BM25 parameters (the usual defaults; memories are short, so length matters little)
 BM25_K1, BM25_B = 1.2, 0.75
+MAX_QUERY_TOKENS = 64
 
 
 def fold(text: str) -> str:
@@ -195,47 +196,46 @@ def keyword_search(
 
     Candidates are the rows whose ``tsv`` matches any token (one ``plainto_tsquery``
     per token, OR-ed: every token is a bound parameter, never query syntax), found
-    through the ``(tenant, user_id, tsv)`` GIN index. They are scored with BM25:
-    document frequencies among the candidates, N = the user's memory count, term
-    frequencies and lengths from the tsvector positions. ``ts_rank_cd`` has no IDF,
-    so a token in every memory (the user's name, 用户) would outrank a rare one.
+    through the ``(tenant, user_id, tsv)`` GIN index. Each is scored with BM25: IDF
+    from the token's document frequency among the candidates and N = the user's
+    memory count, length normalisation by the row's lexeme count (``kw_len``). Term
+    frequency is taken as 1: a memory is one short statement, and reading positions
+    out of every candidate's tsvector costs ten times more. ``ts_rank_cd`` has no IDF
+    at all, so a token in every memory (用户, the user's name) would outrank a rare one.
     """
     wanted = list(dict.fromkeys(fold(t.strip()) for t in tokens if any(ch.isalnum() for ch in t)))
+    wanted = wanted[:MAX_QUERY_TOKENS]
     if not wanted or k <= 0:
         return []
-    tsquery = sql.SQL(" || ").join(sql.SQL("plainto_tsquery('simple', %s)") for _ in wanted)
+    match = sql.SQL("plainto_tsquery('simple', %s)")
+    flags = [sql.Identifier(f"h{n}") for n in range(len(wanted))]
     where, params = scoped_where(scope, flt, with_text=False)
     query = sql.SQL(
         """
         WITH cand AS MATERIALIZED (
-            SELECT m.id, m.seq, m.tsv FROM memories m WHERE {where} AND m.tsv @@ ({tsquery})
+            SELECT m.id, m.seq, m.kw_len, {has} FROM memories m
+            WHERE {where} AND m.tsv @@ ({any})
         ),
-        terms AS (
-            SELECT c.id, t.lexeme, coalesce(cardinality(t.positions), 1) AS tf
-            FROM cand c CROSS JOIN LATERAL unnest(c.tsv) AS t
-        ),
-        dl AS (SELECT id, sum(tf)::float8 AS len FROM terms GROUP BY id),
-        seqs AS (SELECT id, seq FROM cand),
-        avgdl AS (SELECT greatest(avg(len), 1) AS a FROM dl),
-        hits AS (
-            SELECT id, lexeme, tf FROM terms
-            WHERE lexeme = ANY(tsvector_to_array(to_tsvector('simple', %s)))
-        ),
-        df AS (SELECT lexeme, count(*) AS n FROM hits GROUP BY lexeme),
+        stats AS (SELECT {df}, greatest(avg(kw_len), 1) AS avgdl FROM cand),
         total AS (SELECT count(*) AS n FROM memories WHERE tenant = %s AND user_id = %s)
-        SELECT h.id, sum(
-            ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5))
-            * h.tf * ({k1} + 1) / (h.tf + {k1} * (1 - {b} + {b} * dl.len / avgdl.a))
-        ) AS score
-        FROM hits h JOIN df USING (lexeme) JOIN dl USING (id) JOIN seqs USING (id)
-        CROSS JOIN total CROSS JOIN avgdl
-        GROUP BY h.id, seqs.seq ORDER BY score DESC, seqs.seq DESC LIMIT %s
+        SELECT c.id, ({idf}) * ({k1} + 1) / (1 + {k1} * (1 - {b} + {b} * c.kw_len / s.avgdl)) AS score
+        FROM cand c CROSS JOIN stats s CROSS JOIN total t
+        ORDER BY score DESC, c.seq DESC LIMIT %s
         """
-    ).format(where=where, tsquery=tsquery, k1=sql.Literal(BM25_K1), b=sql.Literal(BM25_B))
-    rows = conn.execute(
-        query, [*params, *wanted, " ".join(wanted), scope.tenant, scope.user_id, k]
-    ).fetchall()
-    return [(mid, float(score)) for mid, score in rows]
+    ).format(
+        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
+        where=where,
+        any=sql.SQL(" || ").join(match for _ in wanted),
+        df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0}) AS {0}").format(h) for h in flags),
+        idf=sql.SQL(" + ").join(
+            sql.SQL("CASE WHEN c.{0} THEN ln(1 + (t.n - s.{0} + 0.5) / (s.{0} + 0.5)) ELSE 0 END").format(h)
+            for h in flags
+        ),
+        k1=sql.Literal(BM25_K1),
+        b=sql.Literal(BM25_B),
+    )
+    args = [*wanted, *params, *wanted, scope.tenant, scope.user_id, k]
+    return [(mid, float(score)) for mid, score in conn.execute(query, args).fetchall()]
 
 
 def recent(conn: psycopg.Connection[Any], scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:

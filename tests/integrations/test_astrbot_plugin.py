@@ -1,0 +1,22 @@
+"""Runs the AstrBot plugin's own suite in its Python ≥ 3.12 virtualenv (AstrBot needs 3.12).
+
+jiyi supports 3.10+, so the plugin tests cannot run in this interpreter; the script
+builds `.venv-astrbot` on first use and runs them against real AstrBot event objects.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "integrations" / "astrbot_plugin_jiyi" / "run_tests.sh"
+
+
+@pytest.mark.timeout(900)
+def test_astrbot_plugin_suite_passes() -> None:
+    proc = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, timeout=900)
+    tail = (proc.stdout + proc.stderr)[-3000:]
+    assert proc.returncode == 0, tail
+    assert " passed" in proc.stdout and " failed" not in proc.stdout, tail

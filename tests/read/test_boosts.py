@@ -1,0 +1,62 @@
+"""Candidate-set adjustments on hand-made candidates."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from jiyi.read.boosts import (current_boost, names_in, next_turn_boost, session_boost, speaker_boost,
+                              successor_lifts)
+from jiyi.records import Kind, MemoryRecord
+
+T = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def ep(mid: str, *, session: str = "s1", speaker: str | None = None, prev: str | None = None,
+       days: int = 0, outdated_by: str | None = None) -> MemoryRecord:
+    meta: dict[str, object] = {}
+    if prev:
+        meta["prev_id"] = prev
+    if outdated_by:
+        meta["outdated_by"] = outdated_by
+    return MemoryRecord(id=mid, tenant="t", user_id="u", content=mid, kind=Kind.EPISODE, created_at=T,
+                        updated_at=T, valid_from=T + timedelta(days=days), source_ids=(f"m-{mid}",),
+                        session_id=session, speaker=speaker, metadata=meta)
+
+
+def test_next_turn_gives_a_turn_its_replys_relevance() -> None:
+    cands = [(ep("q"), 1.0), (ep("a", prev="m-q"), 3.0), (ep("z"), 0.5)]
+    got = next_turn_boost(cands, 0.1)
+    assert got == {"q": pytest.approx(0.3), "a": pytest.approx(0.05), "z": pytest.approx(0.05)}
+
+
+def test_session_boost_is_a_zscore_of_session_best() -> None:
+    cands = [(ep("a", session="s1"), 3.0), (ep("b", session="s1"), 0.0), (ep("c", session="s2"), 1.0),
+             (ep("d", session="s2"), 1.0)]
+    got = session_boost(cands, 1.0)
+    # session bests per candidate: 3, 3, 1, 1 → mean 2, sd 1
+    assert got == {"a": pytest.approx(1.0), "b": pytest.approx(1.0), "c": pytest.approx(-1.0),
+                   "d": pytest.approx(-1.0)}
+    assert session_boost([(ep("a"), 1.0), (ep("b"), 2.0)], 1.0) == {}  # one session: nothing to compare
+
+
+def test_speaker_named_in_query() -> None:
+    cands = [(ep("a", speaker="Caroline"), 1.0), (ep("b", speaker="Melanie"), 1.0)]
+    assert speaker_boost(cands, "What did Caroline paint?", 0.5) == {"a": 0.5}
+    assert speaker_boost(cands, "What did Carol paint?", 0.5) == {}
+    only = [(ep("a", speaker="Caroline"), 1.0)]
+    assert speaker_boost(only, "What did Caroline paint?", 0.5) == {}  # everyone matches: no signal
+    assert names_in("林晓雯", "林晓雯的订单") and names_in("John Smith", "where does john live")
+
+
+def test_current_boost_ranks_newer_higher() -> None:
+    cands = [(ep("old", days=0), 1.0), (ep("mid", days=5), 1.0), (ep("new", days=10), 1.0)]
+    assert current_boost(cands, 2.0) == {"old": 0.0, "mid": pytest.approx(1.0), "new": pytest.approx(2.0)}
+
+
+def test_successor_lands_just_above_what_it_outdated() -> None:
+    cands = [(ep("old", outdated_by="new"), 0.0), (ep("new"), 0.0)]
+    lifts = successor_lifts(cands, {"old": 2.0, "new": 0.5})
+    assert lifts == {"new": pytest.approx(1.51)}
+    assert successor_lifts(cands, {"old": 0.2, "new": 0.5}) == {}  # already above
