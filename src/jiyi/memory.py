@@ -59,6 +59,8 @@ class Memory:
                  llm: LLM | None = None, **config: Any) -> None:
         if path is not None:
             config["path"] = path
+        if isinstance(extractor, str):  # Memory(extractor="llm") names a registered extractor
+            config["extractor"], extractor = extractor, None
         self.settings = Settings(**config)
         if self.settings.debug:
             enable_debug()
@@ -134,6 +136,7 @@ class Memory:
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
+                 expires_at: datetime | str | None = None,
                  slot: str | None = None, session_id: str | None = None,
                  visibility: Visibility | str | None = None) -> MemoryRecord:
         """Store one statement now, as given, resolved against existing memories."""
@@ -150,7 +153,7 @@ class Memory:
             confidence=1.0,
             valid_from=guess.valid_from if guess else None,
             valid_until=_when(valid_until) if valid_until is not None else (guess.valid_until if guess else None),
-            expires_at=guess.expires_at if guess else None,
+            expires_at=_when(expires_at) if expires_at is not None else (guess.expires_at if guess else None),
             visibility=Visibility(visibility) if visibility else (guess.visibility if guess else Visibility.NORMAL),
             metadata={"remembered": True},
         )

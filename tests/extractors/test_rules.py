@@ -13,7 +13,13 @@ import pytest
 from jiyi import registry
 from jiyi.config import Settings
 from jiyi.extractors.protocol import Candidate, Extractor
-from jiyi.extractors.rules import RulesExtractor, from_settings, render_span, split_clauses, substitute_times
+from jiyi.extractors.rules import (
+    RulesExtractor,
+    from_settings,
+    render_span,
+    split_clauses,
+    substitute_times,
+)
 from jiyi.records import Kind, Message, Visibility
 from jiyi.write.timeparse import find_time_expressions
 

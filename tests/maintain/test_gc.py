@@ -13,7 +13,9 @@ def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
     mem.remember("用户住在杭州", user_id="u1", kind="fact", slot="user/city", importance=0.9)
     trivia = mem.remember("用户提到过一次云的形状", user_id="u1", kind="fact", importance=0.1)
     lunch = mem.remember("用户今天中午想吃面", user_id="u1", kind="event",
-                         valid_until=clock.now() + timedelta(hours=3))
+                         expires_at=clock.now() + timedelta(hours=3))
+    trip = mem.remember("用户三月去了深圳出差", user_id="u1", kind="event", importance=0.7,
+                        valid_until=clock.now() + timedelta(days=3))
     clock.set(clock.now() + timedelta(days=100))
 
     dry = mem.gc()
@@ -21,6 +23,7 @@ def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
     assert old_city.id in dry.ids["purge_replaced"]
     assert trivia.id in dry.ids["forget_unused"]
     assert lunch.id in dry.ids["expire_events"]
+    assert trip.id not in dry.ids["expire_events"]  # a past trip is history, not expired
     assert mem.get(old_city.id, user_id="u1") is not None  # nothing changed yet
 
     done = mem.gc(dry_run=False)

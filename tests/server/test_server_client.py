@@ -65,8 +65,18 @@ def scenario(mem: Any, user: str) -> dict[str, Any]:
     rows = list(mem.export(user_id=user))
     out["export"] = sorted((r["content"], len(r["history"])) for r in rows)
     out["users"] = user in mem.users()
+    mem.add([{"role": "user", "content": f"第{n}句：我最近在学吉他，每周练三次。"} for n in range(3)], user_id=user,
+            session_id="s-guitar", sync=True)
+    out["buffer"] = [(m["role"], m["content"], m["session_id"])
+                     for m in mem.recent_messages(user_id=user, session_id="s-guitar")]
+    summaries = mem.end_session(user_id=user, session_id="s-guitar")
+    assert all(isinstance(r, MemoryRecord) and r.kind.value == "summary" for r in summaries)
+    out["end_session"] = sorted(r.content for r in summaries)
+    out["in_session"] = sorted(r.content for r in mem.get_all(user_id=user, session_id="s-guitar", status=None))
     out["flush"] = mem.flush()
     out["stats_keys"] = sorted(mem.stats())
+    out["clear_buffer"] = (mem.clear_buffer(user_id=user, session_id="s-guitar"),
+                           mem.recent_messages(user_id=user, session_id="s-guitar"))
     out["delete_all"] = mem.delete_all(user_id=user)
     out["after_forget"] = mem.get_all(user_id=user, status=None)
     out["import"] = mem.import_(rows)

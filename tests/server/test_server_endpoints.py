@@ -55,6 +55,27 @@ def test_add_without_sync_is_durable_and_flush_processes_it(acme: httpx.Client, 
     assert any("杭州" in r["content"] for r in rows)
 
 
+def test_end_session_summarises_and_needs_a_session_id(acme: httpx.Client, uid: str) -> None:
+    msgs = [{"role": "user", "content": f"我这周第{n}次去健身房练腿"} for n in range(4)]
+    add_sync(acme, uid, "", messages=msgs, session_id="gym")
+    resp = acme.post("/v1/sessions/end", json={"user_id": uid, "session_id": "gym"})
+    assert resp.status_code == 200, resp.text
+    summaries = resp.json()["memories"]
+    assert all(r["kind"] == "summary" and r["user_id"] == uid for r in summaries)
+    assert acme.post("/v1/sessions/end", json={"user_id": uid}).status_code == 422
+
+
+def test_the_short_term_buffer_can_be_read_and_cleared(acme: httpx.Client, uid: str) -> None:
+    acme.post("/v1/memories", json={"messages": "我刚到机场", "user_id": uid, "session_id": "trip"})
+    acme.post("/v1/memories", json={"messages": "今天天气不错", "user_id": uid, "session_id": "chat"})
+    trip = acme.get("/v1/buffer", params={"user_id": uid, "session_id": "trip"}).json()["messages"]
+    assert [(m["content"], m["session_id"]) for m in trip] == [("我刚到机场", "trip")]
+    assert len(acme.get("/v1/buffer", params={"user_id": uid}).json()["messages"]) == 2
+    assert acme.delete("/v1/buffer", params={"user_id": uid, "session_id": "trip"}).json() == {"cleared": 1}
+    assert [m["session_id"] for m in acme.get("/v1/buffer", params={"user_id": uid}).json()["messages"]] == ["chat"]
+    acme.post("/v1/flush")
+
+
 def test_remember_update_history_delete_restore(acme: httpx.Client, uid: str) -> None:
     rec = acme.post("/v1/remember", json={"content": "用户喜欢喝乌龙茶", "user_id": uid, "kind": "preference",
                                           "importance": 0.9}).json()

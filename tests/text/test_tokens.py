@@ -11,6 +11,17 @@ def test_chinese_search_mode_yields_sub_words() -> None:
     assert tokenize("中华人民共和国") == ["中华", "华人", "人民", "共和", "共和国", "中华人民共和国"]
 
 
+def test_guessed_words_meet_whatever_the_context() -> None:
+    doc = tokenize("用户养了一只三岁的橘猫咪咪")  # jieba splits 橘/猫 here ...
+    assert "橘猫" in doc  # ... so the bigram is indexed too
+    assert set(tokenize("橘猫")) <= set(doc) | {"橘猫"}
+    assert {"苏", "琳"} <= set(tokenize("我老婆苏琳"))  # a guessed name also yields its characters
+
+
+def test_dictionary_words_are_not_split_into_characters() -> None:
+    assert tokenize("我对花生过敏了") == ["花生", "过敏"]
+
+
 def test_chinese_stopwords_are_dropped() -> None:
     assert tokenize("我对花生过敏了") == ["花生", "过敏"]
 

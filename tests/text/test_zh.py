@@ -43,3 +43,7 @@ def test_user_dictionary_file(tmp_path: Path) -> None:
 def test_search_mode_and_pos_tags() -> None:
     assert "共和国" in zh.cut_for_search("中华人民共和国")
     assert ("上海", "ns") in zh.pos_tags("我住在上海")
+
+
+def test_in_dictionary() -> None:
+    assert zh.in_dictionary("花生") and not zh.in_dictionary("苏琳")

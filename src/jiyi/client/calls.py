@@ -156,6 +156,21 @@ def add(messages: Any, *, user_id: str, session_id: str | None, agent_id: str | 
     return Call("POST", "/v1/memories", add_result, body)
 
 
+def end_session(*, user_id: str, session_id: str) -> Call[list[MemoryRecord]]:
+    return Call("POST", "/v1/sessions/end", lambda d: [MemoryRecord.from_dict(r) for r in d["memories"]],
+                {"user_id": user_id, "session_id": session_id}, timeout=330)
+
+
+def recent_messages(*, user_id: str, session_id: str | None) -> Call[list[dict[str, Any]]]:
+    return Call("GET", "/v1/buffer", lambda d: [dict(m) for m in d["messages"]],
+                params=_fields(user_id=user_id, session_id=session_id))
+
+
+def clear_buffer(*, user_id: str, session_id: str | None) -> Call[int]:
+    return Call("DELETE", "/v1/buffer", lambda d: int(d["cleared"]), params=_fields(user_id=user_id,
+                                                                                     session_id=session_id))
+
+
 def flush(timeout: float) -> Call[bool]:
     wait = min(max(float(timeout), 0.001), 300.0)
     return Call("POST", "/v1/flush", lambda d: bool(d["idle"]), {"timeout": wait}, timeout=wait + 30)
@@ -172,9 +187,10 @@ def search(query: str, *, user_id: str, limit: int, kinds: Iterable[Kind | str] 
     return Call("POST", "/v1/memories/search", lambda d: [hit(h) for h in d["hits"]], body)
 
 
-def build_context(query: str, *, user_id: str, budget_tokens: int, limit: int, include_sensitive: bool) -> Call[str]:
+def build_context(query: str, *, user_id: str, budget_tokens: int, limit: int, include_sensitive: bool,
+                  compress: bool | None) -> Call[str]:
     body = _fields(query=query, user_id=user_id, budget_tokens=budget_tokens, limit=limit,
-                   include_sensitive=include_sensitive)
+                   include_sensitive=include_sensitive, compress=compress)
     return Call("POST", "/v1/context", lambda d: str(d["context"]), body)
 
 
@@ -184,9 +200,10 @@ def get(memory_id: str, *, user_id: str) -> Call[MemoryRecord | None]:
 
 
 def page(*, user_id: str, kinds: Iterable[Kind | str] | None, status: Status | str | None, limit: int,
-         offset: int) -> Call[list[MemoryRecord]]:
+         offset: int, session_id: str | None, agent_id: str | None) -> Call[list[MemoryRecord]]:
     """One page of ``get_all`` (``status=None`` means every status, as in Memory)."""
-    params = _fields(user_id=user_id, kind=_kinds(kinds), status=status or "all", limit=limit, offset=offset)
+    params = _fields(user_id=user_id, kind=_kinds(kinds), status=status or "all", limit=limit, offset=offset,
+                     session_id=session_id, agent_id=agent_id)
     return Call("GET", "/v1/memories", lambda d: [MemoryRecord.from_dict(r) for r in d["memories"]], params=params)
 
 

@@ -60,6 +60,18 @@ class JiyiClient:
         return self._send(calls.add(messages, user_id=user_id, session_id=session_id, agent_id=agent_id,
                                     metadata=metadata, sync=sync))
 
+    def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
+        """Close a session: pending extraction runs and its turns are summarised; returns the summaries."""
+        return self._send(calls.end_session(user_id=user_id, session_id=session_id))
+
+    def recent_messages(self, *, user_id: str, session_id: str | None = None) -> list[dict[str, Any]]:
+        """The short-term buffer: the last rounds of ``session_id`` (all sessions when None), oldest first."""
+        return self._send(calls.recent_messages(user_id=user_id, session_id=session_id))
+
+    def clear_buffer(self, *, user_id: str, session_id: str | None = None) -> int:
+        """Drop buffered turns of ``session_id`` (or all); returns how many."""
+        return self._send(calls.clear_buffer(user_id=user_id, session_id=session_id))
+
     def flush(self, timeout: float = 300.0) -> bool:
         """Wait until the service has processed every queued write (at most 300 s per call)."""
         return self._send(calls.flush(timeout))
@@ -80,25 +92,25 @@ class JiyiClient:
                                        include_sensitive=include_sensitive, filters=filters))
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                      include_sensitive: bool = False) -> str:
+                      include_sensitive: bool = False, compress: bool | None = None) -> str:
         """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens."""
         return self._send(calls.build_context(query, user_id=user_id, budget_tokens=budget_tokens, limit=limit,
-                                              include_sensitive=include_sensitive))
+                                              include_sensitive=include_sensitive, compress=compress))
 
     def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         """One memory, or None if the user has no such memory."""
         return self._send(calls.get(memory_id, user_id=user_id))
 
     def get_all(self, *, user_id: str, kinds: Iterable[Kind | str] | None = None,
-                status: Status | str | None = "active", limit: int | None = None,
-                offset: int = 0) -> list[MemoryRecord]:
+                status: Status | str | None = "active", limit: int | None = None, offset: int = 0,
+                session_id: str | None = None, agent_id: str | None = None) -> list[MemoryRecord]:
         """A user's memories, newest first (``status=None`` for every status; ``limit=None`` for all)."""
         kinds = list(kinds) if kinds is not None and not isinstance(kinds, (str, Kind)) else kinds
         out: list[MemoryRecord] = []
         while limit is None or len(out) < limit:
             size = PAGE if limit is None else min(PAGE, limit - len(out))
             got = self._send(calls.page(user_id=user_id, kinds=kinds, status=status, limit=size,
-                                        offset=offset + len(out)))
+                                        offset=offset + len(out), session_id=session_id, agent_id=agent_id))
             out.extend(got)
             if len(got) < size:
                 break
@@ -196,6 +208,15 @@ class AsyncJiyiClient:
         return await self._send(calls.add(messages, user_id=user_id, session_id=session_id, agent_id=agent_id,
                                           metadata=metadata, sync=sync))
 
+    async def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
+        return await self._send(calls.end_session(user_id=user_id, session_id=session_id))
+
+    async def recent_messages(self, *, user_id: str, session_id: str | None = None) -> list[dict[str, Any]]:
+        return await self._send(calls.recent_messages(user_id=user_id, session_id=session_id))
+
+    async def clear_buffer(self, *, user_id: str, session_id: str | None = None) -> int:
+        return await self._send(calls.clear_buffer(user_id=user_id, session_id=session_id))
+
     async def flush(self, timeout: float = 300.0) -> bool:
         return await self._send(calls.flush(timeout))
 
@@ -213,22 +234,23 @@ class AsyncJiyiClient:
                                              include_sensitive=include_sensitive, filters=filters))
 
     async def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                            include_sensitive: bool = False) -> str:
+                            include_sensitive: bool = False, compress: bool | None = None) -> str:
         return await self._send(calls.build_context(query, user_id=user_id, budget_tokens=budget_tokens,
-                                                    limit=limit, include_sensitive=include_sensitive))
+                                                    limit=limit, include_sensitive=include_sensitive,
+                                                    compress=compress))
 
     async def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         return await self._send(calls.get(memory_id, user_id=user_id))
 
     async def get_all(self, *, user_id: str, kinds: Iterable[Kind | str] | None = None,
-                      status: Status | str | None = "active", limit: int | None = None,
-                      offset: int = 0) -> list[MemoryRecord]:
+                      status: Status | str | None = "active", limit: int | None = None, offset: int = 0,
+                      session_id: str | None = None, agent_id: str | None = None) -> list[MemoryRecord]:
         kinds = list(kinds) if kinds is not None and not isinstance(kinds, (str, Kind)) else kinds
         out: list[MemoryRecord] = []
         while limit is None or len(out) < limit:
             size = PAGE if limit is None else min(PAGE, limit - len(out))
             got = await self._send(calls.page(user_id=user_id, kinds=kinds, status=status, limit=size,
-                                              offset=offset + len(out)))
+                                              offset=offset + len(out), session_id=session_id, agent_id=agent_id))
             out.extend(got)
             if len(got) < size:
                 break

@@ -1082,6 +1082,7 @@ class _MessageExtraction:
         if draft.expires_at is not None:
             draft.importance = 0.4
         draft.source = " ".join(_mask_times(c.text, c.start, c.spans) for c in group)
+        draft.source_at = group[0].start
         return draft
 
     def _expiry(self, spans: list[TimeSpan], raw: str) -> datetime | None:
@@ -1147,6 +1148,7 @@ class _MessageExtraction:
         return drafts
 
     def run(self, thread: _Thread) -> list[Draft]:
+        """Clause facts and relations, then events, then remember/correction adjustments."""
         drafts: list[Draft] = []
         prev: Clause | None = None
         recent: tuple[str, str | None] | None = None
@@ -1166,11 +1168,8 @@ class _MessageExtraction:
             drafts += found
             recent = self._recent_relation(c, found, recent)
             prev = c
-        for d in self.events():
-            d.source_at = min((c.start for c in self.clauses if c.text in d.source), default=0)
-            drafts.append(d)
-        drafts = self.corrected(self.remembered(_merge_slots(drafts, self.lang)), thread)
-        return drafts
+        drafts += self.events()
+        return self.corrected(self.remembered(_merge_slots(drafts, self.lang)), thread)
 
     def _continues(self, c: Clause, prev: Clause | None, drafts: list[Draft]) -> bool:
         """Append a subject-less clause to the statement it continues (一般7点起，8点到图书馆…)."""

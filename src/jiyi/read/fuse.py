@@ -17,12 +17,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 RRF_K = 60
 
 #: Routes whose unlisted items scored 0 (a keyword or entity not matched at all).
 ZERO_FILLED = frozenset({"keyword", "entity"})
 #: A memory with no vector in a channel (a fact has no ``context`` vector) reads as its own text.
 FALLBACK = {"context": "vector"}
+#: How deep into each route list items are fused (the statistics use the whole list).
+FUSE_DEPTH = 200
 
 
 def fuse_rrf(
@@ -46,41 +50,45 @@ def max_fused(weights: Mapping[str, float], routes: Sequence[str], k: int = RRF_
     return sum(weights.get(r, 0.0) for r in routes) / (k + 1) or 1.0
 
 
-def route_zscores(found: Sequence[tuple[str, float]], population: int, *, zero_filled: bool
-                  ) -> tuple[dict[str, float], float]:
-    """z-score of each listed item, and the z-score of an unlisted one.
+def route_zscores(found: Sequence[tuple[str, float]], population: int, *, zero_filled: bool,
+                  depth: int | None = None) -> tuple[dict[str, float], float]:
+    """z-score of each listed item (the first ``depth`` of them), and the z-score of an unlisted one.
 
     ``population`` is how many memories the route searched over. Unlisted items are
     taken as 0 (``zero_filled``) or as the lowest listed score (a truncated top-k).
+    The statistics always use the whole list.
     """
     if not found:
         return {}, 0.0
-    scores = [s for _, s in found]
-    fill = 0.0 if zero_filled else min(scores)
+    scores = np.fromiter((s for _, s in found), dtype=np.float64, count=len(found))
+    fill = 0.0 if zero_filled else float(scores.min())
     n = max(population, len(scores))
     rest = n - len(scores)
-    total = sum(scores) + rest * fill
-    mean = total / n
-    var = (sum((s - mean) ** 2 for s in scores) + rest * (fill - mean) ** 2) / n
+    mean = (float(scores.sum()) + rest * fill) / n
+    var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
     sd = math.sqrt(var) if var > 1e-12 else 1.0
-    return {mid: (s - mean) / sd for mid, s in found}, (fill - mean) / sd
+    head = found[:depth] if depth is not None else found
+    z = (scores[: len(head)] - mean) / sd
+    return {mid: float(v) for (mid, _), v in zip(head, z)}, (fill - mean) / sd
 
 
 def fuse_zscore(
     routes: Mapping[str, Sequence[tuple[str, float]]],
     weights: Mapping[str, float],
     population: Mapping[str, int],
+    depth: int = FUSE_DEPTH,
 ) -> dict[str, dict[str, float]]:
     """id → {route: weighted z-score}; the fused relevance of an item is the sum of its parts.
 
-    ``population[route]`` is how many memories the route ranked (listed or not). An item
-    missing from a route takes its :data:`FALLBACK` route's z-score when it has one
-    there, else the route's floor.
+    ``population[route]`` is how many memories the route ranked (listed or not); its
+    statistics use every listed score, but only the first ``depth`` of each list are
+    fused (deeper items cannot reach the top). An item missing from a route takes its
+    :data:`FALLBACK` route's z-score when it has one there, else the route's floor.
     """
     active = {r: found for r, found in routes.items() if weights.get(r, 0.0) > 0 and found}
-    zs = {r: route_zscores(found, population.get(r, len(found)), zero_filled=r in ZERO_FILLED)
+    zs = {r: route_zscores(found, population.get(r, len(found)), zero_filled=r in ZERO_FILLED, depth=depth)
           for r, found in active.items()}
-    ids = {mid for found in active.values() for mid, _ in found}
+    ids = {mid for z, _ in zs.values() for mid in z}
     out: dict[str, dict[str, float]] = {}
     for mid in ids:
         parts: dict[str, float] = {}

@@ -39,22 +39,22 @@ class HitRecorder:
 
     def _loop(self) -> None:
         while True:
-            item = self._queue.get()
-            batch: dict[Scope, list[str]] = {}
-            stop = item is None
-            while item is not None:
-                batch.setdefault(item[0], []).extend(item[1])
-                self._queue.task_done()
+            items = [self._queue.get()]
+            while items[-1] is not None:
                 try:
-                    item = self._queue.get_nowait()
+                    items.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-                stop = stop or item is None
+            batch: dict[Scope, list[str]] = {}
+            for item in items:
+                if item is not None:
+                    batch.setdefault(item[0], []).extend(item[1])
             for scope, ids in batch.items():
                 try:
                     self._store.record_hits(scope, ids, self._clock.now())
                 except Exception:  # noqa: BLE001 - usage stats must never break recall
                     log.exception("recording hits failed")
-            if stop:
-                self._queue.task_done()
+            for _ in items:
+                self._queue.task_done()  # only now: flush() means "written"
+            if items[-1] is None:
                 return

@@ -8,6 +8,7 @@
           + w_current·recency   for "now / 现在 / still" questions
           + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
           − w_outdated if a newer memory superseded what this turn said
+          − w_assistant for the bot's own turns
     score = 1 / (1 + e^(−total))
 
 Everything is in z-score units of the fused relevance, so each weight reads as "worth
@@ -43,6 +44,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "freshness": 0.0,
     "time": 0.6,
     "outdated": 0.5,
+    "assistant": 0.0,  # the bot's own turns: they mostly echo what the user said
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").
@@ -79,7 +81,8 @@ def shape(
               + weights.get("confidence", 0.0) * (rec.confidence - 0.5)
               + weights.get("freshness", 0.0) * fresh
               + (weights.get("time", 0.0) if timed else 0.0)
-              - (weights.get("outdated", 0.0) if outdated else 0.0))
+              - (weights.get("outdated", 0.0) if outdated else 0.0)
+              - (weights.get("assistant", 0.0) if rec.metadata.get("role") == "assistant" else 0.0))
     return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
                     "time_match": float(timed), "outdated": float(outdated)}
 

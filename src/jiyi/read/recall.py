@@ -24,7 +24,7 @@ from jiyi.write.embed import CachedEmbedder
 log = logging.getLogger("jiyi.read")
 
 #: How many of the best fused candidates are fetched, gated and adjusted.
-CANDIDATES = 100
+CANDIDATES = 50
 
 
 @dataclass(slots=True)

@@ -71,6 +71,11 @@ class AddRequest(Request):
     sync: bool = Field(False, description="Wait until extraction has run and return what it did.")
 
 
+class EndSessionRequest(Request):
+    user_id: str = UserId
+    session_id: str = Field(min_length=1, description="The session to close.")
+
+
 class RememberRequest(Request):
     content: str = Field(description="One self-contained statement.", examples=["用户对花生过敏"])
     user_id: str = UserId
@@ -99,6 +104,8 @@ class ContextRequest(Request):
     budget_tokens: int = Field(800, ge=1, le=100_000)
     limit: int = Field(20, ge=1, le=1000)
     include_sensitive: bool = False
+    compress: bool | None = Field(None, description="Let the configured LLM fold memories that exceed the "
+                                                    "budget into fewer lines (default: the server's setting).")
 
 
 class UpdateRequest(Request):
@@ -199,6 +206,27 @@ class MemoryListOut(BaseModel):
     memories: list[MemoryOut]
     limit: int | None
     offset: int
+
+
+class SummariesOut(BaseModel):
+    memories: list[MemoryOut] = Field(description="The session summaries written (may be empty).")
+
+
+class BufferedMessageOut(BaseModel):
+    role: str
+    content: str
+    timestamp: str
+    id: str | None = None
+    name: str | None = None
+    session_id: str | None = None
+
+
+class BufferOut(BaseModel):
+    messages: list[BufferedMessageOut] = Field(description="The short-term buffer, oldest first.")
+
+
+class ClearedOut(BaseModel):
+    cleared: int
 
 
 class HistoryOut(BaseModel):

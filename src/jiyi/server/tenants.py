@@ -18,7 +18,6 @@ tenant and user, so one worker drains the queue of every tenant.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, cast
 
 from jiyi import registry
@@ -46,13 +45,12 @@ class _BorrowedStore:
 _COMPONENTS = ("store", "embedder", "extractor")
 
 
-@dataclass(slots=True, frozen=True)
 class Engine:
-    """The shared, expensive parts: one store (connection pool), one model, one extractor."""
+    """The shared, expensive parts: one store (connection pool), one model, one extractor, one LLM client."""
 
-    store: Store
-    embedder: Any
-    extractor: Extractor
+    def __init__(self, store: Store, embedder: Any, extractor: Extractor) -> None:
+        self.store, self.embedder, self.extractor = store, embedder, extractor
+        self.llm: Any = None  # the first Memory's LLM client (if one is configured), lent to the others
 
     @classmethod
     def build(cls, settings: Settings) -> Engine:
@@ -70,8 +68,11 @@ class Engine:
         """A Memory for ``tenant`` over the shared parts; closing it leaves the store open."""
         config = {k: v for k, v in settings.model_dump().items() if k not in _COMPONENTS}
         config.update(tenant=tenant or settings.tenant, background_worker=background_worker)
-        return Memory(clock=clock, store=cast(Store, _BorrowedStore(self.store)), embedder=self.embedder,
-                      extractor=self.extractor, **config)
+        mem = Memory(clock=clock, store=cast(Store, _BorrowedStore(self.store)), embedder=self.embedder,
+                     extractor=self.extractor, llm=self.llm, **config)
+        if self.llm is None:
+            self.llm = mem.llm
+        return mem
 
 
 class TenantPool:

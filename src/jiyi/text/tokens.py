@@ -68,6 +68,32 @@ def _latin_token(word: str) -> str | None:
     return w  # numbers, codes like cg2502248817, non-English letters
 
 
+def _han_tokens(run: str) -> list[str]:
+    """jieba search-mode tokens of a Chinese run, made stable across contexts.
+
+    jieba's HMM guesses unknown words differently depending on their neighbours:
+    ``橘猫`` alone is one token, inside ``三岁的橘猫咪咪`` it is ``橘``/``猫``. So that an
+    index and a query always meet, a guessed (out-of-dictionary) word also yields its
+    characters, and adjacent single characters also yield their bigram.
+    """
+    out: list[str] = []
+    singles: list[str] = []
+    for tok in zh.cut_for_search(run):
+        if not tok.strip() or tok in ZH_STOPWORDS:
+            singles = []
+            continue
+        out.append(tok)
+        if len(tok) == 1:
+            if singles:
+                out.append(singles[-1] + tok)
+            singles.append(tok)
+            continue
+        singles = []
+        if not zh.in_dictionary(tok):
+            out.extend(ch for ch in tok if ch not in ZH_STOPWORDS)
+    return out
+
+
 def tokenize(text: str) -> list[str]:
     """Index/query tokens of ``text``, in order, duplicates kept (BM25 counts them).
 
@@ -80,10 +106,7 @@ def tokenize(text: str) -> list[str]:
     for m in _RUN.finditer(norm):
         han = m.group("han")
         if han is not None:
-            for tok in zh.cut_for_search(han):
-                tok = tok.strip()
-                if tok and tok not in ZH_STOPWORDS:
-                    out.append(tok)
+            out.extend(_han_tokens(han))
             continue
         latin = _latin_token(m.group("word"))
         if latin:

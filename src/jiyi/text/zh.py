@@ -100,6 +100,11 @@ def cut_for_search(text: str, *, hmm: bool = True) -> list[str]:
     return list(_jieba().cut_for_search(text, HMM=hmm))
 
 
+def in_dictionary(word: str) -> bool:
+    """Is ``word`` a dictionary word (as opposed to one jieba's HMM guessed, like 苏琳)?"""
+    return (_jieba().get_FREQ(word) or 0) > 0
+
+
 def pos_tags(text: str) -> list[tuple[str, str]]:
     """``(word, part-of-speech)`` pairs; ``nr`` person, ``ns`` place, ``nt`` organisation."""
     _jieba()

@@ -8,7 +8,7 @@ opens the panel as that user of the key's tenant only, until it expires.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
@@ -38,7 +38,7 @@ def build_api_router(panel: Panel, api_auth: Callable[..., Any]) -> APIRouter:
 
     @router.post("/ui-links", response_model=UiLinkOut, summary="Make an end-user panel link")
     def make_link(req: UiLinkRequest, request: Request,
-                  principal: Annotated[Any, Depends(api_auth)]) -> dict[str, Any]:
+                  principal: Any = Depends(api_auth)) -> dict[str, Any]:  # noqa: B008 - a closure, not a global
         """A signed link that opens the web panel as ``user_id`` of the caller's tenant, showing only that
         user's memories (see, edit, delete, export, forget), until ``ttl`` passes. Anyone holding the link
         can use it until then: send it only to that user."""

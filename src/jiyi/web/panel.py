@@ -199,28 +199,31 @@ _JIYI_ERRORS: tuple[tuple[type[JiyiError], int, str], ...] = (
     (NotFound, 404, "not_found"), (InvalidInput, 422, "invalid"), (ScopeViolation, 403, "other_user"))
 
 
-def panel_route_class(panel: Panel) -> type[APIRoute]:
-    """An APIRoute whose failures become the panel's HTML error page."""
+class PanelRoute(APIRoute):
+    """An APIRoute whose failures become the panel's HTML error page (never the API's JSON)."""
 
-    class PanelRoute(APIRoute):
-        def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-            handler = super().get_route_handler()
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
 
-            async def guarded(request: Request) -> Response:
-                try:
-                    return await handler(request)
-                except PanelError as exc:
-                    if exc.redirect is not None and request.method == "GET":
-                        return RedirectResponse(exc.redirect, status_code=303, headers=SECURITY_HEADERS)
-                    return panel.error_page(request, exc.status if exc.status >= 400 else 400, exc.key)
-                except JiyiError as exc:
-                    status, key = next(((s, k) for cls, s, k in _JIYI_ERRORS if isinstance(exc, cls)),
-                                       (500, "internal"))
-                    if status >= 500:
-                        log.error("%s %s failed: %s", request.method, request.url.path, type(exc).__name__)
-                    # InvalidInput messages say what to fix and hold no stored data; others stay generic.
-                    return panel.error_page(request, status, key, str(exc) if status == 422 else None)
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except (PanelError, JiyiError) as exc:
+                ctx: Ctx | None = getattr(request.state, "panel_ctx", None)
+                if ctx is None:  # failed before the session was read: let the app's handlers answer
+                    raise
+                return _error_response(ctx, request, exc)
 
-            return guarded
+        return guarded
 
-    return PanelRoute
+
+def _error_response(ctx: Ctx, request: Request, exc: PanelError | JiyiError) -> Response:
+    if isinstance(exc, PanelError):
+        if exc.redirect is not None and request.method == "GET":
+            return RedirectResponse(exc.redirect, status_code=303, headers=SECURITY_HEADERS)
+        return ctx.panel.error_page(request, exc.status if exc.status >= 400 else 400, exc.key)
+    status, key = next(((s, k) for cls, s, k in _JIYI_ERRORS if isinstance(exc, cls)), (500, "internal"))
+    if status >= 500:
+        log.error("%s %s failed: %s", request.method, request.url.path, type(exc).__name__)
+    # InvalidInput messages say what to fix and hold no stored data; others stay generic.
+    return ctx.panel.error_page(request, status, key, str(exc) if status == 422 else None)

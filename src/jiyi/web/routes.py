@@ -32,7 +32,7 @@ from jiyi.web.api import build_api_router
 from jiyi.web.debugger import run_debug
 from jiyi.web.graph import collect_entities, graph_elements
 from jiyi.web.listing import KINDS, PER_PAGE, SENSITIVE, STATUSES, ListQuery, is_greyed, list_memories
-from jiyi.web.panel import PREFIX, Ctx, KeyVerifier, Panel, PanelError, login_url, panel_route_class, safe_next
+from jiyi.web.panel import PREFIX, Ctx, KeyVerifier, Panel, PanelError, PanelRoute, login_url, safe_next
 from jiyi.web.signing import read_user_link_token
 from jiyi.web.stats import gc_preview, tenant_stats
 from jiyi.web.timeline import build_axis, build_timeline
@@ -52,7 +52,7 @@ def current(request: Request) -> Ctx:
 CtxDep = Annotated[Ctx, Depends(current)]
 UserParam = Annotated[str | None, Form()]
 Csrf = Annotated[str | None, Form()]
-pages = APIRouter()
+pages = APIRouter(route_class=PanelRoute)
 
 
 def build_router(memory_for: Callable[[str], Memory], keys: KeyVerifier | None, secret: bytes | Callable[[], bytes],
@@ -69,8 +69,7 @@ def build_router(memory_for: Callable[[str], Memory], keys: KeyVerifier | None, 
     static = APIRouter(prefix=PREFIX, include_in_schema=False)
     static.add_api_route("/static/{name}", static_file, methods=["GET"])
     router.include_router(static)
-    ui = APIRouter(prefix=PREFIX, include_in_schema=False, route_class=panel_route_class(panel),
-                   dependencies=[Depends(panel.context)])
+    ui = APIRouter(prefix=PREFIX, include_in_schema=False, dependencies=[Depends(panel.context)])
     ui.include_router(pages)
     router.include_router(ui)
     if api_auth is not None:

@@ -37,6 +37,7 @@ class TenantStats:
     status_totals: dict[str, int]
     growth: list[Bar]
     growth_max: int
+    line: str  # SVG polyline points of the running total
     engine: dict[str, object] = field(default_factory=dict)
 
 
@@ -56,10 +57,11 @@ def tenant_stats(mem: Memory, *, now: datetime, days: int = GROWTH_DAYS) -> Tena
             else:
                 per_day[day] += 1
     table = {k: {s: matrix[(k, s)] for s in STATUSES} for k in KINDS}
+    bars = _bars(per_day, first, days, before)
     return TenantStats(users=len(users), total=sum(matrix.values()), by_kind_status=table,
                        kind_totals={k: sum(table[k].values()) for k in KINDS},
                        status_totals={s: sum(table[k][s] for k in KINDS) for s in STATUSES},
-                       growth=_bars(per_day, first, days, before), growth_max=max(per_day.values(), default=0),
+                       growth=bars, growth_max=max(per_day.values(), default=0), line=_line(bars),
                        engine=dict(mem.stats()))
 
 
@@ -75,6 +77,13 @@ def _bars(per_day: Counter[date], first: date, days: int, before: int) -> list[B
         height = round(110 * added / peak, 1)
         bars.append(Bar(round(i * width, 2), round(115 - height, 1), height, day, added, total))
     return bars
+
+
+def _line(bars: list[Bar]) -> str:
+    """The running total scaled to the chart's height (its own scale: the last point is the top)."""
+    top = max((b.total for b in bars), default=0) or 1
+    step = 600 / max(len(bars), 1)
+    return " ".join(f"{b.x + step * 0.4:.1f},{115 - 110 * b.total / top:.1f}" for b in bars)
 
 
 def gc_preview(mem: Memory, *, now: datetime) -> GcReport:

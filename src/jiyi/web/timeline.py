@@ -56,7 +56,7 @@ def when_of(rec: MemoryRecord) -> datetime:
 def build_timeline(records: Sequence[MemoryRecord], *, now: datetime, include_deleted: bool = False,
                    kinds: Sequence[str] = ()) -> list[TimelineGroup]:
     """Month groups, newest first; chains folded at their newest member."""
-    shown = {s for s in SHOWN} | ({Status.DELETED, Status.MERGED} if include_deleted else set())
+    shown = set(SHOWN) | ({Status.DELETED, Status.MERGED} if include_deleted else set())
     recs = [r for r in records if r.status in shown and (not kinds or r.kind.value in kinds)]
     by_id = {r.id: r for r in recs}
     older: dict[str, list[MemoryRecord]] = {}
@@ -89,8 +89,10 @@ def _chain_head(rec: MemoryRecord, by_id: dict[str, MemoryRecord]) -> MemoryReco
 
 
 def _past_event(rec: MemoryRecord, now: datetime) -> bool:
-    return rec.kind is Kind.EVENT and rec.valid_from is not None and rec.valid_until is None and rec.valid_from < now \
-        and (now - rec.valid_from).days >= 1
+    """An event with a date but no end, more than a day ago (one with an end is ``is_greyed``'s)."""
+    if rec.kind is not Kind.EVENT or rec.valid_from is None or rec.valid_until is not None:
+        return False
+    return (now - rec.valid_from).days >= 1
 
 
 def build_axis(groups: Sequence[TimelineGroup]) -> Axis:

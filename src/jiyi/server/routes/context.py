@@ -18,5 +18,5 @@ def context(req: ContextRequest, mem: MemoryDep) -> dict[str, Any]:
     """The user's memories relevant to ``query`` as a block for the prompt, at most ``budget_tokens``
     tokens, grouped by kind, lowest-ranked lines dropped first."""
     text = mem.build_context(req.query, user_id=req.user_id, budget_tokens=req.budget_tokens, limit=req.limit,
-                             include_sensitive=req.include_sensitive)
+                             include_sensitive=req.include_sensitive, compress=req.compress)
     return {"context": text}

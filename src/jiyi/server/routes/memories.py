@@ -1,4 +1,5 @@
-"""Memories: add, search, list, get, update, delete, restore, history, remember."""
+"""Memories: add, end a session, the short-term buffer, search, list, get, update, delete, restore, history,
+remember."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from jiyi.errors import NotFound
 from jiyi.records import MemoryRecord
 from jiyi.server.auth import MemoryDep
 from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
-from jiyi.server.schemas import (AddRequest, AddResultOut, HistoryOut, KindName, MemoryListOut, MemoryOut,
-                                 RememberRequest, SearchOut, SearchRequest, StatusFilter, UpdateRequest, UserRequest)
+from jiyi.server.schemas import (AddRequest, AddResultOut, BufferOut, ClearedOut, EndSessionRequest, HistoryOut,
+                                 KindName, MemoryListOut, MemoryOut, RememberRequest, SearchOut, SearchRequest,
+                                 StatusFilter, SummariesOut, UpdateRequest, UserRequest)
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).")]
@@ -30,6 +32,30 @@ def add(req: AddRequest, mem: MemoryDep) -> dict[str, Any]:
     return result.to_dict()
 
 
+@router.post("/sessions/end", response_model=SummariesOut, summary="End a session")
+def end_session(req: EndSessionRequest, mem: MemoryDep) -> dict[str, Any]:
+    """Close a session: extract what is still pending and summarise its unsummarised turns (waits).
+    Returns the summary memories written."""
+    records = mem.end_session(user_id=req.user_id, session_id=req.session_id)
+    return {"memories": [r.to_dict() for r in records]}
+
+
+@router.get("/buffer", response_model=BufferOut, summary="Recent messages")
+def recent_messages(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
+                    session_id: Annotated[str | None, Query(description="One session (default all).")] = None,
+                    ) -> dict[str, Any]:
+    """The short-term buffer: the last rounds of the session (or of every session), oldest first."""
+    return {"messages": mem.recent_messages(user_id=user_id, session_id=session_id)}
+
+
+@router.delete("/buffer", response_model=ClearedOut, summary="Clear recent messages")
+def clear_buffer(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
+                 session_id: Annotated[str | None, Query(description="One session (default all).")] = None,
+                 ) -> dict[str, Any]:
+    """Drop buffered turns of the session (or all); stored episodes and memories stay."""
+    return {"cleared": mem.clear_buffer(user_id=user_id, session_id=session_id)}
+
+
 @router.post("/memories/search", response_model=SearchOut, summary="Search memories")
 def search(req: SearchRequest, mem: MemoryDep) -> dict[str, Any]:
     """The best memories for ``query``, each with the score of every ranking component."""
@@ -43,10 +69,12 @@ def list_memories(mem: MemoryDep, user_id: Annotated[str, Query(description="The
                   kind: Annotated[list[KindName] | None, Query(description="Only these kinds (repeatable).")] = None,
                   status: Annotated[StatusFilter, Query(description="A status, or 'all'.")] = "active",
                   limit: Annotated[int | None, Query(ge=1, le=1000)] = 100,
-                  offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-    """A user's memories, newest first."""
+                  offset: Annotated[int, Query(ge=0)] = 0,
+                  session_id: Annotated[str | None, Query(description="Only this session.")] = None,
+                  agent_id: Annotated[str | None, Query(description="Only this agent.")] = None) -> dict[str, Any]:
+    """A user's memories, newest first (100 per page unless ``limit`` says otherwise, at most 1000)."""
     records = mem.get_all(user_id=user_id, kinds=kind or None, status=None if status == "all" else status,
-                          limit=limit, offset=offset)
+                          limit=limit, offset=offset, session_id=session_id, agent_id=agent_id)
     return {"memories": [r.to_dict() for r in records], "limit": limit, "offset": offset}
 
 

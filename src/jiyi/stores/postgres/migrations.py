@@ -157,6 +157,13 @@ MIGRATIONS: list[Migration] = [
         PRIMARY KEY (model, hash)
     );
 
+    CREATE TABLE user_stats (
+        tenant text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        memories bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (tenant, user_id)
+    );
+
     CREATE TABLE jiyi_meta (key text COLLATE "C" PRIMARY KEY, value jsonb NOT NULL);
     """),
 ]

@@ -198,7 +198,8 @@ def keyword_search(
     per token, OR-ed: every token is a bound parameter, never query syntax), found
     through the ``(tenant, user_id, tsv)`` GIN index. Each is scored with BM25: IDF
     from the token's document frequency among the candidates and N = the user's
-    memory count, length normalisation by the row's lexeme count (``kw_len``). Term
+    memory count (kept in ``user_stats`` by every write, so no count at read time),
+    length normalisation by the row's lexeme count (``kw_len``). Term
     frequency is taken as 1: a memory is one short statement, and reading positions
     out of every candidate's tsvector costs ten times more. ``ts_rank_cd`` has no IDF
     at all, so a token in every memory (用户, the user's name) would outrank a rare one.
@@ -216,22 +217,28 @@ def keyword_search(
             SELECT m.id, m.seq, m.kw_len, {has} FROM memories m
             WHERE {where} AND m.tsv @@ ({any})
         ),
-        stats AS (SELECT {df}, greatest(avg(kw_len), 1) AS avgdl FROM cand),
-        total AS (SELECT count(*) AS n FROM memories WHERE tenant = %s AND user_id = %s)
-        SELECT c.id, ({idf}) * ({k1} + 1) / (1 + {k1} * (1 - {b} + {b} * c.kw_len / s.avgdl)) AS score
-        FROM cand c CROSS JOIN stats s CROSS JOIN total t
+        stats AS (
+            SELECT count(*)::float8 AS c, greatest(avg(kw_len), 1)::float8 AS avgdl, {df} FROM cand
+        ),
+        total AS (
+            SELECT greatest(s.c, coalesce(
+                (SELECT u.memories FROM user_stats u WHERE u.tenant = %s AND u.user_id = %s), 0
+            ))::float8 AS n FROM stats s
+        ),
+        idf AS (SELECT s.avgdl, {idf} FROM stats s CROSS JOIN total t)
+        SELECT c.id, ({score}) * {k1p1} / (1 + {k1} * (1 - {b} + {b} * c.kw_len / i.avgdl)) AS score
+        FROM cand c CROSS JOIN idf i
         ORDER BY score DESC, c.seq DESC LIMIT %s
         """
     ).format(
         has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
         where=where,
         any=sql.SQL(" || ").join(match for _ in wanted),
-        df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0}) AS {0}").format(h) for h in flags),
-        idf=sql.SQL(" + ").join(
-            sql.SQL("CASE WHEN c.{0} THEN ln(1 + (t.n - s.{0} + 0.5) / (s.{0} + 0.5)) ELSE 0 END").format(h)
-            for h in flags
-        ),
+        df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags),
+        idf=sql.SQL(", ").join(sql.SQL("ln(1 + (t.n - s.{0} + 0.5) / (s.{0} + 0.5)) AS {0}").format(h) for h in flags),
+        score=sql.SQL(" + ").join(sql.SQL("CASE WHEN c.{0} THEN i.{0} ELSE 0 END").format(h) for h in flags),
         k1=sql.Literal(BM25_K1),
+        k1p1=sql.Literal(BM25_K1 + 1),
         b=sql.Literal(BM25_B),
     )
     args = [*wanted, *params, *wanted, scope.tenant, scope.user_id, k]

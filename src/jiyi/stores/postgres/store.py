@@ -41,7 +41,13 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
-from jiyi.errors import EmbeddingMismatch, InvalidInput, MissingDependency, ScopeViolation, StoreError
+from jiyi.errors import (
+    EmbeddingMismatch,
+    InvalidInput,
+    MissingDependency,
+    ScopeViolation,
+    StoreError,
+)
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Upsert
 
@@ -50,7 +56,6 @@ try:
     from psycopg import sql
     from psycopg.types.json import Jsonb
     from psycopg_pool import ConnectionPool, PoolTimeout
-    from pgvector.psycopg import register_vector
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingDependency("the postgres store", "postgres") from exc
 
@@ -126,7 +131,7 @@ def _redact(uri: str) -> str:
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
-    register_vector(conn)
+    vectors.register_adapters(conn)
     conn.execute("SET TIME ZONE 'UTC'")
 
 
@@ -224,11 +229,17 @@ class PostgresStore:
         if not changes:
             return
         with self._pool.connection() as conn, conn.transaction():
-            self._write_upserts(conn, changes.upserts)
+            added = self._write_upserts(conn, changes.upserts)
             if changes.purge_ids:
-                conn.execute(
+                added -= conn.execute(
                     "DELETE FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
                     (scope.tenant, scope.user_id, list(dict.fromkeys(changes.purge_ids))),
+                ).rowcount
+            if added:
+                conn.execute(
+                    "INSERT INTO user_stats AS u (tenant, user_id, memories) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (tenant, user_id) DO UPDATE SET memories = u.memories + EXCLUDED.memories",
+                    (scope.tenant, scope.user_id, added),
                 )
             if changes.history:
                 with conn.cursor() as cur:
@@ -241,13 +252,18 @@ class PostgresStore:
             if changes.done_job_id is not None:
                 queue.finish(conn, changes.done_job_id, scope)
 
-    def _write_upserts(self, conn: psycopg.Connection[Any], upserts: Sequence[Upsert]) -> None:
-        """Records, then their entity/source rows, then the vectors of upserts that carry some."""
+    def _write_upserts(self, conn: psycopg.Connection[Any], upserts: Sequence[Upsert]) -> int:
+        """Records, their entity/source rows, the vectors of upserts that carry some; returns rows added."""
         if not upserts:
-            return
+            return 0
         scope = upserts[0].record.scope
-        ids = [up.record.id for up in upserts]
+        ids = list(dict.fromkeys(up.record.id for up in upserts))
         with conn.cursor() as cur:
+            row = cur.execute(
+                "SELECT count(*) FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+                (scope.tenant, scope.user_id, ids),
+            ).fetchone()
+            added = len(ids) - (int(row[0]) if row else 0)
             cur.executemany(_UPSERT_SQL, [
                 [*queries.record_params(up.record), None if up.keywords is None else queries.fold(up.keywords)]
                 for up in upserts
@@ -270,6 +286,7 @@ class PostgresStore:
                 [(scope.tenant, scope.user_id, s, mid) for s, mid in sorted(sources)],
             )
         self._write_vectors(conn, scope, [up for up in upserts if up.vectors is not None])
+        return added
 
     def _write_vectors(self, conn: psycopg.Connection[Any], scope: Scope, upserts: Sequence[Upsert]) -> None:
         """A dict of vectors replaces the record's vectors: a channel missing from it loses its row."""
@@ -312,7 +329,7 @@ class PostgresStore:
         with self._pool.connection() as conn, conn.transaction():
             cur = conn.execute("DELETE FROM memories WHERE tenant = %s AND user_id = %s", owner)
             removed = cur.rowcount
-            for table in ("memory_history", "jobs", "state"):
+            for table in ("memory_history", "jobs", "state", "user_stats"):
                 conn.execute(
                     sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)), owner
                 )
@@ -357,12 +374,13 @@ class PostgresStore:
         with self._pool.connection() as conn:
             if vectors.read_column(conn) is None:
                 return {}
-            rows = conn.execute(
-                "SELECT memory_id, embedding FROM memory_vectors "
-                "WHERE tenant = %s AND user_id = %s AND channel = %s AND memory_id = ANY(%s)",
-                (scope.tenant, scope.user_id, channel, wanted),
-            ).fetchall()
-        return {mid: vectors.to_numpy(vec) for mid, vec in rows}
+            with conn.cursor(binary=True) as cur:
+                rows = cur.execute(
+                    "SELECT memory_id, embedding::vector FROM memory_vectors "
+                    "WHERE tenant = %s AND user_id = %s AND channel = %s AND memory_id = ANY(%s)",
+                    (scope.tenant, scope.user_id, channel, wanted),
+                ).fetchall()
+        return {mid: vec for mid, vec in rows}
 
     def users(self, tenant: str) -> list[str]:
         with self._pool.connection() as conn:

@@ -9,8 +9,8 @@ There is one partial HNSW index (``vector_cosine_ops``/``halfvec_cosine_ops``) p
 channel, so a search on one channel never wades through the other's graph.
 
 Search is per user. An HNSW graph spans every user of a shard, so for a small user
-an index scan would visit mostly other people's vectors; below :data:`EXACT_LIMIT`
-rows we scan the user's rows exactly (through the primary key, which leads with
+an index scan would visit mostly other people's vectors; up to :data:`EXACT_LIMIT`
+memories (``user_stats``) we scan the user's rows exactly (through the primary key, which leads with
 ``tenant, user_id``): exact results, and faster at that size. Above it we use the
 index with pgvector 0.8 iterative scans (``hnsw.iterative_scan = relaxed_order``),
 so filters that reject many rows still fill ``k``, and re-sort the candidates by
@@ -21,6 +21,7 @@ dot product for the unit vectors embedders produce.
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,13 +29,16 @@ from typing import Any
 import numpy as np
 import psycopg
 from psycopg import sql
+from psycopg.adapt import Dumper, Loader
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
 
 from jiyi.errors import EmbeddingMismatch, InvalidInput
-from jiyi.stores.protocol import CHANNELS
 from jiyi.stores.postgres.migrations import LOCK_KEY
+from jiyi.stores.protocol import CHANNELS
 
 VECTOR_TYPES = {"vector": ("vector_cosine_ops", 2000), "halfvec": ("halfvec_cosine_ops", 4000)}
-EXACT_LIMIT = 5000
+EXACT_LIMIT = 20_000
 META_KEY = "vector_column"
 
 
@@ -111,11 +115,47 @@ def as_vector(vec: np.ndarray, column: Column) -> np.ndarray:
     return arr
 
 
-def to_numpy(value: Any) -> np.ndarray:
-    """A loaded pgvector value (``Vector``, ``HalfVector`` or ndarray) as float32."""
-    if hasattr(value, "to_numpy"):
-        value = value.to_numpy()
-    return np.asarray(value, dtype=np.float32)
+def register_adapters(conn: psycopg.Connection[Any]) -> None:
+    """Send numpy arrays as pgvector ``vector`` (binary) and read ``vector`` back as float32 arrays.
+
+    Our own twenty lines instead of the ``pgvector`` package: one type, one format,
+    and no extra dependency. ``halfvec`` columns are written through a ``::halfvec``
+    cast and read back through ``::vector``, so this one type is all we adapt.
+    """
+    info = TypeInfo.fetch(conn, "vector")
+    if info is None:
+        raise psycopg.ProgrammingError("the vector extension is not installed in this database")
+    dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
+    conn.adapters.register_dumper(np.ndarray, dumper)
+    conn.adapters.register_loader(info.oid, _VectorBinaryLoader)
+    conn.adapters.register_loader(info.oid, _VectorTextLoader)
+
+
+class _VectorDumper(Dumper):
+    """pgvector's binary input: uint16 dimension, uint16 unused, big-endian float32s."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: Any) -> bytes:
+        arr = np.asarray(obj, dtype=">f4").reshape(-1)
+        return struct.pack(">HH", arr.shape[0], 0) + arr.tobytes()
+
+
+class _VectorBinaryLoader(Loader):
+    format = Format.BINARY
+
+    def load(self, data: Any) -> np.ndarray:
+        buf = bytes(data)
+        (dim,) = struct.unpack_from(">H", buf)
+        return np.frombuffer(buf, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+class _VectorTextLoader(Loader):
+    format = Format.TEXT
+
+    def load(self, data: Any) -> np.ndarray:
+        text = bytes(data).decode().strip("[]")
+        return np.array(text.split(",") if text else [], dtype=np.float32)
 
 
 def search(
@@ -131,33 +171,46 @@ def search(
 ) -> list[tuple[str, float]]:
     """Top ``k`` (id, cosine) among the rows that ``where`` (over ``m`` = memories) keeps.
 
+    ``params`` are ``where``'s parameters, starting with tenant and user id.
     ``exact_limit`` None means always exact (no iterative index scans on this server).
     """
     q = as_vector(query, column)
-    scope_params = [params[0], params[1], channel]
-    size_row = conn.execute(
-        "SELECT count(*) FROM memory_vectors WHERE tenant = %s AND user_id = %s AND channel = %s",
-        scope_params,
+    size_row = conn.execute(  # the user's memory count bounds their vector count
+        "SELECT memories FROM user_stats WHERE tenant = %s AND user_id = %s", list(params[:2])
     ).fetchone()
-    if not size_row or size_row[0] == 0 or k <= 0:
+    size = int(size_row[0]) if size_row else 0
+    if size <= 0 or k <= 0:
         return []
+    exact = exact_limit is None or size <= exact_limit
+    query_sql, args = search_query(column, q, k, channel, where, params, exact=exact)
+    if exact:
+        rows = conn.execute(query_sql, args).fetchall()
+    else:
+        with conn.transaction():
+            ef = sql.Literal(min(1000, max(100, 4 * k)))
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(ef))
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            rows = conn.execute(query_sql, args).fetchall()
+    return [(mid, 1.0 - float(dist)) for mid, dist in rows]
+
+
+def search_query(
+    column: Column, q: np.ndarray, k: int, channel: str, where: sql.Composable, params: Sequence[Any],
+    *, exact: bool,
+) -> tuple[sql.Composed, list[Any]]:
+    """The top-k statement and its arguments: an exact scan, or an HNSW index scan re-sorted."""
     cast = sql.SQL(column.type)
     body = sql.SQL(
         "SELECT v.memory_id, m.seq, (v.embedding <=> %s::{cast}) AS dist FROM memory_vectors v "
         "JOIN memories m ON m.tenant = v.tenant AND m.user_id = v.user_id AND m.id = v.memory_id "
         "WHERE v.tenant = %s AND v.user_id = %s AND v.channel = %s AND {where} "
     ).format(cast=cast, where=where)
-    args = [q, *scope_params, *params]
-    if exact_limit is None or size_row[0] <= exact_limit:
+    args = [q, params[0], params[1], channel, *params]
+    if exact:
         # OFFSET 0 keeps the subquery whole, so the ORDER BY cannot reach the HNSW index:
         # an exact scan of this user's rows through the primary key
-        query_sql = sql.SQL("SELECT memory_id, dist FROM ({} OFFSET 0) c ORDER BY dist, seq LIMIT %s")
-        rows = conn.execute(query_sql.format(body), [*args, k]).fetchall()
-    else:
-        with conn.transaction():
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(min(1000, max(40, 2 * k)))))
-            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            ann = body + sql.SQL("ORDER BY v.embedding <=> %s::{cast} LIMIT %s").format(cast=cast)
-            query_sql = sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, seq").format(ann)
-            rows = conn.execute(query_sql, [*args, q, k]).fetchall()
-    return [(mid, 1.0 - float(dist)) for mid, dist in rows]
+        stmt = sql.SQL("SELECT memory_id, dist FROM ({} OFFSET 0) c ORDER BY dist, seq LIMIT %s")
+        return stmt.format(body), [*args, k]
+    # relaxed_order may return neighbours slightly out of order: sort them again
+    ann = body + sql.SQL("ORDER BY v.embedding <=> %s::{cast} LIMIT %s").format(cast=cast)
+    return sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, seq").format(ann), [*args, q, k]

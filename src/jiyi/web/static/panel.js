@@ -26,7 +26,6 @@
     var cy = window.cytoscape({
       container: box,
       elements: elements.nodes.concat(elements.edges),
-      wheelSensitivity: 0.3,
       style: [
         { selector: "node", style: { "label": "data(label)", "font-size": 11, "text-wrap": "ellipsis",
           "text-max-width": 120, "color": "#111827", "text-valign": "bottom", "text-margin-y": 3 } },
@@ -36,6 +35,7 @@
           "height": function (n) { return 18 + 6 * Math.min(n.data("weight"), 8); },
           "font-weight": "bold", "font-size": 13 } },
         { selector: "node[group = 'memory']", style: { "shape": "round-rectangle", "width": 12, "height": 12,
+          "font-size": 9, "text-max-width": 96, "min-zoomed-font-size": 7,
           "background-color": function (n) { return KIND_COLORS[n.data("kind")] || "#6b7280"; },
           "color": "#374151" } },
         { selector: "node[status != 'active'][group = 'memory']", style: { "opacity": 0.45 } },
