@@ -164,8 +164,18 @@ def _start_embedded() -> PgServer:
     install = _pginstall_dir()
     run_as = _UNPRIVILEGED_USER if os.geteuid() == 0 else None
     if run_as is not None:
+        try:
+            pwd.getpwnam(run_as)
+        except KeyError:
+            raise PgServerError(
+                f"running as root, PostgreSQL needs an unprivileged user {run_as!r} to run as; "
+                f"create it (useradd {run_as}) or set JIYI_TEST_PG_URL"
+            ) from None
         install = _reachable_install(install, run_as)
     base = Path(tempfile.mkdtemp(prefix="jiyi-pg-"))
+    if len(str(base)) > 64 and Path("/tmp").is_dir():  # unix socket paths max out near 107 bytes
+        base.rmdir()
+        base = Path(tempfile.mkdtemp(prefix="jiyi-pg-", dir="/tmp"))
     base.chmod(0o755)
     data, sock = base / "data", base / "sock"
     data.mkdir(mode=0o700)
@@ -177,9 +187,21 @@ def _start_embedded() -> PgServer:
     server = PgServer(uri="", base_dir=base)
     try:
         _run(
-            [str(install / "bin" / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-             "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"],
-            run_as, base, timeout=120,
+            [
+                str(install / "bin" / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            run_as,
+            base,
+            timeout=120,
         )
         server.process = _spawn_postmaster(install, data, sock, base, run_as)
         server.uri = f"postgresql://postgres@/postgres?host={quote(str(sock), safe='')}"
@@ -228,7 +250,9 @@ def _reachable_install(install: Path, user: str) -> Path:
             for f in files:
                 p = os.path.join(root, f)
                 if not os.path.islink(p):
-                    os.chmod(p, os.stat(p).st_mode | 0o444 | (0o111 if os.access(p, os.X_OK) else 0))
+                    os.chmod(
+                        p, os.stat(p).st_mode | 0o444 | (0o111 if os.access(p, os.X_OK) else 0)
+                    )
         tmp.chmod(0o755)
         try:
             os.rename(tmp, target)
@@ -242,8 +266,13 @@ def _reachable_install(install: Path, user: str) -> Path:
 
 def _can_run(install: Path, user: str) -> bool:
     try:
-        subprocess.run([str(install / "bin" / "postgres"), "--version"], user=user,
-                       capture_output=True, timeout=30, check=True)
+        subprocess.run(
+            [str(install / "bin" / "postgres"), "--version"],
+            user=user,
+            capture_output=True,
+            timeout=30,
+            check=True,
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return True
@@ -253,8 +282,15 @@ def _run(cmd: list[str], run_as: str | None, base: Path, timeout: float) -> None
     log = base / "initdb.log"
     with log.open("wb") as out:
         try:
-            subprocess.run(cmd, user=run_as, stdout=out, stderr=subprocess.STDOUT,
-                           timeout=timeout, check=True, cwd=base)
+            subprocess.run(
+                cmd,
+                user=run_as,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+                check=True,
+                cwd=base,
+            )
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
             raise PgServerError(f"{Path(cmd[0]).name} failed: {exc}\n{_tail(log)}") from exc
 
@@ -263,25 +299,45 @@ def _spawn_postmaster(
     install: Path, data: Path, sock: Path, base: Path, run_as: str | None
 ) -> subprocess.Popen[bytes]:
     settings = {
-        "listen_addresses": "", "unix_socket_directories": str(sock), "fsync": "off",
-        "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "60",
-        "shared_buffers": "64MB", "max_wal_size": "1GB", "log_min_messages": "warning",
+        "listen_addresses": "",
+        "unix_socket_directories": str(sock),
+        "fsync": "off",
+        "synchronous_commit": "off",
+        "full_page_writes": "off",
+        "max_connections": "60",
+        "shared_buffers": "64MB",
+        "max_wal_size": "1GB",
+        "log_min_messages": "warning",
     }
     cmd = [str(install / "bin" / "postgres"), "-D", str(data)]
     for key, value in settings.items():
         cmd += ["-c", f"{key}={value}"]
     log = (base / "server.log").open("wb")
     try:
-        return subprocess.Popen(cmd, user=run_as, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, cwd=base, preexec_fn=_die_with_parent)
+        return subprocess.Popen(
+            cmd,
+            user=run_as,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=base,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 - no Python work in the child, see there
+        )
     finally:
         log.close()
 
 
 def _die_with_parent() -> None:
-    """In the child: get SIGINT (fast shutdown) when the test process dies (Linux only)."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGINT))  # PR_SET_PDEATHSIG
+    """In the child: get SIGINT (fast shutdown) when the test process dies (Linux only).
+
+    ``prctl`` is looked up in the parent (:data:`_PRCTL`), so the forked child runs no
+    import or allocation before ``exec``: only this one foreign call.
+    """
+    if _PRCTL is not None:
+        _PRCTL(1, int(signal.SIGINT))  # PR_SET_PDEATHSIG
+
+
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
 
 
 def _wait_ready(server: PgServer, base: Path) -> None:

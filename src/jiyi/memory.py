@@ -59,12 +59,18 @@ class Memory:
                  llm: LLM | None = None, **config: Any) -> None:
         if path is not None:
             config["path"] = path
-        if isinstance(extractor, str):  # Memory(extractor="llm") names a registered extractor
+        # a string names a registered backend (Memory(store="bot.db", embedder="hash", extractor="llm"))
+        if isinstance(store, str):
+            config["store"], store = store, None
+        if isinstance(embedder, str):
+            config["embedder"], embedder = embedder, None
+        if isinstance(extractor, str):
             config["extractor"], extractor = extractor, None
         self.settings = Settings(**config)
         if self.settings.debug:
             enable_debug()
         self.clock = clock or SystemClock()
+        self._owns_store = store is None  # a store passed in belongs to the caller: close() leaves it open
         self.store: Store = store or registry.create("store", self.settings.store_backend(), self.settings)
         raw_embedder = embedder or registry.create("embedder", self.settings.embedder, self.settings)
         self.store.check_embedding(raw_embedder.model, raw_embedder.dim)
@@ -320,8 +326,9 @@ class Memory:
         return import_records(self.store, self.embedder, self.scope_tenant, records, self.clock.now())
 
     def stats(self) -> dict[str, Any]:
-        return {"pending_jobs": self.store.pending_jobs(), "failed_jobs": self.store.failed_jobs(),
-                "worker_errors": self._worker.errors, "users": len(self.users())}
+        users = self.users()
+        pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
+        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users)}
 
     # ---- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -330,7 +337,8 @@ class Memory:
         self._closed = True
         self._worker.stop()
         self._hits.close()
-        self.store.close()
+        if self._owns_store:
+            self.store.close()
         if self._own_llm:
             getattr(self.llm, "close", lambda: None)()
 

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from jiyi.eval.metrics import (QuestionResult, abstention, all_at_k, best_threshold, knowledge_update,
-                               latest_first, ndcg_at_k, percentile, recall_at_k, reciprocal_rank,
-                               session_recall_at_k, summarize)
+from jiyi.eval.metrics import (QuestionResult, abstention, all_at_k, best_threshold, hit_session_recall_at_k,
+                               knowledge_update, latest_first, ndcg_at_k, percentile, ranked_sessions, recall_at_k,
+                               reciprocal_rank, session_recall_at_k, summarize)
 
 # five hits; the third is a fact pointing at two turns
 RANKED = [("D1:1",), ("D2:4",), ("D3:1", "D3:2"), ("D1:7",), ("D5:5",)]
@@ -34,6 +34,14 @@ def test_session_recall_matches_sessions_not_turns() -> None:
     assert session_recall_at_k(RANKED, ("D1:3", "D4:1"), 1) == 0.5
     assert session_recall_at_k(RANKED, ("D10:3",), 5) == 0.0  # D10 is not D1
     assert session_recall_at_k(RANKED, ("D5:1", "D2:9"), 5) == 1.0
+    assert ranked_sessions(RANKED) == ["D1", "D2", "D3", "D5"]
+
+
+def test_session_recall_counts_distinct_sessions_hit_version_counts_hits() -> None:
+    # D5 is the 4th session reached but only the 5th hit (D1 comes back at hit 4)
+    assert session_recall_at_k(RANKED, ("D5:1",), 4) == 1.0
+    assert hit_session_recall_at_k(RANKED, ("D5:1",), 4) == 0.0
+    assert hit_session_recall_at_k(RANKED, ("D5:1", "D3:9"), 5) == 1.0
 
 
 def test_ndcg_binary_gain_by_hand() -> None:

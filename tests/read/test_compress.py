@@ -156,8 +156,8 @@ def test_failures_fall_back_to_dropping_the_lowest_ranked(
 @pytest.fixture
 def llm_memory(make_memory: MakeMemory, fake_openai: FakeOpenAI) -> MakeMemory:
     def make(**config: Any) -> Memory:
-        options = dict(llm_base_url=fake_openai.base_url, llm_model="fake-model", llm_timeout=0.5,
-                       llm_max_retries=0, llm_resolve=False)
+        options = {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_timeout": 0.5,
+                       "llm_max_retries": 0, "llm_resolve": False}
         return make_memory(**{**options, **config})
 
     return make

@@ -33,11 +33,22 @@ ALICE = Scope("acme", "alice")
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=timezone.utc)
 #: tables holding one user's rows: their keys must lead with (tenant, user_id) for Citus
 PER_USER_TABLES = (
-    "memories", "memory_vectors", "memory_entities", "memory_sources", "memory_history",
-    "state", "jobs", "user_stats",
+    "memories",
+    "memory_vectors",
+    "memory_entities",
+    "memory_sources",
+    "memory_history",
+    "state",
+    "jobs",
+    "user_stats",
 )
 #: indexes that cannot or need not lead with the scope (see the store's module docstring)
-SCOPE_FREE_INDEXES = {"jobs_open", "jobs_id", "memory_vectors_hnsw_content", "memory_vectors_hnsw_context"}
+SCOPE_FREE_INDEXES = {
+    "jobs_open",
+    "jobs_id",
+    "memory_vectors_hnsw_content",
+    "memory_vectors_hnsw_context",
+}
 
 
 @pytest.fixture
@@ -66,7 +77,9 @@ def opened(schema: str) -> Iterator[Callable[..., PostgresStore]]:
 
 def record(id: str, scope: Scope = ALICE, minute: int = 0, **kw: Any) -> MemoryRecord:
     at = T0 + timedelta(minutes=minute)
-    return MemoryRecord(id, scope.tenant, scope.user_id, kw.pop("content", f"memory {id}"), Kind.FACT, at, at, **kw)
+    return MemoryRecord(
+        id, scope.tenant, scope.user_id, kw.pop("content", f"memory {id}"), Kind.FACT, at, at, **kw
+    )
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -107,7 +120,9 @@ def test_a_claim_skips_rows_locked_by_an_open_claim_instead_of_waiting(
         assert held == ids[:2]
         got: list[list[str]] = []
         other = threading.Thread(
-            target=lambda: got.append([j.id for j in store.claim_jobs(10, "fast", T0 + timedelta(minutes=1))]),
+            target=lambda: got.append(
+                [j.id for j in store.claim_jobs(10, "fast", T0 + timedelta(minutes=1))]
+            ),
             daemon=True,
         )
         other.start()
@@ -156,7 +171,9 @@ def test_concurrent_starters_on_a_fresh_schema_do_not_race(schema: str) -> None:
     try:
         assert errors == [] and len(stores) == 4
         with psycopg.connect(schema) as conn:
-            assert conn.execute("SELECT count(*) FROM jiyi_migrations").fetchone() == (len(MIGRATIONS),)
+            assert conn.execute("SELECT count(*) FROM jiyi_migrations").fetchone() == (
+                len(MIGRATIONS),
+            )
     finally:
         for store in stores:
             store.close()
@@ -186,7 +203,9 @@ def test_concurrent_first_embedding_checks_agree(opened: Callable[..., PostgresS
 # -- Citus distribution keys --------------------------------------------------------------------
 
 
-def test_every_per_user_key_and_index_leads_with_tenant_and_user_id(opened: Callable[..., PostgresStore]) -> None:
+def test_every_per_user_key_and_index_leads_with_tenant_and_user_id(
+    opened: Callable[..., PostgresStore],
+) -> None:
     store = opened()
     store.check_embedding("e5", 8)  # creates the vector column and its HNSW indexes
     with store._pool.connection() as conn:
@@ -223,22 +242,32 @@ def test_every_per_user_key_and_index_leads_with_tenant_and_user_id(opened: Call
 # -- vector search paths and storage --------------------------------------------------------------
 
 
-def _random_store(make: Callable[..., PostgresStore], n: int = 300, **options: Any) -> tuple[PostgresStore, np.ndarray]:
+def _random_store(
+    make: Callable[..., PostgresStore], n: int = 300, **options: Any
+) -> tuple[PostgresStore, np.ndarray]:
     rng = np.random.default_rng(11)
     vecs = rng.normal(size=(n, 8)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     store = make(**options)
-    store.apply(ChangeSet(ALICE, [
-        Upsert(record(f"r{i}", status=Status.ACTIVE if i % 10 == 0 else Status.SUPERSEDED), {"content": v})
-        for i, v in enumerate(vecs)
-    ]))
+    store.apply(
+        ChangeSet(
+            ALICE,
+            [
+                Upsert(
+                    record(f"r{i}", status=Status.ACTIVE if i % 10 == 0 else Status.SUPERSEDED),
+                    {"content": v},
+                )
+                for i, v in enumerate(vecs)
+            ],
+        )
+    )
     return store, vecs
 
 
 def test_hnsw_path_finds_the_exact_neighbours_even_through_a_selective_filter(
     opened: Callable[..., PostgresStore],
 ) -> None:
-    exact, vecs = _random_store(opened)
+    exact, _ = _random_store(opened)
     ann = opened(exact_limit=0)  # same rows, always through the index
     rng = np.random.default_rng(3)
     for q in rng.normal(size=(5, 8)).astype(np.float32):
@@ -251,7 +280,9 @@ def test_hnsw_path_finds_the_exact_neighbours_even_through_a_selective_filter(
             np.testing.assert_allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
 
 
-def test_exact_and_hnsw_statements_use_the_index_only_when_meant_to(opened: Callable[..., PostgresStore]) -> None:
+def test_exact_and_hnsw_statements_use_the_index_only_when_meant_to(
+    opened: Callable[..., PostgresStore],
+) -> None:
     store, vecs = _random_store(opened)
     where, params = queries.scoped_where(ALICE, RecordFilter())
     with store._pool.connection() as conn:
@@ -259,9 +290,12 @@ def test_exact_and_hnsw_statements_use_the_index_only_when_meant_to(opened: Call
         assert column is not None
         plans = {}
         for exact in (True, False):
-            stmt, args = vectors.search_query(column, vecs[0], 10, "content", where, params, exact=exact)
+            stmt, args = vectors.search_query(
+                column, vecs[0], 10, "content", where, params, exact=exact
+            )
             with conn.transaction():
-                conn.execute("SET LOCAL enable_sort = off")  # tiny table: make the index the cheap path
+                # a tiny table: make the index the cheap path, so only our SQL can keep it out
+                conn.execute("SET LOCAL enable_sort = off")
                 conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 plan = conn.execute(psycopg.sql.SQL("EXPLAIN ") + stmt, args).fetchall()
             plans[exact] = "\n".join(r[0] for r in plan)
@@ -269,10 +303,17 @@ def test_exact_and_hnsw_statements_use_the_index_only_when_meant_to(opened: Call
     assert "memory_vectors_hnsw_content" in plans[False]
 
 
-def test_halfvec_storage_round_trips_and_ranks(opened: Callable[..., PostgresStore], schema: str) -> None:
+def test_halfvec_storage_round_trips_and_ranks(
+    opened: Callable[..., PostgresStore], schema: str
+) -> None:
     store = opened(vector_type="halfvec")
-    a, b = unit(np.array([1, 0.1, 0, 0], dtype=np.float32)), unit(np.array([0.2, 1, 0, 0], dtype=np.float32))
-    store.apply(ChangeSet(ALICE, [Upsert(record("a"), {"content": a}), Upsert(record("b"), {"content": b})]))
+    a, b = (
+        unit(np.array([1, 0.1, 0, 0], dtype=np.float32)),
+        unit(np.array([0.2, 1, 0, 0], dtype=np.float32)),
+    )
+    store.apply(
+        ChangeSet(ALICE, [Upsert(record("a"), {"content": a}), Upsert(record("b"), {"content": b})])
+    )
     got = store.vectors(ALICE, ["a"])["a"]
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, a, atol=1e-3)
@@ -289,7 +330,9 @@ def test_halfvec_storage_round_trips_and_ranks(opened: Callable[..., PostgresSto
 # -- keyword ranking and bookkeeping -----------------------------------------------------------------
 
 
-def test_keyword_ranking_weighs_rare_tokens_above_common_ones(opened: Callable[..., PostgresStore]) -> None:
+def test_keyword_ranking_weighs_rare_tokens_above_common_ones(
+    opened: Callable[..., PostgresStore],
+) -> None:
     store = opened()
     ups = [Upsert(record(f"c{n}"), None, f"用户 喜欢 话题{n}") for n in range(20)]
     ups.append(Upsert(record("rare"), None, "花生 过敏"))
@@ -298,19 +341,26 @@ def test_keyword_ranking_weighs_rare_tokens_above_common_ones(opened: Callable[.
     assert hits[0][0] == "rare"  # one rare match beats two matches of tokens every memory has
 
 
-def test_user_stats_follow_inserts_updates_purges_and_deletes(opened: Callable[..., PostgresStore]) -> None:
+def test_user_stats_follow_inserts_updates_purges_and_deletes(
+    opened: Callable[..., PostgresStore],
+) -> None:
     store = opened()
 
     def stats() -> int | None:
         with store._pool.connection() as conn:
             row = conn.execute(
-                "SELECT memories FROM user_stats WHERE tenant = %s AND user_id = %s", (ALICE.tenant, ALICE.user_id)
+                "SELECT memories FROM user_stats WHERE tenant = %s AND user_id = %s",
+                (ALICE.tenant, ALICE.user_id),
             ).fetchone()
         return None if row is None else int(row[0])
 
     store.apply(ChangeSet(ALICE, [Upsert(record(i)) for i in ("a", "b", "c", "a")]))
     assert stats() == 3
-    store.apply(ChangeSet(ALICE, [Upsert(record("a", importance=0.9)), Upsert(record("d"))], purge_ids=["b", "zz"]))
+    store.apply(
+        ChangeSet(
+            ALICE, [Upsert(record("a", importance=0.9)), Upsert(record("d"))], purge_ids=["b", "zz"]
+        )
+    )
     assert stats() == 3 == store.count(ALICE, RecordFilter(statuses=None))
     store.delete_user(ALICE)
     assert stats() is None
@@ -320,13 +370,16 @@ def test_user_stats_follow_inserts_updates_purges_and_deletes(opened: Callable[.
 
 
 def test_factory_reads_the_uri_and_its_jiyi_options(schema: str, tmp_path: Path) -> None:
-    settings = Settings(store=f"{schema}&jiyi_vector=halfvec&jiyi_pool_max=2&jiyi_exact_limit=7", home=tmp_path)
+    settings = Settings(
+        store=f"{schema}&jiyi_vector=halfvec&jiyi_pool_max=2&jiyi_exact_limit=7", home=tmp_path
+    )
     assert settings.store_backend() == "postgres"
     store = registry.create("store", settings.store_backend(), settings)
     try:
         assert isinstance(store, PostgresStore)
         assert store.options == PostgresOptions(vector_type="halfvec", pool_max=2, exact_limit=7)
-        assert "jiyi_vector" not in store.uri and "host=" in store.uri  # libpq never sees our options
+        # libpq never sees our options
+        assert "jiyi_vector" not in store.uri and "host=" in store.uri
         store.state_set(ALICE, "k", [1])
         assert store.state_get(ALICE, "k") == [1]
     finally:
@@ -338,8 +391,10 @@ def test_factory_reads_the_uri_and_its_jiyi_options(schema: str, tmp_path: Path)
 def test_unreachable_server_fails_fast_with_a_clear_message() -> None:
     started = time.monotonic()
     with pytest.raises(StoreError) as err:
-        PostgresStore("postgresql://jiyi:s3cret@/jiyi?host=/nonexistent-jiyi-socket-dir",
-                      PostgresOptions(connect_timeout=3))
+        PostgresStore(
+            "postgresql://jiyi:s3cret@/jiyi?host=/nonexistent-jiyi-socket-dir",
+            PostgresOptions(connect_timeout=3),
+        )
     assert time.monotonic() - started < 20
     assert "cannot open the PostgreSQL store" in str(err.value) and "s3cret" not in str(err.value)
 
@@ -347,7 +402,17 @@ def test_unreachable_server_fails_fast_with_a_clear_message() -> None:
 def test_embedded_server_never_runs_as_root(pg_server: PgServer) -> None:
     if pg_server.process is None:
         pytest.skip("JIYI_TEST_PG_URL names an external server")
-    uid_line = next(line for line in Path(f"/proc/{pg_server.process.pid}/status").read_text().splitlines()
-                    if line.startswith("Uid:"))
+    uid_line = next(
+        line
+        for line in Path(f"/proc/{pg_server.process.pid}/status").read_text().splitlines()
+        if line.startswith("Uid:")
+    )
     uid = int(uid_line.split()[1])
     assert uid != 0
+
+
+def test_driver_errors_surface_as_store_errors(opened: Callable[..., PostgresStore]) -> None:
+    store = opened()
+    store.close()
+    with pytest.raises(StoreError, match="PostgreSQL store"):
+        store.get(ALICE, "a")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -200,7 +201,7 @@ def test_export_jsonl_download(page: Any, site: Site) -> None:
         page.get_by_role("link", name="导出 JSONL").click()
     download = info.value
     assert download.suggested_filename == "jiyi-bob.jsonl"
-    rows = [json.loads(line) for line in open(download.path(), encoding="utf-8")]
+    rows = [json.loads(line) for line in Path(download.path()).read_text(encoding="utf-8").splitlines()]
     assert rows and {r["user_id"] for r in rows} == {"bob"} and any("深圳" in r["content"] for r in rows)
 
 

@@ -13,11 +13,19 @@ from click.testing import CliRunner
 from jiyi.cli import cli
 from jiyi.errors import InvalidInput
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
-from jiyi.web import i18n, session as sessions
+from jiyi.web import i18n
+from jiyi.web import session as sessions
 from jiyi.web.graph import collect_entities, graph_elements
 from jiyi.web.listing import ListQuery
 from jiyi.web.panel import safe_next
-from jiyi.web.signing import (SecretFile, make_user_link_token, parse_ttl, read_user_link_token, sign, unsign)
+from jiyi.web.signing import (
+    SecretFile,
+    make_user_link_token,
+    parse_ttl,
+    read_user_link_token,
+    sign,
+    unsign,
+)
 from jiyi.web.timeline import build_axis, build_timeline
 
 T = datetime(2026, 11, 30, 9, tzinfo=timezone.utc)
@@ -171,3 +179,34 @@ def test_the_link_endpoint_is_in_the_openapi_document_and_secured() -> None:
     op = doc["paths"]["/v1/ui-links"]["post"]
     assert op["summary"] and op["description"] and op["security"]
     assert not any(p.startswith("/ui") for p in doc["paths"]), "panel pages stay out of the API document"
+
+
+def test_docs_describe_every_page_and_the_command() -> None:
+    from jiyi.web.routes import pages
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    shown = {r.path for r in pages.routes if "GET" in getattr(r, "methods", ())} - {
+        "/memories/{memory_id}/edit", "/memories/{memory_id}/row", "/lang/{code}", "/u/{token}", "/export"}
+    missing = [p for p in sorted(shown) if f"`/ui{p}`" not in doc]
+    assert missing == [], f"docs/web.md does not list {missing}"
+    assert "jiyi ui-link" in doc and "/v1/ui-links" in doc
+    for shot in re.findall(r"\(screenshots/([\w-]+\.png)\)", doc):
+        assert (Path(__file__).resolve().parents[2] / "docs" / "screenshots" / shot).is_file(), shot
+
+
+def test_without_keys_operators_enter_as_the_default_tenant(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from jiyi.config import Settings
+    from jiyi.server.app import ServerOptions, create_app
+
+    app = create_app(Settings(home=tmp_path, embedder="hash", tenant="solo"),
+                     ServerOptions(insecure_no_auth=True, worker=False))
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        form = client.get("/ui/login")
+        assert form.status_code == 200 and 'name="key"' not in form.text
+        assert form.headers["content-security-policy"].startswith("default-src 'self'")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', form.text)
+        assert csrf is not None
+        home = client.post("/ui/login", data={"csrf": csrf.group(1)})
+        assert home.status_code == 200 and "租户 solo" in home.text

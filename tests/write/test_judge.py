@@ -47,8 +47,8 @@ def llm_memory(make_memory: MakeMemory, fake_openai: FakeOpenAI) -> MakeMemory:
     """A Memory whose LLM is the fake server (one retry, 0.5 s timeout)."""
 
     def make(**config: Any) -> Memory:
-        options = dict(llm_base_url=fake_openai.base_url, llm_model="fake-model", llm_api_key="sk-test",
-                       llm_timeout=0.5, llm_max_retries=1)
+        options = {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_api_key": "sk-test",
+                       "llm_timeout": 0.5, "llm_max_retries": 1}
         return make_memory(**{**options, **config})
 
     return make

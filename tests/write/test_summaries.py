@@ -47,8 +47,8 @@ def llm_memory(make_memory: MakeMemory, fake_openai: FakeOpenAI) -> MakeMemory:
     """A Memory whose LLM is the fake server; the judge is off so only summaries call it."""
 
     def make(**config: Any) -> Memory:
-        options = dict(llm_base_url=fake_openai.base_url, llm_model="fake-model", llm_timeout=0.5,
-                       llm_max_retries=1, llm_resolve=False)
+        options = {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_timeout": 0.5,
+                       "llm_max_retries": 1, "llm_resolve": False}
         return make_memory(**{**options, **config})
 
     return make

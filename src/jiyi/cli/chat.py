@@ -105,7 +105,7 @@ class ChatSession:
         hits = self.mem.search(text, user_id=self.user_id, limit=self.options.limit)
         self._show_recalled(hits)
         context = self.mem.build_context(text, user_id=self.user_id, budget_tokens=self.options.budget,
-                                         compress=self.options.compress)
+                                         compress=self.options.compress or None)  # None: the setting
         prompt = [{"role": "system", "content": f"{SYSTEM_PROMPT}\n\n{context}".strip()},
                   *self.messages[-self.options.history:], {"role": "user", "content": text}]
         before = _usage(self.mem.llm)

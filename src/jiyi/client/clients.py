@@ -31,10 +31,10 @@ def _headers(api_key: str | None, extra: Mapping[str, str] | None) -> dict[str, 
 
 
 def _remember_fields(kind: Kind | str | None, importance: float | None, valid_until: datetime | str | None,
-                     slot: str | None, session_id: str | None, visibility: Visibility | str | None,
-                     user_id: str) -> dict[str, Any]:
-    return {"user_id": user_id, "kind": kind, "importance": importance, "valid_until": valid_until, "slot": slot,
-            "session_id": session_id, "visibility": visibility}
+                     expires_at: datetime | str | None, slot: str | None, session_id: str | None,
+                     visibility: Visibility | str | None, user_id: str) -> dict[str, Any]:
+    return {"user_id": user_id, "kind": kind, "importance": importance, "valid_until": valid_until,
+            "expires_at": expires_at, "slot": slot, "session_id": session_id, "visibility": visibility}
 
 
 class JiyiClient:
@@ -78,11 +78,11 @@ class JiyiClient:
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
-                 slot: str | None = None, session_id: str | None = None,
+                 expires_at: datetime | str | None = None, slot: str | None = None, session_id: str | None = None,
                  visibility: Visibility | str | None = None) -> MemoryRecord:
         """Store one statement now, as given."""
-        return self._send(calls.remember(content, **_remember_fields(kind, importance, valid_until, slot,
-                                                                      session_id, visibility, user_id)))
+        return self._send(calls.remember(content, **_remember_fields(
+            kind, importance, valid_until, expires_at, slot, session_id, visibility, user_id)))
 
     def search(self, query: str, *, user_id: str, limit: int = 10, kinds: Iterable[Kind | str] | None = None,
                at: datetime | str | None = None, include_sensitive: bool = False,
@@ -222,10 +222,11 @@ class AsyncJiyiClient:
 
     async def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                        importance: float | None = None, valid_until: datetime | str | None = None,
-                       slot: str | None = None, session_id: str | None = None,
+                       expires_at: datetime | str | None = None, slot: str | None = None,
+                       session_id: str | None = None,
                        visibility: Visibility | str | None = None) -> MemoryRecord:
-        return await self._send(calls.remember(content, **_remember_fields(kind, importance, valid_until, slot,
-                                                                            session_id, visibility, user_id)))
+        return await self._send(calls.remember(content, **_remember_fields(
+            kind, importance, valid_until, expires_at, slot, session_id, visibility, user_id)))
 
     async def search(self, query: str, *, user_id: str, limit: int = 10,
                      kinds: Iterable[Kind | str] | None = None, at: datetime | str | None = None,

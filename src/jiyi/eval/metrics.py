@@ -34,8 +34,24 @@ def all_at_k(ranked: Ranking, evidence: Sequence[str], k: int) -> float:
     return 1.0 if ev and ev <= covered(ranked, k) else 0.0
 
 
+def ranked_sessions(ranked: Ranking) -> list[str]:
+    """Sessions in the order the ranking first reaches them (a session ranks by its best hit)."""
+    return list(dict.fromkeys(session_of(sid) for hit in ranked for sid in hit))
+
+
 def session_recall_at_k(ranked: Ranking, evidence: Sequence[str], k: int) -> float:
-    """Share of the evidence's sessions that some top-``k`` hit comes from."""
+    """Session-level recall: share of the evidence's sessions among the first ``k`` sessions reached.
+
+    Sessions are the retrieval unit here: the ranking is read as a ranking of sessions
+    (each placed by its best hit), as when a session is handed to a reader whole.
+    """
+    want = {session_of(e) for e in evidence}
+    got = set(ranked_sessions(ranked)[:k])
+    return len(want & got) / len(want) if want else 0.0
+
+
+def hit_session_recall_at_k(ranked: Ranking, evidence: Sequence[str], k: int) -> float:
+    """Share of the evidence's sessions that one of the top ``k`` hits comes from."""
     want = {session_of(e) for e in evidence}
     got = {session_of(t) for t in covered(ranked, k)}
     return len(want & got) / len(want) if want else 0.0
@@ -150,12 +166,14 @@ class Summary:
     recall: dict[int, float] = field(default_factory=dict)
     all_found: dict[int, float] = field(default_factory=dict)
     session_recall: dict[int, float] = field(default_factory=dict)
+    hit_session_recall: dict[int, float] = field(default_factory=dict)
     ndcg10: float = 0.0
     mrr: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         return {"n": self.n, "recall": _keyed(self.recall), "all": _keyed(self.all_found),
-                "session_recall": _keyed(self.session_recall), "ndcg@10": self.ndcg10, "mrr": self.mrr}
+                "session_recall": _keyed(self.session_recall),
+                "hit_session_recall": _keyed(self.hit_session_recall), "ndcg@10": self.ndcg10, "mrr": self.mrr}
 
 
 def _keyed(d: Mapping[int, float]) -> dict[str, float]:
@@ -177,6 +195,7 @@ def summarize(results: Sequence[QuestionResult], ks: Sequence[int]) -> Summary:
         recall={k: mean(lambda r, k=k: recall_at_k(r.ranked, r.evidence, k)) for k in ks},
         all_found={k: mean(lambda r, k=k: all_at_k(r.ranked, r.evidence, k)) for k in ks},
         session_recall={k: mean(lambda r, k=k: session_recall_at_k(r.ranked, r.evidence, k)) for k in ks},
+        hit_session_recall={k: mean(lambda r, k=k: hit_session_recall_at_k(r.ranked, r.evidence, k)) for k in ks},
         ndcg10=mean(lambda r: ndcg_at_k(r.ranked, r.evidence, 10)),
         mrr=mean(lambda r: reciprocal_rank(r.ranked, r.evidence)),
     )

@@ -15,7 +15,7 @@ def format_report(data: dict[str, Any]) -> str:
     ks: list[int] = data["ks"]
     kk = _pick_k(ks)
     head = (f"{'category':<18}{'n':>5}" + "".join(f"{'R@' + str(k):>7}" for k in ks)
-            + f"{'all@' + str(kk):>8}{'sess@' + str(kk):>9}{'nDCG@10':>9}{'MRR':>7}")
+            + f"{'all@' + str(kk):>8}{'sess@' + str(kk):>9}{'hsess@' + str(kk):>10}{'nDCG@10':>9}{'MRR':>7}")
     lines = [f"jiyi eval: {data['dataset']} ({data['schema']}), {len(data['ingest']['per_conversation'])} "
              f"conversations, {data['questions_total']} questions, {data['ingest']['turns']} turns", "", head,
              "-" * len(head)]
@@ -27,6 +27,8 @@ def format_report(data: dict[str, Any]) -> str:
     lines.append(_row("overall", data["overall"], ks, kk))
     if apart:
         lines.append(f"  * reported apart, not in overall: {', '.join(sorted(apart))}")
+    lines.append(f"  sess@{kk}: evidence sessions among the first {kk} sessions reached; "
+                 f"hsess@{kk}: among the sessions of the top {kk} hits")
     lines.append("")
     lines.extend(_extras(data))
     return "\n".join(lines)
@@ -36,7 +38,8 @@ def _row(name: str, s: dict[str, Any], ks: list[int], kk: int) -> str:
     if not s["n"]:
         return f"{name:<18}{0:>5}"
     return (f"{name:<18}{s['n']:>5}" + "".join(f"{s['recall'][f'@{k}']:>7.3f}" for k in ks)
-            + f"{s['all'][f'@{kk}']:>8.3f}{s['session_recall'][f'@{kk}']:>9.3f}{s['ndcg@10']:>9.3f}{s['mrr']:>7.3f}")
+            + f"{s['all'][f'@{kk}']:>8.3f}{s['session_recall'][f'@{kk}']:>9.3f}"
+            + f"{s['hit_session_recall'][f'@{kk}']:>10.3f}{s['ndcg@10']:>9.3f}{s['mrr']:>7.3f}")
 
 
 def _extras(data: dict[str, Any]) -> list[str]:

@@ -16,7 +16,7 @@ _SENSITIVE_ASK = re.compile(
 )
 #: Questions about the present state ("where does she live now", 用户现在住哪): newer wins.
 _CURRENT_ASK = re.compile(
-    r"现在|目前|当前|如今|眼下|最近一次|最新|还在|还[^，。？?！!]{0,12}吗|"
+    r"现在|目前|当前|如今|眼下|最近|最新|最后|还在|还[^，。？?！!]{0,12}吗|"
     r"\bnow\b|\bcurrent(?:ly)?\b|\blatest\b|\bmost recent(?:ly)?\b|\bstill\b|\bthese days\b|\banymore\b|"
     r"\bnowadays\b",
     re.IGNORECASE,

@@ -29,22 +29,22 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # route weights for z-score fusion
     "vector": 1.0,  # single turn / memory, "Name: text"
     "context": 1.0,  # episode with the turn before it
-    "keyword": 0.5,  # BM25 over jieba / stemmed tokens
+    "keyword": 0.4,  # BM25 over jieba / stemmed tokens
     "entity": 0.0,
     "recency": 0.0,
     "buffer": 0.5,  # short-term buffer (RRF scale, see buffered.py)
     # candidate-set adjustments (boosts.py)
-    "next": 0.1,
-    "session": 0.6,
+    "next": 0.2,
+    "session": 0.8,
     "speaker": 0.5,
-    "current": 0.0,
+    "current": 3.0,
     # per-memory shaping
     "importance": 0.0,
     "confidence": 0.0,
     "freshness": 0.0,
     "time": 0.6,
     "outdated": 0.5,
-    "assistant": 0.0,  # the bot's own turns: they mostly echo what the user said
+    "assistant": 0.6,  # the bot's own turns: they mostly echo what the user said
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").

@@ -81,7 +81,8 @@ class RememberRequest(Request):
     user_id: str = UserId
     kind: KindName | None = None
     importance: float | None = Field(None, ge=0, le=1)
-    valid_until: str | None = Field(None, description="ISO 8601.")
+    valid_until: str | None = Field(None, description="ISO 8601: when it stops being true.")
+    expires_at: str | None = Field(None, description="ISO 8601: after this it is no longer recalled.")
     slot: str | None = Field(None, examples=["user/居住城市"])
     session_id: str | None = None
     visibility: VisibilityName | None = None

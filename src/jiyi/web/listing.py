@@ -116,9 +116,7 @@ def _matches(rec: MemoryRecord, lq: ListQuery) -> bool:
         return False
     if lq.since and rec.created_at < _start_of(lq.since):
         return False
-    if lq.until and rec.created_at >= _start_of(lq.until) + timedelta(days=1):
-        return False
-    return True
+    return not (lq.until and rec.created_at >= _start_of(lq.until) + timedelta(days=1))
 
 
 def _start_of(day: date) -> datetime:

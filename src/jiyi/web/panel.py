@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from urllib.parse import quote, urlsplit
 
 from fastapi import Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -24,7 +25,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from jiyi.clock import Clock, SystemClock
 from jiyi.errors import InvalidInput, JiyiError, NotFound, ScopeViolation
 from jiyi.memory import Memory
-from jiyi.web import i18n, session as sessions
+from jiyi.web import i18n
+from jiyi.web import session as sessions
 from jiyi.web.session import Session
 
 log = logging.getLogger("jiyi.web")
@@ -208,7 +210,7 @@ class PanelRoute(APIRoute):
         async def guarded(request: Request) -> Response:
             try:
                 return await handler(request)
-            except (PanelError, JiyiError) as exc:
+            except (PanelError, JiyiError, RequestValidationError) as exc:
                 ctx: Ctx | None = getattr(request.state, "panel_ctx", None)
                 if ctx is None:  # failed before the session was read: let the app's handlers answer
                     raise
@@ -217,11 +219,14 @@ class PanelRoute(APIRoute):
         return guarded
 
 
-def _error_response(ctx: Ctx, request: Request, exc: PanelError | JiyiError) -> Response:
+def _error_response(ctx: Ctx, request: Request, exc: PanelError | JiyiError | RequestValidationError) -> Response:
+    if isinstance(exc, RequestValidationError):  # a hand-edited URL or form: say which field
+        where = ", ".join(".".join(str(p) for p in e.get("loc", ())[1:]) for e in exc.errors())
+        return ctx.panel.error_page(request, 422, "invalid", where or None)
     if isinstance(exc, PanelError):
         if exc.redirect is not None and request.method == "GET":
             return RedirectResponse(exc.redirect, status_code=303, headers=SECURITY_HEADERS)
-        return ctx.panel.error_page(request, exc.status if exc.status >= 400 else 400, exc.key)
+        return ctx.panel.error_page(request, max(exc.status, 400), exc.key)
     status, key = next(((s, k) for cls, s, k in _JIYI_ERRORS if isinstance(exc, cls)), (500, "internal"))
     if status >= 500:
         log.error("%s %s failed: %s", request.method, request.url.path, type(exc).__name__)

@@ -27,12 +27,30 @@ from jiyi.clock import Clock
 from jiyi.errors import NotFound
 from jiyi.memory import Memory
 from jiyi.records import MemoryRecord, Status
-from jiyi.web import i18n, session as sessions
+from jiyi.web import i18n
+from jiyi.web import session as sessions
 from jiyi.web.api import build_api_router
 from jiyi.web.debugger import run_debug
 from jiyi.web.graph import collect_entities, graph_elements
-from jiyi.web.listing import KINDS, PER_PAGE, SENSITIVE, STATUSES, ListQuery, is_greyed, list_memories
-from jiyi.web.panel import PREFIX, Ctx, KeyVerifier, Panel, PanelError, PanelRoute, login_url, safe_next
+from jiyi.web.listing import (
+    KINDS,
+    PER_PAGE,
+    SENSITIVE,
+    STATUSES,
+    ListQuery,
+    is_greyed,
+    list_memories,
+)
+from jiyi.web.panel import (
+    PREFIX,
+    Ctx,
+    KeyVerifier,
+    Panel,
+    PanelError,
+    PanelRoute,
+    login_url,
+    safe_next,
+)
 from jiyi.web.signing import read_user_link_token
 from jiyi.web.stats import gc_preview, tenant_stats
 from jiyi.web.timeline import build_axis, build_timeline
@@ -157,7 +175,7 @@ def home(ctx: CtxDep, q: str = "", page: int = 1) -> Response:
 def memories(ctx: CtxDep, request: Request, user: str | None = None, done: str | None = None,
              n: int | None = None) -> Response:
     uid = _uid(ctx, user)
-    params = {k: request.query_params.getlist(k) for k in request.query_params.keys()}
+    params = {k: request.query_params.getlist(k) for k in request.query_params}
     lq = ListQuery.parse(params)
     result = list_memories(ctx.memory(), uid, lq)
     here = f"{PREFIX}/memories?{_user_q(ctx, uid)}{lq.params(page=result.page)}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -35,6 +36,7 @@ class CachedEmbedder:
         self._store = store
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_size = query_cache_size
+        self._lock = threading.Lock()
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors for ``texts`` (same order); only unseen texts reach the model."""
@@ -51,12 +53,14 @@ class CachedEmbedder:
         return np.stack([cached[h] for h in hashes]).astype(np.float32, copy=False)
 
     def embed_query(self, text: str) -> np.ndarray:
-        vec = self._queries.get(text)
-        if vec is None:
-            vec = self.inner.embed_query(text)
+        with self._lock:
+            vec = self._queries.get(text)
+            if vec is not None:
+                self._queries.move_to_end(text)
+                return vec
+        vec = self.inner.embed_query(text)
+        with self._lock:
             self._queries[text] = vec
-            if len(self._queries) > self._query_cache_size:
+            while len(self._queries) > self._query_cache_size:
                 self._queries.popitem(last=False)
-        else:
-            self._queries.move_to_end(text)
         return vec

@@ -123,7 +123,7 @@ def history(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[s
 def remember(req: RememberRequest, mem: MemoryDep) -> dict[str, Any]:
     """Store one statement now, as given, resolved against the user's existing memories."""
     rec = mem.remember(req.content, user_id=req.user_id, kind=req.kind, importance=req.importance,
-                       valid_until=req.valid_until, slot=req.slot, session_id=req.session_id,
+                       valid_until=req.valid_until, expires_at=req.expires_at, slot=req.slot, session_id=req.session_id,
                        visibility=req.visibility)
     return rec.to_dict()
 

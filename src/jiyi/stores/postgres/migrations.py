@@ -30,7 +30,10 @@ class Migration:
 
 
 MIGRATIONS: list[Migration] = [
-    Migration(1, "initial", """
+    Migration(
+        1,
+        "initial",
+        """
     CREATE EXTENSION IF NOT EXISTS vector;
     CREATE EXTENSION IF NOT EXISTS btree_gin;
 
@@ -165,7 +168,8 @@ MIGRATIONS: list[Migration] = [
     );
 
     CREATE TABLE jiyi_meta (key text COLLATE "C" PRIMARY KEY, value jsonb NOT NULL);
-    """),
+    """,
+    ),
 ]
 
 

@@ -24,14 +24,38 @@ from jiyi.stores.filters import Condition, filter_conditions
 from jiyi.stores.protocol import RecordFilter
 
 MEMORY_COLUMNS: tuple[str, ...] = (
-    "tenant", "user_id", "id", "content", "kind", "created_at", "updated_at", "slot",
-    "entities", "importance", "confidence", "valid_from", "valid_until", "expires_at",
-    "status", "visibility", "hit_count", "last_hit_at", "strength", "source_ids",
-    "session_id", "agent_id", "speaker", "links", "superseded_by", "embedding_model",
+    "tenant",
+    "user_id",
+    "id",
+    "content",
+    "kind",
+    "created_at",
+    "updated_at",
+    "slot",
+    "entities",
+    "importance",
+    "confidence",
+    "valid_from",
+    "valid_until",
+    "expires_at",
+    "status",
+    "visibility",
+    "hit_count",
+    "last_hit_at",
+    "strength",
+    "source_ids",
+    "session_id",
+    "agent_id",
+    "speaker",
+    "links",
+    "superseded_by",
+    "embedding_model",
     "metadata",
 )
 SELECT_MEMORY = sql.SQL(", ").join(sql.Identifier("m", c) for c in MEMORY_COLUMNS)
-_TIME_COLUMNS = frozenset({"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"})
+_TIME_COLUMNS = frozenset(
+    {"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"}
+)
 _ARRAYS = frozenset({"entities", "source_ids", "links"})
 _NEWEST = sql.SQL("ORDER BY m.created_at DESC, m.seq DESC")  # equal times: last stored first
 #: BM25 parameters (the usual defaults; memories are short, so length matters little)
@@ -121,7 +145,9 @@ def get_many(conn: psycopg.Connection[Any], scope: Scope, ids: Sequence[str]) ->
         return []
     where, params = scoped_where(scope)
     rows = conn.execute(
-        sql.SQL("SELECT {} FROM memories m WHERE {} AND m.id = ANY(%s)").format(SELECT_MEMORY, where),
+        sql.SQL("SELECT {} FROM memories m WHERE {} AND m.id = ANY(%s)").format(
+            SELECT_MEMORY, where
+        ),
         [*params, wanted],
     ).fetchall()
     found = {rec.id: rec for rec in map(row_record, rows)}
@@ -134,7 +160,9 @@ def list_records(
     """Newest first (ties by id), so pages are stable."""
     where, params = scoped_where(scope, flt)
     rows = conn.execute(
-        sql.SQL("SELECT {} FROM memories m WHERE {} {} LIMIT %s OFFSET %s").format(SELECT_MEMORY, where, _NEWEST),
+        sql.SQL("SELECT {} FROM memories m WHERE {} {} LIMIT %s OFFSET %s").format(
+            SELECT_MEMORY, where, _NEWEST
+        ),
         [*params, None if limit is None else max(0, limit), max(0, offset)],
     ).fetchall()
     return [row_record(r) for r in rows]
@@ -142,22 +170,26 @@ def list_records(
 
 def count(conn: psycopg.Connection[Any], scope: Scope, flt: RecordFilter) -> int:
     where, params = scoped_where(scope, flt)
-    row = conn.execute(sql.SQL("SELECT count(*) FROM memories m WHERE {}").format(where), params).fetchone()
+    row = conn.execute(
+        sql.SQL("SELECT count(*) FROM memories m WHERE {}").format(where), params
+    ).fetchone()
     return int(row[0]) if row else 0
 
 
 def find_by_slot(conn: psycopg.Connection[Any], scope: Scope, slot: str) -> list[MemoryRecord]:
     where, params = scoped_where(scope)
     rows = conn.execute(
-        sql.SQL("SELECT {} FROM memories m WHERE {} AND m.slot = %s AND m.status = 'active' {}").format(
-            SELECT_MEMORY, where, _NEWEST
-        ),
+        sql.SQL(
+            "SELECT {} FROM memories m WHERE {} AND m.slot = %s AND m.status = 'active' {}"
+        ).format(SELECT_MEMORY, where, _NEWEST),
         [*params, slot],
     ).fetchall()
     return [row_record(r) for r in rows]
 
 
-def find_by_source(conn: psycopg.Connection[Any], scope: Scope, source_id: str) -> list[MemoryRecord]:
+def find_by_source(
+    conn: psycopg.Connection[Any], scope: Scope, source_id: str
+) -> list[MemoryRecord]:
     where, params = scoped_where(scope)
     rows = conn.execute(
         sql.SQL(
@@ -234,9 +266,15 @@ def keyword_search(
         has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
         where=where,
         any=sql.SQL(" || ").join(match for _ in wanted),
-        df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags),
-        idf=sql.SQL(", ").join(sql.SQL("ln(1 + (t.n - s.{0} + 0.5) / (s.{0} + 0.5)) AS {0}").format(h) for h in flags),
-        score=sql.SQL(" + ").join(sql.SQL("CASE WHEN c.{0} THEN i.{0} ELSE 0 END").format(h) for h in flags),
+        df=sql.SQL(", ").join(
+            sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags
+        ),
+        idf=sql.SQL(", ").join(
+            sql.SQL("ln(1 + (t.n - s.{0} + 0.5) / (s.{0} + 0.5)) AS {0}").format(h) for h in flags
+        ),
+        score=sql.SQL(" + ").join(
+            sql.SQL("CASE WHEN c.{0} THEN i.{0} ELSE 0 END").format(h) for h in flags
+        ),
         k1=sql.Literal(BM25_K1),
         k1p1=sql.Literal(BM25_K1 + 1),
         b=sql.Literal(BM25_B),
@@ -245,10 +283,14 @@ def keyword_search(
     return [(mid, float(score)) for mid, score in conn.execute(query, args).fetchall()]
 
 
-def recent(conn: psycopg.Connection[Any], scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+def recent(
+    conn: psycopg.Connection[Any], scope: Scope, k: int, flt: RecordFilter
+) -> list[tuple[str, float]]:
     where, params = scoped_where(scope, flt, with_text=False)
     rows = conn.execute(
-        sql.SQL("SELECT m.id, m.created_at FROM memories m WHERE {} {} LIMIT %s").format(where, _NEWEST),
+        sql.SQL("SELECT m.id, m.created_at FROM memories m WHERE {} {} LIMIT %s").format(
+            where, _NEWEST
+        ),
         [*params, max(0, k)],
     ).fetchall()
     return [(mid, ensure_utc(created).timestamp()) for mid, created in rows]
@@ -280,9 +322,9 @@ def export_page(
     """One page of every record of the user (all statuses) in storage order, after ``after_seq``."""
     where, params = scoped_where(scope)
     rows = conn.execute(
-        sql.SQL("SELECT m.seq, {} FROM memories m WHERE {} AND m.seq > %s ORDER BY m.seq LIMIT %s").format(
-            SELECT_MEMORY, where
-        ),
+        sql.SQL(
+            "SELECT m.seq, {} FROM memories m WHERE {} AND m.seq > %s ORDER BY m.seq LIMIT %s"
+        ).format(SELECT_MEMORY, where),
         [*params, after_seq, size],
     ).fetchall()
     return [(int(r[0]), row_record(r[1:])) for r in rows]
@@ -291,7 +333,12 @@ def export_page(
 def owners(conn: psycopg.Connection[Any], tenant: str | None) -> list[str]:
     """Users of ``tenant`` (or, with None, all tenants) that hold memories or state."""
     if tenant is None:
-        return [r[0] for r in conn.execute("SELECT tenant FROM memories UNION SELECT tenant FROM state ORDER BY 1")]
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT tenant FROM memories UNION SELECT tenant FROM state ORDER BY 1"
+            )
+        ]
     rows = conn.execute(
         "SELECT user_id FROM memories WHERE tenant = %s UNION SELECT user_id FROM state WHERE tenant = %s ORDER BY 1",
         (tenant, tenant),

@@ -72,8 +72,11 @@ def claim(
     if limit <= 0:
         return []
     params = {
-        "worker": worker, "lease": now + timedelta(seconds=lease_seconds), "now": now,
-        "max": MAX_ATTEMPTS, "limit": limit,
+        "worker": worker,
+        "lease": now + timedelta(seconds=lease_seconds),
+        "now": now,
+        "max": MAX_ATTEMPTS,
+        "limit": limit,
     }
     rows = conn.execute(_CLAIM_SQL, params).fetchall()
     rows.sort(key=lambda r: (r[6], r[7]))  # RETURNING has no order
@@ -103,7 +106,9 @@ def finish(conn: psycopg.Connection[Any], job_id: str, scope: Scope) -> None:
 
 def count_open(conn: psycopg.Connection[Any], scope: Scope | None) -> int:
     if scope is None:
-        row = conn.execute("SELECT count(*) FROM jobs WHERE status IN ('pending', 'claimed')").fetchone()
+        row = conn.execute(
+            "SELECT count(*) FROM jobs WHERE status IN ('pending', 'claimed')"
+        ).fetchone()
     else:
         row = conn.execute(
             "SELECT count(*) FROM jobs WHERE tenant = %s AND user_id = %s "

@@ -11,7 +11,7 @@ superuser once, or an administrator who ran ``CREATE EXTENSION vector``).
 
 Sharding with Citus: the distribution column is **user_id**. Every per-user table
 (``memories``, ``memory_vectors``, ``memory_entities``, ``memory_sources``,
-``memory_history``, ``state``, ``jobs``) has a primary key leading with
+``memory_history``, ``state``, ``user_stats``, ``jobs``) has a primary key leading with
 ``(tenant, user_id)``, every btree and GIN index leads with them too, foreign keys
 include them, and every query filters on both, so one user's rows live on, and are
 served by, one shard:
@@ -19,10 +19,11 @@ served by, one shard:
     SELECT create_distributed_table('memories', 'user_id');
     SELECT create_distributed_table(t, 'user_id', colocate_with => 'memories')
       FROM unnest(ARRAY['memory_vectors', 'memory_entities', 'memory_sources',
-                        'memory_history', 'state']) t;
+                        'memory_history', 'state', 'user_stats']) t;
     SELECT create_reference_table('embedding_cache');   -- or leave it local
 
-The HNSW indexes are per shard (an HNSW index cannot lead with other columns).
+The HNSW indexes are per shard (an HNSW index cannot lead with other columns); the
+keyword GIN index leads with ``(tenant, user_id)`` through ``btree_gin``.
 ``jobs`` is keyed the same way, but ``claim_jobs`` reads across users with
 ``FOR UPDATE SKIP LOCKED``, which Citus allows only on one node: keep ``jobs``,
 ``jiyi_meta`` and ``jiyi_migrations`` on the coordinator
@@ -31,13 +32,13 @@ The HNSW indexes are per shard (an HNSW index cannot lead with other columns).
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
@@ -49,7 +50,7 @@ from jiyi.errors import (
     StoreError,
 )
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Upsert
+from jiyi.stores.protocol import ChangeSet, Job, RecordFilter
 
 try:
     import psycopg
@@ -59,8 +60,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingDependency("the postgres store", "postgres") from exc
 
-from jiyi.stores.postgres import queries, queue, vectors
+from jiyi.stores.postgres import queries, queue, vectors, writes
 from jiyi.stores.postgres.migrations import migrate
+from jiyi.stores.postgres.options import PostgresOptions, redact
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -71,63 +73,12 @@ log = logging.getLogger("jiyi.stores.postgres")
 HIT_STRENGTH_STEP = 0.1
 MAX_STRENGTH = 3.0
 EXPORT_PAGE = 200
-_UPSERT_SQL = sql.SQL(
-    "INSERT INTO memories ({cols}, keywords) VALUES ({marks}, %s) "
-    "ON CONFLICT (tenant, user_id, id) DO UPDATE SET {sets}, "
-    "keywords = coalesce(EXCLUDED.keywords, memories.keywords)"
-).format(
-    cols=sql.SQL(", ").join(map(sql.Identifier, queries.MEMORY_COLUMNS)),
-    marks=sql.SQL(", ").join(sql.Placeholder() * len(queries.MEMORY_COLUMNS)),
-    sets=sql.SQL(", ").join(
-        sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in queries.MEMORY_COLUMNS[3:]
-    ),
-)
-
-
-@dataclass(slots=True, frozen=True)
-class PostgresOptions:
-    """Store options, given as ``jiyi_*`` query parameters of the URI."""
-
-    vector_type: str = "vector"
-    pool_min: int = 1
-    pool_max: int = 10
-    exact_limit: int = vectors.EXACT_LIMIT
-    connect_timeout: float = 10.0
-
-    @classmethod
-    def split_uri(cls, uri: str) -> tuple[str, PostgresOptions]:
-        """``uri`` without its ``jiyi_*`` parameters, and the options they set."""
-        parts = urlsplit(uri)
-        pairs = parse_qsl(parts.query, keep_blank_values=True)
-        ours = {k[len("jiyi_"):]: v for k, v in pairs if k.startswith("jiyi_")}
-        if not ours:
-            return uri, cls()
-        known = {"vector": "vector_type", "pool_min": "pool_min", "pool_max": "pool_max",
-                 "exact_limit": "exact_limit", "connect_timeout": "connect_timeout"}
-        unknown = set(ours) - set(known)
-        if unknown:
-            raise InvalidInput(f"unknown store option(s) {', '.join(sorted('jiyi_' + u for u in unknown))}; "
-                               f"known: {', '.join('jiyi_' + k for k in known)}")
-        kw: dict[str, Any] = {}
-        for key, value in ours.items():
-            field = known[key]
-            kw[field] = value if field == "vector_type" else (float(value) if "timeout" in field else int(value))
-        rest = urlencode([(k, v) for k, v in pairs if not k.startswith("jiyi_")], quote_via=quote)
-        return urlunsplit(parts._replace(query=rest)), cls(**kw)
 
 
 def from_settings(settings: Settings) -> PostgresStore:
     """Registry factory: ``settings.store`` is the libpq URI (``jiyi_*`` parameters are options)."""
     uri, options = PostgresOptions.split_uri(settings.store)
     return PostgresStore(uri, options)
-
-
-def _redact(uri: str) -> str:
-    parts = urlsplit(uri)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return uri
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
@@ -144,35 +95,62 @@ class PostgresStore:
     def __init__(self, uri: str, options: PostgresOptions | None = None) -> None:
         self.options = options or PostgresOptions()
         if self.options.vector_type not in vectors.VECTOR_TYPES:
-            raise InvalidInput(f"jiyi_vector must be one of {', '.join(vectors.VECTOR_TYPES)}, "
-                               f"not {self.options.vector_type!r}")
+            raise InvalidInput(
+                f"jiyi_vector must be one of {', '.join(vectors.VECTOR_TYPES)}, "
+                f"not {self.options.vector_type!r}"
+            )
         self.uri = uri
         timeout = self.options.connect_timeout
         try:
-            with psycopg.connect(uri, autocommit=True, connect_timeout=max(1, int(timeout))) as conn:
+            with psycopg.connect(
+                uri, autocommit=True, connect_timeout=max(1, int(timeout))
+            ) as conn:
                 applied = migrate(conn)
                 self.pgvector_version = vectors.extension_version(conn)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot open the PostgreSQL store at {_redact(uri)}: {exc}") from exc
+            raise StoreError(f"cannot open the PostgreSQL store at {redact(uri)}: {exc}") from exc
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
         # filtered HNSW scans need pgvector 0.8's iterative scans to fill k; older: always exact
         self._ann_ok = self.pgvector_version >= (0, 8)
         if not self._ann_ok:
-            log.warning("pgvector %s has no iterative index scans; vector search stays exact "
-                        "(upgrade to 0.8+ for HNSW on large users)", ".".join(map(str, self.pgvector_version)))
+            log.warning(
+                "pgvector %s has no iterative index scans; vector search stays exact "
+                "(upgrade to 0.8+ for HNSW on large users)",
+                ".".join(map(str, self.pgvector_version)),
+            )
         self._pool: ConnectionPool[Any] = ConnectionPool(
-            uri, min_size=self.options.pool_min, max_size=max(self.options.pool_min, self.options.pool_max),
-            kwargs={"autocommit": True}, configure=_configure, open=False, name="jiyi",
+            uri,
+            min_size=self.options.pool_min,
+            max_size=max(self.options.pool_min, self.options.pool_max),
+            kwargs={"autocommit": True},
+            configure=_configure,
+            open=False,
+            name="jiyi",
         )
         try:
             self._pool.open(wait=True, timeout=timeout)
         except PoolTimeout as exc:
             self._pool.close()
-            raise StoreError(f"no connection to {_redact(uri)} within {timeout:.0f}s") from exc
+            raise StoreError(f"no connection to {redact(uri)} within {timeout:.0f}s") from exc
 
     def __repr__(self) -> str:
-        return f"PostgresStore({_redact(self.uri)!r})"
+        return f"PostgresStore({redact(self.uri)!r})"
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection (autocommit); driver errors come out as :class:`StoreError`."""
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            raise StoreError(f"the PostgreSQL store at {redact(self.uri)} failed: {exc}") from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection inside one transaction: committed on success, else rolled back."""
+        with self._conn() as conn, conn.transaction():
+            yield conn
 
     # -- embedding model bookkeeping -------------------------------------------------
 
@@ -180,7 +158,7 @@ class PostgresStore:
         """Adopt ``model`` on first use (and size the vector column); afterwards refuse any other."""
         info = self.embedding_info()
         if info is None:
-            with self._pool.connection() as conn, conn.transaction():
+            with self._tx() as conn:
                 column = vectors.ensure_column(conn, dim, self.options.vector_type)
                 if column.dim != dim:
                     raise EmbeddingMismatch(
@@ -192,21 +170,20 @@ class PostgresStore:
                     (Jsonb({"model": model, "dim": dim}),),
                 )
             info = self.embedding_info()
-        if info != (model, dim):
-            assert info is not None
+        if info is not None and info != (model, dim):
             raise EmbeddingMismatch(
-                f"this store ({_redact(self.uri)}) was built with {info[0]} (dim {info[1]}); open it with "
+                f"this store ({redact(self.uri)}) was built with {info[0]} (dim {info[1]}); open it with "
                 f"embedder model {info[0]} or run `jiyi reembed` to switch to {model} (dim {dim})"
             )
 
     def embedding_info(self) -> tuple[str, int] | None:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             row = conn.execute("SELECT value FROM jiyi_meta WHERE key = 'embedding'").fetchone()
         return None if row is None else (str(row[0]["model"]), int(row[0]["dim"]))
 
     def reset_embedding(self, model: str, dim: int) -> None:
         """Delete every vector of every user, resize the column, adopt ``model``; ``reembed`` refills."""
-        with self._pool.connection() as conn, conn.transaction():
+        with self._tx() as conn:
             vectors.drop_column(conn)
             vectors.ensure_column(conn, dim, self.options.vector_type)
             conn.execute(
@@ -228,110 +205,39 @@ class PostgresStore:
                 )
         if not changes:
             return
-        with self._pool.connection() as conn, conn.transaction():
-            added = self._write_upserts(conn, changes.upserts)
-            if changes.purge_ids:
-                added -= conn.execute(
-                    "DELETE FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-                    (scope.tenant, scope.user_id, list(dict.fromkeys(changes.purge_ids))),
-                ).rowcount
-            if added:
-                conn.execute(
-                    "INSERT INTO user_stats AS u (tenant, user_id, memories) VALUES (%s, %s, %s) "
-                    "ON CONFLICT (tenant, user_id) DO UPDATE SET memories = u.memories + EXCLUDED.memories",
-                    (scope.tenant, scope.user_id, added),
-                )
-            if changes.history:
-                with conn.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO memory_history (tenant, user_id, memory_id, event, at, old, new, reason, actor) "
-                        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                        [(scope.tenant, scope.user_id, ev.memory_id, ev.event.value, ev.at, ev.old, ev.new,
-                          ev.reason, ev.actor) for ev in changes.history],
-                    )
-            if changes.done_job_id is not None:
-                queue.finish(conn, changes.done_job_id, scope)
-
-    def _write_upserts(self, conn: psycopg.Connection[Any], upserts: Sequence[Upsert]) -> int:
-        """Records, their entity/source rows, the vectors of upserts that carry some; returns rows added."""
-        if not upserts:
-            return 0
-        scope = upserts[0].record.scope
-        ids = list(dict.fromkeys(up.record.id for up in upserts))
-        with conn.cursor() as cur:
-            row = cur.execute(
-                "SELECT count(*) FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-                (scope.tenant, scope.user_id, ids),
-            ).fetchone()
-            added = len(ids) - (int(row[0]) if row else 0)
-            cur.executemany(_UPSERT_SQL, [
-                [*queries.record_params(up.record), None if up.keywords is None else queries.fold(up.keywords)]
-                for up in upserts
-            ])
-            for table in ("memory_entities", "memory_sources"):
-                cur.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s AND memory_id = ANY(%s)").format(
-                        sql.Identifier(table)
-                    ),
-                    (scope.tenant, scope.user_id, ids),
-                )
-            entities = {(e.strip().casefold(), up.record.id) for up in upserts for e in up.record.entities if e.strip()}
-            sources = {(s, up.record.id) for up in upserts for s in up.record.source_ids}
-            cur.executemany(
-                "INSERT INTO memory_entities (tenant, user_id, entity, memory_id) VALUES (%s, %s, %s, %s)",
-                [(scope.tenant, scope.user_id, e, mid) for e, mid in sorted(entities)],
-            )
-            cur.executemany(
-                "INSERT INTO memory_sources (tenant, user_id, source_id, memory_id) VALUES (%s, %s, %s, %s)",
-                [(scope.tenant, scope.user_id, s, mid) for s, mid in sorted(sources)],
-            )
-        self._write_vectors(conn, scope, [up for up in upserts if up.vectors is not None])
-        return added
-
-    def _write_vectors(self, conn: psycopg.Connection[Any], scope: Scope, upserts: Sequence[Upsert]) -> None:
-        """A dict of vectors replaces the record's vectors: a channel missing from it loses its row."""
-        if not upserts:
-            return
-        conn.execute(
-            "DELETE FROM memory_vectors WHERE tenant = %s AND user_id = %s AND memory_id = ANY(%s)",
-            (scope.tenant, scope.user_id, [up.record.id for up in upserts]),
-        )
-        rows = [(up.record.id, ch, vec) for up in upserts for ch, vec in (up.vectors or {}).items()]
-        if not rows:
-            return
-        column = vectors.read_column(conn)
-        if column is None:
-            column = vectors.ensure_column(conn, int(np.asarray(rows[0][2]).size), self.options.vector_type)
-        cast = sql.SQL(column.type)
-        with conn.cursor() as cur:
-            cur.executemany(
-                sql.SQL(
-                    "INSERT INTO memory_vectors (tenant, user_id, channel, memory_id, embedding) "
-                    "VALUES (%s, %s, %s, %s, %b::{})"
-                ).format(cast),
-                [(scope.tenant, scope.user_id, ch, mid, vectors.as_vector(vec, column)) for mid, ch, vec in rows],
-            )
+        with self._tx() as conn:
+            writes.apply_changes(conn, changes, self.options.vector_type)
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
         if not ids:
             return
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             conn.execute(
                 "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = %s, "
                 "strength = least(strength + %s, %s) WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-                (at, HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, list(dict.fromkeys(ids))),
+                (
+                    at,
+                    HIT_STRENGTH_STEP,
+                    MAX_STRENGTH,
+                    scope.tenant,
+                    scope.user_id,
+                    list(dict.fromkeys(ids)),
+                ),
             )
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""
         owner = (scope.tenant, scope.user_id)
-        with self._pool.connection() as conn, conn.transaction():
+        with self._tx() as conn:
             cur = conn.execute("DELETE FROM memories WHERE tenant = %s AND user_id = %s", owner)
-            removed = cur.rowcount
+            removed = int(cur.rowcount)
             for table in ("memory_history", "jobs", "state", "user_stats"):
                 conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)), owner
+                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(
+                        sql.Identifier(table)
+                    ),
+                    owner,
                 )
         return removed
 
@@ -342,36 +248,40 @@ class PostgresStore:
         return found[0] if found else None
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.get_many(conn, scope, ids)
 
-    def list(self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0) -> list[MemoryRecord]:
-        with self._pool.connection() as conn:
+    def list(
+        self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0
+    ) -> list[MemoryRecord]:
+        with self._conn() as conn:
             return queries.list_records(conn, scope, flt, limit, offset)
 
     def count(self, scope: Scope, flt: RecordFilter) -> int:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.count(conn, scope, flt)
 
-    def find_by_slot(self, scope: Scope, slot: str) -> list[MemoryRecord]:
+    def find_by_slot(self, scope: Scope, slot: str) -> builtins.list[MemoryRecord]:
         """Active memories holding ``slot``, newest first."""
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.find_by_slot(conn, scope, slot)
 
-    def find_by_source(self, scope: Scope, source_id: str) -> list[MemoryRecord]:
+    def find_by_source(self, scope: Scope, source_id: str) -> builtins.list[MemoryRecord]:
         """Memories (any status) made from message ``source_id``, newest first."""
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.find_by_source(conn, scope, source_id)
 
-    def history(self, scope: Scope, memory_id: str) -> list[HistoryEvent]:
-        with self._pool.connection() as conn:
+    def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEvent]:
+        with self._conn() as conn:
             return queries.history(conn, scope, [memory_id]).get(memory_id, [])
 
-    def vectors(self, scope: Scope, ids: Sequence[str], channel: str = "content") -> dict[str, np.ndarray]:
+    def vectors(
+        self, scope: Scope, ids: Sequence[str], channel: str = "content"
+    ) -> dict[str, np.ndarray]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             if vectors.read_column(conn) is None:
                 return {}
             with conn.cursor(binary=True) as cur:
@@ -382,22 +292,22 @@ class PostgresStore:
                 ).fetchall()
         return {mid: vec for mid, vec in rows}
 
-    def users(self, tenant: str) -> list[str]:
-        with self._pool.connection() as conn:
+    def users(self, tenant: str) -> builtins.list[str]:
+        with self._conn() as conn:
             return queries.owners(conn, tenant)
 
-    def tenants(self) -> list[str]:
-        with self._pool.connection() as conn:
+    def tenants(self) -> builtins.list[str]:
+        with self._conn() as conn:
             return queries.owners(conn, None)
 
     # -- search routes -----------------------------------------------------------------
 
     def vector_search(
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content"
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """Cosine top-k: exact for users up to ``exact_limit`` vectors, HNSW iterative scan above."""
         where, params = queries.scoped_where(scope, flt, with_text=False)
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             column = vectors.read_column(conn)
             if column is None or k <= 0:
                 return []
@@ -406,42 +316,44 @@ class PostgresStore:
 
     def keyword_search(
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
-    ) -> list[tuple[str, float]]:
-        with self._pool.connection() as conn:
+    ) -> builtins.list[tuple[str, float]]:
+        with self._conn() as conn:
             return queries.keyword_search(conn, scope, tokens, k, flt)
 
-    def recent(self, scope: Scope, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
+    def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.recent(conn, scope, k, flt)
 
     def entity_search(
         self, scope: Scope, entities: Sequence[str], k: int, flt: RecordFilter
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """Memories sharing entities (score = number shared, case-insensitive)."""
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queries.entity_search(conn, scope, entities, k, flt)
 
     # -- durable jobs --------------------------------------------------------------------
 
     def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queue.enqueue(conn, scope, kind, payload, at)
 
-    def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0) -> list[Job]:
-        with self._pool.connection() as conn, conn.transaction():
+    def claim_jobs(
+        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0
+    ) -> builtins.list[Job]:
+        with self._tx() as conn:
             return queue.claim(conn, limit, worker, at, lease_seconds)
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             queue.fail(conn, job_id, error, at)
 
     def pending_jobs(self, scope: Scope | None = None) -> int:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queue.count_open(conn, scope)
 
     def failed_jobs(self) -> int:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             return queue.count_failed(conn)
 
     # -- embedding cache and key/value state -------------------------------------------
@@ -450,9 +362,10 @@ class PostgresStore:
         wanted = list(dict.fromkeys(hashes))
         if not wanted:
             return {}
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             rows = conn.execute(
-                "SELECT hash, vec FROM embedding_cache WHERE model = %s AND hash = ANY(%s)", (model, wanted)
+                "SELECT hash, vec FROM embedding_cache WHERE model = %s AND hash = ANY(%s)",
+                (model, wanted),
             ).fetchall()
         return {h: np.frombuffer(bytes(blob), dtype="<f4").copy() for h, blob in rows}
 
@@ -463,7 +376,7 @@ class PostgresStore:
             rows.append((model, h, int(arr.shape[0]), arr.tobytes()))
         if not rows:
             return
-        with self._pool.connection() as conn, conn.cursor() as cur:
+        with self._conn() as conn, conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO embedding_cache (model, hash, dim, vec) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (model, hash) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec",
@@ -471,7 +384,7 @@ class PostgresStore:
             )
 
     def state_get(self, scope: Scope, key: str) -> Any:
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             row = conn.execute(
                 "SELECT value FROM state WHERE tenant = %s AND user_id = %s AND key = %s",
                 (scope.tenant, scope.user_id, key),
@@ -480,7 +393,7 @@ class PostgresStore:
 
     def state_set(self, scope: Scope, key: str, value: Any) -> None:
         text = json.dumps(value, ensure_ascii=False)
-        with self._pool.connection() as conn:
+        with self._conn() as conn:
             conn.execute(
                 "INSERT INTO state (tenant, user_id, key, value) VALUES (%s, %s, %s, %s::jsonb) "
                 "ON CONFLICT (tenant, user_id, key) DO UPDATE SET value = EXCLUDED.value",
@@ -495,7 +408,7 @@ class PostgresStore:
         """
         after = 0
         while True:
-            with self._pool.connection() as conn:
+            with self._conn() as conn:
                 page = queries.export_page(conn, scope, after, EXPORT_PAGE)
                 events = queries.history(conn, scope, [r.id for _, r in page])
             for _, rec in page:

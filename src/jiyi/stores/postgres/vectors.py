@@ -35,10 +35,10 @@ from psycopg.types import TypeInfo
 
 from jiyi.errors import EmbeddingMismatch, InvalidInput
 from jiyi.stores.postgres.migrations import LOCK_KEY
+from jiyi.stores.postgres.options import EXACT_LIMIT
 from jiyi.stores.protocol import CHANNELS
 
 VECTOR_TYPES = {"vector": ("vector_cosine_ops", 2000), "halfvec": ("halfvec_cosine_ops", 4000)}
-EXACT_LIMIT = 20_000
 META_KEY = "vector_column"
 
 
@@ -78,7 +78,11 @@ def ensure_column(conn: psycopg.Connection[Any], dim: int, vtype: str) -> Column
             conn.execute(
                 sql.SQL(
                     "CREATE INDEX {} ON memory_vectors USING hnsw (embedding {}) WHERE channel = {}"
-                ).format(sql.Identifier(f"memory_vectors_hnsw_{channel}"), sql.SQL(ops), sql.Literal(channel))
+                ).format(
+                    sql.Identifier(f"memory_vectors_hnsw_{channel}"),
+                    sql.SQL(ops),
+                    sql.Literal(channel),
+                )
             )
     column = Column(dim, vtype)
     conn.execute(
@@ -195,8 +199,14 @@ def search(
 
 
 def search_query(
-    column: Column, q: np.ndarray, k: int, channel: str, where: sql.Composable, params: Sequence[Any],
-    *, exact: bool,
+    column: Column,
+    q: np.ndarray,
+    k: int,
+    channel: str,
+    where: sql.Composable,
+    params: Sequence[Any],
+    *,
+    exact: bool,
 ) -> tuple[sql.Composed, list[Any]]:
     """The top-k statement and its arguments: an exact scan, or an HNSW index scan re-sorted."""
     cast = sql.SQL(column.type)
@@ -213,4 +223,8 @@ def search_query(
         return stmt.format(body), [*args, k]
     # relaxed_order may return neighbours slightly out of order: sort them again
     ann = body + sql.SQL("ORDER BY v.embedding <=> %s::{cast} LIMIT %s").format(cast=cast)
-    return sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, seq").format(ann), [*args, q, k]
+    return sql.SQL("SELECT memory_id, dist FROM ({}) c ORDER BY dist, seq").format(ann), [
+        *args,
+        q,
+        k,
+    ]

@@ -1,21 +1,32 @@
-"""Exact vector search over one user's vectors, kept in memory as a float32 matrix.
+"""Vector search over one user's vectors, kept in memory as a contiguous float32 matrix.
 
-Personal memory stores are small per user (hundreds to tens of thousands of rows),
-so brute-force cosine over a contiguous matrix is both exact and faster than an ANN
-index at that size. The matrix is loaded once per (tenant, user, channel), updated
-in place by every ``apply`` of this process, and trusted only while the user's
+Each (tenant, user, channel) gets one :class:`UserMatrix`, loaded on the user's first
+search, patched in place by every ``apply`` of this process (appends, tombstones,
+batch updates; never rebuilt per query), and trusted only while the user's
 generation number in the database equals the one it was built at: a write from
 another process bumps the number and the next search reloads. Filters are numpy
-masks over per-row columns kept next to the matrix, never SQL per row.
+masks over per-row columns kept next to the matrix (cached per filter until the
+next change), never SQL per row.
+
+Small users are searched exactly (one matrix-vector product on one BLAS thread).
+Users with at least ``ann_min_rows`` rows get an IVF index (:mod:`.ivf`): the rows
+are reordered cluster by cluster and a search scans the best clusters plus the
+unclustered tail. The index is built and rebuilt on a background thread and
+persisted beside the database; until it exists, or when a filter leaves too few
+rows for it to help, the exact path answers.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 
@@ -23,10 +34,22 @@ from jiyi.clock import ensure_utc
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.sqlite import ivf
+from jiyi.stores.sqlite.blas import one_blas_thread
 
-_KIND_CODE = {k: i for i, k in enumerate(Kind)}
-_STATUS_CODE = {s: i for i, s in enumerate(Status)}
+log = logging.getLogger("jiyi.stores.sqlite.vectors")
+KIND_CODE = {k: i for i, k in enumerate(Kind)}
+STATUS_CODE = {s: i for i, s in enumerate(Status)}
 CacheKey = tuple[str, str, str]  # tenant, user_id, channel
+#: Users with at least this many rows in a channel get an IVF index (measured crossover,
+#: docs/performance.md: below it an exact product over a cache-resident matrix is as fast).
+ANN_MIN_ROWS = 20_000
+#: Rebuild once the unclustered tail exceeds this share of the rows (and REBUILD_MIN_TAIL).
+REBUILD_FRACTION = 0.1
+REBUILD_MIN_TAIL = 2_000
+_COLUMNS = ("matrix", "alive", "kind", "status", "sensitive", "session", "agent", "created", "rid", "label",
+            "vtick")
+_MASK_CACHE = 8
 
 
 @dataclass(slots=True, frozen=True)
@@ -43,15 +66,23 @@ class RowMeta:
 
     @classmethod
     def of(cls, rec: MemoryRecord) -> RowMeta:
-        return cls(
-            rec.id,
-            rec.kind,
-            rec.status,
-            rec.visibility is Visibility.SENSITIVE,
-            rec.session_id,
-            rec.agent_id,
-            ensure_utc(rec.created_at).timestamp(),
-        )
+        return cls(rec.id, rec.kind, rec.status, rec.visibility is Visibility.SENSITIVE, rec.session_id,
+                   rec.agent_id, ensure_utc(rec.created_at).timestamp())
+
+
+@dataclass(slots=True)
+class MatrixColumns:
+    """A user's rows as loaded from the database (storage order)."""
+
+    ids: list[str]
+    rids: np.ndarray
+    kinds: np.ndarray
+    statuses: np.ndarray
+    sensitive: np.ndarray
+    sessions: list[str | None]
+    agents: list[str | None]
+    created: np.ndarray
+    vectors: np.ndarray
 
 
 class UserMatrix:
@@ -71,57 +102,188 @@ class UserMatrix:
         self.session = np.full(capacity, -1, dtype=np.int32)
         self.agent = np.full(capacity, -1, dtype=np.int32)
         self.created = np.zeros(capacity, dtype=np.float64)
+        self.rid = np.zeros(capacity, dtype=np.int64)
+        self.label = np.full(capacity, -1, dtype=np.int32)
+        self.vtick = np.zeros(capacity, dtype=np.int64)
+        self.clusters: ivf.Clusters | None = None
+        self.tick = 0  # bumps on every vector write; vtick[row] = tick of the row's last one
+        self.layout = 0  # bumps whenever rows move (compaction, clustering)
         self._codes: dict[str, int] = {}
+        self._masks: OrderedDict[RecordFilter, tuple[np.ndarray, int]] = OrderedDict()
 
     @classmethod
-    def build(cls, dim: int, gen: int, rows: list[tuple[RowMeta, np.ndarray]]) -> UserMatrix:
-        """A matrix holding ``rows``, filled column-wise (a user's first search pays this once)."""
-        m = cls(dim, gen, capacity=max(16, len(rows)))
-        if not rows:
-            return m
-        m.n = len(rows)
-        m.ids = [meta.memory_id for meta, _ in rows]
+    def from_columns(cls, dim: int, gen: int, cols: MatrixColumns) -> UserMatrix:
+        """A matrix holding the loaded rows, filled column-wise (a user's first search pays this once)."""
+        n = len(cols.ids)
+        m = cls(dim, gen, capacity=max(16, n))
+        m.n = n
+        m.ids = list(cols.ids)
         m.index = {mid: i for i, mid in enumerate(m.ids)}
-        m.matrix[: m.n] = np.stack([vec for _, vec in rows])
-        m.alive[: m.n] = True
-        m.kind[: m.n] = [_KIND_CODE[meta.kind] for meta, _ in rows]
-        m.status[: m.n] = [_STATUS_CODE[meta.status] for meta, _ in rows]
-        m.sensitive[: m.n] = [meta.sensitive for meta, _ in rows]
-        m.session[: m.n] = [m._code(meta.session_id) for meta, _ in rows]
-        m.agent[: m.n] = [m._code(meta.agent_id) for meta, _ in rows]
-        m.created[: m.n] = [meta.created_ts for meta, _ in rows]
+        if n:
+            m.matrix[:n] = cols.vectors
+            m.alive[:n] = True
+            m.kind[:n] = cols.kinds
+            m.status[:n] = cols.statuses
+            m.sensitive[:n] = cols.sensitive
+            m.session[:n] = [m._code(s) for s in cols.sessions]
+            m.agent[:n] = [m._code(a) for a in cols.agents]
+            m.created[:n] = cols.created
+            m.rid[:n] = cols.rids
         return m
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + 32 * len(self.alive)
+        return int(self.matrix.nbytes) + 48 * len(self.alive)
 
-    def upsert(self, meta: RowMeta, vector: np.ndarray | None) -> None:
-        """Set a row's filter columns, and its vector when given (a new id needs one)."""
-        row = self.index.get(meta.memory_id)
-        if row is None:
-            if vector is None:
-                return
-            row = self._append(meta.memory_id)
-        if vector is not None:
-            if vector.shape[0] != self.dim:
-                raise EmbeddingMismatch(
-                    f"vector of dimension {vector.shape[0]} in a matrix of {self.dim}"
-                )
-            self.matrix[row] = vector
-        self.kind[row] = _KIND_CODE[meta.kind]
-        self.status[row] = _STATUS_CODE[meta.status]
+    @property
+    def live(self) -> int:
+        return len(self.index)
+
+    @property
+    def tail(self) -> int:
+        """Rows no cluster covers (all of them without an index)."""
+        return self.n - (self.clusters.end if self.clusters is not None else 0)
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def upsert_many(self, rows: Sequence[tuple[RowMeta, np.ndarray | None, int]]) -> None:
+        """Set rows' filter columns, and their vectors when given (a new id needs one).
+
+        ``rows`` are ``(meta, vector or None, rid)``. A clustered row whose vector
+        changes is tombstoned and appended to the tail, so clusters stay truthful.
+        """
+        self._masks.clear()
+        known: list[tuple[int, RowMeta, np.ndarray | None]] = []
+        fresh: list[tuple[RowMeta, np.ndarray, int]] = []
+        end = self.clusters.end if self.clusters is not None else 0
+        for meta, vec, rid in rows:
+            if vec is not None and vec.shape[0] != self.dim:
+                raise EmbeddingMismatch(f"vector of dimension {vec.shape[0]} in a matrix of {self.dim}")
+            row = self.index.get(meta.memory_id)
+            if row is not None and vec is not None and row < end:
+                self._tombstone(row)
+                row = None
+            if row is None:
+                if vec is not None:
+                    fresh.append((meta, vec, rid))
+            else:
+                known.append((row, meta, vec))
+        for row, meta, vec in known:
+            self._set_meta(row, meta)
+            if vec is not None:
+                self.tick += 1
+                self.matrix[row] = vec
+                self.vtick[row] = self.tick
+        if fresh:
+            self._append(fresh)
+
+    def remove(self, memory_id: str) -> None:
+        row = self.index.get(memory_id)
+        if row is not None:
+            self._masks.clear()
+            self._tombstone(row)
+        if self.n > 64 and len(self.index) < self.n // 2:
+            self._compact()
+
+    def _tombstone(self, row: int) -> None:
+        del self.index[self.ids[row]]
+        self.alive[row] = False
+
+    def _set_meta(self, row: int, meta: RowMeta) -> None:
+        self.kind[row] = KIND_CODE[meta.kind]
+        self.status[row] = STATUS_CODE[meta.status]
         self.sensitive[row] = meta.sensitive
         self.session[row] = self._code(meta.session_id)
         self.agent[row] = self._code(meta.agent_id)
         self.created[row] = meta.created_ts
 
-    def remove(self, memory_id: str) -> None:
-        row = self.index.pop(memory_id, None)
-        if row is not None:
-            self.alive[row] = False
-        if self.n > 64 and len(self.index) < self.n // 2:
-            self._compact()
+    def _append(self, rows: list[tuple[RowMeta, np.ndarray, int]]) -> None:
+        start, count = self.n, len(rows)
+        if start + count > len(self.alive):
+            self._resize(max(16, 2 * (start + count)))
+        end = start + count
+        self.matrix[start:end] = np.stack([np.asarray(v, dtype=np.float32) for _, v, _ in rows])
+        self.alive[start:end] = True
+        self.kind[start:end] = [KIND_CODE[m.kind] for m, _, _ in rows]
+        self.status[start:end] = [STATUS_CODE[m.status] for m, _, _ in rows]
+        self.sensitive[start:end] = [m.sensitive for m, _, _ in rows]
+        self.session[start:end] = [self._code(m.session_id) for m, _, _ in rows]
+        self.agent[start:end] = [self._code(m.agent_id) for m, _, _ in rows]
+        self.created[start:end] = [m.created_ts for m, _, _ in rows]
+        self.rid[start:end] = [rid for _, _, rid in rows]
+        self.label[start:end] = -1
+        self.vtick[start:end] = np.arange(self.tick + 1, self.tick + 1 + count)
+        self.tick += count
+        for i, (meta, _, _) in enumerate(rows):
+            if meta.memory_id in self.index:  # the same id twice in one batch: the last one wins
+                self._tombstone(self.index[meta.memory_id])
+            self.ids.append(meta.memory_id)
+            self.index[meta.memory_id] = start + i
+        self.n = end
+
+    def _resize(self, capacity: int) -> None:
+        """Grow or shrink every column to ``capacity`` rows (amortised doubling on append)."""
+        for name in _COLUMNS:
+            old = getattr(self, name)
+            new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
+            keep = min(len(old), capacity)
+            new[:keep] = old[:keep]
+            setattr(self, name, new)
+
+    def _compact(self) -> None:
+        """Drop tombstoned rows once they are the majority, so searches stop paying for them."""
+        live = np.flatnonzero(self.alive[: self.n])
+        self._permute(live)
+        self._resize(max(16, 2 * self.n))
+
+    def _permute(self, rows: np.ndarray) -> None:
+        """Keep only ``rows``, in that order; cluster bounds follow the labels."""
+        end = self.clusters.end if self.clusters is not None else 0
+        for name in _COLUMNS:
+            col = getattr(self, name)
+            col[: len(rows)] = col[rows]
+        self.ids = [self.ids[i] for i in rows.tolist()]
+        self.index = {mid: i for i, mid in enumerate(self.ids)}
+        self.n = len(rows)
+        self.alive[self.n :] = False
+        self.layout += 1
+        self._masks.clear()
+        if self.clusters is not None:
+            new_end = int(np.count_nonzero(rows < end))
+            labels = self.label[:new_end]
+            bounds = np.searchsorted(labels, np.arange(len(self.clusters.centroids) + 1))
+            self.clusters = ivf.Clusters(self.clusters.centroids, bounds.astype(np.int64), new_end)
+
+    # -- clusters ----------------------------------------------------------------------------------
+
+    def install_clusters(self, centroids: np.ndarray, labels: np.ndarray) -> None:
+        """Reorder the live rows cluster by cluster (``labels[row]``; -1 goes to the tail)."""
+        n = self.n
+        labels = np.where(self.alive[:n], labels[:n], -2)
+        clustered = np.flatnonzero(labels >= 0)
+        clustered = clustered[np.argsort(labels[clustered], kind="stable")]
+        tail = np.flatnonzero(labels == -1)
+        self.label[:n] = labels
+        self.clusters = None
+        self._permute(np.concatenate([clustered, tail]))
+        end = len(clustered)
+        self.label[end : self.n] = -1
+        bounds = np.searchsorted(self.label[:end], np.arange(len(centroids) + 1))
+        self.clusters = ivf.Clusters(np.ascontiguousarray(centroids, dtype=np.float32), bounds.astype(np.int64), end)
+
+    def drop_clusters(self) -> None:
+        self.clusters = None
+        self.label[: self.n] = -1
+
+    def needs_index(self, min_rows: int) -> bool:
+        """Should a (re)build run: big enough and no index yet, or the tail has grown too long?"""
+        if self.live < min_rows:
+            return False
+        if self.clusters is None:
+            return True
+        return self.tail > max(REBUILD_MIN_TAIL, REBUILD_FRACTION * self.live)
+
+    # -- search ------------------------------------------------------------------------------------
 
     def search(self, query: np.ndarray, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
         """Top ``k`` ids by dot product (= cosine: vectors are normalised) among rows passing ``flt``."""
@@ -130,24 +292,54 @@ class UserMatrix:
                 f"query vector has dimension {query.shape[0]} but stored vectors have {self.dim}; "
                 "open the store with the embedder it was built with, or run `jiyi reembed`"
             )
-        mask = self._mask(flt)
-        candidates = int(mask.sum())
+        mask, candidates = self._mask(flt)
         if k <= 0 or candidates == 0:
             return []
+        k = min(k, candidates)
+        with one_blas_thread():
+            found = self._search_clusters(query, k, mask, candidates)
+            rows, scores = found if found is not None else self._search_exact(query, k, mask)
+        ids = self.ids
+        return [(ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
+
+    def _search_exact(self, query: np.ndarray, k: int, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         scores = self.matrix[: self.n] @ query
         scores[~mask] = -np.inf
-        k = min(k, candidates)
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in top]
+        return _top(scores, k)
 
-    def _mask(self, flt: RecordFilter) -> np.ndarray:
+    def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int
+                         ) -> tuple[np.ndarray, np.ndarray] | None:
+        """Best clusters + tail, exactly scored; None when scanning would not save anything."""
+        cl = self.clusters
+        if cl is None:
+            return None
+        budget = ivf.probe_rows(cl.end, k, candidates / self.n)
+        if budget >= cl.end // 2:
+            return None
+        ranges = cl.probe(query, budget)
+        if cl.end < self.n:
+            ranges.append((cl.end, self.n))
+        scores = np.concatenate([self.matrix[a:b] @ query for a, b in ranges])
+        keep = np.concatenate([mask[a:b] for a, b in ranges])
+        if int(np.count_nonzero(keep)) < k:
+            return None
+        scores[~keep] = -np.inf
+        pos, top_scores = _top(scores, k)
+        starts = np.array([a for a, _ in ranges], dtype=np.int64)
+        offsets = np.cumsum([0] + [b - a for a, b in ranges])
+        part = np.searchsorted(offsets, pos, side="right") - 1
+        return starts[part] + (pos - offsets[part]), top_scores
+
+    def _mask(self, flt: RecordFilter) -> tuple[np.ndarray, int]:
+        hit = self._masks.get(flt)
+        if hit is not None:
+            return hit
         n = self.n
         mask = self.alive[:n].copy()
         if flt.kinds is not None:
-            mask &= np.isin(self.kind[:n], [_KIND_CODE[k] for k in flt.kinds])
+            mask &= np.isin(self.kind[:n], [KIND_CODE[k] for k in flt.kinds])
         if flt.statuses is not None:
-            mask &= np.isin(self.status[:n], [_STATUS_CODE[s] for s in flt.statuses])
+            mask &= np.isin(self.status[:n], [STATUS_CODE[s] for s in flt.statuses])
         if not flt.include_sensitive:
             mask &= ~self.sensitive[:n]
         if flt.session_id is not None:
@@ -158,141 +350,25 @@ class UserMatrix:
             mask &= self.created[:n] >= _ts(flt.created_after)
         if flt.created_before is not None:
             mask &= self.created[:n] < _ts(flt.created_before)
-        return mask
+        entry = (mask, int(np.count_nonzero(mask)))
+        self._masks[flt] = entry
+        if len(self._masks) > _MASK_CACHE:
+            self._masks.popitem(last=False)
+        return entry
 
     def _code(self, value: str | None) -> int:
         if value is None:
             return -1
         return self._codes.setdefault(value, len(self._codes))
 
-    def _append(self, memory_id: str) -> int:
-        if self.n == len(self.alive):
-            self._resize(max(16, 2 * self.n))
-        row = self.n
-        self.n += 1
-        self.ids.append(memory_id)
-        self.index[memory_id] = row
-        self.alive[row] = True
-        return row
 
-    def _resize(self, capacity: int) -> None:
-        """Grow or shrink every column to ``capacity`` rows (amortised doubling on append)."""
-        for name in (
-            "matrix",
-            "alive",
-            "kind",
-            "status",
-            "sensitive",
-            "session",
-            "agent",
-            "created",
-        ):
-            old = getattr(self, name)
-            new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
-            keep = min(len(old), capacity)
-            new[:keep] = old[:keep]
-            setattr(self, name, new)
-
-    def _compact(self) -> None:
-        """Drop tombstoned rows once they are the majority, so searches stop paying for them."""
-        live = np.flatnonzero(self.alive[: self.n])
-        for name in (
-            "matrix",
-            "alive",
-            "kind",
-            "status",
-            "sensitive",
-            "session",
-            "agent",
-            "created",
-        ):
-            col = getattr(self, name)
-            col[: len(live)] = col[live]
-        self.ids = [self.ids[i] for i in live]
-        self.index = {mid: i for i, mid in enumerate(self.ids)}
-        self.n = len(live)
-        self.alive[self.n :] = False
-        self._resize(max(16, 2 * self.n))
+def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and values of the ``k`` best scores, best first (ties: lower position first)."""
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return top, scores[top]
 
 
 def _ts(dt: datetime) -> float:
     return ensure_utc(dt).timestamp()
-
-
-class VectorCache:
-    """Process-wide LRU of :class:`UserMatrix`, bounded by bytes; every access holds one lock."""
-
-    def __init__(self, max_bytes: int = 512 * 1024 * 1024) -> None:
-        self.max_bytes = max_bytes
-        self.lock = threading.RLock()
-        self._entries: OrderedDict[CacheKey, UserMatrix] = OrderedDict()
-
-    def get(self, key: CacheKey, gen: int) -> UserMatrix | None:
-        """The cached matrix if built at generation ``gen``; otherwise it is stale and dropped."""
-        with self.lock:
-            m = self._entries.get(key)
-            if m is None:
-                return None
-            if m.gen != gen:
-                del self._entries[key]
-                return None
-            self._entries.move_to_end(key)
-            return m
-
-    def put(self, key: CacheKey, matrix: UserMatrix) -> None:
-        with self.lock:
-            self._entries[key] = matrix
-            self._entries.move_to_end(key)
-            total = sum(m.nbytes for m in self._entries.values())
-            while total > self.max_bytes and len(self._entries) > 1:
-                _, evicted = self._entries.popitem(last=False)
-                total -= evicted.nbytes
-
-    def apply(
-        self,
-        scope: tuple[str, str],
-        old_gen: int,
-        new_gen: int,
-        upserts: Iterable[tuple[RowMeta, dict[str, np.ndarray] | None]],
-        removed: Iterable[str],
-    ) -> None:
-        """Replay a committed change set on this user's cached matrices.
-
-        Only a matrix built at ``old_gen`` saw every write before this one; any other
-        (another process wrote in between) is dropped and reloads on the next search.
-        ``vectors`` of None keep a row's vector; a dict replaces the record's vectors,
-        so a channel missing from it loses the row.
-        """
-        with self.lock:
-            upserts, removed = list(upserts), list(removed)
-            for key in [k for k in self._entries if k[:2] == scope]:
-                m = self._entries[key]
-                if m.gen == new_gen:  # loaded after this commit: it already holds it
-                    continue
-                if m.gen != old_gen:
-                    del self._entries[key]
-                    continue
-                try:
-                    for meta, vectors in upserts:
-                        if vectors is not None and key[2] not in vectors:
-                            m.remove(meta.memory_id)
-                        else:
-                            vec = (
-                                None
-                                if vectors is None
-                                else np.asarray(vectors[key[2]], dtype=np.float32).reshape(-1)
-                            )
-                            m.upsert(meta, vec)
-                    for memory_id in removed:
-                        m.remove(memory_id)
-                except EmbeddingMismatch:
-                    del self._entries[key]
-                    continue
-                m.gen = new_gen
-
-    def invalidate(self, scope: tuple[str, str] | None = None) -> None:
-        """Forget one user's matrices, or all of them."""
-        with self.lock:
-            for key in list(self._entries):
-                if scope is None or key[:2] == scope:
-                    del self._entries[key]

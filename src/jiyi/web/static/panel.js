@@ -61,7 +61,21 @@
     window.jiyiGraph = cy;
   }
 
+  // A refused htmx request (403 CSRF, 404, 422 …) shows the server's error page in <main>
+  // instead of silently doing nothing.
+  function showErrors(evt) {
+    var status = evt.detail.xhr.status;
+    var main = document.getElementById("main");
+    if (status < 400 || !main) return;
+    evt.detail.shouldSwap = true;
+    evt.detail.isError = false;
+    evt.detail.target = main;
+    evt.detail.swapOverride = "outerHTML";
+    evt.detail.selectOverride = "#main";
+  }
+
   document.addEventListener("change", selectAll);
+  document.addEventListener("htmx:beforeSwap", showErrors);
   document.addEventListener("htmx:afterSwap", function (evt) {
     var focus = evt.detail.target && evt.detail.target.isConnected ? evt.detail.target : document;
     var el = (focus.querySelector && focus.querySelector("[autofocus]")) ||

@@ -1,0 +1,149 @@
+"""Messages into clauses, and who each clause is about.
+
+Chinese commas separate clauses (我叫小王，住在上海 is two statements); English
+clauses split before a new subject ("…, and I work at Tencent"). A clause's subject
+is the user (self), a relative (rel: 我老婆 / my wife, or 她/she right after one), the
+assistant (bot) or someone else (other); a clause with no subject of its own
+inherits the previous clause's within the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from jiyi.extractors.rules.drafts import Clause
+from jiyi.text.person import tidy_zh
+from jiyi.text.relations import PRONOUN_GENDER, REL_EN, REL_ZH, REL_ZH_RE, alternation
+from jiyi.write.timeparse import TimeSpan
+
+#: who a later 她/他/she/he can refer to: (relation word, name or None)
+RecentRelation = tuple[str, str | None]
+
+_ZH_SENT = re.compile(r"[。！？!?；;\n…]+")
+ZH_CLAUSE = re.compile(r"[，,]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_EN_SENT = re.compile(r"(?<=[.!?])\s+|[;\n]+")
+_EN_CLAUSE = re.compile(
+    r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
+    r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
+)
+_ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋|"
+                          r"有啥|干啥|啥时候|来着$")
+_EN_QUESTION = re.compile(r"\?$|^(?:what|how|why|where|when|which|who|do|does|did|can|could|would|should|will|is|are)"
+                          r"\b", re.IGNORECASE)
+
+
+def _pieces(text: str, start: int, end: int, splitter: re.Pattern[str],
+            spans: Sequence[TimeSpan]) -> list[tuple[int, int]]:
+    """Split text[start:end] at ``splitter`` matches that do not cut through a time span."""
+    out: list[tuple[int, int]] = []
+    cur = start
+    for m in splitter.finditer(text, start, end):
+        if any(s.offset < m.start() < s.end_offset for s in spans):
+            continue
+        if m.start() > cur:
+            out.append((cur, m.start()))
+        cur = m.end()
+    if cur < end:
+        out.append((cur, end))
+    return out
+
+
+def split_clauses(text: str, lang: str, spans: Sequence[TimeSpan]) -> list[Clause]:
+    """Sentences, then clauses, as :class:`Clause` objects with offsets into ``text``."""
+    sent_re, clause_re = (_ZH_SENT, ZH_CLAUSE) if lang == "zh" else (_EN_SENT, _EN_CLAUSE)
+    clauses: list[Clause] = []
+    for i, (s0, s1) in enumerate(_pieces(text, 0, len(text), sent_re, spans)):
+        sentence_end = text[s1:s1 + 1]
+        for c0, c1 in _pieces(text, s0, s1, clause_re, spans):
+            raw = text[c0:c1].strip()
+            if not raw:
+                continue
+            lead = len(text[c0:c1]) - len(text[c0:c1].lstrip())
+            own = [s for s in spans if s.offset < c1 and s.end_offset > c0]
+            clauses.append(Clause(raw, c0 + lead, c0 + lead + len(raw), i, spans=own))
+        if clauses and sentence_end and sentence_end in "？?":
+            clauses[-1].question = True
+    question = _ZH_QUESTION if lang == "zh" else _EN_QUESTION
+    for c in clauses:
+        c.question = c.question or bool(question.search(c.text))
+    return clauses
+
+
+# ---------------------------------------------------------------- Chinese subjects
+
+_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{REL_ZH_RE})"
+                           rf"|(?P<bare>{alternation([w for w in REL_ZH if len(w) > 1 and w not in ('先生', '对象')])}))")
+ZH_SELF = re.compile(r"^(?:我们|咱们|我|本人|俺)")
+_ZH_REPORTED = re.compile(r"^(?:医生|大夫)(?:说|讲|告诉我)(?:我)?")
+_ZH_BOT = re.compile(r"^(?:你们|您|你|请你?|麻烦你?)")
+_ZH_PRON = re.compile(r"^(?P<p>他们|她们|他|她|它)")
+
+
+def without_times(c: Clause) -> str:
+    """The clause with its time expressions cut out: patterns see 我搬到杭州 in 我下个月搬到杭州."""
+    text = c.text
+    for span in sorted(c.spans, key=lambda s: s.offset, reverse=True):
+        lo, hi = max(span.offset - c.start, 0), min(span.end_offset - c.start, len(text))
+        if lo < hi:
+            text = text[:lo] + text[hi:]
+    return text
+
+
+def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
+    """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers and times)."""
+    t = tidy_zh(without_times(c))
+    if m := _ZH_REL_START.match(t):
+        word = m.group("rel") or m.group("bare")
+        c.subject, c.rel, c.body = "rel", word, t
+        return
+    if m := _ZH_REPORTED.match(t):
+        c.subject, c.body = "self", t[m.end():]
+        return
+    if m := ZH_SELF.match(t):
+        c.subject, c.body = "self", t[m.end():]
+        return
+    if _ZH_BOT.match(t):
+        c.subject, c.body = "bot", t
+        return
+    if m := _ZH_PRON.match(t):
+        gender = PRONOUN_GENDER.get(m.group("p"))
+        if recent_rel and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] == gender:
+            c.subject, c.rel, c.rel_name, c.body = "rel", recent_rel[0], recent_rel[1], t[m.end():]
+        else:
+            c.subject, c.body = "other", t
+        return
+    if prev is not None and prev.sentence == c.sentence:
+        c.subject, c.rel, c.rel_name = prev.subject, prev.rel, prev.rel_name
+        c.inherited = True
+    c.body = t
+
+
+# ---------------------------------------------------------------- English subjects
+
+_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+(?P<rel>{alternation(list(REL_EN))})\b")
+_EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|anyway)[,!]?\s+)*(?:i|i'm|i've|i'll|i'd|"
+                      r"im|we|we're|we've|my)\b")
+_EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")
+_EN_PRON = re.compile(r"(?i)^(?P<p>he|she|it|they)\b")
+
+
+def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
+    """Set ``c.subject``/``rel``/``body`` from how the English clause starts."""
+    t = re.sub(r"^[\s,]+", "", without_times(c))
+    c.body = t
+    if m := _EN_REL_START.match(t):
+        c.subject, c.rel = "rel", m.group("rel").lower()
+    elif _EN_SELF.match(t):
+        c.subject = "self"
+    elif _EN_BOT.match(t):
+        c.subject = "bot"
+    elif m := _EN_PRON.match(t):
+        gender = PRONOUN_GENDER.get(m.group("p").lower())
+        if recent_rel and gender and REL_EN.get(recent_rel[0], ("", ""))[1] == gender:
+            c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
+        else:
+            c.subject = "other"
+    elif prev is not None and prev.sentence == c.sentence:
+        c.subject, c.rel, c.rel_name = prev.subject, prev.rel, prev.rel_name
+        c.inherited = True

@@ -1,0 +1,144 @@
+"""Contacts, identity numbers, addresses, allergies and diagnoses, in both languages.
+
+These are the facts whose visibility is decided here: phone numbers, emails, ID
+numbers, addresses and diagnoses are ``sensitive`` (shown only when a query asks for
+them). Allergies are deliberately ``normal`` with importance 0.9: a bot that hides a
+peanut allergy when the user orders food is dangerous.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.extractors.rules.drafts import Draft, S, fact, templated
+from jiyi.extractors.rules.zh import ADDR_LIKE, ZH_ADV, zh_address
+from jiyi.text.person import tidy_zh
+
+# ---------------------------------------------------------------- Chinese
+
+_ZH_ADDRESS = re.compile(r"(?:收货地址|家庭住址|新地址|地址|住址|新家在|家在|住在|寄到|送到)"
+                         r"(?:是|为|:|：|在|改成|改为|换成|填的?)?\s*(?P<v>[\u4e00-\u9fffA-Za-z0-9\-#－]{4,60})")
+_ZH_BARE_ADDRESS = re.compile(r"^(?P<v>[\u4e00-\u9fff]{2,20}(?:路|街|大道|巷|道)\d+(?:弄|号)[\dA-Za-z\-号弄室栋幢单元楼层]*)$")
+_PHONE = re.compile(r"(?<![\d*])(?:\+?86[-\s]?)?(?P<v>1[3-9]\d{9})(?![\d*])")
+_LANDLINE = re.compile(r"(?:电话|座机|固话|号码)(?:是|为|:|：)?\s*(?P<v>0\d{2,3}-?\d{7,8})(?!\d)")
+_EMAIL = re.compile(r"(?P<v>[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})")
+_ZH_ID = re.compile(r"(?:身份证|证件|护照)(?:号码|号)?(?:是|为|:|：)?\s*(?P<v>\d{17}[\dXx]|\d{15}|[A-Z]\d{8})(?![\dA-Za-z])")
+_ZH_ALLERGY = re.compile(rf"^{ZH_ADV}(?:对|有)?(?P<v>[\u4e00-\u9fffA-Za-z、和与及]{{1,10}}?)"
+                         r"(?:有点|有些|特别|非常|很|严重|比较|轻微|都)?过敏(?!性)")
+_ZH_ALLERGEN_IS = re.compile(r"过敏原(?:是|为|有)(?P<v>[\u4e00-\u9fffA-Za-z、和与及跟]{1,16})")
+_ZH_CONDITIONS = (
+    "高血压|低血压|高血脂|高血糖|糖尿病|哮喘|心脏病|冠心病|抑郁症|焦虑症|失眠症|癫痫|痛风|胃炎|胃溃疡|贫血|甲亢|甲减|乙肝|"
+    "过敏性鼻炎|鼻炎|湿疹|颈椎病|腰椎间盘突出|腰间盘突出|关节炎|偏头痛|脂肪肝|肾结石|胆结石|癌症|乳腺癌|肺癌|肿瘤|色盲|"
+    "乳糖不耐受?|帕金森|阿尔茨海默症?|心律不齐|心肌炎|甲状腺结节|多囊卵巢|抑郁|焦虑"
+)
+_ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:了|为)?|诊断(?:出|为)?|算|是|犯了?)"
+                        rf"(?:轻度|轻微的?|严重的?|慢性|点|一点)?(?P<v>{_ZH_CONDITIONS})")
+_ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:有点|有些|偏|比较|很)?高")
+_ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
+
+
+def zh_contact(text: str) -> list[Draft]:
+    """Mobile or landline, email, ID number, address (all sensitive)."""
+    out = [templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S)
+           for m in _PHONE.finditer(text)]
+    if not out and (landline := _LANDLINE.search(text)):
+        out.append(templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
+    if email := _EMAIL.search(text):
+        out.append(templated("用户的邮箱是{v}", "user/email", email.group("v"), importance=0.7, visibility=S))
+    if ident := _ZH_ID.search(text):
+        out.append(templated("用户的证件号是{v}", "user/id_number", ident.group("v"), importance=0.7, visibility=S))
+    addr = _ZH_ADDRESS.search(text) or _ZH_BARE_ADDRESS.match(tidy_zh(text))
+    if addr and ADDR_LIKE.search(addr.group("v")):
+        out.extend(zh_address(addr.group("v")))
+    return out
+
+
+def _zh_allergies(body: str, sentence: str) -> list[Draft]:
+    """我对花生和海鲜过敏 → one memory per allergen; 挺严重的 anywhere in the sentence marks it severe."""
+    m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
+    if m is None or "不过敏" in body:
+        return []
+    severe = "严重" if "严重" in sentence else ""
+    out: list[Draft] = []
+    for item in re.split(r"[、和与及跟]|还有", m.group("v").lstrip("对有")):
+        item = item.strip()
+        if item and not re.search(r"[不我你他她说就跟让给后吃喝在会]|什么|有点|这个", item):
+            out.append(fact(f"用户对{item}{severe}过敏", f"allergy/{item}", item, importance=0.9,
+                             template="用户对{v}" + severe + "过敏"))
+    return out
+
+
+def zh_health(body: str, sentence: str) -> list[Draft]:
+    """Allergies (normal visibility), diagnoses, high readings, pregnancy (sensitive)."""
+    out = _zh_allergies(body, sentence)
+    for m in _ZH_HEALTH.finditer(body):
+        cond = m.group("v")
+        if not any(cond in d.content for d in out):
+            out.append(fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
+    if high := _ZH_HIGH.match(body):
+        what = high.group("v")
+        out.append(fact(f"用户{what}偏高", f"health/{what}", what, importance=0.7, visibility=S))
+    if _ZH_PREGNANT.search(body) and not re.search(r"没|不|未", body):
+        out.append(fact("用户怀孕了", "health/pregnancy", "", importance=0.9, visibility=S))
+    return out
+
+
+# ---------------------------------------------------------------- English
+
+_EN_PHONE = re.compile(r"(?i:\b(?:phone|number|cell|mobile|tel|whatsapp)\b)[^0-9+\n]{0,20}(?P<v>\+?\d[\d\s().-]{6,18}\d)")
+_EN_ADDRESS = re.compile(r"(?i:\bmy\s+(?:home\s+|mailing\s+|shipping\s+|new\s+)?address\s+is|\bi\s+live\s+at)"
+                         r"\s+(?P<v>\d*[^.;!?\n]{5,100})")
+_EN_ID = re.compile(r"(?i:\b(?:ssn|social\s+security\s+number|passport\s+(?:number|no\.?)|id\s+number|"
+                    r"driver'?s\s+licen[sc]e\s+number))\s*(?i:is|:)?\s*(?P<v>[A-Z0-9-]{5,20})")
+_EN_ALLERGY = (
+    re.compile(r"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+was)\s+(?:\w+\s+){0,2}allergic\s+to)\s+"
+               r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so)\s+(?i:i|it|that|my)\b)"),
+    re.compile(r"(?i:\bi\s+have\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)(?P<v>[\w-]+(?:\s+[\w-]+)?)"
+               r"\s+(?i:allerg(?:y|ies))\b"),
+)
+_CONDITIONS_EN = (
+    "type 1 diabetes|type 2 diabetes|diabetes|asthma|high blood pressure|hypertension|depression|anxiety|adhd|"
+    "autism|cancer|arthritis|migraines?|epilepsy|celiac disease|ibs|insomnia|heart disease|a heart condition|copd|"
+    "hiv|hepatitis|hypothyroidism|hyperthyroidism|pcos|endometriosis|ptsd|bipolar disorder|high cholesterol|"
+    "crohn's disease|lupus|multiple sclerosis|sleep apnea|gout|anemia|eczema|psoriasis"
+)
+_EN_HEALTH = re.compile(
+    r"(?i:\bi\s+(?:have|'ve\s+got|got|was\s+diagnosed\s+with|have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed"
+    r"\s+with|suffer\s+from|am\s+suffering\s+from|'m\s+suffering\s+from|struggle\s+with|live\s+with)\s+"
+    rf"(?:(?:a|an|mild|severe|chronic)\s+)*)(?P<v>(?i:{_CONDITIONS_EN}))\b")
+_EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
+
+def en_contact(text: str) -> list[Draft]:
+    """Phone, email, address, ID number (all sensitive)."""
+    out: list[Draft] = []
+    if m := _EN_PHONE.search(text):
+        out.append(templated("User's phone number is {v}", "user/phone", m.group("v").strip(), importance=0.7,
+                              visibility=S))
+    if m := _EMAIL.search(text):
+        out.append(templated("User's email is {v}", "user/email", m.group("v"), importance=0.7, visibility=S))
+    if m := _EN_ADDRESS.search(text):
+        out.append(templated("User's address is {v}", "user/address", m.group("v").strip(), importance=0.7,
+                              visibility=S))
+    if m := _EN_ID.search(text):
+        out.append(templated("User's ID number is {v}", "user/id_number", m.group("v"), importance=0.7,
+                              visibility=S))
+    return out
+
+
+def en_health(text: str) -> list[Draft]:
+    """Allergies (normal visibility), diagnoses and pregnancy (sensitive)."""
+    out: list[Draft] = []
+    for pattern in _EN_ALLERGY:
+        if m := pattern.search(text):
+            for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group("v").strip()):
+                item = re.sub(r"(?i)^(?:to\s+|(?:severe|serious|bad|mild|slight|strong)\s+)+", "", item.strip())
+                if item and item.lower() not in ("it", "that", "this", "them", "something"):
+                    out.append(fact(f"User is allergic to {item}", f"allergy/{item.lower()}", item,
+                                     importance=0.9, template="User is allergic to {v}"))
+            break
+    if m := _EN_HEALTH.search(text):
+        cond = m.group("v")
+        out.append(fact(f"User has {cond}", f"health/{cond.lower()}", cond, importance=0.8, visibility=S))
+    if _EN_PREGNANT.search(text):
+        out.append(fact("User is pregnant", "health/pregnancy", "", importance=0.9, visibility=S))
+    return out

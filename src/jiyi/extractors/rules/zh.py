@@ -1,0 +1,253 @@
+"""Chinese fact patterns about the user: name, age, home, work, diet, likes, habits, reply style.
+
+Each function takes a clause body (the clause after its subject: 我叫小王 → 叫小王)
+and returns drafts in canonical third person (用户名字是小王). Contacts and health
+are in :mod:`.sensitive`; people and pets in :mod:`.people`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.extractors.rules.drafts import Draft, S, fact, templated
+from jiyi.records import Kind
+from jiyi.text import zh
+from jiyi.text.relations import NAME_DENY, looks_like_name_zh, name_at_start
+from jiyi.text.wordlists import words
+from jiyi.write.timeparse import cn_to_int
+
+#: adverbs that may open a clause body before the pattern proper (现在住在…, 已经28岁)
+ZH_ADV = r"(?:现在|目前|已经|也|还|都|就|才|刚|刚刚|正|今年|最近|本来|一直|平时|其实|真的|确实|主要|目前还)*"
+#: a value: everything up to the next punctuation or space
+ZH_VAL = r"(?P<v>[^，,。！？!?；;\s]{1,40})"
+_PUNCT_CUT = re.compile(r"[，,。！？!?；;\s]")
+
+_ZH_NAME_IS = re.compile(rf"^{ZH_ADV}(?:的)?(?:名字|姓名|全名|大名)(?:叫做|叫|是|为)?[:：]?\s*{ZH_VAL}")
+_ZH_NAME_CALLED = re.compile(rf"^{ZH_ADV}(?:叫做|名叫|叫){ZH_VAL}")
+_ZH_CALL_ME = re.compile(r"(?:^|你|您|大家|以后|可以|就|都|请|直接)叫我(?P<v>[^，,。！？!?；;\s]{1,12})")
+_ZH_SURNAME = re.compile(r"^姓(?P<v>[\u4e00-\u9fff])(?:[，,。]|$|的|，)")
+_ZH_AGE = re.compile(rf"^{ZH_ADV}(?:已经|都|才|快)?(?P<v>\d{{1,3}}|[一二三四五六七八九十两]{{1,3}})(?:周)?岁(?!的)")
+_ZH_MOVE = re.compile(rf"^{ZH_ADV}(?:要|准备|打算|计划|将|会|刚|已经|终于)?(?:搬家)?"
+                      rf"(?:搬到|搬去|搬进|搬回|迁到|搬家到|搬家去)(?:了)?{ZH_VAL}")
+_ZH_NEWHOME = re.compile(rf"^(?:的)?新家(?:在|位于|是){ZH_VAL}")
+_ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|住){ZH_VAL}")
+_ZH_LIVE_WORK = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:工作生活|生活工作|生活|定居|长大)$")
+_ZH_HOMETOWN = re.compile(rf"^{ZH_ADV}(?:是(?P<v>[\u4e00-\u9fff]{{2,8}}?)人$|(?:老家(?:是|在)|来自){ZH_VAL.replace('v>', 'w>')})")
+_ZH_WORK_AT = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:工作|上班|任职|就职|实习|打工)(?:了|呢|啊)?$")
+_ZH_WORK_AS = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:做|当|担任|干)(?P<job>[^，,。！？!?\s]{{1,12}})$")
+_ZH_EMPLOYED = re.compile(rf"^{ZH_ADV}(?:就职于|供职于|任职于|入职了?|加入了?)(?P<org>[^，,。！？!?\s]{{2,24}})$")
+_ZH_JOB = re.compile(rf"^{ZH_ADV}(?:是|做|当|干)(?:一名|一个|一位|个|名)?(?P<job>[^，,。！？!?\s]{{1,12}}?)(?:的)?$")
+_ZH_JOB_DO = re.compile(rf"^{ZH_ADV}是(?:做|搞|干)(?P<job>[^，,。！？!?\s]{{1,10}})的$")
+_ZH_ORG_JOB = re.compile(rf"^{ZH_ADV}是(?P<org>[^，,。！？!?\s]{{2,20}}?)的(?P<job>[^，,。！？!?\s]{{1,10}})$")
+_ZH_I_AM = re.compile(rf"^{ZH_ADV}是(?P<v>[^，,。！？!?\s]{{1,6}})$")
+_JOB_SUFFIX = re.compile(
+    r"(?:师|员|工|经理|总监|主管|主任|老板|医生|护士|律师|会计|司机|厨师|记者|编辑|作家|演员|警察|教授|博士生?|硕士生?|"
+    r"研究生|本科生|大学生|高中生|初中生|小学生|学生|留学生|实习生|公务员|销售|运营|前端|后端|全栈|自由职业者?|创业者|主播|"
+    r"博主|模特|歌手|画家|农民|军人|保安|店主|宝妈|全职妈妈|HR|CEO|CTO|产品|老师|教练|导游|翻译|客服|助理|秘书|专员|"
+    r"顾问|分析师|架构师|会计师|药剂师|董事长|总裁|经纪人|外卖小哥|快递小哥|退休职工|退休了)$"
+)
+_PLACE_SUFFIX = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛)$")
+_PLACE_TRIM = re.compile(r"(?:对吧|对吗|是吧|是吗|吗|那边|这边|那里|这里|那儿|这儿|附近|一带|去了|去|来|住|的家|了|啦|吧|呢|啊|哦|哈|的)+$")
+_GENERIC_PLACES = words("家 家里 这 那 这里 那里 公司 单位 宿舍 学校 酒店 宾馆 外地 外面 老家 国外 本地 附近 哪 哪里")
+#: house numbers and the like: what makes 漕溪北路88弄 an address rather than a city
+ADDR_LIKE = re.compile(r"\d+\s*(?:号|弄|室|栋|幢|单元|楼|层|号楼)|(?:路|街|巷|道|弄|村|里)\d")
+_ZH_CITY_OF_ADDR = re.compile(r"^(?P<c>[\u4e00-\u9fff]{2,4}?)市")
+_ZH_VEG = re.compile(rf"^{ZH_ADV}(?:只)?(?:吃素|是素食者|是素食主义者|吃全素|是纯素食?者?)")
+_ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|不)(?P<verb>吃|喝|碰)"
+                        r"(?P<v>[^，,。！？!?\s]{1,12})")
+_ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
+_NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
+_ZH_QUIT_TOPIC = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?戒(?:了|掉了|掉)")
+_ZH_LIKE = re.compile(
+    rf"^{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
+    r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
+    r"(?P<verb>喜欢|爱|讨厌|烦|受不了|偏好|偏爱|钟爱|热爱|迷上了|沉迷于?|害怕|反感)(?P<v>[^，,。！？!?；;]{1,40})"
+)
+_ZH_HABIT = re.compile(
+    rf"^{ZH_ADV}(?P<adv>每天|天天|每晚|每周|每个月|每月|每年|每次|经常|常常|通常|一般|平时|平常|总是|老是|一直|从不|从来不|"
+    r"从来没|向来|习惯|一向)(?P<v>[^，,。！？!?；;]{2,40})"
+)
+_ZH_FREQ = re.compile(r"^(?:一天|每天|一周|每周|一个月|每月)[\d一二两三四五六七八九十几]+(?:杯|次|包|顿|个|小时|公里|趟|瓶|支)")
+_STYLE_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("style/length", re.compile(
+        r"(?:简短|简洁|简单|精简|短)(?:一?点|一些|些)|(?:别|不要|少)(?:太)?(?:啰嗦|废话|长篇大论)|"
+        r"(?:别|不要)(?:给我)?(?:发|写|回|说)?(?:这么|那么)?(?:一大段|一长串|长篇)|说重点|"
+        r"(?:详细|具体|仔细)(?:一?点|一些|些)|说(?:得)?(?:详细|具体)")),
+    ("style/language", re.compile(
+        r"(?:用|说|讲)(?:英文|英语|中文|汉语|普通话|粤语|日语|日文|韩语|繁体字?|简体字?)"
+        r"(?:回复|回答|跟我说|和我说|交流|聊天?|说话|写|沟通)|(?:回复|回答|跟我说话?|和我聊)(?:请)?(?:都)?(?:用|说)"
+        r"(?:英文|英语|中文|汉语|普通话|粤语|日语|日文|韩语)")),
+    ("style/emoji", re.compile(r"(?:别|不要|不用|少|不许)(?:再)?(?:用|发|加|带|放)?(?:表情|emoji|颜文字)|"
+                               r"多(?:用|发|加)点?(?:表情|emoji)", re.IGNORECASE)),
+    ("style/tone", re.compile(
+        r"(?:别|不要|不用)(?:老|总|再|总是|老是)?(?:给我)?(?:灌鸡汤|鸡汤|说教|讲大道理|讲道理|客套|打官腔|拍马屁)|"
+        r"(?:正式|随意|幽默|温柔|严肃|口语化)(?:一?点|一些)")),
+    ("contact/channel", re.compile(
+        r"(?:发|用|通过|改成|换成|改用|走)(?:给)?(?:我)?(?:短信|邮件|邮箱|微信|站内信|App推送|APP推送|app推送|推送|QQ|钉钉|飞书)|"
+        r"(?:别|不要|千万别|勿|不用|别再)(?:给我)?(?:打电话|打我电话|发邮件|发短信|发微信|致电|来电)")),
+)
+
+
+def clean_value(v: str) -> str:
+    """``v`` up to the first punctuation or space."""
+    cut = _PUNCT_CUT.search(v)
+    return (v[: cut.start()] if cut else v).strip()
+
+
+def _clean_place(v: str) -> str | None:
+    v = _PLACE_TRIM.sub("", clean_value(v))
+    if not v or v in _GENERIC_PLACES or len(v) > 20 or v[0] in "这那哪个几一二两三四五六七八九十" or v[0].isdigit():
+        return None
+    return v
+
+
+def _is_place(word: str) -> bool:
+    """Is ``word`` a place rather than an organisation (上海 vs 腾讯)?"""
+    if _PLACE_SUFFIX.search(word):
+        return True
+    tags = zh.pos_tags(word)
+    return len(tags) >= 1 and all(flag == "ns" for _, flag in tags)
+
+
+def _is_job(word: str) -> bool:
+    return bool(_JOB_SUFFIX.search(word)) and not re.search(r"[的了不很我你他她]", word)
+
+
+def zh_name(body: str) -> list[Draft]:
+    """我叫小王 / 我的名字是… / 叫我雨桐就行 / 我姓王."""
+    for pattern in (_ZH_NAME_IS, _ZH_NAME_CALLED):
+        if m := pattern.match(body):
+            name = name_at_start(m.group("v"), explicit=True)
+            if name and name[0] not in "他她它你您我这那别不没一":
+                return [templated("用户名字是{v}", "user/name", name, importance=0.8)]
+    if m := _ZH_CALL_ME.search(body):
+        raw = m.group("v")
+        name = name_at_start(raw, explicit=True)
+        polite = re.match(r".{1,6}?(?:就行|就好|就可以|吧|即可)", raw)
+        if name and (looks_like_name_zh(name) or polite) and name not in NAME_DENY:
+            return [templated("用户希望被叫作{v}", "user/name", name, importance=0.8)]
+    if m := _ZH_SURNAME.match(body):
+        return [templated("用户姓{v}", "user/surname", m.group("v"), importance=0.6)]
+    return []
+
+
+def zh_age(body: str) -> list[Draft]:
+    """我今年28岁 / 三十八岁."""
+    if m := _ZH_AGE.match(body):
+        age = cn_to_int(m.group("v"))
+        if 1 <= age <= 120:
+            return [templated("用户{v}岁", "user/age", str(age))]
+    return []
+
+
+def zh_residence(body: str) -> list[Draft]:
+    """Where the user lives or moved to (user/city, or an address), or comes from (user/hometown)."""
+    if m := _ZH_MOVE.match(body) or _ZH_NEWHOME.match(body):
+        raw = clean_value(m.group("v"))
+        if ADDR_LIKE.search(raw):
+            return zh_address(raw)
+        if place := _clean_place(raw):
+            return [templated("用户搬到了{v}", "user/city", place, importance=0.7)]
+    if m := _ZH_LIVE.match(body) or _ZH_LIVE_WORK.match(body):
+        raw = clean_value(m.group("v"))
+        if ADDR_LIKE.search(raw):
+            return zh_address(raw)
+        if place := _clean_place(raw):
+            return [templated("用户住在{v}", "user/city", place, importance=0.7)]
+    if m := _ZH_HOMETOWN.match(body):
+        place = _clean_place(m.group("v") or m.group("w") or "")
+        if place:
+            return [templated("用户是{v}人", "user/hometown", place)]
+    return []
+
+
+_ADDR_PART = re.compile(r"路|街|道|弄|巷|村|小区|大厦|公寓|花园|苑|区|镇|号楼|单元|栋|幢")
+_ADDR_TAIL = re.compile(r"(?:对吗|对吧|是吗|吗|啦|吧|呢|哦|啊|呀|了|的)+$")
+
+
+def zh_address(addr: str) -> list[Draft]:
+    """An address (sensitive), plus the city it names (上海市… → user/city)."""
+    addr = _ADDR_TAIL.sub("", addr)
+    if not _ADDR_PART.search(addr) or addr[0] in "和跟与的是都也在就把":
+        return []
+    out = [templated("用户的地址是{v}", "user/address", addr, importance=0.7, visibility=S)]
+    if m := _ZH_CITY_OF_ADDR.match(addr):
+        out.append(templated("用户住在{v}", "user/city", m.group("c"), importance=0.7))
+    return out
+
+
+def zh_work(body: str) -> list[Draft]:
+    """Job title (user/job) and employer (user/employer; a place instead goes to user/city)."""
+    if m := _ZH_WORK_AS.match(body):
+        org, job = clean_value(m.group("org")), clean_value(m.group("job"))
+        out = [] if org in _GENERIC_PLACES else [_org_or_city(org)]
+        if _is_job(job):
+            out.append(templated("用户是{v}", "user/job", job))
+        return out
+    if m := _ZH_WORK_AT.match(body) or _ZH_EMPLOYED.match(body):
+        org = clean_value(m.group("org"))
+        return [] if org in _GENERIC_PLACES or not org else [_org_or_city(org)]
+    if m := _ZH_ORG_JOB.match(body):
+        org, job = m.group("org"), m.group("job")
+        if _is_job(job):
+            return [_org_or_city(org), templated("用户是{v}", "user/job", job)]
+    if m := _ZH_JOB_DO.match(body):
+        return [templated("用户是做{v}的", "user/job", m.group("job"))]
+    if m := _ZH_JOB.match(body):
+        job = m.group("job")
+        if _is_job(job):
+            return [templated("用户是{v}", "user/job", job)]
+    return []
+
+
+def _org_or_city(org: str) -> Draft:
+    if _is_place(org):
+        return templated("用户在{v}工作", "user/city", org, importance=0.7)
+    return templated("用户在{v}工作", "user/employer", org)
+
+
+def zh_i_am_name(body: str) -> list[Draft]:
+    """我是小王 — only once job and hometown patterns have declined."""
+    if (m := _ZH_I_AM.match(body)) and looks_like_name_zh(m.group("v")) and not _is_job(m.group("v")):
+        return [templated("用户名字是{v}", "user/name", m.group("v"), importance=0.8)]
+    return []
+
+
+def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
+    """吃素 / 不吃辣 / 戒了咖啡, keyed by the object so a later change supersedes."""
+    if _ZH_VEG.match(body):
+        return [fact("用户吃素", "diet/type", "素食", kind=Kind.PREFERENCE, importance=0.7)]
+    if (m := _ZH_NO_EAT.match(body)) and not timed:
+        item = re.sub(r"(?:的|了|东西|啊|哦)+$", "", clean_value(m.group("v")))
+        if item:
+            return [fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
+                          kind=Kind.PREFERENCE, importance=0.7)]
+    for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
+        if m and not _NOT_A_HABIT_OBJECT.search(m.group("v")):  # not 戒了快四个月 / 想想还是戒了
+            item = m.group("v")
+            text = content if timed else f"用户戒了{item}"
+            return [fact(text, f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+    return []
+
+
+def zh_like(body: str, content: str) -> list[Draft]:
+    """喜欢 / 讨厌 / 受不了 X → a ``pref/X`` preference."""
+    m = _ZH_LIKE.match(body)
+    if not m or re.match(r"[你您他她它了的吗有]", m.group("v")) or "吗" in m.group("v"):
+        return []
+    obj = re.sub(r"^(?:吃|喝|看|听|玩|用|去|穿|养)", "", m.group("v"))
+    obj = re.sub(r"(?:的|了|啊|呀|哦|吧)+$", "", obj)
+    slot = f"pref/{obj}" if 0 < len(obj) <= 8 and not re.search(r"[，,]", obj) else None
+    return [fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
+
+
+def zh_habit(body: str, content: str) -> list[Draft]:
+    """每天 / 一般 / 从不 … → a behaviour with no date."""
+    if _ZH_HABIT.match(body) or _ZH_FREQ.match(body):
+        return [fact(content, None, "", kind=Kind.BEHAVIOR, importance=0.5, confidence=0.8)]
+    return []
+
+
+def style_slots_zh(text: str) -> list[str]:
+    """The ``style/*`` and ``contact/channel`` slots a request to the assistant sets."""
+    return list(dict.fromkeys(slot for slot, pattern in _STYLE_ZH if pattern.search(text)))

@@ -1,0 +1,200 @@
+"""English time expressions: tomorrow, next Wednesday, last month, May 8, 3 weeks ago, 3pm.
+
+A bare weekday ("on Friday") looks forward unless its sentence is in the past tense
+(:meth:`~jiyi.write.timeparse.spans.Ctx.past`).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import timedelta
+
+from jiyi.text.wordlists import words
+from jiyi.write.timeparse.numbers import en_num, opt_int
+from jiyi.write.timeparse.spans import (
+    EN_PARTS,
+    Ctx,
+    Res,
+    Rule,
+    Tod,
+    day_span,
+    daypart_res,
+    group,
+    holiday,
+    maybe_group,
+    monday_of,
+    month_part,
+    nearest_date,
+    nearest_year,
+    safe_date,
+    shift,
+    ymd,
+)
+
+_EN_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_EN_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_EN_MONTHS["sept"] = 9
+_EN_WD = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+
+_MON = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december" \
+       r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_ENN = r"(?P<n>\d+|a couple of|couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten" \
+       r"|eleven|twelve|fifteen|twenty|thirty)"
+_ORD = r"(?:st|nd|rd|th)?"
+_EN_REL_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "yesterday": -1,
+                "after tomorrow": 2, "before yesterday": -2}
+
+
+def _en_rel_day(m: re.Match[str], c: Ctx) -> Res:
+    w = " ".join((maybe_group(m, "w") or group(m, "w2")).lower().split())
+    d = c.today + timedelta(days=_EN_REL_DAYS[w])
+    return daypart_res(d, "tonight", EN_PARTS) if w == "tonight" else Res(*day_span(d), "day")
+
+
+def _en_day_part(m: re.Match[str], c: Ctx) -> Res:
+    """this morning / last night / tomorrow evening / yesterday afternoon."""
+    w, p = group(m, "w").lower(), group(m, "p").lower()
+    return daypart_res(c.today + timedelta(days={"this": 0, "tomorrow": 1}.get(w, -1)), p, EN_PARTS)
+
+
+def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
+    if maybe_group(m, "pl"):
+        return None  # "on Mondays" is a habit
+    pre = (maybe_group(m, "pre") or "").lower()
+    i = _EN_WD[group(m, "wd").lower()]
+    if pre in ("next", "this", "last", "past", "coming"):
+        weeks = {"next": 1, "last": -1, "past": -1}.get(pre, 0)
+        return Res(*day_span(monday_of(c.today) + timedelta(weeks=weeks, days=i)), "day")
+    if c.anchor_day is not None:
+        return Res(*day_span(c.anchor_day + timedelta(days=(i - c.anchor_day.weekday()) % 7)), "day")
+    if c.past(m.start()):
+        return Res(*day_span(c.today - timedelta(days=(c.today.weekday() - i) % 7)), "day")
+    return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
+
+
+def _en_rel_unit(m: re.Match[str], c: Ctx) -> Res:
+    pre, unit = group(m, "pre").lower(), group(m, "u").lower()
+    k = {"next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}.get(pre, 0)
+    if unit == "year":
+        return shift(c, k, "year")
+    if unit == "month":
+        return shift(c, k, "month")
+    return shift(c, k, unit)
+
+
+def _en_the_weekend(m: re.Match[str], c: Ctx) -> Res:
+    if c.today.weekday() < 5 and c.past(m.start()):
+        return shift(c, -1, "weekend")
+    return shift(c, 0, "weekend")
+
+
+def _en_offset(m: re.Match[str], c: Ctx) -> Res | None:
+    n = en_num(group(m, "n"))
+    direction = (maybe_group(m, "dir") or "later").lower()
+    sign = -1 if direction in ("ago", "before", "earlier") else 1
+    return shift(c, sign * n, group(m, "u").lower())
+
+
+_MONTH_ABBR = words("jan feb mar apr jun jul aug sep sept oct nov dec")
+_MAY_VERB = re.compile(r"\s+(?:i|you|we|he|she|it|they|be|have|not)\b", re.IGNORECASE)
+
+
+def _month_alone_ok(m: re.Match[str], raw: str) -> bool:
+    """A month name with no day, year or modifier: "in May" yes, "I may go" / "Jan" no."""
+    low = raw.lower().rstrip(".")
+    if low in _MONTH_ABBR or (raw.islower() and low in ("may", "march")):
+        return False
+    return not (low == "may" and _MAY_VERB.match(m.string, m.end()))
+
+
+def _en_month(m: re.Match[str], c: Ctx) -> Res | None:
+    raw, pre = group(m, "mon"), (maybe_group(m, "pre") or "").lower()
+    mo = _EN_MONTHS[raw.lower().rstrip(".")]
+    d, y = opt_int(maybe_group(m, "d")), opt_int(maybe_group(m, "y"))
+    if d is None and y is None and not pre and not _month_alone_ok(m, raw):
+        return None
+    if y is not None:
+        return ymd(y, mo, d)
+    if d is not None:
+        day = nearest_date(c.today, mo, d)
+        return Res(*day_span(day), "day") if day else None
+    if pre == "last":
+        y = c.today.year if mo < c.today.month else c.today.year - 1
+    elif pre == "next":
+        y = c.today.year if mo > c.today.month else c.today.year + 1
+    elif pre == "this":
+        y = c.today.year
+    else:
+        y = nearest_year(c.today, mo)
+    return month_part(y, mo, pre if pre in ("early", "mid", "mid-") else ("底" if pre == "late" else None))
+
+
+def _en_year(m: re.Match[str], c: Ctx) -> Res | None:
+    return ymd(int(group(m, "core")), None, None)
+
+
+def _en_holiday(m: re.Match[str], c: Ctx) -> Res | None:
+    pre = (maybe_group(m, "pre") or "").lower() or None
+    return holiday(c, group(m, "hol").lower().replace("\u2019", "'"), None, pre)
+
+
+def _en_the_nth(m: re.Match[str], c: Ctx) -> Res | None:
+    y, mo = c.anchor_month or (c.today.year, c.today.month)
+    day = safe_date(y, mo, int(group(m, "d")))
+    return Res(*day_span(day), "day") if day else None
+
+
+def _en_clock(m: re.Match[str], c: Ctx) -> Tod | None:
+    if maybe_group(m, "noon"):
+        return Tod(12, 0, None) if group(m, "noon").lower() == "noon" else Tod(0, 0, None)
+    h = en_num(group(m, "h"))
+    mi = int(group(m, "mi")) if maybe_group(m, "mi") else None
+    ap = (maybe_group(m, "ap") or "").lower().replace(".", "")
+    if ap and not 1 <= h <= 12:
+        return None
+    if ap == "pm" and h < 12:
+        h += 12
+    elif ap == "am" and h == 12:
+        h = 0
+    return Tod(h, mi, None, spoken=not ap, explicit=bool(ap))
+
+
+def _en_part(m: re.Match[str], c: Ctx) -> Tod:
+    return Tod(None, None, (maybe_group(m, "p") or group(m, "p2")).lower())
+
+
+_EN_UNITS = r"(?P<u>minute|hour|day|weekend|week|month|year)s?"
+_EN_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+
+_I = re.IGNORECASE
+
+#: (pattern, handler, skipped after 每/every), tried only on text with Latin letters
+EN_RULES: list[Rule] = [
+    (re.compile(r"\bthe\s+day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
+                r"|tmrw?|yesterday)\b", _I), _en_rel_day, False),
+    (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night)\b", _I),
+     _en_day_part, False),
+    (re.compile(r"\b(?:(?P<pre>next|this|last|coming|past)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday"
+                r"|saturday|sunday)(?P<pl>s)?\b", _I), _en_weekday, True),
+    (re.compile(r"\b(?:this\s+(?=past\b))?(?P<pre>next|this|last|past|coming|previous)\s+(?P<u>week|weekend|month|year)\b",
+                _I), _en_rel_unit, False),
+    (re.compile(r"\bthe\s+weekend\b", _I), _en_the_weekend, False),
+    (re.compile(rf"\b{_ENN}\s+{_EN_UNITS}\s+(?P<dir>ago|later|from\s+now|before|earlier)\b", _I), _en_offset, False),
+    (re.compile(rf"\bin\s+{_ENN}\s+{_EN_UNITS}\b(?!\s+(?:ago|later|before|earlier|from))", _I), _en_offset, False),
+    (re.compile(rf"\b(?:(?P<pre>last|next|this|early|mid-|mid|late)\s*)?{_MON}(?:\s+(?P<d>\d{{1,2}}){_ORD}\b)?"
+                r"(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?", _I), _en_month, True),
+    (re.compile(rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MON}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?\b(?P<pre>)", _I),
+     _en_month, False),
+    (re.compile(r"\b(?:in|since|during|by|of|until|from|before|after|around)\s+(?P<core>(?:19|20)\d{2})\b(?![-/.]\d)",
+                _I), _en_year, False),
+    (re.compile(r"\b(?:(?P<pre>last|next|this)\s+)?(?P<hol>christmas\s+eve|christmas|new\s+year['\u2019]s\s+eve"
+                r"|new\s+year['\u2019]s\s+day|valentine['\u2019]s\s+day|halloween|independence\s+day|thanksgiving)\b",
+                _I), _en_holiday, False),
+    (re.compile(r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b", _I), _en_the_nth, True),
+    (re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])", _I), _en_clock, False),
+    (re.compile(rf"\b(?P<h>\d{{1,2}}|{_EN_CLOCK_WORDS})\s+o['\u2019]?clock\b", _I), _en_clock, False),
+    (re.compile(r"\b(?P<noon>noon|midnight)\b", _I), _en_clock, False),
+    (re.compile(r"\b(?:in\s+the\s+)?(?P<p>morning|afternoon|evening)\b|\bat\s+(?P<p2>night)\b", _I),
+     _en_part, False),
+]

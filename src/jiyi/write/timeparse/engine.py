@@ -1,0 +1,197 @@
+"""The engine: scan every rule, attach times of day to their dates, merge ranges.
+
+Rules are tried in priority order (Chinese, numeric, English); matches are kept
+leftmost-longest, earlier rules winning ties. A time of day (下午3点, "at 3pm") joins
+the date next to it; a lone one takes the last day named, else today, unless it reads
+as a habit (每天7点起). ``X到Y`` / "X to Y" becomes one span.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone, tzinfo
+
+from jiyi.clock import ensure_utc
+from jiyi.write.timeparse.en import EN_RULES
+from jiyi.write.timeparse.numbers import NUMERIC_RULES
+from jiyi.write.timeparse.spans import (
+    EN_PARTS,
+    ZH_PARTS,
+    Ctx,
+    Handler,
+    Res,
+    TimeSpan,
+    Tod,
+    clock_24h,
+    day_span,
+    daypart_res,
+)
+from jiyi.write.timeparse.zh import ZH_RULES
+
+_HABIT_BEFORE = re.compile(r"(?:每个?|每逢|every\s+|each\s+|[\d一二两三四五六七八九十几]个)$", re.IGNORECASE)
+
+_ATTACH_GAP = re.compile(r"^\s*(?:的|,|，|at|on|in\s+the|around|about|大约|左右)?\s*$", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"^\s*(?:到|至|~|～|-|—|–|to|until|till|through|thru)\s*$", re.IGNORECASE)
+_HABIT_NEAR = re.compile(r"每|天天|一般|通常|平时|经常|总是|习惯|usually|always|every|often|normally|each",
+                         re.IGNORECASE)
+
+_Item = tuple[int, int, "Res | Tod"]
+
+#: every rule in priority order, with the script its text must contain ("" = any)
+_RULES: list[tuple[re.Pattern[str], Handler, bool, str]] = [(*rule, "han") for rule in ZH_RULES] + [(*rule, "") for rule in NUMERIC_RULES] + [
+    (*rule, "latin") for rule in EN_RULES]
+_HAS_HAN = re.compile(r"[\u4e00-\u9fff]")
+_HAS_LATIN = re.compile(r"[A-Za-z]")
+
+
+def _scan(text: str) -> list[tuple[int, int, re.Match[str], Handler, bool]]:
+    """Leftmost-longest non-overlapping matches over every rule (earlier rules win ties)."""
+    found: list[tuple[int, int, int, re.Match[str], Handler, bool]] = []
+    han, latin = bool(_HAS_HAN.search(text)), bool(_HAS_LATIN.search(text))
+    for prio, (pattern, handler, habit, script) in enumerate(_RULES):
+        if (script == "han" and not han) or (script == "latin" and not latin):
+            continue
+        for m in pattern.finditer(text):
+            s, e = (m.start("core"), m.end("core")) if "core" in pattern.groupindex else m.span()
+            if e > s:
+                found.append((s, e, prio, m, handler, habit))
+    found.sort(key=lambda f: (f[0], f[0] - f[1], f[2]))
+    out: list[tuple[int, int, re.Match[str], Handler, bool]] = []
+    last_end = -1
+    for s, e, _, m, handler, habit in found:
+        if s >= last_end:
+            out.append((s, e, m, handler, habit))
+            last_end = e
+    return out
+
+
+def _apply_tod(res: Res, tod: Tod) -> Res | None:
+    """A date (or daypart) refined by a time of day: 明天 + 下午3点 → 15:00-16:00."""
+    day = res.start.replace(hour=0, minute=0)
+    part = tod.part or res.part
+    if tod.hour is None:
+        table = ZH_PARTS if part in ZH_PARTS else EN_PARTS
+        return daypart_res(day.date(), part, table) if part in table else None
+    hm = clock_24h(tod.hour, tod.minute or 0, part, bare_pm=tod.spoken)
+    if hm is None:
+        return None
+    start = day + timedelta(hours=hm[0], minutes=hm[1])
+    return Res(start, start + timedelta(hours=1), "minute" if tod.minute else "hour", part)
+
+
+def _standalone_tod(text: str, s: int, tod: Tod, c: Ctx,
+                    out: list[tuple[int, int, Res]]) -> Res | None:
+    """A clock time with no date of its own: the last day named before it, else today.
+
+    Habits (每天7点起, I get up at 7am every day) are not times.
+    """
+    if tod.hour is None or tod.weak:
+        return None
+    sentence_start = max(text.rfind(ch, 0, s) for ch in "。！？!?\n") + 1
+    if _HABIT_NEAR.search(text[sentence_start:s + 24]):
+        return None
+    dated = next((r.start.date() for _, _, r in reversed(out) if r.gran in ("day", "daypart", "hour", "minute")),
+                 None)
+    if dated is None and not tod.explicit:
+        return None  # "改成6点半起床": a bare clock with no day anywhere is not an event
+    return _apply_tod(Res(*day_span(dated or c.today), "day"), tod)
+
+
+def _attach(text: str, items: list[_Item], c: Ctx) -> list[tuple[int, int, Res]]:
+    """Merge times of day into the adjacent date; resolve or drop lone ones."""
+    out: list[tuple[int, int, Res]] = []
+    pending: tuple[int, int, Tod] | None = None
+    for s, e, val in items:
+        if isinstance(val, Tod):
+            prev = out[-1] if out else None
+            if prev and prev[2].gran in ("day", "daypart") and _ATTACH_GAP.match(text[prev[1]:s]):
+                merged = _apply_tod(prev[2], val)
+                if merged is not None:
+                    out[-1] = (prev[0], e, merged)
+                    continue
+            if prev and prev[2].gran in ("hour", "minute", "daypart") and _RANGE_GAP.match(text[prev[1]:s]):
+                merged = _apply_tod(prev[2], val)
+                if merged is not None:
+                    out.append((s, e, merged))
+                    continue
+            if pending is not None:
+                lone = _standalone_tod(text, pending[0], pending[2], c, out)
+                if lone is not None:
+                    out.append((pending[0], pending[1], lone))
+            pending = (s, e, val)
+            continue
+        if pending is not None:
+            ps, pe, tod = pending
+            merged = _apply_tod(val, tod) if val.gran == "day" and _ATTACH_GAP.match(text[pe:s]) else None
+            if merged is not None:
+                out.append((ps, e, merged))
+                pending = None
+                continue
+            lone = _standalone_tod(text, ps, tod, c, out)
+            if lone is not None:
+                out.append((ps, pe, lone))
+            pending = None
+        out.append((s, e, val))
+    if pending is not None:
+        lone = _standalone_tod(text, pending[0], pending[2], c, out)
+        if lone is not None:
+            out.append((pending[0], pending[1], lone))
+    return out
+
+
+def _merge_ranges(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int, Res]]:
+    """``X到Y`` / "X to Y" → one span from X's start to Y's end."""
+    out: list[tuple[int, int, Res]] = []
+    for s, e, res in spans:
+        if out:
+            ps, pe, prev = out[-1]
+            if _RANGE_GAP.match(text[pe:s]) and res.start >= prev.start:
+                clock = res.gran in ("hour", "minute") and res.start > prev.start
+                end = res.start if clock else max(prev.end, res.end)  # 9:00-12:00 ends at 12:00
+                out[-1] = (ps, e, Res(prev.start, end, prev.gran, prev.part))
+                continue
+        out.append((s, e, res))
+    return out
+
+
+def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None) -> list[TimeSpan]:
+    """Every time expression in ``text``, resolved against ``ref``, in order of appearance.
+
+    ``ref`` is the message's timestamp (or "now" for a query); ``tz`` the zone whose
+    calendar "today" refers to (default ``ref``'s zone, UTC for naive values).
+    Returned datetimes are aware UTC; ``end`` is exclusive.
+    """
+    if not text:
+        return []
+    ref = ensure_utc(ref) if ref.tzinfo is None else ref
+    zone = tz or ref.tzinfo or timezone.utc
+    local = ref.astimezone(zone)
+    ctx = Ctx(text=text, now=local.replace(tzinfo=None), today=local.date())
+    items: list[_Item] = []
+    for s, e, m, handler, habit in _scan(text):
+        if habit and _HABIT_BEFORE.search(text[max(0, s - 6):s]):
+            continue
+        try:
+            val = handler(m, ctx)
+        except (ValueError, KeyError, OverflowError):
+            val = None
+        if val is None:
+            continue
+        if isinstance(val, Res):
+            ctx.remember(val)
+        items.append((s, e, val))
+    spans = _merge_ranges(text, _attach(text, items, ctx))
+    return [_to_span(text, s, e, res, zone) for s, e, res in spans]
+
+
+def resolve_time(text: str, ref: datetime, *, tz: tzinfo | None = None) -> TimeSpan | None:
+    """The first time expression in ``text`` (see :func:`find_time_expressions`), or None."""
+    spans = find_time_expressions(text, ref, tz=tz)
+    return spans[0] if spans else None
+
+
+def _to_span(text: str, s: int, e: int, res: Res, zone: tzinfo) -> TimeSpan:
+    def utc(dt: datetime) -> datetime:
+        return dt.replace(tzinfo=zone).astimezone(timezone.utc)
+
+    return TimeSpan(utc(res.start), utc(res.end), res.gran, text[s:e], s)

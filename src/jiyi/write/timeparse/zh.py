@@ -1,0 +1,193 @@
+"""Chinese time expressions: 明天, 下周三, 上个月, 5月3日, 三个月前, 国庆, 晚上8点.
+
+Each rule pairs a pattern with a handler that resolves the match against the
+reference day (see the package docstring for the conventions).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from jiyi.write.timeparse.numbers import cn_to_int, opt_int
+from jiyi.write.timeparse.spans import (
+    ZH_PARTS,
+    Ctx,
+    Res,
+    Rule,
+    Tod,
+    day_span,
+    daypart_res,
+    days_span,
+    group,
+    holiday,
+    maybe_group,
+    monday_of,
+    month_add,
+    month_part,
+    nearest_date,
+    nearest_year,
+    safe_date,
+    shift,
+    ymd,
+)
+
+_N = r"(?:\d{1,4}|[零〇一二两三四五六七八九十百]{1,4})"
+_REL = r"(?P<pre>上上个?|下下个?|上个|下个|这个|上|下|这|本)"
+_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 7,
+       "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
+_REL_WEEKS = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0,
+              "下": 1, "下个": 1, "下下": 2, "下下个": 2}
+_REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿": -1, "昨儿个": -1,
+             "今天": 0, "今日": 0, "今儿": 0, "今儿个": 0, "明天": 1, "明日": 1, "明儿": 1,
+             "明儿个": 1, "后天": 2, "大后天": 3}
+_REL_YEARS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}
+_UNIT_ZH = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month",
+            "年": "year", "小时": "hour", "钟头": "hour", "分钟": "minute"}
+
+
+def _zh_past_after(text: str, pos: int) -> bool:
+    """Does the clause after ``pos`` read as past (了/过 without a future marker before it)?"""
+    clause = re.split(r"[，,。！？!?；;\n]", text[pos:pos + 30], maxsplit=1)[0]
+    m = re.search(r"[了过]", clause)
+    return m is not None and not re.search(r"要|会|打算|准备|想|得|就要|快", clause[: m.start()])
+
+
+def _zh_rel_day(m: re.Match[str], c: Ctx) -> Res:
+    w = maybe_group(m, "w") or ""
+    if w == "明后天":
+        return Res(*days_span(c.today + timedelta(days=1), c.today + timedelta(days=2)), "day")
+    return Res(*day_span(c.today + timedelta(days=_REL_DAYS[w])), "day")
+
+
+def _zh_short_part(m: re.Match[str], c: Ctx) -> Res:
+    """今晚 / 明早 / 昨夜 / 今晨."""
+    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[group(m, "d")])
+    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[group(m, "p")]
+    return daypart_res(d, part, ZH_PARTS)
+
+
+def _week_of(c: Ctx, pre: str | None) -> date:
+    if pre is not None:
+        return monday_of(c.today) + timedelta(weeks=_REL_WEEKS[pre])
+    return monday_of(c.anchor_day or c.today)
+
+
+def _zh_week(m: re.Match[str], c: Ctx) -> Res:
+    pre, wd = maybe_group(m, "pre"), maybe_group(m, "wd")
+    monday = _week_of(c, pre)
+    if wd is None:
+        return Res(*days_span(monday, monday + timedelta(days=6)), "week")
+    i = _WD[wd]
+    first = monday + timedelta(days=5 if i == 7 else i)
+    bare = pre is None and c.anchor_day is None
+    if bare and first > c.today and _zh_past_after(c.text, m.end()):
+        first -= timedelta(weeks=1)
+    if i == 7:
+        return Res(*days_span(first, first + timedelta(days=1)), "weekend")
+    return Res(*day_span(first), "day")
+
+
+def _zh_abs_year(m: re.Match[str], c: Ctx) -> Res | None:
+    month, day = opt_int(maybe_group(m, "m")), opt_int(maybe_group(m, "d"))
+    return ymd(cn_to_int(group(m, "y")), month, day, maybe_group(m, "mp"))
+
+
+def _zh_rel_year(m: re.Match[str], c: Ctx) -> Res | None:
+    y = c.today.year + _REL_YEARS[maybe_group(m, "ry") or "今年"]
+    yp = maybe_group(m, "yp")
+    if yp in ("初", "年初"):
+        return Res(datetime(y, 1, 1), datetime(y, 3, 1), "month")
+    if yp:
+        return Res(datetime(y, 12, 1), datetime(y + 1, 1, 1), "month")
+    return ymd(y, opt_int(maybe_group(m, "m")), opt_int(maybe_group(m, "d")), maybe_group(m, "mp"))
+
+
+def _zh_month_day(m: re.Match[str], c: Ctx) -> Res | None:
+    mo, d = cn_to_int(group(m, "m")), opt_int(maybe_group(m, "d"))
+    if not 1 <= mo <= 12:
+        return None
+    if d is None:
+        return month_part(nearest_year(c.today, mo), mo, maybe_group(m, "mp"))
+    day = nearest_date(c.today, mo, d)
+    return Res(*day_span(day), "day") if day else None
+
+
+def _zh_rel_month(m: re.Match[str], c: Ctx) -> Res | None:
+    y, mo = month_add(c.today.year, c.today.month, _REL_WEEKS[maybe_group(m, "pre") or "这"])
+    d = opt_int(maybe_group(m, "d"))
+    if d is None:
+        return month_part(y, mo, maybe_group(m, "mp"))
+    day = safe_date(y, mo, d)
+    return Res(*day_span(day), "day") if day else None
+
+
+def _zh_bare_day(m: re.Match[str], c: Ctx) -> Res | None:
+    y, mo = c.anchor_month or (c.today.year, c.today.month)
+    day = safe_date(y, mo, cn_to_int(group(m, "d")))
+    return Res(*day_span(day), "day") if day else None
+
+
+def _zh_offset(m: re.Match[str], c: Ctx) -> Res | None:
+    raw = group(m, "n")
+    n: float = 0.5 if raw == "半" else cn_to_int(raw)
+    if maybe_group(m, "half"):
+        n += 0.5
+    sign = -1 if group(m, "dir").endswith("前") else 1
+    return shift(c, sign * n, _UNIT_ZH[maybe_group(m, "u") or maybe_group(m, "u2") or ""])
+
+
+def _zh_holiday(m: re.Match[str], c: Ctx) -> Res | None:
+    ry = maybe_group(m, "ry")
+    return holiday(c, group(m, "hol"), _REL_YEARS[ry] if ry else None)
+
+
+def _zh_tod(m: re.Match[str], c: Ctx) -> Tod | None:
+    part, h = maybe_group(m, "part") or None, maybe_group(m, "h")
+    if h is None:
+        return Tod(None, None, part)
+    half, quarter, minutes = maybe_group(m, "half"), maybe_group(m, "q"), maybe_group(m, "mi")
+    suffix = half or quarter or minutes or maybe_group(m, "sfx")
+    mi = 30 if half else {"一刻": 15, "三刻": 45}.get(quarter or "", None)
+    if mi is None:
+        mi = cn_to_int(group(m, "mi")) if minutes else 0
+    # "一点" alone is more often "a little" than 1 o'clock: weak unless next to a date
+    weak = part is None and not h.isdigit() and not suffix
+    return Tod(cn_to_int(h), mi if (half or quarter or minutes) else None, part,
+               spoken=True, weak=weak, explicit=part is not None)
+
+
+_ZH_PART_RE = "|".join(sorted((k for k in ZH_PARTS if len(k) > 1), key=len, reverse=True))
+_HOL_ZH = "元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|(?<!\\d)618(?![\\d元块号])"
+_MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末)"
+_DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
+
+#: (pattern, handler, skipped after 每/every), tried only on text with Han characters
+ZH_RULES: list[Rule] = [
+    (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
+     _zh_rel_day, False),
+    (re.compile(r"(?P<d>[今明昨])(?P<p>早|晨|晚|夜)(?:上|晨|里)?"), _zh_short_part, False),
+    (re.compile(rf"{_REL}?(?:周|星期|礼拜)(?P<wd>一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"),
+     _zh_week, True),
+    (re.compile(rf"{_REL}(?:周|星期|礼拜)(?!一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"), _zh_week, True),
+    (re.compile(r"(?<![今明去前后\d])(?P<yp>年初|年底|年末)"), _zh_rel_year, False),
+    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬])月(?P<mp>初|底|末)"), _zh_rel_month, False),
+    (re.compile(rf"(?P<y>(?:19|20)\d{{2}}|[〇零一二三四五六七八九]{{4}})年(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?)?"),
+     _zh_abs_year, False),
+    (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
+                r"|(?P<yp>年初|年底|年末|初|底|末))?"), _zh_rel_year, False),
+    (re.compile(rf"(?<![\d年])(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"), _zh_month_day, True),
+    (re.compile(rf"{_REL}月(?:{_DAY_ZH}|{_MP})?"), _zh_rel_month, True),
+    (re.compile(r"(?<![\d号弄路街栋幢室楼元座门第A-Za-z月几])(?P<d>\d{1,2}(?=[号日])|[一二三四五六七八九十]{1,3}(?=号))[号日]"
+                r"(?![线楼房室门床院A-Za-z\d])"), _zh_bare_day, True),
+    (re.compile(rf"(?P<n>{_N}|半)(?:个(?P<more>多)?(?P<u>月|星期|礼拜|小时|钟头)|(?P<more2>多)?"
+                r"(?P<u2>天|日|周|年|星期|礼拜|小时|钟头|分钟))(?P<half>半)?(?P<dir>之前|以前|前|之后|以后|后)"),
+     _zh_offset, False),
+    (re.compile(rf"(?P<ry>去年|今年|明年)?(?P<hol>{_HOL_ZH})"), _zh_holiday, False),
+    (re.compile(rf"(?P<part>{_ZH_PART_RE})(?:(?P<h>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})(?:点|點|时)(?!点)"
+                r"(?:(?P<half>半)|(?P<q>一刻|三刻)|(?P<mi>\d{1,2}|[零一二三四五六七八九十]{1,3})分?)?(?P<sfx>钟|整)?)?"),
+     _zh_tod, False),
+    (re.compile(r"(?<![\d.])(?P<part>)(?P<h>\d{1,2}|[零一二两三四五六七八九十]{1,3})(?:点|點)(?!点)"
+                r"(?:(?P<half>半)|(?P<q>一刻|三刻)|(?P<mi>\d{1,2}|[零一二三四五六七八九十]{1,3})分?)?(?P<sfx>钟|整)?"),
+     _zh_tod, False),
+]
