@@ -30,8 +30,8 @@ from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
 from jiyi.read.tokencount import count_tokens
 from jiyi.records import (AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Message, Scope,
-                          Status, Visibility)
-from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
+                          Status, Visibility, WriteEvent, new_id)
+from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.text.tokens import keywords_text
 from jiyi.trace import enable_debug
@@ -113,14 +113,24 @@ class Memory:
                                  max_messages=self.settings.max_messages_per_add)
         payload = {"messages": [message_to_dict(m) for m in msgs], "session_id": session_id, "agent_id": agent_id,
                    "metadata": dict(metadata or {})}
+        if sync:
+            push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
+            job_id, events = self._run_now(scope, payload)
+            return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs))
         job_id = self.store.enqueue(scope, ADD_JOB, payload, self.clock.now())
         push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
-        if not sync:
-            self._worker.wake()
-            return AddResult(job_id=job_id, pending=True, messages=len(msgs))
+        self._worker.wake()
+        return AddResult(job_id=job_id, pending=True, messages=len(msgs))
+
+    def _run_now(self, scope: Scope, payload: dict[str, Any]) -> tuple[str, list[WriteEvent]]:
+        """Process a write in the caller's thread, after the queue ahead of it (``sync=True``).
+
+        Not enqueued: it is durable once ``apply`` commits, before the call returns, and its
+        events come straight back even when other workers are draining the queue.
+        """
         self._worker.wait_idle()
-        events = self._worker.results.pop(job_id, [])
-        return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs))
+        job = Job(new_id(), scope, ADD_JOB, payload, 1, self.clock.now())
+        return job.id, self._worker.run_inline(job)
 
     def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
         """Close a session: extract what is still pending and summarise its unsummarised turns (waits).
@@ -131,9 +141,8 @@ class Memory:
         sid = validate_optional_id(session_id, "session_id")
         if sid is None:
             raise InvalidInput("session_id is required: only sessions with an id are summarised")
-        job_id = self.store.enqueue(scope, ADD_JOB, session_end_payload(sid), self.clock.now())
-        self._worker.wait_idle()
-        ids = [e.id for e in self._worker.results.pop(job_id, []) if e.kind is Kind.SUMMARY]
+        _, events = self._run_now(scope, session_end_payload(sid))
+        ids = [e.id for e in events if e.kind is Kind.SUMMARY]
         return self.store.get_many(scope, ids) if ids else []
 
     def flush(self, timeout: float = 300.0) -> bool:

@@ -44,7 +44,7 @@ def test_factory_creates_parent_folders_and_is_a_store(tmp_path: Path) -> None:
     target = tmp_path / "deep" / "er" / "memories.db"
     store = from_settings(Settings(home=tmp_path, path=target))
     try:
-        assert isinstance(store, Store) and store.name == "sqlite" and store.supports_ann is False
+        assert isinstance(store, Store) and store.name == "sqlite" and store.supports_ann is True
         assert target.is_file()
     finally:
         store.close()

@@ -23,31 +23,28 @@ import numpy as np
 
 from jiyi.records import Kind
 
-CITIES_ZH = "上海 北京 杭州 深圳 广州 成都 南京 武汉 西安 苏州 重庆 厦门 青岛 长沙 天津 大连".split()
-DISTRICTS_ZH = "浦东 徐汇 朝阳 海淀 西湖 滨江 南山 福田 天河 锦江 鼓楼 江汉 雁塔 姑苏 渝中 思明".split()
-NAMES_ZH = "王芳 李伟 张敏 刘洋 陈静 杨磊 赵丽 黄涛 周杰 吴婷 徐明 孙悦 马超 朱琳 胡斌 郭倩 林晓雯 何志强".split()
-FOODS_ZH = "花生 芒果 海鲜 牛奶 香菜 榴莲 火锅 寿司 小龙虾 奶茶 拿铁 美式咖啡 螺蛳粉 烤鸭 麻辣烫 提拉米苏".split()
-PLACES_ZH = "西湖 外滩 故宫 迪士尼 图书馆 健身房 植物园 海边 电影院 博物馆 音乐节 咖啡馆 商场 公园 游泳馆".split()
-JOBS_ZH = "程序员 产品经理 设计师 老师 医生 律师 会计 记者 销售 护士 工程师 研究员".split()
-COMPANIES_ZH = "腾讯 阿里巴巴 字节跳动 华为 美团 京东 百度 小米 网易 招商银行 中国移动 华恒集团".split()
-RELATIONS_ZH = "妈妈 爸爸 姐姐 哥哥 弟弟 妹妹 老婆 老公 女朋友 男朋友 女儿 儿子 同事 室友 老板".split()
-HOBBIES_ZH = "跑步 游泳 弹吉他 画画 爬山 打羽毛球 看电影 打游戏 做饭 摄影 瑜伽 钓鱼 学日语 下围棋".split()
-PRODUCTS_ZH = "iPhone15 MacBook 扫地机器人 空气炸锅 电动牙刷 降噪耳机 咖啡机 投影仪 Kindle 机械键盘".split()
+CITIES_ZH = ["上海", "北京", "杭州", "深圳", "广州", "成都", "南京", "武汉", "西安", "苏州", "重庆", "厦门", "青岛", "长沙", "天津", "大连"]
+DISTRICTS_ZH = ["浦东", "徐汇", "朝阳", "海淀", "西湖", "滨江", "南山", "福田", "天河", "锦江", "鼓楼", "江汉", "雁塔", "姑苏", "渝中", "思明"]
+NAMES_ZH = ["王芳", "李伟", "张敏", "刘洋", "陈静", "杨磊", "赵丽", "黄涛", "周杰", "吴婷", "徐明", "孙悦", "马超", "朱琳", "胡斌", "郭倩", "林晓雯", "何志强"]
+FOODS_ZH = ["花生", "芒果", "海鲜", "牛奶", "香菜", "榴莲", "火锅", "寿司", "小龙虾", "奶茶", "拿铁", "美式咖啡", "螺蛳粉", "烤鸭", "麻辣烫", "提拉米苏"]
+PLACES_ZH = ["西湖", "外滩", "故宫", "迪士尼", "图书馆", "健身房", "植物园", "海边", "电影院", "博物馆", "音乐节", "咖啡馆", "商场", "公园", "游泳馆"]
+JOBS_ZH = ["程序员", "产品经理", "设计师", "老师", "医生", "律师", "会计", "记者", "销售", "护士", "工程师", "研究员"]
+COMPANIES_ZH = ["腾讯", "阿里巴巴", "字节跳动", "华为", "美团", "京东", "百度", "小米", "网易", "招商银行", "中国移动", "华恒集团"]
+RELATIONS_ZH = ["妈妈", "爸爸", "姐姐", "哥哥", "弟弟", "妹妹", "老婆", "老公", "女朋友", "男朋友", "女儿", "儿子", "同事", "室友", "老板"]
+HOBBIES_ZH = ["跑步", "游泳", "弹吉他", "画画", "爬山", "打羽毛球", "看电影", "打游戏", "做饭", "摄影", "瑜伽", "钓鱼", "学日语", "下围棋"]
+PRODUCTS_ZH = ["iPhone15", "MacBook", "扫地机器人", "空气炸锅", "电动牙刷", "降噪耳机", "咖啡机", "投影仪", "Kindle", "机械键盘"]
 
-CITIES_EN = "Boston Seattle Tokyo London Paris Berlin Toronto Sydney Denver Austin Chicago Lisbon Dublin Oslo".split()
-NAMES_EN = "Caroline Melanie James Olivia Ethan Sophia Liam Emma Noah Ava Mason Mia Lucas Grace Henry Chloe".split()
-FOODS_EN = ("peanuts shellfish gluten dairy sushi ramen tacos pizza oat-milk lattes dark chocolate "
-            "spicy curry avocado toast blueberry pancakes").split(" ")
-PLACES_EN = ("the lake, the climbing gym, the farmers market, the art museum, the beach, the library, "
-             "the jazz bar, the botanical garden, the pottery studio, the dog park, the stadium").split(", ")
-JOBS_EN = "nurse teacher software engineer designer accountant lawyer chef pharmacist photographer".split(" ")
-COMPANIES_EN = "Acme Corp, Globex, Initech, Umbrella Health, Stark Labs, Wayne Logistics, Hooli".split(", ")
-RELATIONS_EN = "sister brother mom dad wife husband daughter son best friend boss roommate cousin".split(" ")
-HOBBIES_EN = ("painting, running, baking sourdough, playing guitar, hiking, yoga, photography, "
-              "learning Spanish, woodworking, chess, swimming").split(", ")
-WEEKDAYS_EN = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
-MONTHS_EN = "January February March April May June July August September October November December".split()
-WEEKDAYS_ZH = "一 二 三 四 五 六 日".split()
+CITIES_EN = ["Boston", "Seattle", "Tokyo", "London", "Paris", "Berlin", "Toronto", "Sydney", "Denver", "Austin", "Chicago", "Lisbon", "Dublin", "Oslo"]
+NAMES_EN = ["Caroline", "Melanie", "James", "Olivia", "Ethan", "Sophia", "Liam", "Emma", "Noah", "Ava", "Mason", "Mia", "Lucas", "Grace", "Henry", "Chloe"]
+FOODS_EN = ["peanuts", "shellfish", "gluten", "dairy", "sushi", "ramen", "tacos", "pizza", "oat-milk", "lattes", "dark", "chocolate", "spicy", "curry", "avocado", "toast", "blueberry", "pancakes"]
+PLACES_EN = ["the lake", "the climbing gym", "the farmers market", "the art museum", "the beach", "the library", "the jazz bar", "the botanical garden", "the pottery studio", "the dog park", "the stadium"]
+JOBS_EN = ["nurse", "teacher", "software", "engineer", "designer", "accountant", "lawyer", "chef", "pharmacist", "photographer"]
+COMPANIES_EN = ["Acme Corp", "Globex", "Initech", "Umbrella Health", "Stark Labs", "Wayne Logistics", "Hooli"]
+RELATIONS_EN = ["sister", "brother", "mom", "dad", "wife", "husband", "daughter", "son", "best", "friend", "boss", "roommate", "cousin"]
+HOBBIES_EN = ["painting", "running", "baking sourdough", "playing guitar", "hiking", "yoga", "photography", "learning Spanish", "woodworking", "chess", "swimming"]
+WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+WEEKDAYS_ZH = ["一", "二", "三", "四", "五", "六", "日"]
 
 
 @dataclass(slots=True, frozen=True)

@@ -33,7 +33,6 @@ class JobWorker:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.results: dict[str, list[WriteEvent]] = {}
         self.errors = 0
 
     def start(self) -> None:
@@ -64,6 +63,11 @@ class JobWorker:
                     done += 1
         return done
 
+    def run_inline(self, job: Job) -> list[WriteEvent]:
+        """Run one job now in the caller's thread (errors propagate to the caller)."""
+        with self._lock:
+            return self._handler(job)
+
     def wait_idle(self, timeout: float = 60.0) -> bool:
         """Drain, then wait for jobs other workers hold; False if time ran out."""
         deadline = time.monotonic() + timeout
@@ -76,9 +80,7 @@ class JobWorker:
 
     def _run(self, job: Job) -> None:
         try:
-            self.results[job.id] = self._handler(job)
-            if len(self.results) > 10_000:
-                self.results.pop(next(iter(self.results)))
+            self._handler(job)
         except Exception as exc:  # noqa: BLE001 - any failure must go back to the queue, not vanish
             self.errors += 1
             log.exception("job %s failed (attempt %d); it will be retried", job.id, job.attempts)

@@ -108,6 +108,7 @@ _EN_HEALTH = re.compile(
     rf"(?:(?:a|an|mild|severe|chronic)\s+)*)(?P<v>(?i:{_CONDITIONS_EN}))\b")
 _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
 
+
 def en_contact(text: str) -> list[Draft]:
     """Phone, email, address, ID number (all sensitive)."""
     out: list[Draft] = []

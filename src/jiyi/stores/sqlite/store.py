@@ -22,12 +22,13 @@ import numpy as np
 
 from jiyi.errors import EmbeddingMismatch, InvalidInput, ScopeViolation
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter
+from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter
 from jiyi.stores.sqlite import jobs, queries, writes
 from jiyi.stores.sqlite.codec import DTYPES
 from jiyi.stores.sqlite.connections import ConnectionPool
 from jiyi.stores.sqlite.migrations import migrate
-from jiyi.stores.sqlite.vectors import RowMeta, UserMatrix, VectorCache
+from jiyi.stores.sqlite.vector_cache import VectorCache
+from jiyi.stores.sqlite.vectors import ANN_MIN_ROWS, RowMeta, UserMatrix
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -49,10 +50,15 @@ class SQLiteStore:
     (search always runs in float32). ``tracer`` receives every SQL statement
     (``SQLiteStore(path, tracer=print)``). ``cache_bytes`` bounds the in-memory
     vector matrices of all users together (least recently searched go first).
+
+    Users with at least ``ann_min_rows`` vectors in a channel get an IVF index
+    (:mod:`~jiyi.stores.sqlite.ivf`), built on a background thread
+    (``background_index=False``: in the caller's) and persisted in ``index_dir``
+    (default: ``<file>.index/`` beside the database).
     """
 
     name = "sqlite"
-    supports_ann = False
+    supports_ann = True
 
     def __init__(
         self,
@@ -61,6 +67,9 @@ class SQLiteStore:
         vector_dtype: str = "float32",
         tracer: Callable[[str], None] | None = None,
         cache_bytes: int = 512 * 1024 * 1024,
+        ann_min_rows: int = ANN_MIN_ROWS,
+        index_dir: str | Path | None = None,
+        background_index: bool = True,
     ) -> None:
         if vector_dtype not in DTYPES:
             raise InvalidInput(
@@ -69,7 +78,9 @@ class SQLiteStore:
         self.path = Path(path)
         self.vector_dtype = vector_dtype
         self._pool = ConnectionPool(self.path, tracer=tracer)
-        self._cache = VectorCache(cache_bytes)
+        folder = Path(index_dir) if index_dir is not None else self.path.with_name(self.path.name + ".index")
+        self._cache = VectorCache(cache_bytes, index_dir=folder, ann_min_rows=ann_min_rows,
+                                  background=background_index)
         migrate(self._pool.get())
 
     def __repr__(self) -> str:
@@ -104,6 +115,7 @@ class SQLiteStore:
 
         self._pool.write(tx)
         self._cache.invalidate()
+        self._cache.forget_indexes()
 
     # -- writes ----------------------------------------------------------------------
 
@@ -118,28 +130,27 @@ class SQLiteStore:
                 )
         if not changes:
             return
-        old_gen, new_gen = self._pool.write(lambda conn: self._apply_tx(conn, changes))
+        old_gen, new_gen, rids = self._pool.write(lambda conn: self._apply_tx(conn, changes))
         if new_gen != old_gen:
-            rows = [(RowMeta.of(up.record), up.vectors) for up in changes.upserts]
+            rows = [(RowMeta.of(up.record), up.vectors, rid) for up, rid in zip(changes.upserts, rids)]
             self._cache.apply(
                 (scope.tenant, scope.user_id), old_gen, new_gen, rows, changes.purge_ids
             )
 
-    def _apply_tx(self, conn: sqlite3.Connection, changes: ChangeSet) -> tuple[int, int]:
-        """The body of ``apply``; returns the user's generation before and after."""
+    def _apply_tx(self, conn: sqlite3.Connection, changes: ChangeSet) -> tuple[int, int, list[int]]:
+        """The body of ``apply``; returns the user's generation before and after, and the rows' rids."""
         scope = changes.scope
         adopted = writes.embedding(conn)
         dim = None if adopted is None else adopted[1]
-        for up in changes.upserts:
-            writes.upsert(conn, up, self.vector_dtype, dim)
+        rids = writes.upsert_many(conn, scope, changes.upserts, self.vector_dtype, dim)
         writes.purge(conn, scope, changes.purge_ids)
         writes.append_history(conn, scope, changes.history)
         if changes.done_job_id is not None:
             jobs.finish(conn, changes.done_job_id, scope)
         if not (changes.upserts or changes.purge_ids):
-            return 0, 0
+            return 0, 0, rids
         new_gen = writes.bump_generation(conn, scope)
-        return new_gen - 1, new_gen
+        return new_gen - 1, new_gen, rids
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
@@ -150,6 +161,7 @@ class SQLiteStore:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""
         removed = self._pool.write(lambda conn: writes.delete_user(conn, scope))
         self._cache.invalidate((scope.tenant, scope.user_id))
+        self._cache.forget_indexes([(scope.tenant, scope.user_id, ch) for ch in CHANNELS])
         return removed
 
     # -- reads -----------------------------------------------------------------------
@@ -215,14 +227,16 @@ class SQLiteStore:
         """Read the user's vectors and their filter columns at one consistent generation."""
         with self._pool.read() as conn:
             gen = queries.generation(conn, scope)
-            rows = queries.matrix_rows(conn, scope, channel)
-        dims = {dim for _, _, dim in rows}
+            cols, dims = queries.matrix_columns(conn, scope, channel)
         if len(dims) > 1:
             raise EmbeddingMismatch(
                 f"user {scope.user_id} has vectors of dimensions {sorted(dims)}; run `jiyi reembed`"
             )
-        dim = dims.pop() if dims else query_dim
-        return UserMatrix.build(dim, gen, [(meta, vec) for meta, vec, _ in rows])
+        return UserMatrix.from_columns(dims.pop() if dims else query_dim, gen, cols)
+
+    def wait_for_indexes(self) -> None:
+        """Block until background vector-index builds queued so far are done (benchmarks, tests)."""
+        self._cache.wait_for_indexes()
 
     def keyword_search(
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
@@ -303,4 +317,4 @@ class SQLiteStore:
     def close(self) -> None:
         """Close every thread's connection; the store cannot be used afterwards."""
         self._pool.close()
-        self._cache.invalidate()
+        self._cache.close()

@@ -196,7 +196,7 @@ class VectorCache:
                 self._queued.discard(key)
             try:
                 self.build_index(key)
-            except Exception:  # noqa: BLE001 - the exact path keeps answering; log and go on
+            except Exception:
                 log.exception("building a vector index failed; searches stay exact")
             finally:
                 self._queue.task_done()

@@ -19,14 +19,10 @@ rows for it to help, the exact path answers.
 from __future__ import annotations
 
 import logging
-import os
-import queue
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 import numpy as np
 

@@ -1,0 +1,138 @@
+"""Clause text into memory content: absolute times, third person, a subject in front.
+
+"下周三要去深圳" said on 2025-03-05 is stored as "用户2025年3月12日要去深圳": a memory
+is read later, out of context, so relative times are made absolute (in the user's
+zone) and first person becomes 用户 / User.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone, tzinfo
+
+from jiyi.extractors.rules.drafts import Clause
+from jiyi.text.person import third_person, tidy_zh
+from jiyi.write.timeparse import TimeSpan
+
+_ZH_PART_WORDS = ("凌晨", "清晨", "早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "深夜", "半夜")
+_ZH_SHORT_PARTS = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}
+_EN_PREPOSITION = re.compile(r"(?i)\b(?:on|in|at|from|by|since|during|until|till|for|of|before|after|around|over)\s*$")
+
+
+def _part_word_zh(span: TimeSpan) -> str:
+    for word in _ZH_PART_WORDS:
+        if word in span.text:
+            return word
+    for ch, word in _ZH_SHORT_PARTS.items():
+        if ch in span.text:
+            return word
+    return ""
+
+
+def render_span(span: TimeSpan, lang: str, tz: tzinfo = timezone.utc) -> str:
+    """An absolute, human-readable form of ``span`` (2025年3月12日 / 2025-03-12 / March 2025)."""
+    s = span.start.astimezone(tz)
+    e = (span.end - timedelta(microseconds=1)).astimezone(tz)
+    g = span.granularity
+    if lang == "zh":
+        def day(x: datetime) -> str:
+            return f"{x.year}年{x.month}月{x.day}日"
+
+        if g == "year":
+            return f"{s.year}年"
+        if g == "month":
+            return f"{s.year}年{s.month}月"
+        if g == "week":
+            return f"{day(s)}那一周"
+        if g in ("hour", "minute"):
+            tail = f"-{span.end.astimezone(tz):%H:%M}" if span.end - span.start > timedelta(hours=1) else ""
+            return f"{day(s)}{s:%H:%M}{tail}"
+        if g == "daypart":
+            return day(s) + (_part_word_zh(span) or f"{s:%H:%M}前后")
+        if s.date() != e.date():
+            tail = f"{e.day}日" if (e.year, e.month) == (s.year, s.month) else day(e)
+            return f"{day(s)}至{tail}" if e.year == s.year else f"{day(s)}至{day(e)}"
+        return day(s)
+    if g == "year":
+        return f"{s.year}"
+    if g == "month":
+        return f"{s:%B %Y}"
+    if g == "week":
+        return f"the week of {s:%Y-%m-%d}"
+    if g in ("hour", "minute"):
+        return f"{s:%Y-%m-%d %H:%M}"
+    if g == "daypart":
+        part = next((p for p in ("morning", "afternoon", "evening", "night") if p in span.text.lower()), "night")
+        return f"the {part} of {s:%Y-%m-%d}"
+    if s.date() != e.date():
+        return f"{s:%Y-%m-%d} to {e:%Y-%m-%d}"
+    return f"{s:%Y-%m-%d}"
+
+
+def _en_with_preposition(rendered: str, span: TimeSpan, before: str) -> str:
+    if _EN_PREPOSITION.search(before):
+        return rendered
+    g = span.granularity
+    if g in ("month", "year", "week"):
+        return "in " + rendered
+    if g in ("hour", "minute"):
+        return "at " + rendered
+    if " to " in rendered:
+        return "from " + rendered
+    return "on " + rendered
+
+
+def substitute_times(text: str, base: int, spans: Sequence[TimeSpan], lang: str, tz: tzinfo) -> str:
+    """``text`` (found at ``base`` in the message) with each time expression made absolute."""
+    out = text
+    for span in sorted(spans, key=lambda s: s.offset, reverse=True):
+        lo, hi = span.offset - base, span.end_offset - base
+        if lo < 0 or hi > len(out):
+            continue
+        rendered = render_span(span, lang, tz)
+        if lang != "zh":
+            rendered = _en_with_preposition(rendered, span, out[:lo])
+        out = out[:lo] + rendered + out[hi:]
+    return out
+
+
+def mask_times(text: str, base: int, spans: Sequence[TimeSpan]) -> str:
+    """``text`` with its time expressions blanked out (for entities: 3月12日 is not a name)."""
+    for span in spans:
+        lo, hi = span.offset - base, span.end_offset - base
+        if 0 <= lo < hi <= len(text):
+            text = text[:lo] + " " * (hi - lo) + text[hi:]
+    return text
+
+
+_EN_LEAD = re.compile(r"(?i)^(?:(?:yeah|yes|yep|oh|well|so|and|but|wow|haha|lol|hey|hi|ok|okay|anyway|"
+                      r"honestly|btw|also)\b[,!.]?\s+)+")
+_TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从]{2,30})用户(?!的)")
+_ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌)")
+
+
+def with_user_prefix(text: str) -> str:
+    """``用户`` before a verb-like start (用户要去…), ``用户：`` before anything else."""
+    return ("用户" if _ZH_VERBISH.match(text) else "用户：") + text
+
+
+def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
+    """The clause as a third-person statement with absolute times."""
+    raw = substitute_times(c.text, c.start, c.spans, lang, tz)
+    if lang == "zh":
+        t = third_person(tidy_zh(raw), "zh")
+        if m := _TIME_THEN_USER.match(t):  # 2025年3月12日用户要… → 用户2025年3月12日要…
+            t = "用户" + m.group(1) + t[m.end():]
+        if not t.startswith("用户") and c.subject == "self":
+            t = with_user_prefix(t)
+        return t
+    t = third_person(_EN_LEAD.sub("", raw.strip()).rstrip(".!,;"), "en")
+    return t[:1].upper() + t[1:]
+
+
+def drop_subject(part: str) -> str:
+    """A continuation clause without the 用户/用户： its own rendering put in front."""
+    if part.startswith("用户："):
+        return part[3:]
+    return part[2:] if part.startswith("用户") and not part.startswith("用户的") else part

@@ -1,0 +1,186 @@
+"""English fact patterns about the user: name, age, home, work, diet, likes, habits, reply style.
+
+Each function takes the clause text and returns drafts in canonical third person
+("User lives in Boston"). Contacts and health are in :mod:`.sensitive`; people and
+pets in :mod:`.people`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.extractors.rules.drafts import Draft, fact, templated
+from jiyi.records import Kind
+from jiyi.text.person import third_person
+from jiyi.text.relations import EN_NAME_DENY
+
+_CAP = r"[A-Z][\w'.&-]*(?:\s+(?:(?:of|de|la|upon)\s+)?[A-Z][\w'.&-]*)*(?:,\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?"
+_LOWER_PHRASE = r"(?:a|an|the)\s+[a-z][\w\s-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because)\b)"
+_PLACE_EN = rf"(?P<v>{_CAP}|{_LOWER_PHRASE})"
+_EN_ADV = r"(?:(?:really|absolutely|just|also|totally|still|kind\s+of|sort\s+of|actually|truly|do|definitely)\s+)*"
+_EN_NAME = (
+    re.compile(r"(?i:\bmy\s+name(?:'s|\s+is)\s+)(?P<v>[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"),
+    re.compile(r"(?i:(?<!don't\s)(?<!not\s)\b(?:call\s+me|i\s+go\s+by|i'm\s+called|i\s+am\s+called)\s+)"
+               r"(?P<v>[A-Za-z][\w'-]*)"),
+    re.compile(r"(?i:^(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+(?:i'm|i\s+am|this\s+is)\s+)(?P<v>[A-Z][a-z]+)\b"),
+)
+_EN_AGE = (
+    re.compile(r"(?i:\b(?:i'm|i\s+am)\s+)(?P<v>\d{1,3})(?i:\s+years?\s+old|\s*(?:yo|y/o|yrs?\s+old))?"
+               r"(?=\s*(?:$|[.,!;]|and\b|now\b))"),
+    re.compile(r"(?i:\bi\s+(?:just\s+)?turned\s+)(?P<v>\d{1,3})\b"),
+)
+_EN_MOVE = re.compile(r"(?i:\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)?(?:moved|relocated)"
+                      r"\s+(?:back\s+)?to|\b(?:i'm|i\s+am|we're|we\s+are)\s+moving\s+to)\s+" + _PLACE_EN)
+_EN_LIVE = re.compile(r"(?i:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|"
+                      r"are\s+living)\s+in|\b(?:i'm|we're)\s+(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _PLACE_EN)
+_EN_HOMETOWN = re.compile(r"(?i:\b(?:i'm|i\s+am|i\s+come)\s+(?:originally\s+)?from|\bi\s+grew\s+up\s+in)\s+"
+                          + _PLACE_EN)
+_JOBS_EN = (
+    "software engineer|data scientist|product manager|police officer|social worker|grad student|phd student|"
+    "stay-at-home mom|stay-at-home dad|engineer|developer|programmer|teacher|nurse|doctor|student|designer|lawyer|"
+    "accountant|manager|writer|artist|chef|cook|driver|pilot|scientist|researcher|professor|consultant|analyst|"
+    "architect|photographer|musician|dentist|pharmacist|therapist|counselor|psychologist|journalist|editor|banker|"
+    "farmer|firefighter|soldier|veteran|electrician|plumber|mechanic|carpenter|salesperson|marketer|entrepreneur|"
+    "freelancer|founder|ceo|cto|intern|barista|waiter|waitress|cashier|librarian|veterinarian|paramedic|surgeon|"
+    "translator|tutor|coach|instructor|retiree|homemaker|nanny|painter|dancer|actor|actress|singer|youtuber|streamer"
+)
+_EN_JOB = (
+    re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
+    re.compile(rf"(?i:\b(?:i'm|i\s+am)\s+(?:now\s+|currently\s+)?(?:an?\s+))(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
+    re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
+)
+_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE})"
+_EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:work|am\s+working|'m\s+working)"
+                          r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
+                          r"(?:a\s+new\s+job\s+)?at)|\b(?:i'm|i\s+am)\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
+                          r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for))\s+" + _ORG_EN)
+
+_EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
+                     r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
+                     r"|kosher|keto)\b")
+_EN_NO_EAT = re.compile(r"(?i)\bi\s+(?P<neg>don't|do\s+not|can't|cannot|never|won't)\s+(?P<verb>eat|drink|touch)\s+"
+                        r"(?P<v>[\w\s-]{2,30}?)(?=[.,;!?]|$|\s+(?:and|but|because|anymore|since|at\s+all)\b)")
+_EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:quit|gave\s+up|have\s+quit|'ve\s+quit|"
+                      r"'ve\s+given\s+up|stopped|am\s+quitting|'m\s+quitting)\s+"
+                      r"(?P<v>smoking|drinking|coffee|caffeine|alcohol|sugar|meat|soda|vaping|junk\s+food|sweets)\b")
+_EN_LIKE = (
+    re.compile(rf"(?i)\bi\s+{_EN_ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|can't\s+stand|cannot\s+stand|"
+               r"don't\s+like|do\s+not\s+like|don't\s+enjoy)\s+(?P<v>[^.;!?]{2,60})"),
+    re.compile(rf"(?i)\b(?:i'm|i\s+am)\s+{_EN_ADV}(?P<verb>into|obsessed\s+with|a\s+(?:big\s+|huge\s+)?fan\s+of|"
+               r"passionate\s+about|crazy\s+about)\s+(?P<v>[^.;!?]{2,60})"),
+)
+_EN_FAVORITE = re.compile(r"(?i)\bmy\s+(?:all-time\s+)?fav(?:ou?rite)?\s+(?P<x>[\w\s]{2,20}?)\s+(?:is|are)\s+"
+                          r"(?P<v>[^.;!?,]{1,40})")
+_EN_HABIT = re.compile(r"(?i)\b(?:i|we)\s+(?P<adv>always|never|usually|often|normally|typically|regularly|rarely|"
+                       r"seldom|generally)\s+(?P<verb>[a-z']+)|\bevery\s+(?:day|morning|night|evening|week|weekend|"
+                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
+_STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("style/length", re.compile(r"(?i)\b(?:be\s+(?:more\s+)?(?:concise|brief|succinct)|keep\s+(?:it|your\s+"
+                                r"(?:answers?|replies|responses))\s+(?:short|brief)|(?:shorter|brief|short)\s+"
+                                r"(?:answers?|replies|responses)|less\s+verbose|get\s+to\s+the\s+point|"
+                                r"(?:stop|don't)\s+(?:rambling|writing\s+essays))"), "User wants short, concise replies"),
+    ("style/length", re.compile(r"(?i)\b(?:more\s+detail(?:ed)?|be\s+(?:more\s+)?detailed|in\s+(?:more\s+)?detail|"
+                                r"longer\s+(?:answers?|replies))"), "User wants detailed replies"),
+    ("style/language", re.compile(r"(?i)\b(?:reply|respond|answer|talk|write|speak)\s+(?:to\s+me\s+)?in\s+"
+                                  r"(?P<v>english|chinese|mandarin|cantonese|japanese|korean|french|spanish|german)"),
+     "User wants replies in {v}"),
+    ("style/emoji", re.compile(r"(?i)\b(?:no|don't\s+use|do\s+not\s+use|stop\s+using|without|avoid|fewer|less)\s+"
+                               r"(?:any\s+|the\s+)?emojis?\b"), "User doesn't want emojis in replies"),
+    ("style/tone", re.compile(r"(?i)\b(?:don't|do\s+not|stop)\s+(?:lecturing|moralizing|preaching|sugarcoating|"
+                              r"being\s+so\s+formal)|\bbe\s+more\s+(?:casual|formal|direct|friendly|funny)\b"),
+     "User wants the assistant to {clause}"),
+    ("contact/channel", re.compile(r"(?i)\b(?:email|text|message|whatsapp|dm)\s+me\b|\b(?:don't|do\s+not|never)\s+"
+                                   r"call\s+me\b|\bcontact\s+me\s+(?:by|via|through|on)\s+\w+"),
+     "User's contact preference: {clause}"),
+)
+
+
+def _en_value(v: str) -> str:
+    """The value up to the first conjunction or punctuation ("Boston and I love it" → Boston)."""
+    return re.split(r"\s+(?:and|but|because|since|now|so|which|who|with)\b|[.,;!?]", v.strip(), maxsplit=1)[0].strip()
+
+
+def en_identity(text: str) -> list[Draft]:
+    """Name, age, city (live / moved), hometown, job, employer."""
+    out: list[Draft] = []
+    for pattern in _EN_NAME:
+        if m := pattern.search(text):
+            name = " ".join(w.capitalize() if w.islower() else w for w in m.group("v").split())
+            if name.split()[0] not in EN_NAME_DENY:
+                out.append(templated("User's name is {v}", "user/name", name, importance=0.8))
+                break
+    for pattern in _EN_AGE:
+        if (m := pattern.search(text)) and 1 <= int(m.group("v")) <= 120:
+            out.append(templated("User is {v} years old", "user/age", m.group("v")))
+            break
+    if m := _EN_MOVE.search(text):
+        out.append(templated("User moved to {v}", "user/city", _en_value(m.group("v")), importance=0.7))
+    elif m := _EN_LIVE.search(text):
+        out.append(templated("User lives in {v}", "user/city", _en_value(m.group("v")), importance=0.7))
+    if m := _EN_HOMETOWN.search(text):
+        out.append(templated("User is from {v}", "user/hometown", _en_value(m.group("v"))))
+    for pattern in _EN_JOB:
+        if m := pattern.search(text):
+            job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.IGNORECASE)
+            out.append(templated("User's job is {v}", "user/job", job))
+            break
+    if m := _EN_EMPLOYER.search(text):
+        out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
+    return out
+
+
+def en_diet(text: str) -> list[Draft]:
+    """vegetarian / don't eat X / quit X, keyed by the object."""
+    if m := _EN_VEG.search(text):
+        return [fact(f"User is {m.group('v').lower()}", "diet/type", m.group("v").lower(), kind=Kind.PREFERENCE,
+                      importance=0.7)]
+    if m := _EN_NO_EAT.search(text):
+        item = m.group("v").strip()
+        return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{item.lower()}", item,
+                      kind=Kind.PREFERENCE, importance=0.7)]
+    if m := _EN_QUIT.search(text):
+        item = m.group("v").lower()
+        return [fact(f"User quit {item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+    return []
+
+
+def en_preference(text: str) -> list[Draft]:
+    """favourite X is Y / love / hate / into X → a ``pref/…`` preference."""
+    if m := _EN_FAVORITE.search(text):
+        x, v = m.group("x").strip().lower(), m.group("v").strip()
+        return [fact(f"User's favorite {x} is {v}", f"pref/favorite {x}", v, kind=Kind.PREFERENCE,
+                      importance=0.6, template=f"User's favorite {x} is {{v}}")]
+    for pattern in _EN_LIKE:
+        m = pattern.search(text)
+        if not m or re.match(r"(?i)(?:it|that|this|these|those|you|them|him|her|how|what|when|where|why|the\s+way|"
+                             r"to\s+(?:think|say|know|hear|see))\b", m.group("v")):
+            continue
+        obj = _en_value(re.sub(r"(?i)^(?:to\s+|the\s+|a\s+|an\s+)", "", m.group("v")))
+        if len(re.sub(r"[^A-Za-z]", "", obj)) < 3:
+            continue  # "I love to."
+        slot = f"pref/{obj.lower()}" if 0 < len(obj.split()) <= 3 else None
+        content = third_person(text[m.start():].strip().rstrip(".!,"), "en")
+        return [fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
+    return []
+
+
+def en_habit(text: str) -> list[Draft]:
+    """always / usually / every morning … → a behaviour with no date."""
+    m = _EN_HABIT.search(text)
+    if not m or (m.group("verb") and re.search(r"(?:ed|thought|knew|expected|imagined)$", m.group("verb") or "")):
+        return []
+    start = text.lower().rfind("i ", 0, m.start() + 1) if m.group("adv") is None else m.start()
+    content = third_person(text[max(start, 0):].strip().rstrip(".!,"), "en")
+    return [fact(content, None, "", kind=Kind.BEHAVIOR, importance=0.5, confidence=0.8)]
+
+
+def style_slots_en(text: str) -> list[tuple[str, str]]:
+    """``(slot, content)`` for each request about how the assistant should reply."""
+    out: dict[str, str] = {}
+    for slot, pattern, template in _STYLE_EN:
+        if slot not in out and (m := pattern.search(text)):
+            value = (m.groupdict().get("v") or "").capitalize()
+            clause = re.sub(r"(?i)^(?:please|pls|can\s+you|could\s+you)\s+", "", text.strip().rstrip(".!"))
+            clause = re.sub(r"(?i)^(?:don't|do\s+not)\s+", "not ", clause)
+            out[slot] = template.format(v=value, clause=third_person(clause, "en"))
+    return list(out.items())

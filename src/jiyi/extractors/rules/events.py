@@ -1,0 +1,91 @@
+"""Events: what the user did or plans on a date no fact pattern claimed.
+
+An event gets ``valid_from``/``valid_until`` from its time expressions, resolved
+against the message's timestamp in the user's zone. A same-day or next-day plan that
+has not happened yet (今天中午想吃面) also gets ``expires_at`` at the end of that day,
+with a lower importance: it is useful today and noise next week.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
+from jiyi.extractors.rules.drafts import Clause, Draft
+from jiyi.records import Kind
+from jiyi.write.timeparse import TimeSpan
+
+if TYPE_CHECKING:
+    from jiyi.extractors.rules.message import MessageExtraction
+
+_ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天)|已经|刚才")
+_ZH_FUTURE = re.compile(r"要|会|打算|准备|想|计划|将|得|提醒|记得|叫我")
+_EN_PAST_CUE = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|\w{3,}ed)\b")
+_EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to)\b")
+_EVALUATIVE = re.compile(r"^(?:挺|很|太|真|好|超|蛮|特别|非常|还挺|it\s+was|it's|that's|so\b)", re.IGNORECASE)
+
+
+def events(work: MessageExtraction) -> list[Draft]:
+    """One event per sentence: the first timed clause plus the clauses that continue it."""
+    out: list[Draft] = []
+    for sentence in sorted({c.sentence for c in work.clauses}):
+        clauses = [c for c in work.clauses if c.sentence == sentence]
+        start = next((i for i, c in enumerate(clauses) if work.qualifying(c) and not c.consumed
+                      and not c.question and c.subject not in ("bot", "other")), None)
+        if start is None:
+            continue
+        group = [clauses[start]]
+        for c in clauses[start + 1:]:
+            if c.consumed or c.question or c.subject in ("bot", "other") or c.subject != group[0].subject:
+                break
+            group.append(c)
+        for c in reversed(clauses[:start]):  # 这次是去见华恒集团的人，谈明年的合同
+            if (c.consumed or c.question or c.subject in ("bot", "other") or len(c.text) < 6
+                    or _EVALUATIVE.match(c.text)):
+                break
+            group.insert(0, c)
+        out.append(_event(work, group))
+    return [d for d in out if d.content]
+
+
+def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
+    joiner = "，" if work.lang == "zh" else ", "
+    parts = [work.content(c) for c in group]
+    if work.lang == "zh":
+        parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
+    text = joiner.join(p for p in parts if p)
+    if work.lang == "zh" and "用户" not in text:
+        text = with_user_prefix(text)
+    elif work.lang != "zh" and "User" not in text:
+        text = "User: " + text
+    spans = [s for c in group for s in work.qualifying(c)]
+    raw = " ".join(c.text for c in group)
+    draft = Draft(Kind.EVENT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans),
+                  valid_until=max(s.end for s in spans))
+    draft.expires_at = _expiry(work, spans, raw)
+    if draft.expires_at is not None:
+        draft.importance = 0.4
+    draft.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+    draft.source_at = group[0].start
+    return draft
+
+
+def _expiry(work: MessageExtraction, spans: list[TimeSpan], raw: str) -> datetime | None:
+    """End of the day for a plan today or tomorrow that has not happened yet (今天中午想吃面)."""
+    local = work.ref.astimezone(work.tz)
+    today = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    horizon = today + timedelta(days=2)
+    near = all(s.granularity in ("day", "daypart", "hour", "minute") and s.start >= today
+               and s.end <= horizon for s in spans)
+    if not near or max(s.end for s in spans) <= work.ref:
+        return None
+    if work.lang == "zh":
+        past = _ZH_PAST.search(raw) and not _ZH_FUTURE.search(raw)
+    else:
+        past = _EN_PAST_CUE.search(raw) and not _EN_FUTURE_CUE.search(raw)
+    if past:
+        return None
+    last = max(s.end for s in spans).astimezone(work.tz) - timedelta(microseconds=1)
+    return (last.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)).astimezone(timezone.utc)

@@ -1,0 +1,117 @@
+"""The ``rules`` extractor: drafts of each user message into candidates.
+
+Only the user's own messages are mined; assistant turns are read only to learn
+which attribute a bare correction ("不对，杭州") refers to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import timezone, tzinfo
+from typing import TYPE_CHECKING
+
+from jiyi.extractors.protocol import Candidate
+from jiyi.extractors.rules.corrections import Thread
+from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
+from jiyi.extractors.rules.message import MessageExtraction
+from jiyi.records import Message
+from jiyi.text.entities import find_entities
+from jiyi.text.language import detect_language
+from jiyi.text.smalltalk import is_smalltalk
+
+if TYPE_CHECKING:
+    from jiyi.config import Settings
+
+class RulesExtractor:
+    """Offline pattern extractor; cheap enough to run on every batch (``cheap = True``)."""
+
+    name = "rules"
+    cheap = True
+
+    def __init__(self, *, tz: tzinfo = timezone.utc) -> None:
+        self.tz = tz
+
+    def extract(self, messages: Sequence[Message], *, language_hint: str | None = None) -> list[Candidate]:
+        """Candidates from the user messages in ``messages`` (oldest first)."""
+        thread = Thread()
+        out: list[Candidate] = []
+        seen: set[tuple[str, str | None]] = set()
+        for msg in messages:
+            if msg.role != "user":
+                if msg.role == "assistant":
+                    thread.assistant = msg.content
+                continue
+            for cand in self._from_message(msg, language_hint, thread):
+                if (cand.content, cand.slot) not in seen:
+                    seen.add((cand.content, cand.slot))
+                    out.append(cand)
+        return out
+
+    def _from_message(self, msg: Message, hint: str | None, thread: Thread) -> list[Candidate]:
+        text = msg.content.strip()
+        if not text or is_smalltalk(text):
+            return []
+        lang = hint if hint in ("zh", "en") else detect_language(text)
+        work = MessageExtraction(msg, lang, self.tz)
+        drafts = work.run(thread)
+        for d in drafts:
+            if d.slot and d.template:
+                thread.last_slotted = d
+        cands: list[Candidate] = []
+        for d in drafts:
+            cands.extend(_to_candidates(d, msg, lang, work.corrects))
+        return cands
+
+
+def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Candidate]:
+    """Split over-long content on sentence boundaries; attach entities and provenance."""
+    pieces = _fit(re.sub(r"\s{2,}", " ", d.content).strip(), lang)
+    entities = find_entities(d.source or d.content, lang, extra=d.values)
+    return [
+        Candidate(content=piece, kind=d.kind, slot=d.slot if i == 0 else None, entities=entities,
+                  importance=round(d.importance, 3), confidence=round(d.confidence, 3),
+                  valid_from=d.valid_from, valid_until=d.valid_until, expires_at=d.expires_at,
+                  visibility=d.visibility, source_ids=(msg.id,) if msg.id else (), corrects=corrects,
+                  speaker=msg.name, metadata={"extractor": "rules", "lang": lang})
+        for i, piece in enumerate(pieces)
+        if len(piece.removeprefix("用户").removeprefix("User").strip(" ：:")) >= 2
+    ]
+
+
+_SENT_END = re.compile(r"(?<=[。！？!?；;])|(?<=[.])\s+")
+_CLAUSE_END = re.compile(r"(?<=[，,])")
+
+
+def _pack(parts: Sequence[str]) -> list[str]:
+    pieces: list[str] = []
+    cur = ""
+    for part in parts:
+        if cur and len(cur) + len(part) > MAX_CHARS:
+            pieces.append(cur.strip())
+            cur = ""
+        cur += part
+    if cur.strip():
+        pieces.append(cur.strip())
+    return pieces
+
+
+def _fit(text: str, lang: str) -> list[str]:
+    """``text`` as pieces of at most 200 characters, cut at sentence, then clause, boundaries.
+
+    Pieces after the first are prefixed with the subject so each stays self-contained.
+    """
+    if len(text) <= MAX_CHARS:
+        return [text]
+    out: list[str] = []
+    for piece in _pack([p for p in _SENT_END.split(text) if p]):
+        subparts = [piece] if len(piece) <= MAX_CHARS else _pack([p for p in _CLAUSE_END.split(piece) if p])
+        out.extend(p if len(p) <= MAX_CHARS else p[: MAX_CHARS - 1] + "…" for p in subparts)
+    subject = "用户：" if lang == "zh" else "User: "
+    return [p if i == 0 or p.startswith(("用户", "User")) else (subject + p)[:MAX_CHARS]
+            for i, p in enumerate(out)]
+
+
+def from_settings(settings: Settings) -> RulesExtractor:
+    """``JIYI_EXTRACTOR=rules`` (the default): no options; times resolve in UTC."""
+    return RulesExtractor()

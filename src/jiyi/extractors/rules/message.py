@@ -1,0 +1,156 @@
+"""One user message through the rules: clauses, then facts, relations, events, markers.
+
+:class:`MessageExtraction` holds what every stage needs (the text with its markers
+blanked, the time spans, the clauses); the stages live in their own modules and
+take it as their first argument.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timezone, tzinfo
+
+from jiyi.extractors.rules.clauses import (
+    RecentRelation,
+    assign_subject_en,
+    assign_subject_zh,
+    split_clauses,
+)
+from jiyi.extractors.rules.content import clause_content, drop_subject, mask_times
+from jiyi.extractors.rules.corrections import Thread, corrected, remembered, strip_markers
+from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact, merge_slots
+from jiyi.extractors.rules.en import en_diet, en_habit, en_identity, en_preference, style_slots_en
+from jiyi.extractors.rules.events import events
+from jiyi.extractors.rules.people import recent_relation, relations
+from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
+from jiyi.extractors.rules.zh import (
+    style_slots_zh,
+    zh_age,
+    zh_diet,
+    zh_habit,
+    zh_i_am_name,
+    zh_like,
+    zh_name,
+    zh_residence,
+    zh_work,
+)
+from jiyi.records import Kind, Message
+from jiyi.text.person import third_person, tidy_zh
+from jiyi.write.timeparse import TimeSpan, find_time_expressions
+
+
+class MessageExtraction:
+    """All candidates of one user message; one method per stage, in :meth:`run` order."""
+
+    def __init__(self, msg: Message, lang: str, tz: tzinfo) -> None:
+        self.msg, self.lang, self.tz = msg, lang, tz
+        self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
+        self.text, self.corrects, self.remember_at = strip_markers(msg.content, lang)
+        self.spans = find_time_expressions(self.text, self.ref, tz=tz)
+        self.clauses = split_clauses(self.text, lang, self.spans)
+
+    # -- helpers
+    def qualifying(self, c: Clause) -> list[TimeSpan]:
+        """Spans that make a clause an event (今年/this year alone says nothing)."""
+        ref_year = self.ref.astimezone(self.tz).year
+        return [s for s in c.spans
+                if not (s.granularity == "year" and s.start.astimezone(self.tz).year == ref_year)]
+
+    def content(self, c: Clause) -> str:
+        """The clause as a third-person statement with absolute times."""
+        return clause_content(c, self.lang, self.tz)
+
+    # -- stages
+    def run(self, thread: Thread) -> list[Draft]:
+        """Clause facts and relations, then events, then remember/correction adjustments."""
+        drafts: list[Draft] = []
+        prev: Clause | None = None
+        recent: RecentRelation | None = None
+        assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
+        for c in self.clauses:
+            assign(c, prev, recent)
+            found = self.facts(c)
+            if not found and self._continues(c, prev, drafts):
+                prev = c
+                continue
+            c.consumed = bool(found)
+            found += relations(self, c)
+            if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
+                c.consumed = True
+            for d in found:
+                d.source, d.source_at = d.source or mask_times(c.text, c.start, c.spans), c.start
+            drafts += found
+            recent = recent_relation(c, found, recent)
+            prev = c
+        drafts += events(self)
+        return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
+
+    def facts(self, c: Clause) -> list[Draft]:
+        """What a clause says about the user: contacts, identity, reply style, preferences."""
+        if c.subject in ("other", "rel"):
+            return []
+        drafts = (zh_contact(c.text) if self.lang == "zh" else en_contact(c.text))
+        if c.subject == "self":
+            drafts += self._identity(c)
+        if not drafts:
+            drafts += self._style(c)
+        if not drafts and c.subject == "self":
+            drafts += self._preference(c)
+        return drafts
+
+    def _identity(self, c: Clause) -> list[Draft]:
+        if self.lang != "zh":
+            out = en_identity(c.text) + en_health(c.text)
+        else:
+            body = c.body
+            sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
+            out = zh_name(body) + zh_age(body) + zh_health(body, sentence) + zh_residence(body)
+            out += zh_work(body)
+            out = out or zh_i_am_name(body)
+        timed = self.qualifying(c)
+        for d in out:
+            if timed and d.slot == "user/city":  # 下个月搬到杭州: true from then on
+                d.valid_from = min(s.start for s in timed)
+        return out
+
+    def _style(self, c: Clause) -> list[Draft]:
+        if self.lang == "zh":
+            slots = style_slots_zh(c.text)
+            body = re.sub(r"^(?:你们|您|你|请你?|麻烦你?|以后|今后)+", "", tidy_zh(c.text))
+            content = "用户要求助手" + third_person(body, "zh")
+            return [fact(content, slot, "", kind=Kind.PREFERENCE, importance=0.7) for slot in slots]
+        return [fact(text, slot, "", kind=Kind.PREFERENCE, importance=0.7) for slot, text in style_slots_en(c.text)]
+
+    def _preference(self, c: Clause) -> list[Draft]:
+        timed = self.qualifying(c)
+        near = any(s.granularity in ("day", "daypart", "hour", "minute") for s in timed)
+        if self.lang != "zh":
+            diet = en_diet(c.text)
+        else:
+            diet = zh_diet(c.body, self.content(c), near)
+        if diet and timed:  # 从今天开始戒咖啡 / I quit smoking 3 months ago
+            diet[0].valid_from = min(s.start for s in timed)
+        if diet:
+            return diet
+        if self.lang != "zh":
+            return en_preference(c.text) or en_habit(c.text)
+        content = self.content(c)
+        return zh_like(c.body, content) or zh_habit(c.body, content)
+
+    def _continues(self, c: Clause, prev: Clause | None, drafts: list[Draft]) -> bool:
+        """Append a subject-less clause to the statement it continues (一般7点起，8点到图书馆…)."""
+        last = drafts[-1] if drafts else None
+        if (prev is None or last is None or not c.inherited or c.question or self.qualifying(c)
+                or last.source_at != prev.start or last.template is not None
+                or last.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
+                or last.slot is not None and last.slot.startswith(("style/", "contact/"))):
+            return False
+        if len(last.content) > MAX_CHARS - 20:
+            return False
+        joiner = "，" if self.lang == "zh" else ", "
+        addition = drop_subject(self.content(c)) if self.lang == "zh" else c.text.strip().rstrip(".!")
+        last.content += joiner + addition
+        last.source += " " + mask_times(c.text, c.start, c.spans)
+        last.source_at = c.start
+        c.consumed = True
+        return True
