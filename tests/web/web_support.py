@@ -7,6 +7,8 @@ then stands at ``NOW``. The offline ``hash`` embedder keeps it fast and determin
 
 from __future__ import annotations
 
+import os
+
 import re
 import socket
 import threading
@@ -25,7 +27,11 @@ from jiyi.memory import Memory
 from jiyi.server.app import ServerOptions, create_app
 from jiyi.server.keys import KeyStore
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Screenshots go to test-artifacts/screenshots/ (gitignored) on every run; JIYI_UPDATE_SCREENSHOTS=1
+# writes them to docs/screenshots/ instead, the copies the README and docs/web.md show.
+_REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = (_REPO / "docs" / "screenshots" if os.environ.get("JIYI_UPDATE_SCREENSHOTS")
+               else _REPO / "test-artifacts" / "screenshots")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
 
 #: alice of acme: a move (superseded chain), an allergy, family, a past trip (expired), a phone (sensitive).
@@ -102,7 +108,7 @@ def sign_in(page: Any, site: Site, tenant: str = "acme") -> None:
 
 
 def shoot(page: Any, name: str, *, full_page: bool = False) -> Path:
-    """Save docs/screenshots/<name>.png (viewport-sized unless asked, to keep the files small)."""
+    """Save <SCREENSHOTS>/<name>.png (viewport-sized unless asked, to keep the files small)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page, animations="disabled")

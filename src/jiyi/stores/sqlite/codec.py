@@ -81,9 +81,9 @@ def record_row(rec: MemoryRecord) -> tuple[object, ...]:
         if col in _TIME_COLUMNS:
             out.append(iso_or_none(value))
         elif col in _JSON_TUPLES:
-            out.append(json.dumps(list(value), ensure_ascii=False))
+            out.append(json.dumps(list(value), ensure_ascii=False) if value else "[]")
         elif col == "metadata":
-            out.append(json.dumps(value, ensure_ascii=False, sort_keys=True))
+            out.append(json.dumps(value, ensure_ascii=False, sort_keys=True) if value else "{}")
         elif isinstance(value, (Kind, Status, Visibility)):
             out.append(value.value)
         else:
@@ -92,18 +92,31 @@ def record_row(rec: MemoryRecord) -> tuple[object, ...]:
 
 
 def row_record(row: Sequence[Any]) -> MemoryRecord:
-    """Inverse of :func:`record_row` for a row selected with :data:`SELECT_MEMORY`."""
+    """Inverse of :func:`record_row` for a row selected with :data:`SELECT_MEMORY`.
+
+    Hot on the read path (every candidate is decoded), so the common shapes take
+    shortcuts: our own fixed-width UTC times, and empty JSON lists and objects.
+    """
     data = dict(zip(MEMORY_COLUMNS, row))
     for col in _TIME_COLUMNS:
-        if data[col] is not None:
-            data[col] = parse_iso(data[col])
+        value = data[col]
+        if value is not None:
+            data[col] = _FROM_ISO(value) if len(value) == 32 and value.endswith("+00:00") else parse_iso(value)
     for col in _JSON_TUPLES:
-        data[col] = tuple(json.loads(data[col]))
-    data["metadata"] = json.loads(data["metadata"])
-    data["kind"] = Kind(data["kind"])
-    data["status"] = Status(data["status"])
-    data["visibility"] = Visibility(data["visibility"])
+        value = data[col]
+        data[col] = () if value == "[]" else tuple(json.loads(value))
+    meta = data["metadata"]
+    data["metadata"] = {} if meta == "{}" else json.loads(meta)
+    data["kind"] = _KINDS[data["kind"]]
+    data["status"] = _STATUSES[data["status"]]
+    data["visibility"] = _VISIBILITIES[data["visibility"]]
     return MemoryRecord(**data)
+
+
+_FROM_ISO = datetime.fromisoformat
+_KINDS = {k.value: k for k in Kind}
+_STATUSES = {s.value: s for s in Status}
+_VISIBILITIES = {v.value: v for v in Visibility}
 
 
 def history_row(scope_tenant: str, scope_user: str, ev: HistoryEvent) -> tuple[object, ...]:

@@ -81,6 +81,7 @@ class SQLiteStore:
         folder = Path(index_dir) if index_dir is not None else self.path.with_name(self.path.name + ".index")
         self._cache = VectorCache(cache_bytes, index_dir=folder, ann_min_rows=ann_min_rows,
                                   background=background_index)
+        self._counts: dict[tuple[Scope, RecordFilter], tuple[int, int]] = {}
         migrate(self._pool.get())
 
     def __repr__(self) -> str:
@@ -181,7 +182,18 @@ class SQLiteStore:
         return queries.list_records(self._pool.get(), scope, flt, limit, offset)
 
     def count(self, scope: Scope, flt: RecordFilter) -> int:
-        return queries.count(self._pool.get(), scope, flt)
+        """Counted once per filter and user generation (recall asks on every search; 100k rows take ms)."""
+        conn = self._pool.get()
+        gen = queries.generation(conn, scope)
+        key = (scope, flt)
+        known = self._counts.get(key)
+        if known is not None and known[0] == gen:
+            return known[1]
+        n = queries.count(conn, scope, flt)
+        if len(self._counts) >= 4096:
+            self._counts.clear()
+        self._counts[key] = (gen, n)
+        return n
 
     def find_by_slot(self, scope: Scope, slot: str) -> builtins.list[MemoryRecord]:
         """Active memories holding ``slot``, newest first."""
