@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -76,7 +77,9 @@ def test_near_duplicate_merges(mem: Memory) -> None:
 
 
 def test_event_expires(mem: Memory, clock: FrozenClock) -> None:
-    mem.add("今天中午想吃兰州拉面", user_id="u1", sync=True)
+    # said in the morning, Shanghai time (the default zone): a plan for today's lunch
+    mem.add([{"role": "user", "content": "今天中午想吃兰州拉面", "timestamp": "2025-03-05T09:00:00+08:00"}],
+            user_id="u1", sync=True)
     assert any("拉面" in h.content for h in mem.search("中午吃什么", user_id="u1"))
     clock.set(clock.now() + timedelta(days=2))
     assert not any("拉面" in h.content and h.kind is Kind.EVENT for h in mem.search("中午吃什么", user_id="u1"))
@@ -215,3 +218,30 @@ def test_session_listing_and_buffer_controls(mem: Memory) -> None:
     assert mem.clear_buffer(user_id="u1", session_id="s1") == 1
     assert mem.recent_messages(user_id="u1", session_id="s1") == []
     assert len(mem.recent_messages(user_id="u1")) == 1
+
+
+def test_pet_name_does_not_supersede_the_users_name(mem: Memory) -> None:
+    mem.add("我叫小林", user_id="u1", sync=True)
+    mem.add("我养了一只橘猫，名字叫团子", user_id="u1", sync=True)
+    active = [r for r in mem.get_all(user_id="u1") if r.kind is not Kind.EPISODE]
+    assert [r.content for r in active if r.slot == "user/name"] == ["用户名字是小林"]
+    assert [r.content for r in active if r.kind is Kind.RELATION] == ["用户的橘猫叫团子"]
+    assert mem.get_all(user_id="u1", status="superseded") == []
+
+
+def test_birthday_is_a_recurring_fact(mem: Memory) -> None:
+    mem.add("我的生日是五月二十日", user_id="u1", sync=True)
+    facts = [r for r in mem.get_all(user_id="u1") if r.kind is not Kind.EPISODE]
+    assert [(r.kind, r.slot, r.content) for r in facts] == [(Kind.FACT, "user/birthday", "用户的生日是5月20日")]
+    assert (facts[0].valid_until, facts[0].expires_at) == (None, None)
+
+
+def test_relative_days_resolve_in_the_configured_zone(make_memory: object, tmp_path: Path) -> None:
+    """Default zone Asia/Shanghai: 明天 at 23:30 local is the next Shanghai day."""
+    late = [{"role": "user", "content": "明天要去医院复查", "timestamp": "2025-03-05T23:30:00+08:00"}]
+    for zone, start in ((None, "2025-03-05T16:00:00+00:00"), ("UTC", "2025-03-06T00:00:00+00:00")):
+        config = {"path": tmp_path / f"{zone}.db", **({"timezone": zone} if zone else {})}
+        mem: Memory = make_memory(**config)  # type: ignore[operator]
+        mem.add(late, user_id="u1", sync=True)
+        event = next(r for r in mem.get_all(user_id="u1") if r.kind is Kind.EVENT)
+        assert event.valid_from is not None and event.valid_from.isoformat() == start

@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -79,6 +80,9 @@ class Settings(BaseSettings):
     max_message_chars: int = 20_000
     max_messages_per_add: int = 1_000
 
+    timezone: str = Field(
+        "Asia/Shanghai", description="IANA zone of the users' local day: 明天 / 下周三 / 今天中午 resolve in it")
+
     half_lives: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_HALF_LIVES))
     weights: dict[str, float] = Field(default_factory=dict)
     background_worker: bool = True
@@ -89,6 +93,17 @@ class Settings(BaseSettings):
     def _tenant_ok(cls, v: str) -> str:
         if not v or len(v) > 128:
             raise ValueError("tenant must be 1-128 characters")
+        return v
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone_ok(cls, v: str) -> str:
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            raise ValueError(
+                f"unknown time zone {v!r}: use an IANA name such as 'Asia/Shanghai', 'Europe/Berlin' or 'UTC' "
+                "(on Windows, pip install tzdata)") from None
         return v
 
     @classmethod

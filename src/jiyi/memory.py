@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from jiyi import registry
 from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
@@ -40,7 +41,8 @@ from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
-from jiyi.write.summaries import SessionSummarizer, session_end_payload
+from jiyi.write.summaries import from_settings as summarizer_from_settings
+from jiyi.write.summaries import session_end_payload
 from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
 
 log = logging.getLogger("jiyi")
@@ -87,8 +89,7 @@ class Memory:
                                    every_rounds=self.settings.extract_every_rounds,
                                    long_chars=self.settings.long_message_chars,
                                    judge=judge_from_settings(self.settings, self.llm, raw_embedder),
-                                   summarizer=SessionSummarizer(self.llm,
-                                                                every_rounds=self.settings.summary_every_rounds))
+                                   summarizer=summarizer_from_settings(self.settings, self.llm))
         self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)
         self._hits = HitRecorder(self.store, self.clock)
         self._closed = False
@@ -227,7 +228,7 @@ class Memory:
         req = self._request(query, limit, kinds, at, include_sensitive, filters)
         tr = trace if trace is not None else RecallTrace()
         hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
-                      half_lives=self.settings.half_lives, trace=tr)
+                      half_lives=self.settings.half_lives, trace=tr, tz=ZoneInfo(self.settings.timezone))
         if self.store.pending_jobs(scope):
             hits = self._with_buffer(scope, req, hits, tr)
         self._hits.record(scope, [h.id for h in hits if not h.id.startswith("buffer:")])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -188,6 +189,113 @@ def test_pronoun_refers_to_the_relative_just_named() -> None:
 def test_relation_without_name_or_predicate_gives_nothing() -> None:
     assert run("送我妈的") == []
 
+
+
+# ---------------------------------------------------------------- names of pets and other people
+
+def test_pet_name_is_not_the_users_name() -> None:
+    """Integration bug: after 我叫小林, 名字叫团子 about a cat superseded the user's name."""
+    cands = run("我叫小林", "我养了一只橘猫，名字叫团子")
+    assert [c.content for c in cands if c.slot == "user/name"] == ["用户名字是小林"]
+    pet = next(c for c in cands if "团子" in c.content)
+    assert (pet.kind, pet.slot, pet.content) == (Kind.RELATION, None, "用户的橘猫叫团子")
+    assert "团子" in pet.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "slot"),
+    [("我养了一只橘猫叫团子", "用户的橘猫叫团子", None), ("我养了只猫。名字叫团子。", "用户的猫叫团子", None),
+     ("我养了只猫，叫团子", "用户的猫叫团子", None), ("我有个女儿，名字叫朵朵", "用户的女儿叫朵朵", None),
+     ("我女儿叫朵朵", "用户的女儿叫朵朵", None), ("我有个女朋友，她叫小雅", "用户的女朋友叫小雅", "relation/girlfriend"),
+     ("我家狗狗的名字叫豆豆", "用户的狗狗叫豆豆", None),
+     ("my dog's name is Rex", "User's dog is named Rex", None), ("My cat is called Tom", "User's cat is named Tom", None),
+     ("I have a cat, her name is Mimi", "User's cat is named Mimi", None),
+     ("I adopted a kitten. Her name is Luna.", "User's kitten is named Luna", None),
+     ("I have a daughter named Emma", "User's daughter is named Emma", None)],
+)
+def test_names_of_pets_and_relatives_are_relations(text: str, content: str, slot: str | None) -> None:
+    cands = run(text)
+    assert all(c.slot != "user/name" for c in cands), [(c.slot, c.content) for c in cands]
+    named = [c for c in cands if c.content == content]
+    assert len(named) == 1, [(c.kind.value, c.slot, c.content) for c in cands]
+    assert (named[0].kind, named[0].slot) == (Kind.RELATION, slot)
+
+
+def test_two_pets_named_in_one_clause() -> None:
+    contents = [c.content for c in run("我养了两只猫，名字叫团子和饺子")]
+    assert contents == ["用户的猫叫团子", "用户的猫叫饺子"]
+
+
+@pytest.mark.parametrize(("text", "content"), [("Call me Ishmael", "User's name is Ishmael"),
+                                               ("我今年28，名字叫小林", "用户名字是小林"),
+                                               ("你以后叫我雨桐就行", "用户希望被叫作雨桐"),
+                                               ("Please call me Ben", "User's name is Ben")])
+def test_own_name_still_recognised(text: str, content: str) -> None:
+    assert only(text, "user/name").content == content
+
+
+@pytest.mark.parametrize("text", ["can you call me back", "请叫我起床"])
+def test_requests_to_the_assistant_that_are_not_names(text: str) -> None:
+    assert all(c.slot != "user/name" and c.kind is not Kind.RELATION for c in run(text))
+
+
+@pytest.mark.parametrize(("text", "content"), [("我养了只猫，叫起来很大声", "用户的猫叫起来很大声"),
+                                               ("我养了一只橘猫，它很黏人", "用户的橘猫很黏人")])
+def test_clause_about_a_new_pet_is_about_the_pet(text: str, content: str) -> None:
+    assert [(c.kind, c.slot, c.content) for c in run(text)] == [(Kind.RELATION, None, content)]
+
+
+@pytest.mark.parametrize(("text", "content"), [("我朋友叫我小王", "用户的朋友叫用户小王"),
+                                               ("我妈叫我小林", "用户的妈妈叫用户小林"),
+                                               ("My friends call me Wang", "User's friends call User Wang")])
+def test_what_others_call_the_user_is_a_nickname_not_the_name(text: str, content: str) -> None:
+    """Decision: a name a third party uses for the user is stored, but never in user/name
+    (or in that person's relation slot): it would supersede the name the user gave."""
+    cands = run(text)
+    assert [(c.slot, c.content) for c in cands] == [(None, content)]
+
+
+# ---------------------------------------------------------------- birthdays and anniversaries
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我的生日是五月二十日", "user/birthday", "用户的生日是5月20日"),
+     ("我生日5月20号", "user/birthday", "用户的生日是5月20日"),
+     ("5月20日是我生日", "user/birthday", "用户的生日是5月20日"),
+     ("我是1990年5月20日出生的", "user/birthday", "用户的生日是1990年5月20日"),
+     ("我妈妈的生日是五月二十日", "relation/mother/birthday", "用户的妈妈的生日是5月20日"),
+     ("我老婆的生日是农历八月十五", "relation/wife/birthday", "用户的老婆的生日是农历8月15日"),
+     ("我们的结婚纪念日是10月1日", "user/wedding_anniversary", "用户的结婚纪念日是10月1日"),
+     ("My birthday is May 20th", "user/birthday", "User's birthday is May 20"),
+     ("my mom's birthday is June 3", "relation/mother/birthday", "User's mom's birthday is June 3"),
+     ("I was born on May 20, 1990", "user/birthday", "User's birthday is May 20, 1990"),
+     ("Our anniversary is on October 1st", "user/anniversary", "User's anniversary is October 1")],
+)
+def test_birthdays_are_recurring_facts_without_a_year(text: str, slot: str, content: str) -> None:
+    """Integration bug: 我的生日是五月二十日 became an event dated 2027-05-20."""
+    cands = run(text)
+    assert [(c.kind, c.slot, c.content) for c in cands] == [(Kind.FACT, slot, content)]
+    assert (cands[0].valid_from, cands[0].valid_until, cands[0].expires_at) == (None, None, None)
+
+
+def test_birthday_of_a_many_valued_relative_has_no_slot() -> None:
+    c = only("我女儿的生日是6月1日")
+    assert (c.kind, c.slot, c.content) == (Kind.FACT, None, "用户的女儿的生日是6月1日")
+
+
+@pytest.mark.parametrize("text", ["明天是我生日", "去年5月20日我过生日"])
+def test_a_dated_birthday_occurrence_stays_an_event(text: str) -> None:
+    """明天是我生日 says when this year's falls (and may be a lunar date): an event, as before."""
+    assert [c.kind for c in run(text)] == [Kind.EVENT]
+
+
+def test_someone_elses_birthday_is_not_the_users() -> None:
+    assert all(c.slot != "user/birthday" for c in run("小王的生日是5月20日") + run("她生日是5月20日"))
+
+
+def test_correcting_a_birthday_keeps_its_slot() -> None:
+    first, fixed = run("我的生日是5月20日", "不对，是5月21日")
+    assert (fixed.slot, fixed.content, fixed.corrects) == ("user/birthday", "用户的生日是5月21日", True)
 
 # ---------------------------------------------------------------- health and diet
 
@@ -395,6 +503,38 @@ def test_questions_are_not_events(text: str) -> None:
 def test_render_span(text: str, lang: str, expected: str) -> None:
     assert render_span(find_time_expressions(text, TS)[0], lang) == expected
 
+
+
+# ---------------------------------------------------------------- time zone
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+def _tomorrow(timezone_name: str, sent: datetime) -> Candidate:
+    ex = from_settings(Settings(timezone=timezone_name))
+    found = ex.extract([Message(role="user", content="我明天要去医院复查", timestamp=sent, id="m0")])
+    assert [c.kind for c in found] == [Kind.EVENT]
+    return found[0]
+
+
+def test_tomorrow_late_at_night_is_the_next_local_day() -> None:
+    """23:30 in Shanghai (15:30 UTC): 明天 is 2025-03-06 on the Shanghai calendar, not 03-07."""
+    c = _tomorrow("Asia/Shanghai", datetime(2025, 3, 5, 23, 30, tzinfo=SHANGHAI))
+    assert c.content == "用户2025年3月6日要去医院复查"
+    assert (c.valid_from, c.valid_until) == (datetime(2025, 3, 6, tzinfo=SHANGHAI), datetime(2025, 3, 7, tzinfo=SHANGHAI))
+    assert c.expires_at == datetime(2025, 3, 7, tzinfo=SHANGHAI)
+
+
+def test_tomorrow_in_utc_mode_is_the_next_utc_day() -> None:
+    c = _tomorrow("UTC", datetime(2025, 3, 5, 23, 30, tzinfo=SHANGHAI))
+    assert c.content == "用户2025年3月6日要去医院复查"
+    assert (c.valid_from, c.valid_until) == (_d("2025-03-06"), _d("2025-03-07"))
+
+
+def test_just_after_local_midnight_the_zone_decides_the_day() -> None:
+    sent = datetime(2025, 3, 6, 0, 30, tzinfo=SHANGHAI)  # still 2025-03-05 in UTC
+    assert _tomorrow("Asia/Shanghai", sent).valid_from == datetime(2025, 3, 7, tzinfo=SHANGHAI)
+    assert _tomorrow("UTC", sent).valid_from == _d("2025-03-06")
 
 # ---------------------------------------------------------------- remember, corrections
 

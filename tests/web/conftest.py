@@ -29,7 +29,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     live.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # closed per module: sync Playwright keeps an event loop running
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium: apt-get install -y chromium")

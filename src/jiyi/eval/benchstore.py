@@ -52,7 +52,7 @@ def user_sizes(n_large: int, seed: int, others: int = OTHER_USERS) -> dict[str, 
     top = min(5_000, max(200, n_large // 20))
     sizes = {LARGE_USER: n_large, PROBE_USER: PROBE_SIZE}
     for i in range(others):
-        sizes[f"u{i:03d}"] = int(round(math.exp(r.uniform(math.log(10), math.log(top)))))
+        sizes[f"u{i:03d}"] = round(math.exp(r.uniform(math.log(10), math.log(top))))
     return sizes
 
 

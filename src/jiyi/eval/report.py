@@ -65,6 +65,8 @@ def _extras(data: dict[str, Any]) -> list[str]:
     rep, unres = data.get("evidence_repaired", []), data.get("evidence_unresolved", [])
     if rep or unres:
         out.append(f"evidence ids: {len(rep)} repaired {rep}, {len(unres)} unresolved and dropped {unres}")
+    if data.get("broad_hits"):
+        out.append(f"hits with more than 5 source turns (digests), counted as covering none: {data['broad_hits']}")
     if data.get("questions_without_evidence"):
         out.append(f"questions without evidence (not in recall averages): {data['questions_without_evidence']}")
     return out

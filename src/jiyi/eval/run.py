@@ -24,6 +24,9 @@ from jiyi.eval.metrics import (QuestionResult, abstention, by_category, describe
 from jiyi.memory import Memory
 
 DEFAULT_KS = (1, 5, 10, 20)
+#: A hit tracing back to more turns than this (a session digest) points at no turn in particular:
+#: it counts as covering none, so one summary cannot "find" twenty evidence turns at once.
+MAX_SOURCES_PER_HIT = 5
 ASK_DELAY = timedelta(days=1)
 _EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
 
@@ -77,6 +80,7 @@ class EvalResult:
             "ingest": {"seconds": sum(r.ingest_seconds for r in self.runs),
                        "turns": sum(r.turns for r in self.runs),
                        "per_conversation": {r.sample_id: round(r.ingest_seconds, 2) for r in self.runs}},
+            "broad_hits": sum(1 for r in res for h in r.ranked if not h),
             "questions_total": len(res),
             "questions_without_evidence": sum(1 for r in res if not r.evidence),
             "evidence_repaired": list(self.repaired_evidence),
@@ -144,10 +148,11 @@ def session_messages(session: Session) -> list[dict[str, str]]:
 
 def ask(mem: Memory, user: str, question: str, category: str, evidence: tuple[str, ...], limit: int,
         conversation: str = "") -> QuestionResult:
-    """One timed ``search``; the ranking is kept as each hit's source ids."""
+    """One timed ``search``; the ranking is kept as each hit's source ids (see MAX_SOURCES_PER_HIT)."""
     t0 = time.perf_counter()
     hits = mem.search(question, user_id=user, limit=limit)
     ms = (time.perf_counter() - t0) * 1000.0
-    return QuestionResult(category=category, evidence=evidence, ranked=[tuple(h.source_ids) for h in hits],
+    ranked = [tuple(h.source_ids) if len(h.source_ids) <= MAX_SOURCES_PER_HIT else () for h in hits]
+    return QuestionResult(category=category, evidence=evidence, ranked=ranked,
                           top_score=hits[0].score if hits else None, latency_ms=ms, question=question,
                           conversation=conversation)

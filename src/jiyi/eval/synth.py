@@ -263,7 +263,7 @@ class VectorPool:
             pool = same if same is not None and len(same) else np.arange(len(self.vectors))
             picks[i] = pool[rng.integers(len(pool), size=3)]
         weights = rng.dirichlet((1.0, 1.0, 1.0), size=len(mems)).astype(np.float32)
-        out = np.einsum("nk,nkd->nd", weights, self.vectors[picks])
+        out: np.ndarray = np.einsum("nk,nkd->nd", weights, self.vectors[picks])
         out += rng.standard_normal((len(mems), self.dim), dtype=np.float32) * self.noise
         out /= np.linalg.norm(out, axis=1, keepdims=True)
         return out
@@ -275,7 +275,8 @@ class VectorPool:
         h = int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
         rng = np.random.default_rng(h)
         v = self.vectors[h % len(self.vectors)] + rng.standard_normal(self.dim, dtype=np.float32) * self.noise
-        return (v / np.linalg.norm(v)).astype(np.float32)
+        out: np.ndarray = (v / np.linalg.norm(v)).astype(np.float32)
+        return out
 
 
 class PoolEmbedder:

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from jiyi.errors import ProviderBadOutput, ProviderError
 from jiyi.extractors.prompts.extraction import (
@@ -54,7 +55,7 @@ class ExtractionStats:
 class LLMExtractor:
     """Extractor backed by an :class:`~jiyi.llms.protocol.LLM`.
 
-    ``fallback`` defaults to ``jiyi.extractors.rules.RulesExtractor()``, built on first
+    ``fallback`` defaults to ``jiyi.extractors.rules.RulesExtractor(tz=tz)``, built on first
     need. ``tz`` is the zone message times are shown in, so that "明天" after 23:00 in
     Shanghai means the right day (dates the model writes without an offset are read
     in it too).
@@ -154,7 +155,7 @@ class LLMExtractor:
         if self._fallback is None:
             from jiyi.extractors.rules import RulesExtractor  # lazy: only the failure path needs it
 
-            self._fallback = RulesExtractor()
+            self._fallback = RulesExtractor(tz=self.tz)
         return self._fallback
 
     def _candidate(
@@ -229,4 +230,4 @@ def from_settings(settings: Settings) -> LLMExtractor:
     """``JIYI_EXTRACTOR=llm``: the OpenAI-compatible client from ``JIYI_LLM_*`` (ConfigError if unset)."""
     from jiyi.llms.openai_compat import from_settings as llm_from_settings
 
-    return LLMExtractor(llm_from_settings(settings))
+    return LLMExtractor(llm_from_settings(settings), tz=ZoneInfo(settings.timezone))

@@ -64,7 +64,7 @@ class HitRecorder:
                     try:
                         self._store.record_hits(scope, [i for i, c in counts.items() if c > rep],
                                                 self._clock.now())
-                    except Exception:  # noqa: BLE001 - usage stats must never break recall
+                    except Exception:
                         log.exception("recording hits failed")
             for _ in items:
                 self._queue.task_done()  # only now: flush() means "written"

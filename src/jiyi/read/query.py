@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from jiyi.text.tokens import tokenize
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
@@ -36,9 +36,9 @@ class QueryInfo:
     wants_current: bool = False
 
 
-def analyze_query(text: str, *, ref: datetime) -> QueryInfo:
-    """Everything the routes and the ranker want to know about a query."""
-    spans = tuple(find_time_expressions(text, ref))
+def analyze_query(text: str, *, ref: datetime, tz: tzinfo | None = None) -> QueryInfo:
+    """Everything the routes and the ranker want to know about a query (``tz``: the user's day)."""
+    spans = tuple(find_time_expressions(text, ref, tz=tz))
     names = tuple(dict.fromkeys(w for w in _CAPITALISED.findall(text) if w not in _QUESTION_WORDS))
     return QueryInfo(text=text, tokens=tuple(tokenize(text)), spans=spans, names=names,
                      wants_sensitive=bool(_SENSITIVE_ASK.search(text)),

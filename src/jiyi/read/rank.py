@@ -35,8 +35,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "buffer": 0.5,  # short-term buffer (RRF scale, see buffered.py)
     # candidate-set adjustments (boosts.py)
     "next": 0.2,
-    "session": 0.8,
-    "speaker": 0.5,
+    "session": 1.0,
+    "speaker": 0.8,
     "current": 3.0,
     # per-memory shaping
     "importance": 0.0,
@@ -44,7 +44,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "freshness": 0.0,
     "time": 0.6,
     "outdated": 0.5,
-    "assistant": 0.6,  # the bot's own turns: they mostly echo what the user said
+    "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").

@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.boosts import candidate_boosts, successor_lifts
 from jiyi.read.fuse import ZERO_FILLED, fuse_zscore
@@ -59,13 +59,14 @@ def recall(
     weights: Mapping[str, float],
     half_lives: Mapping[str, float],
     trace: RecallTrace | None = None,
+    tz: tzinfo = timezone.utc,
 ) -> list[Hit]:
-    """Ranked hits for ``req`` in ``scope`` only."""
+    """Ranked hits for ``req`` in ``scope`` only; ``tz`` is the user's zone (昨天 / 上周 in the query)."""
     tr = trace if trace is not None else RecallTrace()
     at = req.at or now
     timer = _Timer(tr.timings_ms)
     with timer("analyze"):
-        info = analyze_query(req.query, ref=at)
+        info = analyze_query(req.query, ref=at, tz=tz)
     tr.query = info
     with timer("embed"):
         qvec = embedder.embed_query(req.query)
@@ -144,7 +145,23 @@ def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]]
         totals[mid] += lift
     hits = [Hit(rec, squash(totals[rec.id]), {**scores[rec.id], "total": totals[rec.id]}) for rec, _ in cands]
     hits.sort(key=lambda h: (-h.scores["total"], h.id))
-    return hits[: max(0, req.limit)]
+    return novel_first(hits)[: max(0, req.limit)]
+
+
+def novel_first(hits: Sequence[Hit]) -> list[Hit]:
+    """Hits that bring a source turn not already behind a better hit, then the repeats.
+
+    A fact extracted from a turn and the turn itself say the same thing; the second
+    of them goes after every hit that adds something, keeping its order there.
+    """
+    seen: set[str] = set()
+    fresh: list[Hit] = []
+    repeats: list[Hit] = []
+    for h in hits:
+        sources = set(h.source_ids)
+        (repeats if sources and sources <= seen else fresh).append(h)
+        seen |= sources
+    return fresh + repeats
 
 
 def _top_ids(routes: Mapping[str, Sequence[tuple[str, float]]], n: int) -> list[str]:

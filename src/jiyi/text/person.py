@@ -24,6 +24,7 @@ _ZH_REL_AFTER_WO = (
 )
 _ZH_SUBST = (
     (re.compile(r"(?:我们|咱们|俺们)"), ZH_USER),
+    (re.compile(rf"(?<!自)(?:我|俺)家(?:的)?(?=(?:{_ZH_REL_AFTER_WO.removesuffix('|家')}))"), ZH_USER + "的"),
     (re.compile(rf"(?<!自)(?:我|俺)(?:的)?(?=(?:{_ZH_REL_AFTER_WO}))"), ZH_USER + "的"),
     (re.compile(r"(?<!自)(?:我|俺|本人)"), ZH_USER),
     (re.compile(r"(?:你们|您|你)"), "助手"),

@@ -27,8 +27,9 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from zoneinfo import ZoneInfo
 
 from jiyi.errors import ProviderBadOutput, ProviderError
 from jiyi.extractors.prompts.judgment import MemoryLine, judgment_messages, parse_judgment
@@ -80,16 +81,19 @@ class Judge(Protocol):
 class LLMJudge:
     """A :class:`Judge` backed by an OpenAI-compatible chat model (one short JSON call per close call).
 
-    ``min_cosine`` is where "close" begins for this embedder (see :func:`min_cosine_for`).
-    ``stats`` counts calls, failures (each one a fallback to the rules) and the actions chosen.
+    ``min_cosine`` is where "close" begins for this embedder (see :func:`min_cosine_for`);
+    ``tz`` is the zone the memories' dates are shown in. ``stats`` counts calls, failures
+    (each one a fallback to the rules) and the actions chosen.
     """
 
     name = "llm"
 
-    def __init__(self, llm: LLM, *, min_cosine: float = DEFAULT_MIN_COSINE, max_tokens: int = 300) -> None:
+    def __init__(self, llm: LLM, *, min_cosine: float = DEFAULT_MIN_COSINE, max_tokens: int = 300,
+                 tz: tzinfo = timezone.utc) -> None:
         self.llm = llm
         self.min_cosine = min_cosine
         self.max_tokens = max_tokens
+        self.tz = tz
         self._lock = threading.Lock()
         self._stats: Counter[str] = Counter()
 
@@ -116,8 +120,8 @@ class LLMJudge:
 
     def _ask(self, case: JudgeCase) -> Verdict:
         labels = {f"e{i}": rec.id for i, (rec, _) in enumerate(case.neighbours, start=1)}
-        existing = [_line(label, rec, cos) for (label, (rec, cos)) in zip(labels, case.neighbours)]
-        cand = _line("new", case.new, None, correction=case.candidate.corrects)
+        existing = [_line(label, rec, cos, self.tz) for (label, (rec, cos)) in zip(labels, case.neighbours)]
+        cand = _line("new", case.new, None, self.tz, correction=case.candidate.corrects)
         completion = self.llm.complete(judgment_messages(cand, existing), json_mode=True, max_tokens=self.max_tokens)
         try:
             reply = parse_judgment(completion.text, list(labels))
@@ -128,9 +132,10 @@ class LLMJudge:
                        judge=f"llm:{completion.model}")
 
 
-def _line(label: str, rec: MemoryRecord, cosine: float | None, *, correction: bool = False) -> MemoryLine:
-    return MemoryLine(label, rec.content, rec.kind.value, rec.slot, rec.valid_from or rec.created_at, cosine,
-                      correction)
+def _line(label: str, rec: MemoryRecord, cosine: float | None, tz: tzinfo, *,
+          correction: bool = False) -> MemoryLine:
+    when = (rec.valid_from or rec.created_at).astimezone(tz)
+    return MemoryLine(label, rec.content, rec.kind.value, rec.slot, when, cosine, correction)
 
 
 def min_cosine_for(embedder: object, setting: float | None) -> float:
@@ -261,4 +266,5 @@ def from_settings(settings: Settings, llm: LLM | None, embedder: object = None) 
     """The judge Memory uses: an LLMJudge when an LLM is configured and ``llm_resolve`` is on."""
     if llm is None or not settings.llm_resolve:
         return None
-    return LLMJudge(llm, min_cosine=min_cosine_for(embedder, settings.llm_resolve_min_cosine))
+    return LLMJudge(llm, min_cosine=min_cosine_for(embedder, settings.llm_resolve_min_cosine),
+                    tz=ZoneInfo(settings.timezone))

@@ -9,8 +9,9 @@ job or a deleted summary never makes a turn summarised twice.
 * Every ``every_rounds`` user rounds (the setting ``summary_every_rounds``, 0 = off)
   the add job that completes a segment also writes its summary, in the same atomic
   change set.
-* ``Memory.end_session`` queues a job with no messages (:func:`session_end_payload`)
-  that forces extraction of what is pending and summarises the rest of the session.
+* ``Memory.end_session`` runs an add job with no messages (:func:`session_end_payload`),
+  after the queue ahead of it, that forces extraction of what is pending and summarises
+  the rest of the session.
 
 With an LLM the summary is written by the model (:mod:`jiyi.extractors.prompts.summary`);
 without one, or when the model fails, it is extractive: the most informative user
@@ -26,8 +27,9 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -45,6 +47,7 @@ from jiyi.write.embed import self_contained_vectors
 from jiyi.write.resolve import resolvable_kinds
 
 if TYPE_CHECKING:
+    from jiyi.config import Settings
     from jiyi.write.ingest import WriteContext
 
 log = logging.getLogger("jiyi.write.summaries")
@@ -80,13 +83,18 @@ class SummaryWrite:
 
 
 class SessionSummarizer:
-    """Writes session summaries; ``llm`` None means extractive only. ``stats``: llm, extractive, fallbacks."""
+    """Writes session summaries; ``llm`` None means extractive only. ``stats``: llm, extractive, fallbacks.
+
+    ``tz`` is the zone turn times are shown to the model in, so that relative dates in
+    the turns ("明天") become the right absolute dates.
+    """
 
     def __init__(self, llm: LLM | None = None, *, every_rounds: int = 20,
-                 max_chars: int = MAX_SUMMARY_CHARS) -> None:
+                 max_chars: int = MAX_SUMMARY_CHARS, tz: tzinfo = timezone.utc) -> None:
         self.llm = llm
         self.every_rounds = every_rounds
         self.max_chars = max_chars
+        self.tz = tz
         self._lock = threading.Lock()
         self._stats: Counter[str] = Counter()
 
@@ -144,7 +152,7 @@ class SessionSummarizer:
 
     def _ask(self, turns: Sequence[MemoryRecord]) -> tuple[str, str]:
         assert self.llm is not None
-        prompt = summary_messages([SessionTurn(f"t{i}", _role(t), _when(t), t.content)
+        prompt = summary_messages([SessionTurn(f"t{i}", _role(t), _when(t).astimezone(self.tz), t.content)
                                    for i, t in enumerate(turns, start=1)])
         completion = self.llm.complete(prompt, json_mode=True, max_tokens=400)
         try:
@@ -250,3 +258,8 @@ def _when(episode: MemoryRecord) -> datetime:
 
 def _sources(turns: Sequence[MemoryRecord]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for t in turns for s in t.source_ids))
+
+
+def from_settings(settings: Settings, llm: LLM | None) -> SessionSummarizer:
+    """The summarizer Memory uses: the LLM when one is configured, times in ``settings.timezone``."""
+    return SessionSummarizer(llm, every_rounds=settings.summary_every_rounds, tz=ZoneInfo(settings.timezone))

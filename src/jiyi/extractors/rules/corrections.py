@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from jiyi.extractors.rules.birthdays import calendar_date
 from jiyi.extractors.rules.clauses import ZH_CLAUSE, ZH_SELF
 from jiyi.extractors.rules.content import substitute_times
 from jiyi.extractors.rules.drafts import Draft, fact, templated
@@ -99,6 +100,10 @@ def corrected(work: MessageExtraction, drafts: list[Draft], thread: Thread) -> l
     """Mark a correction; give a bare value ("不对，杭州") the slot it corrects."""
     if not work.corrects:
         return drafts
+    base = thread.last_slotted
+    if (base is not None and base.template and (base.slot or "").endswith(("birthday", "anniversary"))
+            and all(d.kind is Kind.EVENT for d in drafts) and (found := calendar_date(work.text, work.lang))):
+        return [templated(base.template, base.slot or "", found[1], importance=base.importance)]  # 不对，是5月21日
     if not drafts:
         value = re.sub(r"^(?:是|在|叫|其实是|应该是|it's|it\s+is)\s*", "", work.text.strip(" ，,。.!！"))
         value = tidy_zh(value) if work.lang == "zh" else value.strip(" .!")

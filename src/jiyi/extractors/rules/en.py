@@ -24,6 +24,9 @@ _EN_NAME = (
                r"(?P<v>[A-Za-z][\w'-]*)"),
     re.compile(r"(?i:^(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+(?:i'm|i\s+am|this\s+is)\s+)(?P<v>[A-Z][a-z]+)\b"),
 )
+_EN_OTHERS_CALL_ME = re.compile(r"(?i:\b(?:my\s+[\w-]+|our\s+[\w-]+|they|he|she|people|friends|family|folks)\s+"
+                                r"(?:all\s+|usually\s+|always\s+|sometimes\s+|still\s+|often\s+|just\s+)?"
+                                r"(?:call|calls|called)\s+me\s+)(?P<v>[A-Z][\w'-]*)")
 _EN_AGE = (
     re.compile(r"(?i:\b(?:i'm|i\s+am)\s+)(?P<v>\d{1,3})(?i:\s+years?\s+old|\s*(?:yo|y/o|yrs?\s+old))?"
                r"(?=\s*(?:$|[.,!;]|and\b|now\b))"),
@@ -103,7 +106,9 @@ def _en_value(v: str) -> str:
 def en_identity(text: str) -> list[Draft]:
     """Name, age, city (live / moved), hometown, job, employer."""
     out: list[Draft] = []
-    for pattern in _EN_NAME:
+    if m := _EN_OTHERS_CALL_ME.search(text):  # a nickname in that relationship, not user/name
+        out.append(fact(third_person(text.strip().rstrip(".!"), "en"), None, m.group("v")))
+    for pattern in _EN_NAME if not out else ():
         if m := pattern.search(text):
             name = " ".join(w.capitalize() if w.islower() else w for w in m.group("v").split())
             if name.split()[0] not in EN_NAME_DENY:
@@ -127,6 +132,14 @@ def en_identity(text: str) -> list[Draft]:
     if m := _EN_EMPLOYER.search(text):
         out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
     return out
+
+
+def en_call_me(text: str) -> list[Draft]:
+    """"Please call me Ben" (said to the assistant): a capitalised name only, so "call me back" is not one."""
+    m = _EN_NAME[1].search(text)
+    if m is None or not m.group("v")[:1].isupper() or m.group("v") in EN_NAME_DENY or _EN_OTHERS_CALL_ME.search(text):
+        return []
+    return [templated("User's name is {v}", "user/name", m.group("v"), importance=0.8)]
 
 
 def en_diet(text: str) -> list[Draft]:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.extractors.rules.corrections import Thread
@@ -24,7 +25,10 @@ if TYPE_CHECKING:
     from jiyi.config import Settings
 
 class RulesExtractor:
-    """Offline pattern extractor; cheap enough to run on every batch (``cheap = True``)."""
+    """Offline pattern extractor; cheap enough to run on every batch (``cheap = True``).
+
+    ``tz`` is the user's zone: the calendar that 明天 / 下周三 / 今天中午 refer to.
+    """
 
     name = "rules"
     cheap = True
@@ -113,5 +117,8 @@ def _fit(text: str, lang: str) -> list[str]:
 
 
 def from_settings(settings: Settings) -> RulesExtractor:
-    """``JIYI_EXTRACTOR=rules`` (the default): no options; times resolve in UTC."""
-    return RulesExtractor()
+    """``JIYI_EXTRACTOR=rules`` (the default): relative times resolve in ``JIYI_TIMEZONE``.
+
+    明天 said at 23:30 in Shanghai is the next Shanghai day, not the day after the UTC date.
+    """
+    return RulesExtractor(tz=ZoneInfo(settings.timezone))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timezone, tzinfo
 
+from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.clauses import (
     RecentRelation,
     assign_subject_en,
@@ -19,13 +20,21 @@ from jiyi.extractors.rules.clauses import (
 from jiyi.extractors.rules.content import clause_content, drop_subject, mask_times
 from jiyi.extractors.rules.corrections import Thread, corrected, remembered, strip_markers
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact, merge_slots
-from jiyi.extractors.rules.en import en_diet, en_habit, en_identity, en_preference, style_slots_en
+from jiyi.extractors.rules.en import (
+    en_call_me,
+    en_diet,
+    en_habit,
+    en_identity,
+    en_preference,
+    style_slots_en,
+)
 from jiyi.extractors.rules.events import events
-from jiyi.extractors.rules.people import recent_relation, relations
+from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
     zh_age,
+    zh_call_me,
     zh_diet,
     zh_habit,
     zh_i_am_name,
@@ -66,14 +75,16 @@ class MessageExtraction:
         drafts: list[Draft] = []
         prev: Clause | None = None
         recent: RecentRelation | None = None
+        referent: Referent | None = None
         assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
         for c in self.clauses:
             assign(c, prev, recent)
-            found = self.facts(c)
+            named, referent = referent_names(self, c, referent)
+            found = named or recurring_dates(self, c) or self.facts(c)
             if not found and self._continues(c, prev, drafts):
                 prev = c
                 continue
-            c.consumed = bool(found)
+            c.consumed = bool(found) and not named  # 去年养了只猫叫团子 is also an event
             found += relations(self, c)
             if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
                 c.consumed = True
@@ -92,6 +103,8 @@ class MessageExtraction:
         drafts = (zh_contact(c.text) if self.lang == "zh" else en_contact(c.text))
         if c.subject == "self":
             drafts += self._identity(c)
+        elif c.subject == "bot":  # 你以后叫我小王 / "please call me Ben"
+            drafts += zh_call_me(c.text) if self.lang == "zh" else en_call_me(c.text)
         if not drafts:
             drafts += self._style(c)
         if not drafts and c.subject == "self":

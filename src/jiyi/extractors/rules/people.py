@@ -5,6 +5,14 @@ mother, boss…) carry a ``relation/<role>`` slot so a new name supersedes the o
 many-valued ones (children, friends, pets) carry none. A clause whose subject is a
 relative (我妈住在杭州, 她喜欢郁金香 right after 我老婆苏琳) becomes a statement about
 that relative, never a fact about the user.
+
+A name never goes to ``user/name`` when it belongs to someone the message introduced:
+after 我养了一只橘猫 / 我有个女儿 / "I adopted a kitten", a following 名字叫团子 / 叫朵朵 /
+"her name is Luna" names that referent (用户的橘猫叫团子). What a third party calls
+the user (我朋友叫我小王, "my friends call me Wang") is kept as a statement with no
+slot: it is a nickname in that relationship, and putting it in ``user/name`` would
+supersede the name the user gave (大家都叫我X / "call me X", addressed to everyone,
+still sets ``user/name``).
 """
 
 from __future__ import annotations
@@ -12,14 +20,57 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.clauses import RecentRelation
+from jiyi.extractors.rules.clauses import RecentRelation, without_times
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.records import Kind
 from jiyi.text.person import third_person, tidy_zh
-from jiyi.text.relations import SINGLE_VALUED, en_relation_names, zh_relation_names
+from jiyi.text.relations import (
+    EN_NAME_DENY,
+    NAME_DENY,
+    PRONOUN_GENDER,
+    REL_EN,
+    REL_ZH,
+    SINGLE_VALUED,
+    alternation,
+    en_relation_names,
+    name_at_start,
+    zh_relation_names,
+)
+from jiyi.text.wordlists import word_list
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
+
+#: someone a message introduced, whom a following 名字叫X / "her name is X" names: (word, key)
+Referent = tuple[str, str]
+
+_PETS_ZH = word_list("猫咪 小猫 猫 狗狗 小狗 狗 兔子 兔 仓鼠 龙猫 鹦鹉 乌龟 龟 金鱼 鱼 鸟 柯基 金毛 泰迪 哈士奇 二哈 "
+                     "萨摩耶 柴犬 边牧 拉布拉多 英短 美短 布偶 暹罗 宠物")
+_PETS_EN = word_list("cat kitten kitty dog puppy pup rabbit bunny hamster parrot bird fish turtle tortoise horse "
+                     "pony snake lizard pet")
+_ZH_NOUN = alternation([*REL_ZH, *_PETS_ZH])
+_EN_NOUN = alternation([*(w for w in REL_EN if not w.endswith("'s")), *_PETS_EN])
+_ZH_INTRO = re.compile(
+    r"^(?:我们|我|俺)?(?:家)?(?:也|还|刚|刚刚|新|最近|已经)*"
+    r"(?:养了|养着|养|领养了|收养了|捡了|捡到了?|买了|有了?|生了|添了|交了|认识了?)"
+    rf"(?:[一两二三几]?(?:只|条|个|位|匹|头|名)(?P<desc>[^，,。！？!?\s我你他她它想要问是在和跟给]{{0,6}}?))?"
+    rf"(?P<noun>{_ZH_NOUN})(?P<rest>.*)$"
+)
+_ZH_NAMING = re.compile(
+    r"^(?:(?:它|她|他|它们|她们|他们)(?:的)?)?(?:(?:[一另]一?|老大|老二)(?:只|个|条|位)?)?"
+    r"(?:(?:名字|小名|大名|名)(?:叫做|叫|是|为)[:：]?|叫做|名叫|叫)(?P<v>[^，,。！？!?；;\s]{1,20})$"
+)
+_ZH_ABOUT_REFERENT = re.compile(r"^(?:(?P<p>它|她|他)(?!们)|名字|小名|大名|名叫|叫)")
+_EN_INTRO = re.compile(
+    r"(?i:\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:have|had|got|adopted|rescued|bought|"
+    r"own|'ve\s+got|have\s+got|'ve\s+adopted|have\s+adopted)\s+(?:a|an|one|two|another|a\s+new)\s+"
+    rf"(?P<desc>(?:[a-z-]+\s+){{0,2}}?)(?P<noun>{_EN_NOUN})\b)(?P<rest>[^.!?;]*)"
+)
+_EN_NAMING = re.compile(
+    r"^(?i:[\s,]*(?:and\s+|who\s+|which\s+|that\s+)?(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:she|he|it)"
+    r"(?:'s|\s+is)\s+(?:called|named)|(?:is\s+|was\s+)?(?:called|named)|(?:i\s+|we\s+)?(?:named|call|called)"
+    r"\s+(?:her|him|it))\s+)(?P<v>[A-Z][\w'-]*)"
+)
 
 
 def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
@@ -30,13 +81,14 @@ def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
     else:
         named = en_relation_names(c.text)
     for word, key, name in named:
-        slot = f"relation/{key}" if key in SINGLE_VALUED else None
-        template = f"用户的{word}叫{{v}}" if work.lang == "zh" else f"User's {word} is named {{v}}"
-        out.append(fact(template.format(v=name), slot, name, kind=Kind.RELATION, importance=0.7,
-                        confidence=0.85, template=template))
+        out += _named(work.lang, (word, key), [name])
     if c.subject == "rel" and not c.question and not work.qualifying(c):
         out += _relation_statement(work, c, [n for _, _, n in named])
     return out
+
+
+_ONLY_NAMING = re.compile(r"(?i)[\s，,。.]*(?:['\u2019]s\s+name\s+is|is\s+called|is\s+named|named|called|"
+                          r"的?(?:名字|小名|大名)(?:叫做|叫|是)|叫做|名叫|叫)[\s，,。.]*")
 
 
 def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) -> list[Draft]:
@@ -52,8 +104,8 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
         rest = text.split(c.rel or "", 1)[-1]
     for name in names + ([c.rel_name] if c.rel_name else []):
         rest = rest.replace(name, "", 1)
-    if len(rest.strip(" ，,。.")) < 2:
-        return []
+    if len(rest.strip(" ，,。.")) < 2 or _ONLY_NAMING.fullmatch(rest):
+        return []  # "my sister's name is Emma" is already the relation name
     importance = 0.8 if re.search(r"过敏|allerg", text, re.IGNORECASE) else 0.6
     values = names + ([c.rel_name] if c.rel_name else [])
     return [Draft(Kind.RELATION, text, None, values, importance, 0.8)]
@@ -68,3 +120,70 @@ def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None
     if c.subject == "rel" and c.rel:
         return c.rel, c.rel_name
     return recent
+
+
+def _named(lang: str, referent: Referent, names: list[str]) -> list[Draft]:
+    """用户的橘猫叫团子 / User's wife is named Anna, one draft per name."""
+    word, key = referent
+    slot = f"relation/{key}" if key in SINGLE_VALUED else None
+    template = f"用户的{word}叫{{v}}" if lang == "zh" else f"User's {word} is named {{v}}"
+    return [fact(template.format(v=name), slot, name, kind=Kind.RELATION, importance=0.7, confidence=0.85,
+                 template=template) for name in names]
+
+
+def referent_names(work: MessageExtraction, c: Clause, referent: Referent | None
+                   ) -> tuple[list[Draft], Referent | None]:
+    """Names of someone introduced earlier in the message (or in this clause), and who is introduced now.
+
+    Runs before the user's own facts, so that 名字叫团子 after 我养了一只橘猫 never
+    reaches the ``user/name`` patterns.
+    """
+    zh = work.lang == "zh"
+    text = tidy_zh(without_times(c)) if zh else without_times(c).strip()
+    intro = (_ZH_INTRO if zh else _EN_INTRO).search(text)
+    if intro is not None:
+        noun = intro.group("noun") if zh else intro.group("noun").lower()
+        desc = (intro.group("desc") or "").rsplit("的", 1)[-1] if zh else ""
+        table = REL_ZH if zh else REL_EN
+        referent = (desc + noun, table[noun][0] if noun in table else "pet")
+        text = intro.group("rest")
+    elif c.subject == "rel" and c.rel:
+        referent = (c.rel, (REL_ZH if zh else REL_EN).get(c.rel, ("", ""))[0] or "pet")
+    if referent is None or c.question:
+        return [], referent
+    names = _zh_names(text.lstrip("，, ")) if zh else _en_names(text)
+    if not names and zh and _about_referent(c, text, referent):
+        c.subject, c.rel = "rel", referent[0]  # 养了只猫，叫起来很大声 / 它很黏人: about the cat
+        c.body = re.sub(r"^[它她他]", "", text)
+    return _named(work.lang, referent, names), referent
+
+
+def _about_referent(c: Clause, text: str, referent: Referent) -> bool:
+    """Is a subject-less (or 它/她/他) clause about the referent just introduced?"""
+    m = _ZH_ABOUT_REFERENT.match(text)
+    if m is None or not (c.inherited or c.subject == "other"):
+        return False
+    pronoun = PRONOUN_GENDER.get(m.group("p") or "")
+    if pronoun is None:
+        return c.inherited
+    gender = "p" if referent[1] == "pet" else REL_ZH.get(referent[0], ("", ""))[1]
+    return gender == pronoun or (not gender and pronoun in "fm")
+
+
+def _zh_names(text: str) -> list[str]:
+    """团子 / 团子和饺子 after 名字叫 / 叫; nothing unless the whole remainder is names."""
+    m = _ZH_NAMING.match(text)
+    if m is None:
+        return []
+    names: list[str] = []
+    for part in re.split(r"[和跟与、]", m.group("v")):
+        name = name_at_start(part, explicit=True)
+        if name != part or name[0] in "我你您他她它俺咱" or name in NAME_DENY:
+            return []  # 叫起来很大声 / 叫我铲屎官
+        names.append(name)
+    return names
+
+
+def _en_names(text: str) -> list[str]:
+    m = _EN_NAMING.match(text)
+    return [m.group("v")] if m and m.group("v") not in EN_NAME_DENY else []

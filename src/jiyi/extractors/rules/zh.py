@@ -120,14 +120,21 @@ def zh_name(body: str) -> list[Draft]:
             name = name_at_start(m.group("v"), explicit=True)
             if name and name[0] not in "他她它你您我这那别不没一":
                 return [templated("用户名字是{v}", "user/name", name, importance=0.8)]
-    if m := _ZH_CALL_ME.search(body):
+    if called := zh_call_me(body):
+        return called
+    if m := _ZH_SURNAME.match(body):
+        return [templated("用户姓{v}", "user/surname", m.group("v"), importance=0.6)]
+    return []
+
+
+def zh_call_me(text: str) -> list[Draft]:
+    """叫我雨桐就行 / 你以后叫我小王: how the user wants to be addressed (``user/name``)."""
+    if m := _ZH_CALL_ME.search(text):
         raw = m.group("v")
         name = name_at_start(raw, explicit=True)
         polite = re.match(r".{1,6}?(?:就行|就好|就可以|吧|即可)", raw)
         if name and (looks_like_name_zh(name) or polite) and name not in NAME_DENY:
             return [templated("用户希望被叫作{v}", "user/name", name, importance=0.8)]
-    if m := _ZH_SURNAME.match(body):
-        return [templated("用户姓{v}", "user/surname", m.group("v"), importance=0.6)]
     return []
 
 

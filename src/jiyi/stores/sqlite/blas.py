@@ -30,7 +30,7 @@ def _blas_controllers() -> list[Any]:
     global _controllers
     if _controllers is None:
         try:
-            from threadpoolctl import ThreadpoolController
+            from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
         except ImportError:  # optional: without it BLAS keeps its own setting
             _controllers = []
         else:

@@ -98,9 +98,24 @@ class ConnectionPool:
             if conn.in_transaction:
                 conn.execute("COMMIT")
 
-    def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is busy."""
+    def write(self, fn: Callable[[sqlite3.Connection], T], *, durable: bool = True) -> T:
+        """Run ``fn`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is busy.
+
+        ``durable=False`` commits without waiting for the disk (``synchronous=NORMAL``):
+        for data that can be recomputed or lost (embedding cache, hit counters). In WAL
+        mode the next durable commit syncs those pages too; a power cut loses at most
+        them, never a write acknowledged as durable. Saves one fsync (~3.4 ms here).
+        """
         conn = self.get()
+        if not durable:
+            conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                return self._write(conn, fn)
+            finally:
+                conn.execute("PRAGMA synchronous = FULL")
+        return self._write(conn, fn)
+
+    def _write(self, conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
         for attempt in range(WRITE_RETRIES + 1):
             try:
                 conn.execute("BEGIN IMMEDIATE")

@@ -156,7 +156,7 @@ class SQLiteStore:
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
         if ids:
-            self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at))
+            self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at), durable=False)
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""
@@ -298,7 +298,7 @@ class SQLiteStore:
             (model, h, *writes.vector_cells(v, self.vector_dtype, None)) for h, v in items.items()
         ]
         if rows:
-            self._pool.write(lambda conn: writes.cache_put(conn, rows))
+            self._pool.write(lambda conn: writes.cache_put(conn, rows), durable=False)
 
     def state_get(self, scope: Scope, key: str) -> Any:
         """The JSON value stored under ``key``, or None."""

@@ -159,6 +159,9 @@ class VectorCache:
                 ivf.save(path, *saved)
             except OSError as exc:
                 log.warning("could not persist the vector index at %s: %s", path, exc)
+            with self.lock:
+                if self._entries.get(key) is not m:  # the user was forgotten while we saved
+                    path.unlink(missing_ok=True)
         return True
 
     def _restore_clusters(self, key: CacheKey, m: UserMatrix) -> None:
