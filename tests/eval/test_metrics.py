@@ -6,9 +6,22 @@ import math
 
 import pytest
 
-from jiyi.eval.metrics import (QuestionResult, abstention, all_at_k, best_threshold, hit_session_recall_at_k,
-                               knowledge_update, latest_first, ndcg_at_k, percentile, ranked_sessions, recall_at_k,
-                               reciprocal_rank, session_recall_at_k, summarize)
+from jiyi.eval.metrics import (
+    QuestionResult,
+    abstention,
+    all_at_k,
+    best_threshold,
+    hit_session_recall_at_k,
+    knowledge_update,
+    latest_first,
+    ndcg_at_k,
+    percentile,
+    ranked_sessions,
+    recall_at_k,
+    reciprocal_rank,
+    session_recall_at_k,
+    summarize,
+)
 
 # five hits; the third is a fact pointing at two turns
 RANKED = [("D1:1",), ("D2:4",), ("D3:1", "D3:2"), ("D1:7",), ("D5:5",)]

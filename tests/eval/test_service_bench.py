@@ -23,6 +23,7 @@ from jiyi.eval.service_bench import (
     ServiceBenchOptions,
     ServiceBenchReport,
     format_report,
+    split_store_options,
 )
 
 MEMORIES, QUERIES = 200, 20
@@ -77,3 +78,12 @@ def test_format_report_shows_each_backend_path_and_ratio() -> None:
         assert row in text
     assert "1.50x" in text and "2.00x" in text and "1,000 memories" in text
     assert json.loads(json.dumps(report.to_dict()))["options"]["pg_url"] is None
+
+
+def test_store_options_are_kept_away_from_libpq() -> None:
+    assert split_store_options("postgresql://u:p@h:5432/db?sslmode=require&jiyi_vector=halfvec&jiyi_pool_max=4") == (
+        "postgresql://u:p@h:5432/db?sslmode=require", "jiyi_vector=halfvec&jiyi_pool_max=4")
+    # a unix-socket URI keeps its three slashes
+    assert split_store_options("postgresql:///jiyi?host=%2Frun%2Fpostgresql&jiyi_exact_limit=0") == (
+        "postgresql:///jiyi?host=%2Frun%2Fpostgresql", "jiyi_exact_limit=0")
+    assert split_store_options("postgresql://h/db") == ("postgresql://h/db", "")

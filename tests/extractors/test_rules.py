@@ -255,6 +255,25 @@ def test_what_others_call_the_user_is_a_nickname_not_the_name(text: str, content
     assert [(c.slot, c.content) for c in cands] == [(None, content)]
 
 
+@pytest.mark.parametrize("text", ["我老板叫什么", "我的猫叫什么？", "我家猫咪叫什么名字好呢？"])
+def test_a_question_about_a_name_is_not_a_name(text: str) -> None:
+    assert run(text) == []
+
+
+def test_nickname_is_findable() -> None:
+    assert "小王" in only("我朋友叫我小王").entities
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [("我有个闺蜜叫小美，她下周结婚", "用户的闺蜜小美2025年3月10日那一周结婚"),
+     ("My sister Anna is great. She's getting married next week.",
+      "User's sister Anna is getting married in the week of 2025-03-10")],
+)
+def test_pronoun_in_an_event_names_the_relative(text: str, content: str) -> None:
+    assert only(text, kind=Kind.EVENT).content == content
+
+
 # ---------------------------------------------------------------- birthdays and anniversaries
 
 @pytest.mark.parametrize(
@@ -281,6 +300,8 @@ def test_birthdays_are_recurring_facts_without_a_year(text: str, slot: str, cont
 def test_birthday_of_a_many_valued_relative_has_no_slot() -> None:
     c = only("我女儿的生日是6月1日")
     assert (c.kind, c.slot, c.content) == (Kind.FACT, None, "用户的女儿的生日是6月1日")
+    en = only("My daughter Emma's birthday is June 3rd", kind=Kind.FACT)
+    assert (en.slot, en.content, en.valid_from) == (None, "User's daughter Emma's birthday is June 3", None)
 
 
 @pytest.mark.parametrize("text", ["明天是我生日", "去年5月20日我过生日"])
@@ -295,6 +316,7 @@ def test_someone_elses_birthday_is_not_the_users() -> None:
 
 def test_correcting_a_birthday_keeps_its_slot() -> None:
     first, fixed = run("我的生日是5月20日", "不对，是5月21日")
+    assert first.slot == fixed.slot == "user/birthday"
     assert (fixed.slot, fixed.content, fixed.corrects) == ("user/birthday", "用户的生日是5月21日", True)
 
 # ---------------------------------------------------------------- health and diet

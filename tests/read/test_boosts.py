@@ -6,8 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from jiyi.read.boosts import (current_boost, names_in, next_turn_boost, session_boost, speaker_boost,
-                              successor_lifts)
+from jiyi.read.boosts import current_boost, names_in, next_turn_boost, session_boost, speaker_boost, successor_lifts
 from jiyi.records import Kind, MemoryRecord
 
 T = datetime(2024, 1, 1, tzinfo=timezone.utc)

@@ -11,7 +11,7 @@ from jiyi.text.person import third_person, third_person_en, third_person_zh, tid
     ("text", "expected"),
     [("我妈下周三生日", "用户的妈妈下周三生日"), ("你帮我记一下", "助手帮用户记一下"), ("我们要搬家了", "用户要搬家了"),
      ("我老婆苏琳喜欢郁金香", "用户的老婆苏琳喜欢郁金香"), ("我的手机号", "用户的手机号"), ("自我介绍", "自我介绍"),
-     ("我爸想让我考公", "用户的爸爸想让用户考公")],
+     ("我爸想让我考公", "用户的爸爸想让用户考公"), ("我家狗狗叫豆豆", "用户的狗狗叫豆豆"), ("我家在杭州", "用户的家在杭州")],
 )
 def test_zh(text: str, expected: str) -> None:
     assert third_person_zh(text) == expected

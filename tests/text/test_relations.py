@@ -21,7 +21,9 @@ from jiyi.text.wordlists import word_list, words
     ("text", "found"),
     [("我女朋友小雅", [("女朋友", "girlfriend", "小雅")]), ("我老公周航在家", [("老公", "husband", "周航")]),
      ("我儿子叫乐乐", [("儿子", "son", "乐乐")]), ("还有19号是我老婆苏琳生日", [("老婆", "wife", "苏琳")]),
-     ("我妈是老师", []), ("送我妈的", []), ("我妈妈和我爸爸", [])],
+     ("我妈是老师", []), ("送我妈的", []), ("我妈妈和我爸爸", []),
+     ("我家狗狗的名字叫豆豆", [("狗狗", "pet", "豆豆")]),
+     ("我朋友叫我小王", []), ("我妈叫我小林", [])],  # what they call the user, not their names
 )
 def test_zh_relation_names(text: str, found: list[tuple[str, str, str]]) -> None:
     assert zh_relation_names(text) == found

@@ -154,6 +154,7 @@ def test_llm_summary_is_fenced_linked_and_counted(llm_memory: MakeMemory, fake_o
     assert [(line["id"], line["role"]) for line in lines] == [("t1", "user"), ("t2", "assistant"),
                                                               ("t3", "user"), ("t4", "assistant")]
     assert lines[2]["text"] == "记住，我对花生过敏"
+    assert lines[0]["time"] == "2025-03-05T17:00+08:00"  # shown in the users' zone (timezone setting)
     assert mem.llm is not None and mem.llm.usage == Usage(300, 20)  # type: ignore[attr-defined]
 
 

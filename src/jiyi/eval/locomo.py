@@ -105,8 +105,8 @@ def parse_session_date(text: str) -> datetime:
         return datetime(int(year), mon, int(day), h, int(minute), tzinfo=timezone.utc)
     m = _ISO_MINUTE.match(text)
     if m:
-        y, mo, d, h, mi, s = m.groups()
-        return datetime(int(y), int(mo), int(d), int(h), int(mi), int(s or 0), tzinfo=CHINA_TZ)
+        y, mo, d, hh, mi, ss = m.groups()
+        return datetime(int(y), int(mo), int(d), int(hh), int(mi), int(ss or 0), tzinfo=CHINA_TZ)
     try:
         parsed = datetime.fromisoformat(text.strip())
     except ValueError:

@@ -187,17 +187,17 @@ def summarize(results: Sequence[QuestionResult], ks: Sequence[int]) -> Summary:
     if not n:
         return Summary(0)
 
-    def mean(fn: Callable[[QuestionResult], float]) -> float:
-        return sum(fn(r) for r in scored) / n
+    def at_k(metric: Callable[[Ranking, Sequence[str], int], float]) -> dict[int, float]:
+        return {k: sum(metric(r.ranked, r.evidence, k) for r in scored) / n for k in ks}
 
     return Summary(
         n=n,
-        recall={k: mean(lambda r, k=k: recall_at_k(r.ranked, r.evidence, k)) for k in ks},
-        all_found={k: mean(lambda r, k=k: all_at_k(r.ranked, r.evidence, k)) for k in ks},
-        session_recall={k: mean(lambda r, k=k: session_recall_at_k(r.ranked, r.evidence, k)) for k in ks},
-        hit_session_recall={k: mean(lambda r, k=k: hit_session_recall_at_k(r.ranked, r.evidence, k)) for k in ks},
-        ndcg10=mean(lambda r: ndcg_at_k(r.ranked, r.evidence, 10)),
-        mrr=mean(lambda r: reciprocal_rank(r.ranked, r.evidence)),
+        recall=at_k(recall_at_k),
+        all_found=at_k(all_at_k),
+        session_recall=at_k(session_recall_at_k),
+        hit_session_recall=at_k(hit_session_recall_at_k),
+        ndcg10=sum(ndcg_at_k(r.ranked, r.evidence, 10) for r in scored) / n,
+        mrr=sum(reciprocal_rank(r.ranked, r.evidence) for r in scored) / n,
     )
 
 

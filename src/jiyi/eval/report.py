@@ -16,9 +16,9 @@ def format_report(data: dict[str, Any]) -> str:
     kk = _pick_k(ks)
     head = (f"{'category':<18}{'n':>5}" + "".join(f"{'R@' + str(k):>7}" for k in ks)
             + f"{'all@' + str(kk):>8}{'sess@' + str(kk):>9}{'hsess@' + str(kk):>10}{'nDCG@10':>9}{'MRR':>7}")
-    lines = [f"jiyi eval: {data['dataset']} ({data['schema']}), {len(data['ingest']['per_conversation'])} "
-             f"conversations, {data['questions_total']} questions, {data['ingest']['turns']} turns", "", head,
-             "-" * len(head)]
+    title = (f"jiyi eval: {data['dataset']} ({data['schema']}), {len(data['ingest']['per_conversation'])} "
+             f"conversations, {data['questions_total']} questions, {data['ingest']['turns']} turns")
+    lines = [title, "", head, "-" * len(head)]
     apart = set(data.get("apart", []))
     for name, summary in data["categories"].items():
         if summary["n"]:

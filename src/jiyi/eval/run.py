@@ -19,8 +19,7 @@ from typing import Any
 
 from jiyi.clock import FrozenClock
 from jiyi.eval.locomo import APART_CATEGORIES, Conversation, Dataset, Session, load_dataset
-from jiyi.eval.metrics import (QuestionResult, abstention, by_category, describe, knowledge_update, percentile,
-                               summarize)
+from jiyi.eval.metrics import QuestionResult, abstention, by_category, describe, knowledge_update, percentile, summarize
 from jiyi.memory import Memory
 
 DEFAULT_KS = (1, 5, 10, 20)

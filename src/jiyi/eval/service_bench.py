@@ -31,6 +31,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode
 
 from jiyi.eval.metrics import percentile
 
@@ -68,6 +69,7 @@ class Latency:
 
     @classmethod
     def of(cls, ms: list[float]) -> Latency:
+        """Summarise samples (milliseconds; at least one)."""
         return cls(len(ms), percentile(ms, 50), percentile(ms, 95), sum(ms) / len(ms), min(ms), max(ms))
 
 
@@ -83,6 +85,8 @@ class BackendResult:
 
 @dataclass(slots=True)
 class ServiceBenchReport:
+    """Everything one run measured; ``to_dict`` is the ``--json`` output, :func:`format_report` the table."""
+
     options: ServiceBenchOptions
     backends: dict[str, BackendResult]
     pool_texts: int
@@ -97,9 +101,10 @@ class ServiceBenchReport:
         return {k: getattr(pg, k) / getattr(lite, k) for k in ("p50", "p95", "mean")}
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (a given ``pg_url`` is not repeated: it may hold a password)."""
         opts = asdict(self.options)
         opts["cache_dir"] = str(opts["cache_dir"]) if opts["cache_dir"] else None
-        opts["pg_url"] = "given" if opts["pg_url"] else None  # may carry a password
+        opts["pg_url"] = "given" if opts["pg_url"] else None
         return {"options": opts, "backends": {name: asdict(b) for name, b in self.backends.items()},
                 "ratio_postgres_sqlite": {p: self.ratio(p) for p in PATHS}, "pool_texts": self.pool_texts,
                 "pool_seconds": self.pool_seconds, "postgres": self.postgres, "overlap_top_k": self.overlap,
@@ -224,20 +229,39 @@ def _vector_pool(embedder: Any, options: ServiceBenchOptions, say: Progress) -> 
 
 
 def _postgres_schema(stack: ExitStack, pg_url: str | None, say: Progress) -> tuple[str, str]:
-    """A URI on a fresh schema (of ``pg_url``'s database, or of an embedded server), dropped at exit."""
+    """A URI on a fresh schema (of ``pg_url``'s database, or of an embedded server), dropped at exit.
+
+    ``pg_url`` may carry the store's ``jiyi_*`` options (``jiyi_vector=halfvec``...), as
+    ``JIYI_STORE`` does: they are kept for the store and kept away from libpq.
+    """
     from jiyi.eval import pg_embedded
 
     if pg_url is None:
         say("starting an embedded PostgreSQL")
         server = pg_embedded.start_embedded()
         stack.callback(server.stop)
-        base, where = server.uri, "embedded"
+        base, store_options, where = server.uri, "", "embedded"
     else:
-        pg_embedded.prepare(pg_url)
-        base, where = pg_url, "given"
+        base, store_options = split_store_options(pg_url)
+        pg_embedded.prepare(base)
+        where = "given" + (f", {store_options}" if store_options else "")
     name, uri = pg_embedded.create_schema(base, prefix="jiyi_bench")
     stack.callback(pg_embedded.drop_schema, base, name)
-    return uri, f"PostgreSQL {pg_embedded.server_version(base)} ({where})"
+    return uri + (f"&{store_options}" if store_options else ""), \
+        f"PostgreSQL {pg_embedded.server_version(base)} ({where})"
+
+
+def split_store_options(uri: str) -> tuple[str, str]:
+    """``uri`` without its ``jiyi_*`` query parameters, and those parameters as a query string.
+
+    Split by hand: ``urlunsplit`` turns ``postgresql:///db`` (a unix-socket URI) into
+    ``postgresql:/db``, which libpq rejects.
+    """
+    base, _, query = uri.partition("?")
+    pairs = parse_qsl(query, keep_blank_values=True)
+    rest = urlencode([(k, v) for k, v in pairs if not k.startswith("jiyi_")], quote_via=quote)
+    return (f"{base}?{rest}" if rest else base), urlencode([p for p in pairs if p[0].startswith("jiyi_")],
+                                                           quote_via=quote)
 
 
 @contextmanager

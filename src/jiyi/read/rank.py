@@ -9,7 +9,7 @@
           + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
           − w_outdated if a newer memory superseded what this turn said
           − w_assistant for the bot's own turns
-    score = 1 / (1 + e^(−total))
+    score = 1 / (1 + e^(−total / SCORE_SCALE))
 
 Everything is in z-score units of the fused relevance, so each weight reads as "worth
 this many standard deviations of relevance". Every part is returned so a hit can
@@ -87,8 +87,13 @@ def shape(
                     "time_match": float(timed), "outdated": float(outdated)}
 
 
+#: Totals of good matches run 5–15 (sums of z-scores): scaled so the 0–1 score still spreads.
+SCORE_SCALE = 4.0
+
+
 def squash(total: float) -> float:
-    """The logistic of the total: a 0–1 score that keeps the order (thresholds, display)."""
+    """The logistic of the scaled total: a 0–1 score that keeps the order (thresholds, display)."""
+    total /= SCORE_SCALE
     if total >= 0:
         return 1.0 / (1.0 + math.exp(-total))
     e = math.exp(total)

@@ -176,7 +176,7 @@ class _Timer:
     def __init__(self, sink: dict[str, float]) -> None:
         self._sink = sink
 
-    def __call__(self, name: str) -> "_Span":
+    def __call__(self, name: str) -> _Span:
         return _Span(self._sink, name)
 
 

@@ -11,7 +11,8 @@ and ordered patterns turn clauses into canonical third-person statements:
 Slots (single-valued attributes; a new value supersedes the old one):
 
 ======================  =====================================================
-``user/name``           名字 / name (also ``叫我X`` / "call me X")
+``user/name``           名字 / name (also ``叫我X`` / "call me X"; never a pet's or
+                        another person's name, nor what a third party calls the user)
 ``user/surname``        我姓王
 ``user/age``            年龄 / age
 ``user/city``           where the user lives; moves (搬到/I moved to) write here too
@@ -22,9 +23,12 @@ Slots (single-valued attributes; a new value supersedes the old one):
 ``user/email``          邮箱 (sensitive)
 ``user/address``        地址 (sensitive)
 ``user/id_number``      身份证/passport numbers (sensitive)
+``user/birthday``       我的生日是5月20日 (month and day, no year invented);
+                        ``user/wedding_anniversary``, ``user/anniversary`` alike
 ``relation/<role>``     name of a single-valued relation: wife, husband, girlfriend,
                         boyfriend, partner, mother, father, boss (many-valued ones —
-                        children, siblings, friends, pets — carry no slot)
+                        children, siblings, friends, pets — carry no slot);
+                        ``relation/<role>/birthday`` for their birthdays
 ``allergy/<item>``      one per allergen (花生, penicillin)
 ``health/<condition>``  one per diagnosis (sensitive)
 ``diet/type``           吃素 / vegetarian / vegan
@@ -38,16 +42,17 @@ Slots (single-valued attributes; a new value supersedes the old one):
 ======================  =====================================================
 
 Decisions are documented where they are made: visibility of contacts and health in
-:mod:`.sensitive`, events and expiry in :mod:`.events`, corrections and 记住 in
-:mod:`.corrections`, people and pets in :mod:`.people`.
+:mod:`.sensitive`, events and expiry in :mod:`.events`, recurring dates in
+:mod:`.birthdays`, corrections and 记住 in :mod:`.corrections`, people, pets and
+nicknames in :mod:`.people`.
 
 Modules, in pipeline order: :mod:`.clauses` (sentences, clauses, subjects),
-:mod:`.zh` / :mod:`.en` / :mod:`.sensitive` (fact patterns), :mod:`.people`,
+:mod:`.people` (names of people and pets; runs before the user's own facts),
+:mod:`.birthdays`, :mod:`.zh` / :mod:`.en` / :mod:`.sensitive` (fact patterns),
 :mod:`.events`, :mod:`.corrections`, :mod:`.content` (absolute times, third person),
 :mod:`.message` (one message through every stage), :mod:`.extractor`
-(:class:`RulesExtractor`, candidates).
+(:class:`RulesExtractor`, candidates); :mod:`.drafts` holds the shared records.
 """
-
 
 from jiyi.extractors.rules.clauses import split_clauses
 from jiyi.extractors.rules.content import render_span, substitute_times

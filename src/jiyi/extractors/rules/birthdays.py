@@ -46,7 +46,7 @@ _EN_KINDS = {"birthday": ("birthday", "birthday"), "bday": ("birthday", "birthda
 _EN_RECURRING = re.compile(
     r"(?i)^(?:(?:and|also|oh|btw|so)[,]?\s+)*(?:is\s+)?(?:(?P<owner>my|our)\s+(?:(?P<rel>"
     + alternation([w for w in REL_EN if not w.endswith("'s")])
-    + r")['\u2019]s\s+)?(?P<kw>wedding\s+anniversary|anniversary|birthday|bday|b-day)(?:['\u2019]s|\s+is|\s+falls)?"
+    + r")(?P<name>\s+[A-Z][\w-]*)?['\u2019]s\s+)?(?P<kw>wedding\s+anniversary|anniversary|birthday|bday|b-day)(?:['\u2019]s|\s+is|\s+falls)?"
     r"|i\s+was\s+(?P<born>born))(?:\s+on)?$"
 )
 
@@ -120,6 +120,6 @@ def _en_draft(c: Clause, rest: str, date_text: str) -> list[Draft]:
     rel = m.group("rel").lower() if m.group("rel") else None
     if rel is None and not m.group("owner") and not m.group("born") and c.subject == "rel":
         rel = c.rel
-    owner = f"User's {rel}'s" if rel else "User's"
+    owner = f"User's {rel}{m.group('name') or ''}'s" if rel else "User's"
     rel_key = REL_EN[rel][0] if rel else None
     return [_draft(f"{owner} {label} is {{v}}", _slot(rel, key, rel_key), date_text)]

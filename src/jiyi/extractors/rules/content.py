@@ -108,6 +108,8 @@ def mask_times(text: str, base: int, spans: Sequence[TimeSpan]) -> str:
 
 _EN_LEAD = re.compile(r"(?i)^(?:(?:yeah|yes|yep|oh|well|so|and|but|wow|haha|lol|hey|hi|ok|okay|anyway|"
                       r"honestly|btw|also)\b[,!.]?\s+)+")
+_ZH_PRONOUN = re.compile(r"^[他她它](?![们])")
+_EN_PRONOUN = re.compile(r"(?i)^(?:she|he|it|they)(['\u2019](?:s|re))?\b")
 _TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从]{2,30})用户(?!的)")
 _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌)")
 
@@ -118,16 +120,21 @@ def with_user_prefix(text: str) -> str:
 
 
 def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
-    """The clause as a third-person statement with absolute times."""
+    """The clause as a third-person statement with absolute times (她 → the relative she refers to)."""
     raw = substitute_times(c.text, c.start, c.spans, lang, tz)
     if lang == "zh":
         t = third_person(tidy_zh(raw), "zh")
+        if c.subject == "rel" and c.rel and (m := _ZH_PRONOUN.match(t)):
+            t = third_person(f"我的{c.rel}", "zh") + (c.rel_name or "") + t[m.end():]
         if m := _TIME_THEN_USER.match(t):  # 2025年3月12日用户要… → 用户2025年3月12日要…
             t = "用户" + m.group(1) + t[m.end():]
         if not t.startswith("用户") and c.subject == "self":
             t = with_user_prefix(t)
         return t
     t = third_person(_EN_LEAD.sub("", raw.strip()).rstrip(".!,;"), "en")
+    if c.subject == "rel" and c.rel and (m := _EN_PRONOUN.match(t)):
+        verb = {"'s": " is", "\u2019s": " is", "'re": " is", "\u2019re": " is"}.get(m.group(1) or "", "")
+        t = f"User's {c.rel}{' ' + c.rel_name if c.rel_name else ''}{verb}" + t[m.end():]
     return t[:1].upper() + t[1:]
 
 

@@ -84,7 +84,7 @@ class MessageExtraction:
             if not found and self._continues(c, prev, drafts):
                 prev = c
                 continue
-            c.consumed = bool(found) and not named  # 去年养了只猫叫团子 is also an event
+            c.consumed = bool(found) and not (named and self.qualifying(c))  # 去年养了只猫叫团子: an event too
             found += relations(self, c)
             if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
                 c.consumed = True

@@ -76,7 +76,9 @@ _EN_NAMING = re.compile(
 def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
     """Names of people (我老婆苏琳 / my wife Anna) and statements about them."""
     out: list[Draft] = []
-    if work.lang == "zh":
+    if c.question:  # 我家猫咪叫什么名字好呢？
+        named = []
+    elif work.lang == "zh":
         named = zh_relation_names(c.text)
     else:
         named = en_relation_names(c.text)
@@ -87,6 +89,7 @@ def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
     return out
 
 
+_ZH_CALLS_USER = re.compile(r"叫(?:我|俺)(?P<v>[^，,。！？!?；;\s]{1,6})")
 _ONLY_NAMING = re.compile(r"(?i)[\s，,。.]*(?:['\u2019]s\s+name\s+is|is\s+called|is\s+named|named|called|"
                           r"的?(?:名字|小名|大名)(?:叫做|叫|是)|叫做|名叫|叫)[\s，,。.]*")
 
@@ -108,6 +111,8 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
         return []  # "my sister's name is Emma" is already the relation name
     importance = 0.8 if re.search(r"过敏|allerg", text, re.IGNORECASE) else 0.6
     values = names + ([c.rel_name] if c.rel_name else [])
+    if work.lang == "zh" and (nick := _ZH_CALLS_USER.search(c.text)):  # 我朋友叫我小王: 小王 is worth finding
+        values.append(name_at_start(nick.group("v"), explicit=True) or nick.group("v"))
     return [Draft(Kind.RELATION, text, None, values, importance, 0.8)]
 
 
@@ -178,7 +183,7 @@ def _zh_names(text: str) -> list[str]:
     names: list[str] = []
     for part in re.split(r"[和跟与、]", m.group("v")):
         name = name_at_start(part, explicit=True)
-        if name != part or name[0] in "我你您他她它俺咱" or name in NAME_DENY:
+        if name is None or name != part or name[0] in "我你您他她它俺咱" or name in NAME_DENY:
             return []  # 叫起来很大声 / 叫我铲屎官
         names.append(name)
     return names
