@@ -146,8 +146,8 @@ def test_add_verdict_keeps_both(llm_memory: MakeMemory, fake_openai: FakeOpenAI)
 def test_none_verdict_stores_nothing(llm_memory: MakeMemory, fake_openai: FakeOpenAI) -> None:
     mem = llm_memory()
     allergy = mem.remember("用户对花生过敏", user_id="u1")
-    fake_openai.push(verdict("NONE", None, "不是关于用户的信息"))
-    kept = mem.remember("用户说了一句话", user_id="u1")
+    fake_openai.push(verdict("NONE", None, "已有记忆已经涵盖"))
+    kept = mem.remember("用户提到了花生", user_id="u1")  # related (cosine 0.956): the judge is asked
     assert kept.id == allergy.id  # NONE points at the memory that already covers it
     assert list(active(mem)) == ["用户对花生过敏"]
     assert [h.event for h in mem.history(allergy.id, user_id="u1")] == [EventType.ADD]

@@ -210,3 +210,12 @@ def test_end_session_forces_pending_llm_extraction_then_summarises(
     assert digest.content == "用户周末去了西湖。" and digest.source_ids == ("w1",)
     (event,) = [r for r in mem.get_all(user_id="u1") if r.kind is Kind.EVENT]
     assert event.content == "用户周末去了西湖" and event.source_ids == ("w1",)
+
+
+def test_no_periodic_extractive_summaries_by_default(make_memory: MakeMemory) -> None:
+    mem = make_memory()  # no LLM, summary_every_rounds left at its default
+    for n in range(25):
+        mem.add({"role": "user", "content": f"第{n}轮：我今天读了{n}页书", "id": f"r{n}"}, user_id="u1",
+                session_id="s9", sync=True)
+    assert summaries(mem) == []
+    assert len(mem.end_session(user_id="u1", session_id="s9")) >= 1

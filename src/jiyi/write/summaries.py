@@ -263,9 +263,11 @@ def _sources(turns: Sequence[MemoryRecord]) -> tuple[str, ...]:
 def from_settings(settings: Settings, llm: LLM | None) -> SessionSummarizer:
     """The summarizer Memory uses: the LLM when one is configured, times in ``settings.timezone``.
 
-    Without an LLM, summaries are written only when a session ends: an extractive digest
+    Without an LLM, summaries are written only when a session ends (unless
+    ``summary_every_rounds`` is set explicitly): an extractive digest
     every N rounds adds little that the turns themselves don't hold, and one summary citing
     40 turns would crowd the turns out of recall.
     """
-    every = settings.summary_every_rounds if llm is not None else 0
+    explicit = "summary_every_rounds" in settings.model_fields_set
+    every = settings.summary_every_rounds if llm is not None or explicit else 0
     return SessionSummarizer(llm, every_rounds=every, tz=ZoneInfo(settings.timezone))
