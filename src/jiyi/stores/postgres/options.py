@@ -60,7 +60,10 @@ class PostgresOptions:
             except ValueError:
                 raise InvalidInput(f"store option jiyi_{key}={value!r} is not a number") from None
         rest = urlencode([(k, v) for k, v in pairs if not k.startswith("jiyi_")], quote_via=quote)
-        return urlunsplit(parts._replace(query=rest)), cls(**kw)
+        # split on "?" by hand: urlunsplit turns "postgresql:///db" (a unix-socket URI) into "postgresql:/db"
+        base, _, _ = uri.partition("?")
+        fragment = f"#{parts.fragment}" if parts.fragment else ""
+        return (f"{base.split('#', 1)[0]}?{rest}" if rest else base.split("#", 1)[0]) + fragment, cls(**kw)
 
 
 def redact(uri: str) -> str:
