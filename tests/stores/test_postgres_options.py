@@ -24,3 +24,14 @@ def test_split_uri_reads_options_and_refuses_unknown_ones() -> None:
     assert opts.vector_type == "halfvec" and opts.pool_max == 3
     with pytest.raises(InvalidInput, match="jiyi_colour"):
         PostgresOptions.split_uri("postgresql:///j?jiyi_colour=red")
+
+
+def test_memory_columns_name_every_record_field() -> None:
+    import dataclasses
+
+    from jiyi.records import MemoryRecord
+    from jiyi.stores.columns import MEMORY_COLUMNS, TIME_COLUMNS, TUPLE_COLUMNS
+
+    fields = {f.name for f in dataclasses.fields(MemoryRecord)}
+    assert set(MEMORY_COLUMNS) == fields and len(MEMORY_COLUMNS) == len(fields)
+    assert TIME_COLUMNS <= fields and TUPLE_COLUMNS <= fields

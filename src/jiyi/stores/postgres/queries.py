@@ -20,43 +20,13 @@ from psycopg.types.json import Jsonb
 
 from jiyi.clock import ensure_utc
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
+from jiyi.stores.columns import MEMORY_COLUMNS, TIME_COLUMNS, TUPLE_COLUMNS
 from jiyi.stores.filters import Condition, filter_conditions
 from jiyi.stores.protocol import RecordFilter
 
-MEMORY_COLUMNS: tuple[str, ...] = (
-    "tenant",
-    "user_id",
-    "id",
-    "content",
-    "kind",
-    "created_at",
-    "updated_at",
-    "slot",
-    "entities",
-    "importance",
-    "confidence",
-    "valid_from",
-    "valid_until",
-    "expires_at",
-    "status",
-    "visibility",
-    "hit_count",
-    "last_hit_at",
-    "strength",
-    "source_ids",
-    "session_id",
-    "agent_id",
-    "speaker",
-    "links",
-    "superseded_by",
-    "embedding_model",
-    "metadata",
-)
 SELECT_MEMORY = sql.SQL(", ").join(sql.Identifier("m", c) for c in MEMORY_COLUMNS)
-_TIME_COLUMNS = frozenset(
-    {"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"}
-)
-_ARRAYS = frozenset({"entities", "source_ids", "links"})
+_TIME_COLUMNS = TIME_COLUMNS
+_ARRAYS = TUPLE_COLUMNS
 _NEWEST = sql.SQL("ORDER BY m.created_at DESC, m.seq DESC")  # equal times: last stored first
 #: BM25 parameters (the usual defaults; memories are short, so length matters little)
 BM25_K1, BM25_B = 1.2, 0.75

@@ -16,42 +16,11 @@ import numpy as np
 
 from jiyi.clock import ensure_utc, parse_iso
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Status, Visibility
+from jiyi.stores.columns import MEMORY_COLUMNS, TIME_COLUMNS, TUPLE_COLUMNS
 
-#: Columns of ``memories`` in the order :func:`record_row` produces them.
-MEMORY_COLUMNS: tuple[str, ...] = (
-    "tenant",
-    "user_id",
-    "id",
-    "content",
-    "kind",
-    "created_at",
-    "updated_at",
-    "slot",
-    "entities",
-    "importance",
-    "confidence",
-    "valid_from",
-    "valid_until",
-    "expires_at",
-    "status",
-    "visibility",
-    "hit_count",
-    "last_hit_at",
-    "strength",
-    "source_ids",
-    "session_id",
-    "agent_id",
-    "speaker",
-    "links",
-    "superseded_by",
-    "embedding_model",
-    "metadata",
-)
 SELECT_MEMORY = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
-_TIME_COLUMNS = frozenset(
-    {"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"}
-)
-_JSON_TUPLES = frozenset({"entities", "source_ids", "links"})
+_TIME_COLUMNS = TIME_COLUMNS
+_JSON_TUPLES = TUPLE_COLUMNS
 DTYPES: dict[str, type[np.floating[Any]]] = {"float32": np.float32, "float16": np.float16}
 
 
