@@ -700,3 +700,15 @@ def test_state_is_json_per_scope_and_key(store: Store, data) -> None:
     store.state_set(data.alice, "counter", [1, 2])
     assert store.state_get(data.alice, "counter") == [1, 2]
     assert store.state_get(data.bob, "buffer") is None
+
+
+def test_change_set_state_commits_with_the_records(store: Store, data) -> None:
+    store.state_set(data.alice, "extract:s1", {"pending": ["old"]})
+    store.apply(ChangeSet(data.alice, state={"extract:s1": {"pending": []}, "summary:s1": 3}))
+    assert store.state_get(data.alice, "extract:s1") == {"pending": []}
+    assert store.state_get(data.alice, "summary:s1") == 3
+    assert store.state_get(data.bob, "summary:s1") is None
+    bad = data.record("x", scope=data.bob)  # another user's record: nothing at all is written
+    with pytest.raises(ScopeViolation):
+        store.apply(ChangeSet(data.alice, upserts=[Upsert(bad)], state={"summary:s1": 9}))
+    assert store.state_get(data.alice, "summary:s1") == 3

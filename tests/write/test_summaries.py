@@ -92,6 +92,28 @@ def test_every_n_rounds_then_the_rest_at_end_session(make_memory: MakeMemory) ->
     assert mem.search("花生过敏", user_id="u1", kinds=["summary"], limit=1)[0].id == first.id
 
 
+def test_a_round_that_completes_no_segment_does_not_list_the_session(make_memory: MakeMemory,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    mem = make_memory(summary_every_rounds=3)
+    listed: list[Any] = []
+    real_list = mem.store.list
+
+    def counting_list(*args: Any, **kw: Any) -> Any:
+        listed.append(args)
+        return real_list(*args, **kw)
+
+    monkeypatch.setattr(mem.store, "list", counting_list)
+    say(mem, 0)  # no counter yet: the session is listed once and the counter written
+    first = len(listed)
+    say(mem, 1)
+    assert len(listed) == first  # 2 of 3 rounds: the counter answers
+    assert any(e.kind is Kind.SUMMARY for e in say(mem, 2))  # the counter reaches 3: listed, summarised
+    assert len(listed) > first
+    assert mem.store.state_get(mem._scope("u1"), "summary:s1") == 0
+    say(mem, 3)
+    assert mem.store.state_get(mem._scope("u1"), "summary:s1") == 1
+
+
 def test_extractive_summary_prefers_turns_memories_came_from(make_memory: MakeMemory) -> None:
     mem = make_memory(summary_every_rounds=0)
     chatter = "这周末我们打算去看一场电影，不过还没决定看哪一部，可能看科幻片也可能看动画片，到时候再说吧"

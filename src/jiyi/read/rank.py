@@ -8,7 +8,7 @@
           + w_current·recency   for "now / 现在 / still" questions
           + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
           − w_outdated if a newer memory superseded what this turn said
-          − w_assistant for the bot's own turns
+          − w_assistant for the bot's own turns, − w_summary for session digests
     score = 1 / (1 + e^(−total / SCORE_SCALE))
 
 Everything is in z-score units of the fused relevance, so each weight reads as "worth
@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from jiyi.records import MemoryRecord
+from jiyi.records import Kind, MemoryRecord
 from jiyi.write.timeparse import TimeSpan
 
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -45,6 +45,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "time": 0.6,
     "outdated": 0.5,
     "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
+    "summary": 0.0,  # session digests: they point at no turn in particular
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").
@@ -82,7 +83,8 @@ def shape(
               + weights.get("freshness", 0.0) * fresh
               + (weights.get("time", 0.0) if timed else 0.0)
               - (weights.get("outdated", 0.0) if outdated else 0.0)
-              - (weights.get("assistant", 0.0) if rec.metadata.get("role") == "assistant" else 0.0))
+              - (weights.get("assistant", 0.0) if rec.metadata.get("role") == "assistant" else 0.0)
+              - (weights.get("summary", 0.0) if rec.kind is Kind.SUMMARY else 0.0))
     return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
                     "time_match": float(timed), "outdated": float(outdated)}
 

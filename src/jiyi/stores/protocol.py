@@ -47,16 +47,22 @@ class Upsert:
 
 @dataclass(slots=True)
 class ChangeSet:
-    """Everything one pipeline step writes, applied atomically by ``Store.apply``."""
+    """Everything one pipeline step writes, applied atomically by ``Store.apply``.
+
+    ``state`` holds key/value state (as ``state_set`` writes it) that must commit with
+    the rest: the pipeline's progress (extraction window, summary counters) then
+    never disagrees with the records it describes, and costs no commit of its own.
+    """
 
     scope: Scope
     upserts: list[Upsert] = field(default_factory=list)
     history: list[HistoryEvent] = field(default_factory=list)
     purge_ids: list[str] = field(default_factory=list)
     done_job_id: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id)
+        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state)
 
 
 @dataclass(slots=True, frozen=True)

@@ -22,6 +22,7 @@ _PLACEHOLDER = re.compile(
 )
 _REPEAT = re.compile(r"(.+?)\1+")
 _WORDY = re.compile(r"[^\W_]{2}")
+_NON_WORD = re.compile(r"[\W_]+")
 
 _ZH_PHRASES = words("""
 你好 您好 你好呀 哈喽 嗨 在吗 在不在 在嘛 在 早 早啊 早安 早上好 上午好 中午好 下午好 晚上好 晚安 午安
@@ -64,9 +65,17 @@ def _collapse(s: str) -> str:
 
 
 def _strip(text: str) -> str:
-    """Lowercase, NFKC, without placeholders, punctuation, symbols, emoji or spaces."""
+    """Lowercase, NFKC, without placeholders, punctuation, symbols, emoji or spaces.
+
+    Letters and digits always stay, so only the runs between them (matched by
+    ``[\\W_]+`` in C) have their characters' categories looked up.
+    """
     s = _PLACEHOLDER.sub("", unicodedata.normalize("NFKC", text)).lower().replace("'", "")
-    return "".join(ch for ch in s if unicodedata.category(ch)[0] not in "PSZC")
+    return _NON_WORD.sub(_keep_marks, s)
+
+
+def _keep_marks(m: re.Match[str]) -> str:
+    return "".join(ch for ch in m.group() if unicodedata.category(ch)[0] not in "PSZC")
 
 
 def _segmentable(s: str, phrases: frozenset[str], longest: int) -> bool:
@@ -95,4 +104,9 @@ def is_smalltalk(text: str) -> bool:
     phrases = _phrases()
     if s in phrases:
         return True
-    return _segmentable(s, phrases, max(len(p) for p in phrases))
+    return _segmentable(s, phrases, _longest())
+
+
+@lru_cache(maxsize=1)
+def _longest() -> int:
+    return max(len(p) for p in _phrases())

@@ -81,17 +81,19 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
                                     agent_id=agent_id, now=now)
     if ctx.summarizer is not None and session_id:
-        for summary in ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
-                                          new_episodes=[d.record for d in drafts], candidates=candidates,
-                                          closing=bool(payload.get("end_session"))):
+        due = ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
+                                 new_episodes=[d.record for d in drafts], candidates=candidates,
+                                 closing=bool(payload.get("end_session")))
+        for summary in due.writes:
             summary.add_to(changes, events)
+        changes.state.update(due.state)
     changes.done_job_id = job.id
-    ctx.store.apply(changes)
     last = next((m for m in reversed(messages) if m.role != "system"), previous)
-    ctx.store.state_set(scope, state_key, {
+    changes.state[state_key] = {  # commits with the records: the window never disagrees with them
         "pending": [message_to_dict(m) for m in window][-50:],
         "last": message_to_dict(last) if last else None,
-    })
+    }
+    ctx.store.apply(changes)
     return events
 
 

@@ -2,9 +2,11 @@
 
 A summary covers a segment of a session's turns and links to them: its
 ``source_ids`` are the message ids of every turn in the segment. Which turns are
-still unsummarised is read from the store each time (the union of the sources of
-the session's existing summaries, whatever their status), so a crash, a redone
-job or a deleted summary never makes a turn summarised twice.
+still unsummarised is read from the store whenever a segment may be complete (the
+union of the sources of the session's existing summaries, whatever their status), so
+a crash, a redone job or a deleted summary never makes a turn summarised twice. In
+between, a per-session counter of unsummarised user rounds (state ``summary:<session>``,
+committed with each job's change set) answers "not yet" without listing the session.
 
 * Every ``every_rounds`` user rounds (the setting ``summary_every_rounds``, 0 = off)
   the add job that completes a segment also writes its summary, in the same atomic
@@ -67,6 +69,14 @@ def session_end_payload(session_id: str) -> dict[str, Any]:
 
 
 @dataclass(slots=True, frozen=True)
+class SummaryDue:
+    """What a job adds for summaries: the summaries, and the state that commits with them."""
+
+    writes: list[SummaryWrite]
+    state: dict[str, Any]
+
+
+@dataclass(slots=True, frozen=True)
 class SummaryWrite:
     """A summary record with its vector, ready to join a job's change set."""
 
@@ -105,19 +115,30 @@ class SessionSummarizer:
 
     def due(self, ctx: WriteContext, scope: Scope, session_id: str, *, agent_id: str | None,
             new_episodes: Sequence[MemoryRecord], candidates: Sequence[Candidate], now: datetime,
-            closing: bool = False) -> list[SummaryWrite]:
-        """Summaries for the segments this job completes (every segment left, when ``closing``)."""
+            closing: bool = False) -> SummaryDue:
+        """Summaries for the segments this job completes (every segment left, when ``closing``).
+
+        The session is listed only when its counter says a segment may be complete (or
+        the counter is missing): a job that adds a round to an unfinished segment costs
+        one state read, not a listing of the whole session.
+        """
         if not closing and self.every_rounds <= 0:
-            return []
+            return SummaryDue([], {})
+        key = f"summary:{session_id}"
+        added = _user_rounds(new_episodes)
+        known = ctx.store.state_get(scope, key)
+        if not closing and isinstance(known, int) and known + added < self.every_rounds:
+            return SummaryDue([], {key: known + added})
         turns = unsummarised_turns(ctx.store, scope, session_id, new_episodes)
         segments = split_rounds(turns, self.every_rounds, closing=closing)
+        left = {key: _user_rounds(turns) - sum(_user_rounds(seg) for seg in segments)}
         if not segments:
-            return []
+            return SummaryDue([], left)
         cited = citation_counts(ctx.store, scope, session_id, candidates)
         drafts = [self._draft(seg, cited, scope, session_id, agent_id, now, ctx.embedder.model)
                   for seg in segments]
         vectors = ctx.embedder.embed_passages([rec.content for rec, _ in drafts])
-        return [SummaryWrite(rec, vectors[i], reason) for i, (rec, reason) in enumerate(drafts)]
+        return SummaryDue([SummaryWrite(rec, vectors[i], reason) for i, (rec, reason) in enumerate(drafts)], left)
 
     def _draft(self, turns: Sequence[MemoryRecord], cited: Counter[str], scope: Scope, session_id: str,
                agent_id: str | None, now: datetime, model: str) -> tuple[MemoryRecord, str]:
@@ -246,6 +267,11 @@ def clip(text: str, limit: int) -> str:
     if ends and ends[-1] >= limit // 2:
         return head[: ends[-1]]
     return head[: limit - 1] + "…"
+
+
+def _user_rounds(turns: Sequence[MemoryRecord]) -> int:
+    """User turns that a summary can cite (those with a message id)."""
+    return sum(1 for t in turns if t.source_ids and _role(t) == "user")
 
 
 def _role(episode: MemoryRecord) -> str:

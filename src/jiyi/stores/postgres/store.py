@@ -33,7 +33,6 @@ keyword GIN index leads with ``(tenant, user_id)`` through ``btree_gin``.
 from __future__ import annotations
 
 import builtins
-import json
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -392,13 +391,8 @@ class PostgresStore:
         return None if row is None else row[0]
 
     def state_set(self, scope: Scope, key: str, value: Any) -> None:
-        text = json.dumps(value, ensure_ascii=False)
         with self._conn() as conn:
-            conn.execute(
-                "INSERT INTO state (tenant, user_id, key, value) VALUES (%s, %s, %s, %s::jsonb) "
-                "ON CONFLICT (tenant, user_id, key) DO UPDATE SET value = EXCLUDED.value",
-                (scope.tenant, scope.user_id, key, text),
-            )
+            writes.write_state(conn, scope, key, value)
 
     def export_rows(self, scope: Scope) -> Iterator[dict[str, Any]]:
         """Every record of the user (all statuses) with its history, in storage order, in pages.

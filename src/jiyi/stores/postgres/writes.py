@@ -8,6 +8,8 @@ rows (BM25 needs N, the vector route needs the user's size).
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,8 +50,18 @@ def apply_changes(conn: psycopg.Connection[Any], changes: ChangeSet, vector_type
             (scope.tenant, scope.user_id, added),
         )
     write_history(conn, scope, changes.history)
+    for key, value in changes.state.items():
+        write_state(conn, scope, key, value)
     if changes.done_job_id is not None:
         queue.finish(conn, changes.done_job_id, scope)
+
+
+def write_state(conn: psycopg.Connection[Any], scope: Scope, key: str, value: Any) -> None:
+    conn.execute(
+        "INSERT INTO state (tenant, user_id, key, value) VALUES (%s, %s, %s, %s::jsonb) "
+        "ON CONFLICT (tenant, user_id, key) DO UPDATE SET value = EXCLUDED.value",
+        (scope.tenant, scope.user_id, key, json.dumps(value, ensure_ascii=False)),
+    )
 
 
 def write_history(

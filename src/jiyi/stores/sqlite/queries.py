@@ -25,7 +25,7 @@ from jiyi.stores.sqlite.codec import (
     row_record,
     sql_value,
 )
-from jiyi.stores.sqlite.fts import match_expression
+from jiyi.stores.sqlite.textindex import TextColumns
 from jiyi.stores.sqlite.vectors import KIND_CODE, STATUS_CODE, MatrixColumns
 
 CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
@@ -156,23 +156,6 @@ def vectors(
     return out
 
 
-def keyword_search(
-    conn: sqlite3.Connection, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
-) -> list[tuple[str, float]]:
-    """BM25 over the pre-tokenized keywords; scores are ``-bm25`` so that higher is better."""
-    expr = match_expression(scope.tenant, scope.user_id, tokens)
-    if expr is None or k <= 0:
-        return []
-    where, params = scoped_where(scope, flt, with_text=False)
-    rows = conn.execute(
-        "SELECT m.id, bm25(memories_fts, 0.0, 1.0) AS rank FROM memories_fts "
-        "JOIN memories m ON m.rid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank, m.rid DESC LIMIT ?",
-        [expr, *params, k],
-    )
-    return [(mid, -float(rank)) for mid, rank in rows]
-
-
 def recent(
     conn: sqlite3.Connection, scope: Scope, k: int, flt: RecordFilter
 ) -> list[tuple[str, float]]:
@@ -182,24 +165,6 @@ def recent(
         [*params, max(0, k)],
     )
     return [(mid, parse_iso(created).timestamp()) for mid, created in rows]
-
-
-def entity_search(
-    conn: sqlite3.Connection, scope: Scope, entities: Sequence[str], k: int, flt: RecordFilter
-) -> list[tuple[str, float]]:
-    """Memories sharing the most entities first (case-insensitive); ties go to the newest."""
-    wanted = list(dict.fromkeys(e.strip().casefold() for e in entities if e.strip()))[:CHUNK]
-    if not wanted or k <= 0:
-        return []
-    where, params = scoped_where(scope, flt, with_text=False)
-    rows = conn.execute(
-        "SELECT m.id, count(*) AS shared FROM memory_entities e CROSS JOIN memories m "
-        "ON m.tenant = e.tenant AND m.user_id = e.user_id AND m.id = e.memory_id "
-        f"WHERE e.tenant = ? AND e.user_id = ? AND e.entity IN ({marks(wanted)}) AND {where} "
-        "GROUP BY m.rid ORDER BY shared DESC, m.created_at DESC, m.rid DESC LIMIT ?",
-        [scope.tenant, scope.user_id, *wanted, *params, k],
-    )
-    return [(mid, float(shared)) for mid, shared in rows]
 
 
 def export_page(
@@ -274,6 +239,37 @@ def matrix_columns(conn: sqlite3.Connection, scope: Scope, channel: str) -> tupl
         vectors=vectors,
     )
     return cols, dims
+
+
+def text_columns(conn: sqlite3.Connection, scope: Scope) -> TextColumns:
+    """Every row of the user with its filter fields, FTS keywords and entities (for the text index)."""
+    rows = conn.execute(
+        "SELECT m.id, m.rid, m.kind, m.status, m.visibility, m.session_id, m.agent_id, m.created_at, f.keywords "
+        "FROM memories m LEFT JOIN memories_fts f ON f.rowid = m.rid "
+        "WHERE m.tenant = ? AND m.user_id = ? ORDER BY m.rid",
+        (scope.tenant, scope.user_id),
+    ).fetchall()
+    held: dict[str, list[str]] = {}
+    for mid, entity in conn.execute(
+        "SELECT memory_id, entity FROM memory_entities WHERE tenant = ? AND user_id = ?",
+        (scope.tenant, scope.user_id),
+    ):
+        held.setdefault(mid, []).append(entity)
+    kinds = {k.value: KIND_CODE[k] for k in Kind}
+    statuses = {s.value: STATUS_CODE[s] for s in Status}
+    sensitive = Visibility.SENSITIVE.value
+    return TextColumns(
+        ids=[r[0] for r in rows],
+        rids=[r[1] for r in rows],
+        kinds=[kinds[r[2]] for r in rows],
+        statuses=[statuses[r[3]] for r in rows],
+        sensitive=[r[4] == sensitive for r in rows],
+        sessions=[r[5] for r in rows],
+        agents=[r[6] for r in rows],
+        created=epoch_seconds([r[7] for r in rows]).tolist(),
+        keywords=[r[8] for r in rows],
+        entities=[tuple(held.get(r[0], ())) for r in rows],
+    )
 
 
 def epoch_seconds(stamps: Sequence[str]) -> np.ndarray:

@@ -331,21 +331,8 @@ class UserMatrix:
         if hit is not None:
             return hit
         n = self.n
-        mask = self.alive[:n].copy()
-        if flt.kinds is not None:
-            mask &= np.isin(self.kind[:n], [KIND_CODE[k] for k in flt.kinds])
-        if flt.statuses is not None:
-            mask &= np.isin(self.status[:n], [STATUS_CODE[s] for s in flt.statuses])
-        if not flt.include_sensitive:
-            mask &= ~self.sensitive[:n]
-        if flt.session_id is not None:
-            mask &= self.session[:n] == self._codes.get(flt.session_id, -2)
-        if flt.agent_id is not None:
-            mask &= self.agent[:n] == self._codes.get(flt.agent_id, -2)
-        if flt.created_after is not None:
-            mask &= self.created[:n] >= _ts(flt.created_after)
-        if flt.created_before is not None:
-            mask &= self.created[:n] < _ts(flt.created_before)
+        mask = self.alive[:n] & filter_mask(flt, self._codes, self.kind[:n], self.status[:n], self.sensitive[:n],
+                                            self.session[:n], self.agent[:n], self.created[:n])
         entry = (mask, int(np.count_nonzero(mask)))
         self._masks[flt] = entry
         if len(self._masks) > _MASK_CACHE:
@@ -356,6 +343,31 @@ class UserMatrix:
         if value is None:
             return -1
         return self._codes.setdefault(value, len(self._codes))
+
+
+def filter_mask(flt: RecordFilter, codes: dict[str, int], kind: np.ndarray, status: np.ndarray,
+                sensitive: np.ndarray, session: np.ndarray, agent: np.ndarray, created: np.ndarray) -> np.ndarray:
+    """Rows passing ``flt`` (text aside), over filter columns (whole, or taken at candidate rows).
+
+    Shared by the vector matrices and the keyword/entity index (:mod:`.textindex`);
+    ``codes`` maps session and agent ids to the integer codes in ``session``/``agent``.
+    """
+    mask = np.ones(len(kind), dtype=bool)
+    if flt.kinds is not None:
+        mask &= np.isin(kind, [KIND_CODE[k] for k in flt.kinds])
+    if flt.statuses is not None:
+        mask &= np.isin(status, [STATUS_CODE[s] for s in flt.statuses])
+    if not flt.include_sensitive:
+        mask &= ~sensitive
+    if flt.session_id is not None:
+        mask &= session == codes.get(flt.session_id, -2)
+    if flt.agent_id is not None:
+        mask &= agent == codes.get(flt.agent_id, -2)
+    if flt.created_after is not None:
+        mask &= created >= _ts(flt.created_after)
+    if flt.created_before is not None:
+        mask &= created < _ts(flt.created_before)
+    return mask
 
 
 def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
