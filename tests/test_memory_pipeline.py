@@ -192,6 +192,8 @@ def test_export_import_roundtrip(make_memory: object, tmp_path: object) -> None:
 
 
 def test_short_term_buffer_recalls_before_processing(mem: Memory) -> None:
+    mem.add("我上个月去医院看过感冒，医生说多喝水", user_id="u1", session_id="s0", sync=True)
+    mem.add("周末想去公园散步", user_id="u1", session_id="s0", sync=True)
     result = mem.add([{"role": "user", "content": "我明天要去医院复查牙齿", "id": "b1"}], user_id="u1",
                      session_id="s1")
     assert result.pending

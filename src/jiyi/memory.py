@@ -25,7 +25,6 @@ from jiyi.maintain.portable import export_user, import_records
 from jiyi.read.buffered import buffer_hits
 from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
-from jiyi.read.fuse import max_fused
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -240,8 +239,9 @@ class Memory:
             return hits
         items = read_buffer(self.store, scope, req.session_id)
         known = {i["id"] for i in items if self.store.find_by_source(scope, i["id"])}
+        top = max((h.scores.get("total", 0.0) for h in hits), default=1.0)
         extra = buffer_hits(items, scope, tr.query.tokens, known_sources=known, weight=self.weights["buffer"],
-                            norm=max_fused(self.weights, list(tr.routes)), now=self.clock.now())
+                            top_total=top, now=self.clock.now())
         return sorted([*hits, *extra], key=lambda h: -h.score)[: req.limit]
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,

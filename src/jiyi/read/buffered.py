@@ -11,14 +11,18 @@ from datetime import datetime
 from typing import Any
 
 from jiyi.clock import parse_iso
-from jiyi.read.fuse import RRF_K
+from jiyi.read.rank import squash
 from jiyi.records import Hit, Kind, MemoryRecord, Scope
 from jiyi.text.tokens import tokenize
 
 
 def buffer_hits(items: Sequence[dict[str, Any]], scope: Scope, tokens: Sequence[str], *, known_sources: set[str],
-                weight: float, norm: float, now: datetime) -> list[Hit]:
-    """Buffered turns sharing tokens with the query, ranked by overlap, as episode hits."""
+                weight: float, top_total: float, now: datetime) -> list[Hit]:
+    """Buffered turns sharing tokens with the query, as episode hits on the stored hits' scale.
+
+    They have no vectors yet, only word overlap: a turn holding every query word scores
+    ``2·weight`` times the best stored hit's total (with the default weight 0.5, a tie).
+    """
     wanted = set(tokens)
     scored: list[tuple[float, dict[str, Any]]] = []
     for item in items:
@@ -29,12 +33,12 @@ def buffer_hits(items: Sequence[dict[str, Any]], scope: Scope, tokens: Sequence[
             scored.append((overlap, item))
     scored.sort(key=lambda pair: -pair[0])
     hits = []
-    for rank, (overlap, item) in enumerate(scored):
+    for overlap, item in scored:
         ts = parse_iso(item["timestamp"])
         rec = MemoryRecord(id=f"buffer:{item['id']}", tenant=scope.tenant, user_id=scope.user_id,
                            content=item["content"], kind=Kind.EPISODE, created_at=now, updated_at=now,
                            valid_from=ts, source_ids=(item["id"],), speaker=item.get("name"),
                            importance=0.3, confidence=1.0, metadata={"buffered": True, "role": item.get("role")})
-        relevance = weight / (RRF_K + rank + 1) / norm
-        hits.append(Hit(rec, relevance, {"buffer_raw": overlap, "relevance": relevance}))
+        total = 2.0 * weight * overlap * max(top_total, 1.0)
+        hits.append(Hit(rec, squash(total), {"buffer_raw": overlap, "total": total}))
     return hits
