@@ -21,7 +21,8 @@ def buffer_hits(items: Sequence[dict[str, Any]], scope: Scope, tokens: Sequence[
     """Buffered turns sharing tokens with the query, as episode hits on the stored hits' scale.
 
     They have no vectors yet, only word overlap: a turn holding every query word scores
-    ``2·weight`` times the best stored hit's total (with the default weight 0.5, a tie).
+    ``2.5·weight`` times the best stored hit's total (with the default weight 0.5, a quarter
+    above it: the user said it moments ago, in the query's own words).
     """
     wanted = set(tokens)
     scored: list[tuple[float, dict[str, Any]]] = []
@@ -39,6 +40,6 @@ def buffer_hits(items: Sequence[dict[str, Any]], scope: Scope, tokens: Sequence[
                            content=item["content"], kind=Kind.EPISODE, created_at=now, updated_at=now,
                            valid_from=ts, source_ids=(item["id"],), speaker=item.get("name"),
                            importance=0.3, confidence=1.0, metadata={"buffered": True, "role": item.get("role")})
-        total = 2.0 * weight * overlap * max(top_total, 1.0)
+        total = 2.5 * weight * overlap * max(top_total, 1.0)
         hits.append(Hit(rec, squash(total), {"buffer_raw": overlap, "total": total}))
     return hits

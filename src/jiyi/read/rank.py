@@ -32,7 +32,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "keyword": 0.4,  # BM25 over jieba / stemmed tokens
     "entity": 0.0,
     "recency": 0.0,
-    "buffer": 0.5,  # short-term buffer: a full word match ties the best stored hit (see buffered.py)
+    "buffer": 0.5,  # short-term buffer: a full word match scores 1.25× the best stored hit (buffered.py)
     # candidate-set adjustments (boosts.py)
     "next": 0.2,
     "session": 1.0,

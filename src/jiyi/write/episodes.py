@@ -33,11 +33,13 @@ def draft_episodes(
     previous: Message | None,
     now: datetime,
     metadata: dict[str, object] | None = None,
+    model: str | None = None,
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
-    pairs a turn with its reply through it (read/boosts.py).
+    pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
+    model the drafts will be embedded with (recorded on them).
     """
     out: list[EpisodeDraft] = []
     prev = previous
@@ -62,6 +64,7 @@ def draft_episodes(
             session_id=session_id,
             agent_id=agent_id,
             speaker=m.name,
+            embedding_model=model,
             metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
                       **(metadata or {})},
         )

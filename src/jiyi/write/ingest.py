@@ -68,7 +68,8 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     previous = message_from_dict(state["last"]) if state.get("last") else None
 
     drafts = [d for d in draft_episodes(messages, scope=scope, session_id=session_id, agent_id=agent_id,
-                                        previous=previous, now=now, metadata=payload.get("metadata"))
+                                        previous=previous, now=now, metadata=payload.get("metadata"),
+                                        model=ctx.embedder.model)
               if not _episode_exists(ctx.store, scope, d)]
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
@@ -120,7 +121,7 @@ def build_changes(
     changes = ChangeSet(scope)
     events: list[WriteEvent] = []
     for i, d in enumerate(drafts):
-        rec = d.record.replace(embedding_model=model)
+        rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
         changes.upserts.append(Upsert(rec, {"content": vecs[i], "context": vecs[n + i]},
                                       keywords_text(d.content_text)))
         events.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))

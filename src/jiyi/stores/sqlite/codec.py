@@ -8,8 +8,10 @@ and dicts are JSON; vectors are raw little-endian float32/float16 BLOBs.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -42,22 +44,42 @@ def sql_value(value: object) -> object:
     return value
 
 
+def _json_tuple(value: tuple[str, ...]) -> str:
+    return json.dumps(list(value), ensure_ascii=False) if value else "[]"
+
+
+def _json_dict(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True) if value else "{}"
+
+
+@lru_cache(maxsize=1024)
+def _iso_cached(dt: datetime) -> str:
+    return iso(dt)  # a batch's records share their times (created_at = updated_at = now)
+
+
+def _enum_value(value: Kind | Status | Visibility) -> str:
+    return value.value
+
+
+def _converter(col: str) -> Callable[[Any], object] | None:
+    if col in _TIME_COLUMNS:
+        return _iso_cached
+    if col in _JSON_TUPLES:
+        return _json_tuple
+    if col == "metadata":
+        return _json_dict
+    if col in ("kind", "status", "visibility"):
+        return _enum_value
+    return None
+
+
+_FIELDS = attrgetter(*MEMORY_COLUMNS)
+_CONVERTERS = tuple(_converter(c) for c in MEMORY_COLUMNS)
+
+
 def record_row(rec: MemoryRecord) -> tuple[object, ...]:
-    """The ``memories`` row of a record, in :data:`MEMORY_COLUMNS` order."""
-    out: list[object] = []
-    for col in MEMORY_COLUMNS:
-        value = getattr(rec, col)
-        if col in _TIME_COLUMNS:
-            out.append(iso_or_none(value))
-        elif col in _JSON_TUPLES:
-            out.append(json.dumps(list(value), ensure_ascii=False) if value else "[]")
-        elif col == "metadata":
-            out.append(json.dumps(value, ensure_ascii=False, sort_keys=True) if value else "{}")
-        elif isinstance(value, (Kind, Status, Visibility)):
-            out.append(value.value)
-        else:
-            out.append(value)
-    return tuple(out)
+    """The ``memories`` row of a record, in :data:`MEMORY_COLUMNS` order (one converter per column)."""
+    return tuple(v if f is None or v is None else f(v) for f, v in zip(_CONVERTERS, _FIELDS(rec)))
 
 
 def row_record(row: Sequence[Any]) -> MemoryRecord:
