@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator
@@ -72,6 +72,8 @@ class Settings(BaseSettings):
     context_compress: bool = Field(
         False, description="build_context asks the LLM to compress memories that exceed the budget")
 
+    episode_context: Literal["joint", "mean", "off"] = Field(
+        "joint", description="episode context vectors: embed prev+turn (joint), average the two (mean), or none")
     buffer_rounds: int = 12
     extract_every_rounds: int = 4
     long_message_chars: int = 120

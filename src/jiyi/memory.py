@@ -84,7 +84,7 @@ class Memory:
         self.scope_tenant = self.settings.tenant
         threshold = self.settings.merge_threshold or float(getattr(raw_embedder, "duplicate_threshold", 0.95))
         self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
-                                   merge_threshold=threshold,
+                                   merge_threshold=threshold, context_mode=self.settings.episode_context,
                                    every_rounds=self.settings.extract_every_rounds,
                                    long_chars=self.settings.long_message_chars,
                                    judge=judge_from_settings(self.settings, self.llm, raw_embedder),

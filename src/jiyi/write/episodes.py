@@ -6,8 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
 from jiyi.text.smalltalk import is_smalltalk
+from jiyi.write.embed import CachedEmbedder
+
+#: How an episode's ``context`` vector (the turn with the one before it) is made:
+#: ``joint`` embeds "previous turn\nthis turn" (one more model call per turn, and a long one);
+#: ``mean`` averages the two turns' own vectors (the previous one is a cache hit: no model call);
+#: ``off`` reuses the turn's own vector.
+CONTEXT_MODES = ("joint", "mean", "off")
 
 
 @dataclass(slots=True, frozen=True)
@@ -17,6 +26,7 @@ class EpisodeDraft:
     record: MemoryRecord
     content_text: str
     context_text: str
+    prev_text: str | None = None
 
 
 def speaker_text(m: Message) -> str:
@@ -68,6 +78,29 @@ def draft_episodes(
             metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
                       **(metadata or {})},
         )
-        out.append(EpisodeDraft(record, text, context))
+        out.append(EpisodeDraft(record, text, context, speaker_text(prev) if prev is not None else None))
         prev = m
+    return out
+
+
+def episode_vectors(drafts: Sequence[EpisodeDraft], embedder: CachedEmbedder, mode: str) -> list[dict[str, np.ndarray]]:
+    """The ``content`` and ``context`` vectors of each draft, in one batched embedding call."""
+    texts = [d.content_text for d in drafts]
+    if mode == "joint":
+        texts += [d.context_text for d in drafts]
+    elif mode == "mean":
+        texts += [d.prev_text or d.content_text for d in drafts]
+    vecs = embedder.embed_passages(texts) if texts else np.zeros((0, embedder.dim), dtype=np.float32)
+    n = len(drafts)
+    out = []
+    for i in range(n):
+        own = vecs[i]
+        if mode == "joint":
+            context = vecs[n + i]
+        elif mode == "mean" and drafts[i].prev_text is not None:
+            summed = own + vecs[n + i]
+            context = (summed / max(float(np.linalg.norm(summed)), 1e-12)).astype(np.float32)
+        else:
+            context = own
+        out.append({"content": own, "context": context})
     return out

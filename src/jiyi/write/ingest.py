@@ -23,7 +23,7 @@ from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.episodes import EpisodeDraft, draft_episodes
+from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors
 from jiyi.write.judge import Judge, judged_decision
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
@@ -50,6 +50,7 @@ class WriteContext:
     long_chars: int = 120
     judge: Judge | None = None  # asked about close calls when set (write/judge.py)
     summarizer: SessionSummarizer | None = None  # session digests (write/summaries.py)
+    context_mode: str = "joint"  # how episodes' context vectors are made (write/episodes.py)
 
 
 def message_from_dict(d: dict[str, Any]) -> Message:
@@ -115,19 +116,17 @@ def build_changes(
 ) -> tuple[ChangeSet, list[WriteEvent]]:
     """Embed everything in one batch, resolve candidates, and collect one ChangeSet."""
     model = ctx.embedder.model
-    texts = [d.content_text for d in drafts] + [d.context_text for d in drafts] + [c.content for c in candidates]
-    vecs = ctx.embedder.embed_passages(texts)
-    n = len(drafts)
+    episode_vecs = episode_vectors(drafts, ctx.embedder, ctx.context_mode)
+    vecs = ctx.embedder.embed_passages([c.content for c in candidates])
     changes = ChangeSet(scope)
     events: list[WriteEvent] = []
-    for i, d in enumerate(drafts):
+    for d, channels in zip(drafts, episode_vecs):
         rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
-        changes.upserts.append(Upsert(rec, {"content": vecs[i], "context": vecs[n + i]},
-                                      keywords_text(d.content_text)))
+        changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
         events.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
     resolver = _BatchResolver(ctx, scope, now)
     for j, cand in enumerate(candidates):
-        vec = vecs[2 * n + j]
+        vec = vecs[j]
         new = to_record(cand, scope=scope, session_id=session_id, agent_id=agent_id, now=now, model=model)
         decision = resolver.decide(cand, new, vec)
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
