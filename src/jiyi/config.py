@@ -156,3 +156,16 @@ class _TomlSource(PydanticBaseSettingsSource):
         with candidate.open("rb") as fh:
             data = tomllib.load(fh)
         return dict(data.get("jiyi", data))
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """``Settings(**overrides)``, with validation errors turned into one actionable ConfigError."""
+    from pydantic import ValidationError
+
+    from jiyi.errors import ConfigError
+
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"invalid jiyi settings ({problems}); see README 'Configuration'") from None

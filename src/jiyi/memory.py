@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from jiyi import registry
 from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
-from jiyi.config import Settings
+from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.llms.protocol import LLM
@@ -67,7 +67,7 @@ class Memory:
             config["embedder"], embedder = embedder, None
         if isinstance(extractor, str):
             config["extractor"], extractor = extractor, None
-        self.settings = Settings(**config)
+        self.settings = load_settings(**config)
         if self.settings.debug:
             enable_debug()
         self.clock = clock or SystemClock()
