@@ -33,8 +33,9 @@ def _d(s: str) -> datetime:
     return datetime.strptime(s, fmt).replace(tzinfo=timezone.utc)
 
 
-def run(*texts: str, roles: tuple[str, ...] | None = None, hint: str | None = None) -> list[Candidate]:
-    msgs = [Message(role=roles[i] if roles else "user", content=t, timestamp=TS, id=f"m{i}", name="小王")
+def run(*texts: str, roles: tuple[str, ...] | None = None, hint: str | None = None,
+        name: str | None = None) -> list[Candidate]:
+    msgs = [Message(role=roles[i] if roles else "user", content=t, timestamp=TS, id=f"m{i}", name=name)
             for i, t in enumerate(texts)]
     return EX.extract(msgs, language_hint=hint)
 
@@ -642,7 +643,7 @@ def test_only_user_messages_are_mined() -> None:
 
 
 def test_provenance() -> None:
-    c = run("我住在上海")[0]
+    c = run("我住在上海", name="小王")[0]
     assert (c.source_ids, c.speaker) == (("m0",), "小王")
     no_id = EX.extract([Message(role="user", content="我住在上海", timestamp=TS)])[0]
     assert no_id.source_ids == () and no_id.speaker is None
@@ -659,6 +660,39 @@ def test_content_is_at_most_200_chars_and_split_on_sentences() -> None:
     assert len(cands) >= 2
     assert all(len(c.content) <= 200 for c in cands)
     assert all(c.content.startswith("用户") for c in cands)
+
+
+# ---------------------------------------------------------------- named speakers
+
+@pytest.mark.parametrize(
+    ("text", "name", "content"),
+    [("我喜欢猫", "小雅", "小雅喜欢猫"), ("我对花生过敏", "小雅", "小雅对花生过敏"),
+     ("我妈下周三生日", "小雅", "小雅的妈妈2025年3月12日生日"),
+     ("I'm allergic to peanuts", "Melanie", "Melanie is allergic to peanuts"),
+     ("I love hiking with my dog", "Melanie", "Melanie loves hiking with Melanie's dog"),
+     ("I live in Boston", "  ", "User lives in Boston"), ("我喜欢猫", None, "用户喜欢猫")],
+)
+def test_named_speaker_is_the_subject(text: str, name: str | None, content: str) -> None:
+    assert content in [c.content for c in run(text, name=name)]
+
+
+def test_named_speaker_joins_entities_and_owns_the_slot() -> None:
+    (c,) = run("I live in Boston", name="Melanie")
+    assert c.entities[0] == "Melanie" and "Boston" in c.entities
+    assert c.slot == "user/city@Melanie"
+    assert run("I live in Boston")[0].slot == "user/city"
+
+
+def test_two_speakers_keep_their_own_facts() -> None:
+    msgs = [Message(role="user", content="I live in Boston", timestamp=TS, id="m0", name="Caroline"),
+            Message(role="user", content="I live in Denver", timestamp=TS, id="m1", name="Melanie")]
+    assert [(c.content, c.slot) for c in EX.extract(msgs)] == [
+        ("Caroline lives in Boston", "user/city@Caroline"), ("Melanie lives in Denver", "user/city@Melanie")]
+
+
+def test_a_source_that_says_user_keeps_it_past_the_subject() -> None:
+    contents = [c.content for c in run("我在做用户调研，下周三要去深圳出差", name="小雅")]
+    assert contents == ["小雅在做用户调研，2025年3月12日要去深圳出差"]
 
 
 def test_duplicate_statements_in_one_batch_are_kept_once() -> None:

@@ -6,7 +6,15 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from jiyi.read.boosts import current_boost, names_in, next_turn_boost, session_boost, speaker_boost, successor_lifts
+from jiyi.read.boosts import (
+    current_boost,
+    names_in,
+    next_turn_boost,
+    said_at,
+    session_boost,
+    speaker_boost,
+    successor_lifts,
+)
 from jiyi.records import Kind, MemoryRecord
 
 T = datetime(2024, 1, 1, tzinfo=timezone.utc)
@@ -59,3 +67,16 @@ def test_successor_lands_just_above_what_it_outdated() -> None:
     lifts = successor_lifts(cands, {"old": 2.0, "new": 0.5})
     assert lifts == {"new": pytest.approx(1.51)}
     assert successor_lifts(cands, {"old": 0.2, "new": 0.5}) == {}  # already above
+
+
+def test_current_boost_orders_only_the_candidates_near_the_best() -> None:
+    cands = [(ep("old", days=0), 5.0), (ep("new", days=10), 4.0), (ep("noise", days=20), 1.0)]
+    assert current_boost(cands, 3.0) == {"old": 0.0, "new": pytest.approx(1.5), "noise": pytest.approx(3.0)}
+    assert current_boost(cands, 3.0, window=2.0) == {"old": 0.0, "new": pytest.approx(3.0)}
+    assert current_boost(cands, 3.0, window=0.5) == {}  # one candidate near the best: nothing to order
+
+
+def test_said_at_is_the_turn_time_or_the_record_time_of_a_fact() -> None:
+    turn = ep("t", days=3)
+    fact = turn.replace(kind=Kind.EVENT, valid_from=T - timedelta(days=400), created_at=T + timedelta(days=3))
+    assert said_at(turn) == said_at(fact) == T + timedelta(days=3)

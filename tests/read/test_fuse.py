@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from jiyi.read.fuse import fuse_rrf, fuse_zscore, route_zscores
+from jiyi.read.fuse import fuse_arrays, fuse_rrf, fuse_zscore, route_zscores
 
 
 def test_route_zscores_zero_filled_population() -> None:
@@ -55,3 +56,63 @@ def test_zero_weight_routes_are_ignored() -> None:
     parts = fuse_zscore({"vector": [("a", 1.0), ("b", 0.0)], "recency": [("c", 5.0)]},
                         {"vector": 1.0, "recency": 0.0}, {"vector": 2, "recency": 2})
     assert set(parts) == {"a", "b"} and all(set(p) == {"vector"} for p in parts.values())
+
+
+def _reference_fuse(routes: dict[str, list[tuple[str, float]]], weights: dict[str, float],
+                    population: dict[str, int], depth: int = 200) -> dict[str, dict[str, float]]:
+    """The dict-per-item fusion the read path used before :func:`fuse_arrays` (kept as the oracle)."""
+    zs = {}
+    for r, found in routes.items():
+        if weights.get(r, 0.0) <= 0 or not found:
+            continue
+        scores = np.fromiter((s for _, s in found), dtype=np.float64, count=len(found))
+        fill = 0.0 if r in ("keyword", "entity") else float(scores.min())
+        n = max(population.get(r, len(found)), len(scores))
+        rest = n - len(scores)
+        mean = (float(scores.sum()) + rest * fill) / n
+        var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
+        sd = math.sqrt(var) if var > 1e-12 else 1.0
+        z = (scores[:depth] - mean) / sd
+        zs[r] = ({mid: float(v) for (mid, _), v in zip(found[:depth], z)}, (fill - mean) / sd)
+    out: dict[str, dict[str, float]] = {}
+    for mid in {m for z, _ in zs.values() for m in z}:
+        parts = {}
+        for r, (z, floor) in zs.items():
+            value = z.get(mid)
+            if value is None:
+                other = zs.get({"context": "vector"}.get(r, ""))
+                value = other[0].get(mid, floor) if other else floor
+            parts[r] = weights[r] * value
+        out[mid] = parts
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fuse_arrays_ranks_exactly_as_the_dict_fusion(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    ids = [f"m{i:04d}" for i in range(1500)]
+
+    def route(n: int, scale: float, offset: float) -> list[tuple[str, float]]:
+        picked = rng.choice(len(ids), size=n, replace=False)
+        scores = np.sort(np.round(rng.normal(offset, scale, n), 2))[::-1]  # rounded: ties happen
+        return [(ids[i], float(s)) for i, s in zip(picked, scores)]
+
+    routes = {"vector": route(1000, 0.05, 0.8), "context": route(900, 0.05, 0.8), "keyword": route(300, 2.0, 6.0),
+              "recency": route(10, 1.0, 0.0)}
+    weights = {"vector": 1.0, "context": 1.0, "keyword": 0.4, "recency": 0.0}
+    population = {"vector": 1500, "context": 1400, "keyword": 1500, "recency": 10}
+    fused = fuse_arrays(routes, weights, population)
+    ref = _reference_fuse(routes, weights, population)
+    ref_total = {mid: sum(p.values()) for mid, p in ref.items()}
+    assert sorted(fused.ids) == sorted(ref)
+    assert fused.best(50) == sorted(ref_total, key=lambda m: (-ref_total[m], m))[:50]
+    assert all(fused.relevance(m, 0.0) == ref_total[m] for m in ref)  # bit for bit, not approx
+    assert fused.parts_of("m0000") == ref.get("m0000", {})
+    assert fused.floor == min(ref_total.values())
+
+
+def test_fusion_best_breaks_ties_by_id() -> None:
+    routes = {"vector": [("c", 0.5), ("b", 0.5), ("a", 0.5), ("d", 0.1)]}
+    fused = fuse_arrays(routes, {"vector": 1.0}, {"vector": 4})
+    assert fused.best(2) == ["a", "b"] and fused.best(10) == ["a", "b", "c", "d"]
+    assert fuse_arrays({}, {"vector": 1.0}, {}).best(5) == [] and fuse_arrays({}, {}, {}).floor == 0.0

@@ -13,7 +13,7 @@ import pytest
 from jiyi.records import Kind, Scope, Status
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Upsert
 from jiyi.stores.sqlite.store import SQLiteStore
-from jiyi.stores.sqlite.textindex import B, K1
+from jiyi.stores.sqlite.textindex import K1, B
 from jiyi.stores.sqlite.unicode61 import Unicode61
 
 ALICE = Scope("acme", "alice")

@@ -12,7 +12,8 @@
   hands its relevance to the memory that replaced it, which then ranks just above it:
   the question the old turn answers is answered by the new memory now.
 - **current**: for questions about the present state (``wants_current``), newer
-  memories among the candidates rank higher (recency rank 0–1).
+  memories among the candidates close to the best rank higher (recency 0–1, by
+  when each was said).
 
 Each function returns ``{memory_id: weighted adjustment}`` for the candidates it touches.
 """
@@ -24,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from jiyi.records import MemoryRecord
+from jiyi.records import Kind, MemoryRecord
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
 
@@ -86,19 +87,31 @@ def names_in(speaker: str, query: str) -> bool:
     return name in query
 
 
-def current_boost(cands: Scored, weight: float) -> dict[str, float]:
-    """``weight`` × recency rank in 0–1 among the candidates (newest = 1)."""
+def current_boost(cands: Scored, weight: float, window: float = 0.0) -> dict[str, float]:
+    """``weight`` × recency in 0–1 (newest = 1) among the candidates that answer the question.
+
+    Recency is when a memory was *said* (:func:`said_at`), not when its event happens.
+    ``window`` > 0 orders only the candidates whose relevance is within ``window`` of
+    the best: the turns that state the value, old and new, are all close to the top,
+    and a recent turn about something else must not jump over them.
+    """
     if weight <= 0 or len(cands) < 2:
         return {}
-    when = {rec.id: _when(rec).timestamp() for rec, _ in cands}
+    if window > 0:
+        best = max(r for _, r in cands)
+        cands = [(rec, r) for rec, r in cands if r >= best - window]
+    when = {rec.id: said_at(rec).timestamp() for rec, _ in cands}
     lo, hi = min(when.values()), max(when.values())
     if hi <= lo:
         return {}
     return {mid: weight * (t - lo) / (hi - lo) for mid, t in when.items()}
 
 
-def _when(rec: MemoryRecord) -> datetime:
-    return rec.valid_from or rec.created_at
+def said_at(rec: MemoryRecord) -> datetime:
+    """When a memory was said: a turn's own time; an extracted fact's record time (not the event's)."""
+    if rec.kind is Kind.EPISODE:
+        return rec.valid_from or rec.created_at
+    return rec.created_at
 
 
 def candidate_boosts(cands: Scored, query: str, wants_current: bool,
@@ -111,7 +124,8 @@ def candidate_boosts(cands: Scored, query: str, wants_current: bool,
     lifted = [(rec, r + nxt.get(rec.id, 0.0)) for rec, r in cands]
     for name, found in (("session", session_boost(lifted, weights.get("session", 0.0))),
                         ("speaker", speaker_boost(cands, query, weights.get("speaker", 0.0))),
-                        ("current", current_boost(cands, weights.get("current", 0.0)) if wants_current else {})):
+                        ("current", current_boost(lifted, weights.get("current", 0.0),
+                                                  weights.get("current_window", 0.0)) if wants_current else {})):
         for mid, v in found.items():
             out[mid][name] = v
     return out

@@ -9,6 +9,10 @@ above the crowd counts more than one barely above it, and a rare keyword match
 counts more than a common one. Measured on LoCoMo dev: RRF 0.643 → z-fusion 0.722
 R@10 with the same three routes (docs/retrieval.md).
 
+The read path calls :func:`fuse_arrays`: the same sums as the dict-per-item form
+(:func:`fuse_zscore`, kept for inspection), bit for bit, in numpy arrays (0.9 → 0.3 ms
+p50 per search at 10k memories; tests/read/test_fuse.py holds the old code as oracle).
+
 RRF (:func:`fuse_rrf`) is kept for the short-term buffer, which has ranks only.
 """
 
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -60,16 +66,8 @@ def route_zscores(found: Sequence[tuple[str, float]], population: int, *, zero_f
     """
     if not found:
         return {}, 0.0
-    scores = np.fromiter((s for _, s in found), dtype=np.float64, count=len(found))
-    fill = 0.0 if zero_filled else float(scores.min())
-    n = max(population, len(scores))
-    rest = n - len(scores)
-    mean = (float(scores.sum()) + rest * fill) / n
-    var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
-    sd = math.sqrt(var) if var > 1e-12 else 1.0
-    head = found[:depth] if depth is not None else found
-    z = (scores[: len(head)] - mean) / sd
-    return {mid: float(v) for (mid, _), v in zip(head, z)}, (fill - mean) / sd
+    z, floor = _route_z(found, population, zero_filled=zero_filled, depth=len(found) if depth is None else depth)
+    return {mid: v for (mid, _), v in zip(found, z.tolist())}, floor
 
 
 def fuse_zscore(
@@ -78,25 +76,96 @@ def fuse_zscore(
     population: Mapping[str, int],
     depth: int = FUSE_DEPTH,
 ) -> dict[str, dict[str, float]]:
-    """id → {route: weighted z-score}; the fused relevance of an item is the sum of its parts.
+    """id → {route: weighted z-score}: :func:`fuse_arrays` as dicts (for inspection and tests)."""
+    fused = fuse_arrays(routes, weights, population, depth)
+    return {mid: fused.parts_of(mid) for mid in fused.ids}
 
-    ``population[route]`` is how many memories the route ranked (listed or not); its
-    statistics use every listed score, but only the first ``depth`` of each list are
-    fused (deeper items cannot reach the top). An item missing from a route takes its
-    :data:`FALLBACK` route's z-score when it has one there, else the route's floor.
+
+@dataclass(slots=True, frozen=True)
+class Fusion:
+    """The fused relevance of every item the routes listed (within the fusion depth), as arrays.
+
+    ``parts[i, j]`` is the weighted z-score of ``ids[i]`` in ``routes[j]``; ``total`` their
+    sum. Built with numpy instead of a dict per item: a search fuses ~600 items of three
+    routes whose statistics use up to 3,000 scores.
     """
-    active = {r: found for r, found in routes.items() if weights.get(r, 0.0) > 0 and found}
-    zs = {r: route_zscores(found, population.get(r, len(found)), zero_filled=r in ZERO_FILLED, depth=depth)
-          for r, found in active.items()}
-    ids = {mid for z, _ in zs.values() for mid in z}
-    out: dict[str, dict[str, float]] = {}
-    for mid in ids:
-        parts: dict[str, float] = {}
-        for r, (z, floor) in zs.items():
-            value = z.get(mid)
-            if value is None:
-                other = zs.get(FALLBACK.get(r, ""))
-                value = other[0].get(mid, floor) if other else floor
-            parts[r] = weights[r] * value
-        out[mid] = parts
-    return out
+
+    ids: list[str]
+    routes: tuple[str, ...]
+    parts: np.ndarray
+    total: np.ndarray
+    index: dict[str, int]
+
+    @property
+    def floor(self) -> float:
+        """The lowest fused relevance (what a memory no route listed counts as)."""
+        return float(self.total.min()) if len(self.ids) else 0.0
+
+    def best(self, n: int) -> list[str]:
+        """The ``n`` best ids by fused relevance, ties broken by id."""
+        m = len(self.ids)
+        if m == 0 or n <= 0:
+            return []
+        rows = np.arange(m)
+        if n < m:  # everything tied with the n-th best is a contender
+            rows = np.flatnonzero(self.total >= np.partition(self.total, m - n)[m - n])
+        total, ids = self.total.tolist(), self.ids
+        return [ids[i] for i in sorted(rows.tolist(), key=lambda i: (-total[i], ids[i]))[:n]]
+
+    def relevance(self, mid: str, default: float) -> float:
+        row = self.index.get(mid)
+        return default if row is None else float(self.total[row])
+
+    def parts_of(self, mid: str) -> dict[str, float]:
+        """{route: weighted z-score} of one item ({} when no route listed it)."""
+        row = self.index.get(mid)
+        return {} if row is None else dict(zip(self.routes, self.parts[row].tolist()))
+
+
+def _route_z(found: Sequence[tuple[str, float]], population: int, *, zero_filled: bool,
+             depth: int) -> tuple[np.ndarray, float]:
+    """z-scores of the first ``depth`` listed items, and of an unlisted one (see :func:`route_zscores`)."""
+    scores = np.fromiter(map(itemgetter(1), found), dtype=np.float64, count=len(found))
+    fill = 0.0 if zero_filled else float(scores.min())
+    n = max(population, len(scores))
+    rest = n - len(scores)
+    mean = (float(scores.sum()) + rest * fill) / n
+    var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
+    sd = math.sqrt(var) if var > 1e-12 else 1.0
+    return (scores[:depth] - mean) / sd, (fill - mean) / sd
+
+
+def fuse_arrays(
+    routes: Mapping[str, Sequence[tuple[str, float]]],
+    weights: Mapping[str, float],
+    population: Mapping[str, int],
+    depth: int = FUSE_DEPTH,
+) -> Fusion:
+    """Weighted z-score fusion (the same numbers as :func:`fuse_zscore`) as a :class:`Fusion`.
+
+    An item missing from a route takes its :data:`FALLBACK` route's z-score when it
+    has one there, else the route's floor.
+    """
+    index: dict[str, int] = {}
+    heads: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+    for route, found in routes.items():
+        if weights.get(route, 0.0) <= 0 or not found:
+            continue
+        z, floor = _route_z(found, population.get(route, len(found)), zero_filled=route in ZERO_FILLED,
+                            depth=depth)
+        rows = np.fromiter((index.setdefault(mid, len(index)) for mid, _ in found[:depth]), dtype=np.intp,
+                           count=len(z))
+        heads[route] = (rows, z, floor)
+    names = tuple(heads)
+    parts = np.empty((len(index), len(names)))
+    for j, route in enumerate(names):
+        rows, z, floor = heads[route]
+        col = np.full(len(index), floor)
+        if (fallback := heads.get(FALLBACK.get(route, ""))) is not None:
+            col[fallback[0]] = fallback[1]
+        col[rows] = z
+        parts[:, j] = weights[route] * col
+    total = parts[:, 0].copy() if names else np.zeros(len(index))
+    for j in range(1, len(names)):
+        total += parts[:, j]  # column by column: the same sums, in the same order, as the dict version
+    return Fusion(list(index), names, parts, total, index)

@@ -38,6 +38,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "session": 1.0,
     "speaker": 0.8,
     "current": 3.0,
+    "current_window": 2.5,  # … among candidates within this much relevance of the best
     # per-memory shaping
     "importance": 0.0,
     "confidence": 0.0,

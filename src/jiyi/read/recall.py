@@ -12,11 +12,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.boosts import candidate_boosts, successor_lifts
-from jiyi.read.fuse import ZERO_FILLED, fuse_zscore
+from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import shape, squash
-from jiyi.read.routes import ROUTE_K, context_route, entity_route, keyword_route, recency_route, vector_route
+from jiyi.read.routes import (
+    ROUTE_K,
+    context_route,
+    entity_route,
+    keyword_route,
+    recency_route,
+    vector_route,
+)
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.write.embed import CachedEmbedder
@@ -83,14 +90,15 @@ def recall(
     if weights.get("recency", 0) > 0:
         with timer("recency"):
             routes["recency"] = recency_route(store, scope, flt)
+    fetched: dict[str, MemoryRecord] = {}
     if weights.get("entity", 0) > 0:
         with timer("entity"):
-            seeds = _top_ids(routes, 5)
-            seed_entities = [e for r in store.get_many(scope, seeds) for e in r.entities]
+            fetched = {r.id: r for r in store.get_many(scope, _top_ids(routes, 5))}
+            seed_entities = [e for r in fetched.values() for e in r.entities]
             routes["entity"] = entity_route(store, scope, [*info.names, *seed_entities], flt)
     tr.routes = routes
     with timer("rank"):
-        hits = _rank(store, scope, routes, info, req, flt, at=at, historical=req.at is not None,
+        hits = _rank(store, scope, routes, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives)
     log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
@@ -112,23 +120,28 @@ def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[
 
 
 def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
-          req: RecallRequest, flt: RecordFilter, *, at: datetime, historical: bool,
-          weights: Mapping[str, float], half_lives: Mapping[str, float]) -> list[Hit]:
-    """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort."""
-    parts = fuse_zscore(routes, weights, _population(store, scope, routes, flt))
-    fused = {mid: sum(p.values()) for mid, p in parts.items()}
-    pool = sorted(fused, key=lambda mid: (-fused[mid], mid))[: max(CANDIDATES, req.limit)]
+          req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
+          historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float]) -> list[Hit]:
+    """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
+
+    ``fetched`` holds records this search already read (the entity route's seeds): they
+    are not fetched and decoded again.
+    """
+    fusion = fuse_arrays(routes, weights, _population(store, scope, routes, flt))
+    pool = fusion.best(max(CANDIDATES, req.limit))
     show_sensitive = req.include_sensitive or info.wants_sensitive
-    floor = min(fused.values(), default=0.0)
+    floor = fusion.floor
 
     def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:
-        return [(rec, fused.get(rec.id, floor)) for rec in store.get_many(scope, list(ids))
-                if passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)]
+        fetched.update((r.id, r) for r in store.get_many(scope, [i for i in ids if i not in fetched]))
+        return [(rec, fusion.relevance(rec.id, floor)) for i in ids if (rec := fetched.get(i)) is not None
+                and passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)]
 
     cands = admit(pool)
     have = {rec.id for rec, _ in cands}
     missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
-    cands += admit(sorted(missing))
+    if missing:
+        cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights)
     raw = {route: dict(found) for route, found in routes.items()}
     totals: dict[str, float] = {}
@@ -138,7 +151,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]]
         extra = boosts.get(rec.id, {})
         totals[rec.id] = relevance + adjust + sum(extra.values())
         scores[rec.id] = {**{f"{r}_raw": raw[r][rec.id] for r in raw if rec.id in raw[r]},
-                          **{f"{r}_z": v for r, v in parts.get(rec.id, {}).items()}, "relevance": relevance,
+                          **{f"{r}_z": v for r, v in fusion.parts_of(rec.id).items()}, "relevance": relevance,
                           **extra, **facts}
     for mid, lift in successor_lifts(cands, totals).items():
         scores[mid]["successor"] = lift

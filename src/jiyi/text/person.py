@@ -126,3 +126,35 @@ def third_person_en(text: str) -> str:
 def third_person(text: str, lang: str) -> str:
     """Language dispatch for :func:`third_person_zh` / :func:`third_person_en`."""
     return third_person_zh(text) if lang == "zh" else third_person_en(text)
+
+
+#: Longer "names" are display strings or ids, not something to put in a sentence.
+MAX_NAME_CHARS = 40
+_EN_SUBJECT = re.compile(rf"\b{EN_USER}\b")
+
+
+def speaker_name(name: str | None) -> str | None:
+    """The speaker's name as it may stand in a sentence, or None (blank, too long, a line break)."""
+    clean = (name or "").strip()
+    if not clean or len(clean) > MAX_NAME_CHARS or any(ch in clean for ch in "\n\r\t"):
+        return None
+    return clean
+
+
+def name_subject(text: str, name: str | None, lang: str, *, lead_only: bool = False) -> str:
+    """``用户``/``User`` (as :func:`third_person` wrote them) replaced by the speaker's ``name``.
+
+    When two people talk (LoCoMo: two friends, both role "user"), "User is allergic to
+    peanuts" cannot say whose allergy it is, and a question naming Melanie cannot reach
+    it; "Melanie is allergic to peanuts" can. ``lead_only`` replaces only a leading
+    subject: for text whose source already contained the word (我们用户群…).
+    """
+    who = speaker_name(name)
+    if who is None:
+        return text
+    if lang == "zh":
+        if lead_only:
+            return who + text[len(ZH_USER):] if text.startswith(ZH_USER) else text
+        return text.replace(ZH_USER, who)
+    return _EN_SUBJECT.sub(lambda _m: who, text, count=1 if lead_only else 0) if (
+        not lead_only or text.startswith(EN_USER)) else text

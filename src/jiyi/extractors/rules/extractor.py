@@ -19,6 +19,7 @@ from jiyi.extractors.rules.message import MessageExtraction
 from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
+from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
 from jiyi.text.smalltalk import is_smalltalk
 
 if TYPE_CHECKING:
@@ -69,17 +70,28 @@ class RulesExtractor:
 
 
 def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Candidate]:
-    """Split over-long content on sentence boundaries; attach entities and provenance."""
+    """Split over-long content on sentence boundaries; attach entities and provenance.
+
+    A named speaker replaces 用户 / User in the content and joins the entities, and a
+    slot becomes that speaker's (``user/city@Melanie``): in a conversation between two
+    people, one's new city must not supersede the other's.
+    """
     pieces = _fit(re.sub(r"\s{2,}", " ", d.content).strip(), lang)
+    who = speaker_name(msg.name)
     entities = find_entities(d.source or d.content, lang, extra=d.values)
+    if who is not None:
+        entities = tuple(dict.fromkeys((who, *entities)))
+    lead_only = (ZH_USER if lang == "zh" else EN_USER) in msg.content
+    slot = f"{d.slot}@{who}" if d.slot and who is not None else d.slot
     return [
-        Candidate(content=piece, kind=d.kind, slot=d.slot if i == 0 else None, entities=entities,
+        Candidate(content=name_subject(piece, who, lang, lead_only=lead_only), kind=d.kind,
+                  slot=slot if i == 0 else None, entities=entities,
                   importance=round(d.importance, 3), confidence=round(d.confidence, 3),
                   valid_from=d.valid_from, valid_until=d.valid_until, expires_at=d.expires_at,
                   visibility=d.visibility, source_ids=(msg.id,) if msg.id else (), corrects=corrects,
                   speaker=msg.name, metadata={"extractor": "rules", "lang": lang})
         for i, piece in enumerate(pieces)
-        if len(piece.removeprefix("用户").removeprefix("User").strip(" ：:")) >= 2
+        if len(piece.removeprefix(ZH_USER).removeprefix(EN_USER).strip(" ：:")) >= 2
     ]
 
 

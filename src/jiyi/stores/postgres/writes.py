@@ -9,7 +9,6 @@ rows (BM25 needs N, the vector route needs the user's size).
 from __future__ import annotations
 
 import json
-
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ import psycopg
 from psycopg import sql
 
 from jiyi.records import HistoryEvent, Scope
+from jiyi.stores.columns import MEMORY_COLUMNS
 from jiyi.stores.postgres import queries, queue, vectors
 from jiyi.stores.protocol import ChangeSet, Upsert
 
@@ -26,10 +26,10 @@ _UPSERT_SQL = sql.SQL(
     "ON CONFLICT (tenant, user_id, id) DO UPDATE SET {sets}, "
     "keywords = coalesce(EXCLUDED.keywords, memories.keywords)"
 ).format(
-    cols=sql.SQL(", ").join(map(sql.Identifier, queries.MEMORY_COLUMNS)),
-    marks=sql.SQL(", ").join(sql.Placeholder() * len(queries.MEMORY_COLUMNS)),
+    cols=sql.SQL(", ").join(map(sql.Identifier, MEMORY_COLUMNS)),
+    marks=sql.SQL(", ").join(sql.Placeholder() * len(MEMORY_COLUMNS)),
     sets=sql.SQL(", ").join(
-        sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in queries.MEMORY_COLUMNS[3:]
+        sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in MEMORY_COLUMNS[3:]
     ),
 )
 

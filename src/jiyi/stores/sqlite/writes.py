@@ -16,8 +16,9 @@ import numpy as np
 
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import HistoryEvent, Scope
+from jiyi.stores.columns import MEMORY_COLUMNS
 from jiyi.stores.protocol import Upsert
-from jiyi.stores.sqlite.codec import MEMORY_COLUMNS, encode_vector, history_row, iso, record_row
+from jiyi.stores.sqlite.codec import encode_vector, history_row, iso, record_row
 from jiyi.stores.sqlite.fts import scope_key
 from jiyi.stores.sqlite.queries import chunked, marks
 

@@ -1,0 +1,42 @@
+"""recall() end to end on a real store: named speakers, and no record decoded twice per search."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jiyi import Memory
+from jiyi.records import Kind, MemoryRecord, Scope
+
+TALK = [
+    {"role": "user", "name": "Caroline", "content": "I live in Boston and I love pottery.", "id": "D1:1"},
+    {"role": "user", "name": "Melanie", "content": "I'm allergic to peanuts, so I bake without them.", "id": "D1:2"},
+    {"role": "user", "name": "Caroline", "content": "I went hiking with my sister last weekend.", "id": "D1:3"},
+    {"role": "user", "name": "Melanie", "content": "I live in Denver now.", "id": "D1:4"},
+]
+
+
+def test_two_speakers_facts_name_them_and_keep_their_own_city(make_memory: Callable[..., Memory]) -> None:
+    mem = make_memory()
+    mem.add(TALK, user_id="u1", session_id="s1", sync=True)
+    facts = {r.content: r for r in mem.get_all(user_id="u1") if r.kind is not Kind.EPISODE}
+    assert "Melanie is allergic to peanuts" in facts
+    assert {"Caroline lives in Boston", "Melanie lives in Denver"} <= set(facts)  # neither superseded
+    assert "Melanie" in facts["Melanie is allergic to peanuts"].entities
+    hits = mem.search("What is Melanie allergic to?", user_id="u1", limit=3)
+    assert any(h.source_ids == ("D1:2",) for h in hits)
+
+
+def test_entity_seeds_are_not_fetched_again(make_memory: Callable[..., Memory]) -> None:
+    mem = make_memory(weights={"entity": 0.1})
+    mem.add(TALK, user_id="u1", session_id="s1", sync=True)
+    asked: list[str] = []
+    real: Callable[[Scope, Sequence[str]], list[MemoryRecord]] = mem.store.get_many
+
+    def spy(scope: Scope, ids: Sequence[str]) -> Any:
+        asked.extend(ids)
+        return real(scope, ids)
+
+    mem.store.get_many = spy  # type: ignore[method-assign]
+    hits = mem.search("Where does Caroline live?", user_id="u1", limit=5)
+    assert hits and len(asked) == len(set(asked))
