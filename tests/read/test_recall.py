@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from jiyi import Memory
-from jiyi.records import Kind, MemoryRecord, Scope
+from jiyi.records import Hit, Kind, MemoryRecord, Scope
 
 TALK = [
     {"role": "user", "name": "Caroline", "content": "I live in Boston and I love pottery.", "id": "D1:1"},
@@ -40,3 +41,30 @@ def test_entity_seeds_are_not_fetched_again(make_memory: Callable[..., Memory]) 
     mem.store.get_many = spy  # type: ignore[method-assign]
     hits = mem.search("Where does Caroline live?", user_id="u1", limit=5)
     assert hits and len(asked) == len(set(asked))
+
+
+def _hit(mid: str, kind: str, sources: tuple[str, ...], score: float) -> Hit:
+    t = datetime(2025, 3, 5, tzinfo=timezone.utc)
+    rec = MemoryRecord(id=mid, tenant="t", user_id="u", content=mid, kind=Kind(kind), created_at=t,
+                       updated_at=t, source_ids=sources)
+    return Hit(rec, score, {})
+
+
+def test_a_distilled_memory_takes_the_place_of_its_raw_turn_and_scores_descend() -> None:
+    from jiyi.read.recall import novel_first
+
+    hits = [_hit("turn", "episode", ("m1",), 0.9), _hit("other", "episode", ("m2",), 0.8),
+            _hit("fact", "fact", ("m1",), 0.7), _hit("third", "episode", ("m3",), 0.6)]
+    out = novel_first(hits)
+    assert [h.id for h in out] == ["fact", "other", "third", "turn"]
+    assert [h.source_ids for h in out[:3]] == [("m1",), ("m2",), ("m3",)]  # same turns covered per rank
+    assert out[0].score == 0.9 and out[0].scores["took_place_of_turn"] == 0.9
+    assert [h.score for h in out] == sorted((h.score for h in out), reverse=True)
+    assert out[-1].scores["capped_from"] == 0.9
+
+
+def test_a_fact_with_other_sources_does_not_swap() -> None:
+    from jiyi.read.recall import novel_first
+
+    hits = [_hit("turn", "episode", ("m1",), 0.9), _hit("fact", "fact", ("m1", "m2"), 0.7)]
+    assert [h.id for h in novel_first(hits)] == ["turn", "fact"]

@@ -165,16 +165,43 @@ def novel_first(hits: Sequence[Hit]) -> list[Hit]:
     """Hits that bring a source turn not already behind a better hit, then the repeats.
 
     A fact extracted from a turn and the turn itself say the same thing; the second
-    of them goes after every hit that adds something, keeping its order there.
+    of them goes after every hit that adds something, keeping its order there. When
+    the repeat is a memory distilled from exactly the turn(s) of a raw turn ranked
+    above it, the two trade places: the statement ("用户搬到了杭州") serves a prompt
+    better than the chat line it came from, and the turns covered at each rank stay
+    the same. Scores are then capped so that they never rise down the list.
     """
     seen: set[str] = set()
     fresh: list[Hit] = []
     repeats: list[Hit] = []
+    turn_at: dict[frozenset[str], int] = {}  # sources of a raw turn in ``fresh`` → its index
     for h in hits:
-        sources = set(h.source_ids)
-        (repeats if sources and sources <= seen else fresh).append(h)
+        sources = frozenset(h.source_ids)
+        if sources and sources <= seen:
+            j = turn_at.pop(sources, None) if h.kind is not Kind.EPISODE else None
+            if j is not None:
+                turn = fresh[j]
+                fresh[j] = Hit(h.record, turn.score, {**h.scores, "took_place_of_turn": turn.score})
+                h = turn
+            repeats.append(h)
+        else:
+            if h.kind is Kind.EPISODE and sources:
+                turn_at[sources] = len(fresh)
+            fresh.append(h)
         seen |= sources
-    return fresh + repeats
+    return _descending([*fresh, *repeats])
+
+
+def _descending(hits: Sequence[Hit]) -> list[Hit]:
+    """Cap each score at the one before it (the order was decided above; scores follow it)."""
+    out: list[Hit] = []
+    ceiling = float("inf")
+    for h in hits:
+        if h.score > ceiling:
+            h = Hit(h.record, ceiling, {**h.scores, "capped_from": h.score})
+        ceiling = h.score
+        out.append(h)
+    return out
 
 
 def _top_ids(routes: Mapping[str, Sequence[tuple[str, float]]], n: int) -> list[str]:
