@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeOpenAI  # tests/ is on sys.path (pytest pythonpath)
 
 from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
@@ -40,3 +41,17 @@ def make_memory(tmp_path: Path, clock: FrozenClock) -> Iterator[object]:
 @pytest.fixture
 def mem(make_memory: object) -> Memory:
     return make_memory()  # type: ignore[operator]
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAI]:
+    """A real local OpenAI-compatible server with scripted replies (tests/fake_openai.py)."""
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_settings(fake_openai: FakeOpenAI) -> dict[str, object]:
+    """Memory settings pointing the LLM at ``fake_openai`` (one retry, 0.5 s timeout)."""
+    return {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_api_key": "sk-test",
+            "llm_timeout": 0.5, "llm_max_retries": 1}

@@ -57,12 +57,6 @@ def hits() -> list[Hit]:
 
 
 @pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
 def llm(fake_openai: FakeOpenAI) -> Iterator[OpenAICompatLLM]:
     client = OpenAICompatLLM(fake_openai.base_url, "fake-model", timeout=0.5, max_retries=1, backoff=0.01)
     yield client

@@ -16,7 +16,7 @@ from jiyi.client import AsyncJiyiClient, AuthError, JiyiClient, RateLimited, Ser
 from jiyi.embedders.hashing import HashingEmbedder
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.memory import Memory
-from jiyi.records import AddResult, GcReport, Hit, HistoryEvent, MemoryRecord
+from jiyi.records import AddResult, GcReport, HistoryEvent, Hit, MemoryRecord
 
 
 @pytest.fixture

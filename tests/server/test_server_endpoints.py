@@ -6,7 +6,6 @@ import json
 import re
 
 import httpx
-
 from server_support import add_sync, error_code
 
 

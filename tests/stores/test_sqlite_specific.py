@@ -177,6 +177,42 @@ def test_vector_matrix_sees_another_connections_writes(opened, data) -> None:
     assert reader.vector_search(ALICE, data.vec(1), 5, RecordFilter()) == []
 
 
+def test_record_cache_is_invalidated_by_other_connections_and_own_writes(path: Path, opened, data) -> None:
+    statements: list[str] = []
+    reader = SQLiteStore(path, tracer=statements.append)
+    writer = opened()
+    try:
+        data.put(writer, data.upsert(data.record("a", content="one"), data.vec(1)),
+                 data.upsert(data.record("b", content="two"), data.vec(1, 0.2)))
+        assert [r.content for r in reader.get_many(ALICE, ["a", "b"])] == ["one", "two"]
+        statements.clear()
+        first = reader.get_many(ALICE, ["b", "a"])
+        assert [r.id for r in first] == ["b", "a"]
+        assert not any("FROM memories" in s for s in statements), statements  # served from the cache
+        # another connection's write bumps the generation: the reader must see it
+        data.put(writer, writer.get(ALICE, "a").replace(content="one, edited"))
+        assert reader.get(ALICE, "a").content == "one, edited"
+        writer.apply(ChangeSet(ALICE, purge_ids=["b"]))
+        assert [r.id for r in reader.get_many(ALICE, ["a", "b"])] == ["a"]
+        # this process's own apply: the written id is re-read, the others stay cached
+        data.put(reader, data.upsert(data.record("c", content="three"), data.vec(1, 0.3)))
+        reader.get_many(ALICE, ["a", "c"])
+        data.put(reader, reader.get(ALICE, "a").replace(content="one, again"))
+        statements.clear()
+        got = reader.get_many(ALICE, ["a", "c"])
+        assert [r.content for r in got] == ["one, again", "three"]
+        assert sum("FROM memories" in s for s in statements) == 1
+        # own hit recording is mirrored in the cached copy, exactly as the file has it
+        reader.record_hits(ALICE, ["c"], data.record("c").created_at)
+        cached = reader.get(ALICE, "c")
+        assert cached.hit_count == 1
+        assert cached == writer.get(ALICE, "c")
+        writer.delete_user(ALICE)
+        assert reader.get_many(ALICE, ["a", "c"]) == []
+    finally:
+        reader.close()
+
+
 def test_threads_share_one_store(opened, data) -> None:
     store = opened()
     errors: list[BaseException] = []

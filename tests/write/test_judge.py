@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -37,19 +37,11 @@ MakeMemory = Callable[..., Memory]
 
 
 @pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def llm_memory(make_memory: MakeMemory, fake_openai: FakeOpenAI) -> MakeMemory:
+def llm_memory(make_memory: MakeMemory, llm_settings: dict[str, Any]) -> MakeMemory:
     """A Memory whose LLM is the fake server (one retry, 0.5 s timeout)."""
 
     def make(**config: Any) -> Memory:
-        options = {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_api_key": "sk-test",
-                       "llm_timeout": 0.5, "llm_max_retries": 1}
-        return make_memory(**{**options, **config})
+        return make_memory(**{**llm_settings, **config})
 
     return make
 

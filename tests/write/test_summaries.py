@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +37,11 @@ ROUNDS = [
 
 
 @pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def llm_memory(make_memory: MakeMemory, fake_openai: FakeOpenAI) -> MakeMemory:
+def llm_memory(make_memory: MakeMemory, llm_settings: dict[str, Any]) -> MakeMemory:
     """A Memory whose LLM is the fake server; the judge is off so only summaries call it."""
 
     def make(**config: Any) -> Memory:
-        options = {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_timeout": 0.5,
-                       "llm_max_retries": 1, "llm_resolve": False}
-        return make_memory(**{**options, **config})
+        return make_memory(**{**llm_settings, "llm_resolve": False, **config})
 
     return make
 
