@@ -737,3 +737,79 @@ def test_substitute_times() -> None:
     zh = "下周三去深圳，下个月回来"
     assert substitute_times(zh, 0, find_time_expressions(zh, TS), "zh", timezone.utc) == (
         "2025年3月12日去深圳，2025年4月回来")
+
+
+# ---------------------------------------------------------------- changes of a single-valued attribute
+
+def _slotted(*texts: str, name: str | None = None) -> dict[str, str]:
+    return {c.slot: c.content for c in run(*texts, name=name) if c.slot}
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "needle"),
+    [
+        ("医生给我换药了，换成缬沙坦，80毫克，还是每天一片", "health/medication", "缬沙坦"),
+        ("我把降压药改成缬沙坦了", "health/medication", "缬沙坦"),
+        ("医生让我改用二甲双胍", "health/medication", "二甲双胍"),
+        ("我现在改吃阿托伐他汀了", "health/medication", "阿托伐他汀"),
+        ("降压药换了，现在吃的是缬沙坦", "health/medication", "缬沙坦"),
+        ("药量改为每天两片", "health/medication", "两片"),
+        ("我不再吃氨氯地平，而是吃缬沙坦", "health/medication", "缬沙坦"),
+        ("这次模考我升到第3名了", "user/rank", "第3名"),
+        ("期中考试我的排名降到第15了", "user/rank", "第15"),
+        ("我决定改报苏州大学了，计算机技术专硕", "user/school", "苏州大学"),
+        ("我的会员升级为金卡了", "user/membership", "金卡"),
+        ("我把手机套餐换成了59元的", "user/plan", "59元"),
+        ("I switched to metformin last month.", "health/medication", "metformin"),
+        ("I changed my medication to lisinopril.", "health/medication", "lisinopril"),
+        ("I now take 10 mg of amlodipine every morning.", "health/medication", "amlodipine"),
+        ("I moved up to 3rd place in the rankings.", "user/rank", "3rd place"),
+        ("I upgraded to the premium plan.", "user/plan", "premium"),
+        ("I changed to a new school this year.", "user/school", "school"),
+    ],
+)
+def test_a_change_of_a_single_valued_attribute_is_slotted(text: str, slot: str, needle: str) -> None:
+    got = _slotted(text)
+    assert slot in got and needle in got[slot]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("开了，氨氯地平，5毫克的，每天早上一片", "health/medication"),
+        ("我在复试名单里排第12", "user/rank"),
+        ("I take 500 mg of metformin every morning.", "health/medication"),
+        ("I was ranked 12th on the waiting list.", "user/rank"),
+    ],
+)
+def test_the_state_a_change_replaces_shares_its_slot(text: str, slot: str) -> None:
+    assert slot in _slotted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我换了个发型",                      # no known attribute
+        "我换成了燕麦奶",                    # a drink, not a medication
+        "要不要换成缬沙坦？",                # a question
+        "我妈换成了缬沙坦",                  # someone else's medication
+        "我排第3个，快到我了",               # a queue, not a rank
+        "我去药店买了牙膏",                  # 药店 is no medication
+        "I switched to a standing desk.",
+        "My sister switched to metformin.",
+        "Should I switch to metformin?",
+    ],
+)
+def test_change_traps_give_no_change_slot(text: str) -> None:
+    got = _slotted(text)
+    assert not {"health/medication", "user/rank", "user/school", "user/membership", "user/plan"} & set(got)
+
+
+def test_a_change_takes_the_speakers_slot() -> None:
+    got = _slotted("医生给我换药了，换成缬沙坦", name="陈志远")
+    assert "health/medication@陈志远" in got and got["health/medication@陈志远"].startswith("陈志远")
+
+
+def test_medication_is_not_hidden_as_sensitive() -> None:
+    c = next(c for c in run("我现在改吃二甲双胍了") if c.slot == "health/medication")
+    assert c.visibility is Visibility.NORMAL and c.kind is Kind.FACT

@@ -7,13 +7,13 @@ extractor over a temp SQLite home; nothing of jiyi is patched.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
+from live_uvicorn import serve_in_thread
 
 from jiyi.config import Settings
 from jiyi.server.app import ServerOptions, create_app
@@ -51,18 +51,8 @@ def start_server(home: Path, options: ServerOptions, tenants: tuple[str, ...] = 
     keystore = KeyStore.in_home(home)
     keys = {t: keystore.create(t, name=f"test {t}")[1] for t in tenants}
     app = create_app(settings_for(home), options)
-    # port 0: the OS picks a free port. (Handing uvicorn a pre-bound socket instead would leave
-    # TCP_NODELAY off and add ~40 ms of Nagle/delayed-ACK wait to every response.)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start (see the log above)")
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    return LiveServer(f"http://127.0.0.1:{port}", home, keys, server, thread)
+    url, server, thread = serve_in_thread(app)
+    return LiveServer(url, home, keys, server, thread)
 
 
 def add_sync(client: httpx.Client, user_id: str, text: str, **extra: Any) -> dict[str, Any]:

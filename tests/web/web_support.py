@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import threading
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from live_uvicorn import serve_in_thread
 
 from jiyi.clock import FrozenClock
 from jiyi.config import Settings
@@ -79,19 +78,8 @@ def start_site(home: Path) -> Site:
     keystore = KeyStore.in_home(home)
     keys = {t: keystore.create(t, name=f"web test {t}")[1] for t in ("acme", "globex")}
     app = create_app(Settings(home=home, embedder="hash"), ServerOptions(worker=False, rate_limit=0), clock=clock)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"uvicorn-web-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start (see the log above)")
-        time.sleep(0.02)
-    site = Site(f"http://127.0.0.1:{port}", home, clock, app, keys, server, thread)
+    url, server, thread = serve_in_thread(app, "uvicorn-web")
+    site = Site(url, home, clock, app, keys, server, thread)
     seed(site.memory("acme"), clock, "alice", ALICE)
     seed(site.memory("acme"), clock, "bob", BOB)
     seed(site.memory("globex"), clock, "alice", GLOBEX_ALICE)
