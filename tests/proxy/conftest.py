@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for `imp
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/proxy, for `import proxy_harness`
 
 from fake_openai import FakeOpenAI
-from proxy_harness import RunningProxy, serve_in_thread
+from proxy_harness import RunningProxy, serve_proxy
 
 from jiyi.memory import Memory
 from jiyi.proxy import ProxyOptions, create_app
@@ -36,5 +36,5 @@ def proxy_memory(tmp_path: Path) -> Iterator[Memory]:
 @pytest.fixture
 def proxy(upstream: FakeOpenAI, proxy_memory: Memory) -> Iterator[RunningProxy]:
     app = create_app(proxy_memory, upstream.base_url, ProxyOptions(recall_timeout=20.0))
-    for url in serve_in_thread(app):
+    for url in serve_proxy(app):
         yield RunningProxy(url, proxy_memory, upstream)

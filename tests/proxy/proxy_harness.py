@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import uvicorn
 from fake_openai import FakeOpenAI
+from live_uvicorn import serve_in_thread
 
 from jiyi.memory import Memory
 
@@ -31,23 +29,11 @@ class RunningProxy:
             time.sleep(0.05)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def serve_in_thread(app: object) -> Iterator[str]:
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.run, name="jiyi-proxy", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "proxy did not start"
-        time.sleep(0.02)
+def serve_proxy(app: object) -> Iterator[str]:
+    """Serve the proxy app; yields its OpenAI-style base URL (…/v1) and stops it afterwards."""
+    url, server, thread = serve_in_thread(app, "jiyi-proxy")
     try:
-        yield f"http://127.0.0.1:{port}/v1"
+        yield f"{url}/v1"
     finally:
         server.should_exit = True
         thread.join(timeout=10)

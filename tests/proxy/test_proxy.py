@@ -12,7 +12,7 @@ import httpx
 import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, chat, error
-from proxy_harness import RunningProxy, serve_in_thread
+from proxy_harness import RunningProxy, serve_proxy
 
 from jiyi import registry
 from jiyi.config import Settings
@@ -144,7 +144,7 @@ def test_openai_sdk_works_by_changing_the_base_url(proxy: RunningProxy) -> None:
 
 def test_unreachable_upstream_is_a_502(proxy_memory: Memory) -> None:
     app = create_app(proxy_memory, "http://127.0.0.1:9/v1")
-    for url in serve_in_thread(app):
+    for url in serve_proxy(app):
         r = post(url, {"model": "m", "user": "x", "messages": [{"role": "user", "content": "在吗"}]})
         assert r.status_code == 502 and "upstream unreachable" in r.json()["error"]["message"]
 
@@ -171,7 +171,7 @@ def test_a_slow_recall_never_blocks_the_chat(tmp_path: Path, upstream: FakeOpenA
                 embedder=SlowEmbedder(inner, delay=3.0)) as mem:
         mem.remember("用户对花生过敏", user_id="alice")
         app = create_app(mem, upstream.base_url, ProxyOptions(recall_timeout=0.3))
-        for url in serve_in_thread(app):
+        for url in serve_proxy(app):
             started = time.monotonic()
             r = post(url, {"model": "m", "user": "alice", "messages": [{"role": "user", "content": "花生酱"}]})
             assert r.status_code == 200 and time.monotonic() - started < 2.5
