@@ -185,8 +185,9 @@ def test_record_cache_is_invalidated_by_other_connections_and_own_writes(path: P
         data.put(writer, data.upsert(data.record("a", content="one"), data.vec(1)),
                  data.upsert(data.record("b", content="two"), data.vec(1, 0.2)))
         assert [r.content for r in reader.get_many(ALICE, ["a", "b"])] == ["one", "two"]
+        # the first miss read the whole user: later ones (and unknown ids) need no query
         statements.clear()
-        first = reader.get_many(ALICE, ["b", "a"])
+        first = reader.get_many(ALICE, ["b", "a", "nobody"])
         assert [r.id for r in first] == ["b", "a"]
         assert not any("FROM memories" in s for s in statements), statements  # served from the cache
         # another connection's write bumps the generation: the reader must see it
@@ -196,7 +197,7 @@ def test_record_cache_is_invalidated_by_other_connections_and_own_writes(path: P
         assert [r.id for r in reader.get_many(ALICE, ["a", "b"])] == ["a"]
         # this process's own apply: the written id is re-read, the others stay cached
         data.put(reader, data.upsert(data.record("c", content="three"), data.vec(1, 0.3)))
-        reader.get_many(ALICE, ["a", "c"])
+        assert [r.content for r in reader.get_many(ALICE, ["a", "c"])] == ["one, edited", "three"]
         data.put(reader, reader.get(ALICE, "a").replace(content="one, again"))
         statements.clear()
         got = reader.get_many(ALICE, ["a", "c"])
@@ -211,6 +212,21 @@ def test_record_cache_is_invalidated_by_other_connections_and_own_writes(path: P
         assert reader.get_many(ALICE, ["a", "c"]) == []
     finally:
         reader.close()
+
+
+def test_record_cache_of_a_user_too_large_to_warm_caches_per_id(path: Path, opened, data) -> None:
+    from jiyi.stores.sqlite.record_cache import RecordCache
+
+    statements: list[str] = []
+    reader = opened(tracer=statements.append)
+    reader._records = RecordCache(max_records=10, warm_max=1)
+    data.put(reader, *[data.upsert(data.record(i), data.vec(1, 0.1 * n)) for n, i in enumerate("abc")])
+    assert [r.id for r in reader.get_many(ALICE, ["c", "a", "zz"])] == ["c", "a"]
+    statements.clear()
+    assert [r.id for r in reader.get_many(ALICE, ["a", "c"])] == ["a", "c"]
+    assert not any("FROM memories" in s for s in statements), statements
+    assert [r.id for r in reader.get_many(ALICE, ["b", "zz"])] == ["b"]  # not complete: asks the file
+    assert sum("FROM memories" in s for s in statements) == 1
 
 
 def test_threads_share_one_store(opened, data) -> None:

@@ -87,6 +87,17 @@ def get_many(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> list
     return [found[i] for i in dict.fromkeys(ids) if i in found]
 
 
+def all_records(conn: sqlite3.Connection, scope: Scope) -> list[MemoryRecord]:
+    """Every record of the user, any status, in no particular order (the record cache's warm)."""
+    where, params = scoped_where(scope)
+    return [row_record(r) for r in conn.execute(f"SELECT {SELECT_MEMORY} FROM memories m WHERE {where}", params)]
+
+
+def count_all(conn: sqlite3.Connection, scope: Scope) -> int:
+    where, params = scoped_where(scope)
+    return int(conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0])
+
+
 def list_records(
     conn: sqlite3.Connection, scope: Scope, flt: RecordFilter, limit: int | None, offset: int
 ) -> list[MemoryRecord]:

@@ -21,13 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from jiyi.clock import parse_iso
 from jiyi.errors import EmbeddingMismatch, InvalidInput, ScopeViolation
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter
 from jiyi.stores.sqlite import jobs, queries, writes
-from jiyi.stores.sqlite.codec import DTYPES
+from jiyi.stores.sqlite.codec import DTYPES, iso
 from jiyi.stores.sqlite.connections import ConnectionPool
 from jiyi.stores.sqlite.migrations import migrate
+from jiyi.stores.sqlite.record_cache import RecordCache
 from jiyi.stores.sqlite.textindex import TextCache, TextRow, UserText, entity_keys
 from jiyi.stores.sqlite.vector_cache import VectorCache
 from jiyi.stores.sqlite.vectors import ANN_MIN_ROWS, RowMeta, UserMatrix
@@ -86,6 +88,7 @@ class SQLiteStore:
         self._cache = VectorCache(cache_bytes, index_dir=folder, ann_min_rows=ann_min_rows,
                                   background=background_index)
         self._texts = TextCache()
+        self._records = RecordCache()
         self._cache_lock = threading.Lock()
         self._unsaved: dict[tuple[str, str], np.ndarray] = {}  # embedding-cache writes behind (cache_put)
         self._counts: dict[tuple[Scope, RecordFilter], tuple[int, int]] = {}
@@ -125,6 +128,7 @@ class SQLiteStore:
         self._cache.invalidate()
         self._cache.forget_indexes()
         self._texts.invalidate()
+        self._records.invalidate()
 
     # -- writes ----------------------------------------------------------------------
 
@@ -150,6 +154,8 @@ class SQLiteStore:
             texts = [TextRow(meta, rid, entity_keys(up.record.entities), up.keywords)
                      for meta, up, rid in zip(metas, changes.upserts, rids)]
             self._texts.apply(owner, old_gen, new_gen, texts, changes.purge_ids)
+            self._records.advance(owner, old_gen, new_gen, [up.record.id for up in changes.upserts],
+                                  changes.purge_ids)
 
     def _apply_tx(self, conn: sqlite3.Connection, changes: ChangeSet,
                   unsaved: dict[tuple[str, str], np.ndarray]) -> tuple[int, int, list[int]]:
@@ -174,24 +180,70 @@ class SQLiteStore:
         """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
         if ids:
             self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at), durable=False)
+            self._records.patch_hits((scope.tenant, scope.user_id), ids, parse_iso(iso(at)),
+                                     writes.HIT_STRENGTH_STEP, writes.MAX_STRENGTH)
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""
         removed = self._pool.write(lambda conn: writes.delete_user(conn, scope))
         self._cache.invalidate((scope.tenant, scope.user_id))
         self._texts.invalidate((scope.tenant, scope.user_id))
+        self._records.invalidate((scope.tenant, scope.user_id))
         self._cache.forget_indexes([(scope.tenant, scope.user_id, ch) for ch in CHANNELS])
         return removed
 
     # -- reads -----------------------------------------------------------------------
 
     def get(self, scope: Scope, memory_id: str) -> MemoryRecord | None:
-        found = queries.get_many(self._pool.get(), scope, [memory_id])
+        found = self.get_many(scope, [memory_id])
         return found[0] if found else None
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]:
-        """Records in the order asked; unknown (or other users') ids are skipped."""
-        return queries.get_many(self._pool.get(), scope, ids)
+        """Records in the order asked; unknown (or other users') ids are skipped.
+
+        Served from the per-user decoded-record cache when it is at the file's current
+        generation (see :mod:`jiyi.stores.sqlite.record_cache`); misses are read and
+        decoded in one snapshot with the generation, and cached only if it still matches.
+        """
+        owner = (scope.tenant, scope.user_id)
+        gen = queries.generation(self._pool.get(), scope)
+        found, missing, warm = self._records.lookup(owner, gen, ids)
+        if warm and self._warm_records(scope) == gen:
+            found, missing, _ = self._records.lookup(owner, gen, ids, claim_warm=False)
+        if missing:
+            with self._pool.read() as conn:
+                now = queries.generation(conn, scope)
+                if now != gen:  # a write landed in between: answer wholly from this snapshot
+                    rows = queries.get_many(conn, scope, ids)
+                else:
+                    rows = queries.get_many(conn, scope, missing)
+            self._records.store(owner, now, rows)
+            if now != gen:
+                return rows
+            found.update((rec.id, rec) for rec in rows)
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def _warm_records(self, scope: Scope) -> int | None:
+        """Read and decode all of a small user's records into the record cache; the generation
+        read at, or None if the user is too large to warm.
+
+        In the caller's thread: measured, a background warm (~0.15 s of decoding at 10k
+        rows) held the GIL against the searches it was meant to speed up (p95 12.6 ms).
+        """
+        owner = (scope.tenant, scope.user_id)
+        gen = -1
+        try:
+            with self._pool.read() as conn:
+                gen = queries.generation(conn, scope)
+                if queries.count_all(conn, scope) > self._records.warm_max:
+                    self._records.warm_failed(owner, gen, too_big=True)
+                    return None
+                rows = queries.all_records(conn, scope)
+        except BaseException:
+            self._records.warm_failed(owner, gen)
+            raise
+        self._records.store(owner, gen, rows, complete=True)
+        return gen
 
     def list(
         self, scope: Scope, flt: RecordFilter, limit: int | None = None, offset: int = 0
@@ -402,3 +454,4 @@ class SQLiteStore:
         self._pool.close()
         self._cache.close()
         self._texts.invalidate()
+        self._records.invalidate()

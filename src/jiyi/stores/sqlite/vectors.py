@@ -294,13 +294,16 @@ class UserMatrix:
         k = min(k, candidates)
         with one_blas_thread():
             found = self._search_clusters(query, k, mask, candidates)
-            rows, scores = found if found is not None else self._search_exact(query, k, mask)
+            rows, scores = found if found is not None else self._search_exact(
+                query, k, None if candidates == self.n else mask)
         ids = self.ids
         return [(ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
 
-    def _search_exact(self, query: np.ndarray, k: int, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _search_exact(self, query: np.ndarray, k: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """``mask`` None: every row passes (the common unfiltered case skips the masking pass)."""
         scores = self.matrix[: self.n] @ query
-        scores[~mask] = -np.inf
+        if mask is not None:
+            np.copyto(scores, -np.inf, where=~mask)
         return _top(scores, k)
 
     def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int
