@@ -795,6 +795,9 @@ def test_the_state_a_change_replaces_shares_its_slot(text: str, slot: str) -> No
         "我妈换成了缬沙坦",                  # someone else's medication
         "我排第3个，快到我了",               # a queue, not a rank
         "我去药店买了牙膏",                  # 药店 is no medication
+        "昨天量血压125/80，换了药之后挺稳的",  # a change referred back to, not made
+        "自从换成缬沙坦，脚就不肿了",
+        "Since I switched to metformin my sugar has been fine.",
         "I switched to a standing desk.",
         "My sister switched to metformin.",
         "Should I switch to metformin?",

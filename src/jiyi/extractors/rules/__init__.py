@@ -31,6 +31,12 @@ Slots (single-valued attributes; a new value supersedes the old one):
                         ``relation/<role>/birthday`` for their birthdays
 ``allergy/<item>``      one per allergen (花生, penicillin)
 ``health/<condition>``  one per diagnosis (sensitive)
+``health/medication``  what the user takes (a dose: 5毫克 / 500 mg) and changes to it
+                        (换成缬沙坦 / switched to metformin); see :mod:`.changes`
+``user/rank``           排第12 / 第3名 / ranked 5th, and 升到第3 / moved up to 3rd
+``user/school``         改报苏州大学 / changed to a new school (changes only)
+``user/membership``     会员升级为金卡 / upgraded membership (changes only)
+``user/plan``           套餐换成59元的 / switched to the premium plan (changes only)
 ``diet/type``           吃素 / vegetarian / vegan
 ``pref/<object>``       like / dislike / don't eat / quit, keyed by the object, so
                         "我戒了咖啡" supersedes "我喜欢咖啡"
@@ -49,7 +55,8 @@ nicknames in :mod:`.people`.
 Modules, in pipeline order: :mod:`.clauses` (sentences, clauses, subjects),
 :mod:`.people` (names of people and pets; runs before the user's own facts),
 :mod:`.birthdays`, :mod:`.zh` / :mod:`.en` / :mod:`.sensitive` (fact patterns),
-:mod:`.events`, :mod:`.corrections`, :mod:`.content` (absolute times, third person),
+:mod:`.events`, :mod:`.changes` (changes of a single-valued attribute),
+:mod:`.corrections`, :mod:`.content` (absolute times, third person),
 :mod:`.message` (one message through every stage), :mod:`.extractor`
 (:class:`RulesExtractor`, candidates); :mod:`.drafts` holds the shared records.
 """

@@ -11,6 +11,7 @@ import re
 from datetime import timezone, tzinfo
 
 from jiyi.extractors.rules.birthdays import recurring_dates
+from jiyi.extractors.rules.changes import changes
 from jiyi.extractors.rules.clauses import (
     RecentRelation,
     assign_subject_en,
@@ -94,6 +95,7 @@ class MessageExtraction:
             recent = recent_relation(c, found, recent)
             prev = c
         drafts += events(self)
+        drafts += changes(self)
         return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
 
     def facts(self, c: Clause) -> list[Draft]:

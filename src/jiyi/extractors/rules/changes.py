@@ -1,0 +1,127 @@
+"""Changes of a single-valued attribute, and the states they change, as slotted facts.
+
+"医生给我换药了……换成缬沙坦" or "I switched to metformin" rarely names the attribute
+in a pattern the fact modules know, so without help the new value gets no slot and
+nothing supersedes the old one. Here a sentence is read as a whole:
+
+* a **change** — 换成 / 改成 / 改用 / 换了 / 改为 / 改报 / 现在改… / 不再…而是… / 升到 /
+  降到 / 升级为; "switched to" / "changed to" / "now use|take" / "moved up|down to" /
+  "upgraded|downgraded to" — or a **state** (a dose: 5毫克 / 500 mg; a rank: 排第12 /
+  第3名 / "ranked 5th") is found in a clause whose subject is the user;
+* the attribute is named by the sentence's topic words (:data:`_TOPICS`): 药 / 毫克 /
+  medication → ``health/medication``; 排名 / 排第 / rank → ``user/rank``; 改报 / 报考 →
+  ``user/school``; 会员 / membership → ``user/membership``; 套餐 / plan →
+  ``user/plan``. A change with no known topic gives nothing ("我换了个发型"): a slot
+  guessed wrong would supersede an unrelated fact.
+
+The result is one fact per slot: the sentence in third person, so the pipeline's slot
+supersession marks the previous value (and its source turns) outdated. Medication is
+``normal`` visibility, like allergies: a bot that hides what the user takes cannot warn
+about interactions. Questions (要不要换成…？) and other people's changes (我妈换成了…)
+are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
+from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
+
+if TYPE_CHECKING:
+    from jiyi.extractors.rules.message import MessageExtraction
+
+_CN_NUM = r"[\d一二两三四五六七八九十百]+"
+
+#: endings of drug names (class stems: 氨氯地平, 缬沙坦, 卡托普利, 美托洛尔, 二甲双胍, 阿托伐他汀 …)
+_ZH_DRUG = r"[\u4e00-\u9fff]{1,6}(?:地平|沙坦|普利|洛尔|双胍|他汀|霉素|西林|拉唑|胰岛素|胶囊|缓释片|口服液)"
+
+_ZH_CHANGE = re.compile(
+    r"(?:换成|改成|改用|改为|改吃|改报|换了|换药|换到|升到|降到|升至|降至|升级为|升级成|降级为|降为|调到|调成|调整为|"
+    r"现在改|不再.{1,12}?而是)(?!不|没)")
+_EN_CHANGE = re.compile(
+    r"(?i)\b(?:switch(?:ed)?|chang(?:ed|e)|mov(?:ed|e)\s+(?:up|down)|upgrad(?:ed|e)|downgrad(?:ed|e)|"
+    r"went\s+(?:up|down)|dropped|climbed)\s+(?:over\s+)?to\b|\b(?:switched|changed)\s+my\s+\w+(?:\s+\w+)?\s+to\b|\bnow\s+(?:use|using|take|taking|on)\b|"
+    r"\bno\s+longer\b.{1,40}?\b(?:but|instead)\b")
+_ZH_SELF = re.compile(r"我(?!们|妈|爸|老婆|老公|儿子|女儿|哥|姐|弟|妹|朋友|同事|家)|^(?!.*[他她])")
+_EN_SELF = re.compile(r"(?i)\b(?:I|I'm|I've|my|me)\b")
+
+#: (slot, zh topic words, en topic words, state pattern zh, state pattern en)
+_TOPICS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...] = (
+    ("health/medication",
+     re.compile(r"药(?!店|房|妆)|毫克|微克|处方|剂量|\d\s*mg|" + _ZH_DRUG, re.IGNORECASE),
+     re.compile(r"(?i)\b(?:medication|medicine|meds|pills?|prescription|dosage|dose|\d+\s*(?:mg|mcg)|"
+                r"insulin|\w{3,}(?:pril|sartan|olol|statin|formin|mycin|cillin|prazole|dipine|oxetine|azepam))\b"),
+     re.compile(rf"{_CN_NUM}\s*(?:毫克|微克|mg)", re.IGNORECASE),
+     re.compile(r"(?i)\b(?:tak(?:e|ing)|on|prescribed)\b.{0,30}\b\d+\s*(?:mg|mcg)\b")),
+    ("user/rank",
+     re.compile(r"排名|名次|排第|排到第|第\s*" + _CN_NUM + r"\s*名"),
+     re.compile(r"(?i)\b(?:rank(?:ed|ing)?|\d+(?:st|nd|rd|th)\s+place)\b"),
+     re.compile(rf"排(?:名)?(?:到了?)?第\s*{_CN_NUM}(?!个|位|天|次|排)|第\s*{_CN_NUM}\s*名|名次(?:是|为)?\s*{_CN_NUM}"),
+     re.compile(r"(?i)\b(?:(?:am|was|got|is|now)\s+)?ranked\s+(?:#|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\s+place\b")),
+    ("user/school",
+     re.compile(r"改报|报考|院校|学校|大学"),
+     re.compile(r"(?i)\b(?:school|college|university|program(?:me)?)\b"),
+     None, None),
+    ("user/membership",
+     re.compile(r"会员|卡会员|VIP|等级", re.IGNORECASE),
+     re.compile(r"(?i)\b(?:membership|member|tier|vip)\b"),
+     None, None),
+    ("user/plan",
+     re.compile(r"套餐"),
+     re.compile(r"(?i)\b(?:plan|subscription)\b"),
+     None, None),
+)
+
+
+def changes(work: MessageExtraction) -> list[Draft]:
+    """One slotted fact per sentence that changes (or states) a known single-valued attribute."""
+    out: list[Draft] = []
+    zh = work.lang == "zh"
+    for sentence in sorted({c.sentence for c in work.clauses}):
+        clauses = [c for c in work.clauses if c.sentence == sentence]
+        mine = [c for c in clauses if c.subject == "self" and not c.question]
+        if not mine or any(c.question for c in clauses):
+            continue
+        text = ("，" if zh else ", ").join(c.text for c in mine)
+        if not (_ZH_SELF if zh else _EN_SELF).search(text):
+            continue
+        change = next((m for m in (_ZH_CHANGE if zh else _EN_CHANGE).finditer(text)
+                       if not _looks_back(text, m, zh)), None)
+        for slot, zh_topic, en_topic, zh_state, en_state in _TOPICS:
+            if not (zh_topic if zh else en_topic).search(text):
+                continue
+            state = zh_state if zh else en_state
+            if change is None and (state is None or not any(state.search(c.text) for c in mine)):
+                continue
+            out.append(_draft(work, mine, slot))
+            break
+    return out
+
+
+_ZH_AFTER = re.compile(r"^.{0,4}?(?:之后|以后|后(?![面边头来])|的时候)")
+_EN_AFTER = re.compile(r"(?i)\b(?:since|after|when|before)\s+(?:\w+\s+){0,2}$")
+
+
+def _looks_back(text: str, m: re.Match[str], zh: bool) -> bool:
+    """换了药之后挺稳的 / 自从换成… / "since I switched to…": a change referred back to, not made."""
+    if zh:
+        return bool(_ZH_AFTER.match(text[m.end():]) or text[: m.start()].endswith(("自从", "自", "从")))
+    return bool(_EN_AFTER.search(text[: m.start()]))
+
+
+def _draft(work: MessageExtraction, group: list[Clause], slot: str) -> Draft:
+    joiner = "，" if work.lang == "zh" else ", "
+    parts = [work.content(c) for c in group]
+    if work.lang == "zh":
+        parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
+    text = joiner.join(p for p in parts if p)[:MAX_CHARS]
+    if work.lang == "zh" and "用户" not in text:
+        text = with_user_prefix(text)
+    elif work.lang != "zh" and "User" not in text:
+        text = "User: " + text
+    d = fact(text, slot, "", importance=0.7, confidence=0.8)
+    d.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+    d.source_at = group[0].start
+    return d
