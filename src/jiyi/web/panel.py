@@ -45,8 +45,13 @@ SECURITY_HEADERS = {
 
 
 class KeyInfo(Protocol):
-    id: str
-    tenant: str
+    """A key as the panel sees it: read-only (the key store hands out frozen records)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def tenant(self) -> str: ...
 
 
 class KeyVerifier(Protocol):
