@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
+from collections import Counter
 
 _HANDLER_FLAG = "_jiyi_debug_handler"
 
@@ -22,3 +24,19 @@ def enable_debug() -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
         setattr(handler, _HANDLER_FLAG, True)
         logger.addHandler(handler)
+
+
+class StageCounts:
+    """Thread-safe named counters for a stage's ``stats`` (calls, fallbacks, actions chosen)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Counter[str] = Counter()
+
+    def add(self, key: str) -> None:
+        with self._lock:
+            self._counts[key] += 1
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._counts)

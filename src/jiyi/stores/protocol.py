@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from jiyi.errors import ScopeViolation
 from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status
 
 #: Vector channels. ``content`` embeds the memory itself; ``context`` embeds an
@@ -60,6 +61,15 @@ class ChangeSet:
     purge_ids: list[str] = field(default_factory=list)
     done_job_id: str | None = None
     state: dict[str, Any] = field(default_factory=dict)
+
+    def check_scope(self) -> None:
+        """Raise ScopeViolation if a record belongs to another owner (every store calls this first)."""
+        for up in self.upserts:
+            if up.record.scope != self.scope:
+                raise ScopeViolation(
+                    f"record {up.record.id} belongs to {up.record.tenant}/{up.record.user_id}, "
+                    f"not to the change set's {self.scope.tenant}/{self.scope.user_id}; nothing was written"
+                )
 
     def __bool__(self) -> bool:
         return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state)

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
@@ -37,6 +35,7 @@ from jiyi.extractors.prompts.repair import ReplyInvalid
 from jiyi.extractors.protocol import Candidate
 from jiyi.llms.protocol import LLM
 from jiyi.records import EventType, HistoryEvent, MemoryRecord, Visibility
+from jiyi.trace import StageCounts
 from jiyi.write.resolve import Decision, is_duplicate, merge, supersede
 
 if TYPE_CHECKING:
@@ -94,18 +93,15 @@ class LLMJudge:
         self.min_cosine = min_cosine
         self.max_tokens = max_tokens
         self.tz = tz
-        self._lock = threading.Lock()
-        self._stats: Counter[str] = Counter()
+        self._counts = StageCounts()
 
     @property
     def stats(self) -> dict[str, int]:
         """``asked``, ``failures`` and one count per action chosen (``ADD``, ``SUPERSEDE``…)."""
-        with self._lock:
-            return dict(self._stats)
+        return self._counts.snapshot()
 
     def _count(self, key: str) -> None:
-        with self._lock:
-            self._stats[key] += 1
+        self._counts.add(key)
 
     def judge(self, case: JudgeCase) -> Verdict:
         """Ask the model; ProviderBadOutput if the reply is not a valid verdict about the memories shown."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Wri
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.text.tokens import keywords_text
+from jiyi.trace import StageCounts
 from jiyi.write.embed import self_contained_vectors
 from jiyi.write.resolve import resolvable_kinds
 
@@ -105,13 +105,11 @@ class SessionSummarizer:
         self.every_rounds = every_rounds
         self.max_chars = max_chars
         self.tz = tz
-        self._lock = threading.Lock()
-        self._stats: Counter[str] = Counter()
+        self._counts = StageCounts()
 
     @property
     def stats(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._stats)
+        return self._counts.snapshot()
 
     def due(self, ctx: WriteContext, scope: Scope, session_id: str, *, agent_id: str | None,
             new_episodes: Sequence[MemoryRecord], candidates: Sequence[Candidate], now: datetime,
@@ -184,8 +182,7 @@ class SessionSummarizer:
         return clip(_SPACES.sub(" ", text).strip(), self.max_chars), completion.model
 
     def _count(self, key: str) -> None:
-        with self._lock:
-            self._stats[key] += 1
+        self._counts.add(key)
 
 
 def unsummarised_turns(store: Store, scope: Scope, session_id: str,

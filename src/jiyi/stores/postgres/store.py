@@ -45,7 +45,6 @@ from jiyi.errors import (
     EmbeddingMismatch,
     InvalidInput,
     MissingDependency,
-    ScopeViolation,
     StoreError,
 )
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
@@ -195,13 +194,7 @@ class PostgresStore:
 
     def apply(self, changes: ChangeSet) -> None:
         """Write a whole change set, and finish its job, in one transaction (or nothing at all)."""
-        scope = changes.scope
-        for up in changes.upserts:
-            if up.record.scope != scope:
-                raise ScopeViolation(
-                    f"record {up.record.id} belongs to {up.record.tenant}/{up.record.user_id}, "
-                    f"not to the change set's {scope.tenant}/{scope.user_id}; nothing was written"
-                )
+        changes.check_scope()
         if not changes:
             return
         with self._tx() as conn:

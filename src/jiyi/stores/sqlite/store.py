@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from jiyi.clock import parse_iso
-from jiyi.errors import EmbeddingMismatch, InvalidInput, ScopeViolation
+from jiyi.errors import EmbeddingMismatch, InvalidInput
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter
 from jiyi.stores.sqlite import jobs, queries, writes
@@ -134,13 +134,7 @@ class SQLiteStore:
 
     def apply(self, changes: ChangeSet) -> None:
         """Write a whole change set, and finish its job, in one transaction (or nothing at all)."""
-        scope = changes.scope
-        for up in changes.upserts:
-            if up.record.scope != scope:
-                raise ScopeViolation(
-                    f"record {up.record.id} belongs to {up.record.tenant}/{up.record.user_id}, "
-                    f"not to the change set's {scope.tenant}/{scope.user_id}; nothing was written"
-                )
+        changes.check_scope()
         if not changes:
             return
         unsaved = self._unsaved_cache()
@@ -149,7 +143,7 @@ class SQLiteStore:
         if new_gen != old_gen:
             metas = [RowMeta.of(up.record) for up in changes.upserts]
             rows = [(meta, up.vectors, rid) for meta, up, rid in zip(metas, changes.upserts, rids)]
-            owner = (scope.tenant, scope.user_id)
+            owner = (changes.scope.tenant, changes.scope.user_id)
             self._cache.apply(owner, old_gen, new_gen, rows, changes.purge_ids)
             texts = [TextRow(meta, rid, entity_keys(up.record.entities), up.keywords)
                      for meta, up, rid in zip(metas, changes.upserts, rids)]
