@@ -12,10 +12,12 @@ from jiyi.read.boosts import (
     next_turn_boost,
     said_at,
     session_boost,
+    session_keyword_boost,
     speaker_boost,
     successor_lifts,
 )
 from jiyi.records import Kind, MemoryRecord
+from jiyi.stores.protocol import SessionScores
 
 T = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
@@ -46,6 +48,19 @@ def test_session_boost_is_a_zscore_of_session_best() -> None:
     assert got == {"a": pytest.approx(1.0), "b": pytest.approx(1.0), "c": pytest.approx(-1.0),
                    "d": pytest.approx(-1.0)}
     assert session_boost([(ep("a"), 1.0), (ep("b"), 2.0)], 1.0) == {}  # one session: nothing to compare
+
+
+def test_session_keyword_boost_lifts_only_sessions_far_above_the_rest() -> None:
+    cands = [(ep("a", session="s1"), 1.0), (ep("b", session="s2"), 1.0), (ep("c", session="s3"), 1.0)]
+    # ten sessions: s1 scores 9, s2 scores 1, the other eight 0 → mean 1, sd = sqrt((64 + 0 + 8) / 10)
+    found = SessionScores({"s1": 9.0, "s2": 1.0}, 10)
+    sd = (72 / 10) ** 0.5
+    got = session_keyword_boost(cands, found, 2.0, 1.0)
+    assert got == {"a": pytest.approx(2.0 * (8 / sd - 1.0))}  # s2 is at the mean, s3 below it
+    assert session_keyword_boost(cands, found, 2.0, 8 / sd) == {}  # nothing beyond the shift
+    assert session_keyword_boost(cands, SessionScores(), 2.0, 1.0) == {}
+    assert session_keyword_boost(cands, None, 2.0, 1.0) == {}
+    assert session_keyword_boost(cands, found, 0.0, 1.0) == {}
 
 
 def test_speaker_named_in_query() -> None:

@@ -7,6 +7,7 @@ behaviour, never on implementation details.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -419,6 +420,36 @@ def test_keyword_search_with_english_tokens_and_hostile_ones(store: Store, data)
     assert [i for i, _ in store.keyword_search(data.alice, ["cafe"], 5, RecordFilter())] == ["en"]
     for hostile in (['"'], ["AND"], ["NEAR("], ["*"], ["peanuts OR tea"], [""], ["，"], []):
         assert store.keyword_search(data.alice, hostile, 5, RecordFilter()) == []
+
+
+def test_session_keyword_search_scores_sessions_as_documents(store: Store, data) -> None:
+    """Words spread over a session's turns make it match; N counts every session, the user's only."""
+    def turn(mid: str, session: str, words: str, **kw: Any) -> Upsert:
+        return data.upsert(data.record(mid, session_id=session, kind=Kind.EPISODE, **kw), keywords=words)
+
+    data.put(
+        store,
+        turn("a1", "trip", "we went camping"), turn("a2", "trip", "the lake was cold"),
+        turn("a3", "trip", "kids loved the lake"),
+        turn("b1", "work", "meeting about the lake project"), turn("b2", "work", "deadline friday"),
+        turn("c1", "art", "pottery class"), turn("c2", "art", "painted a vase"),
+        turn("d1", "gone", "camping lake lake", status=Status.DELETED),
+        data.upsert(data.record("nosession"), keywords="camping lake"),
+    )
+    data.put(store, data.upsert(data.record("bob1", scope=data.bob, session_id="bobs", kind=Kind.EPISODE),
+                                keywords="camping lake camping lake"))
+    found = store.session_keyword_search(data.alice, ["camping", "lake"], RecordFilter())
+    assert found.sessions == 3  # trip, work, art: not the deleted row's session, not Bob's
+    assert set(found.scores) == {"trip", "work"}
+    assert found.scores["trip"] > found.scores["work"] > 0
+    only_art = store.session_keyword_search(data.alice, ["Pottery", "vase"], RecordFilter())
+    assert set(only_art.scores) == {"art"}
+    assert store.session_keyword_search(data.alice, ["nothing"], RecordFilter()).scores == {}
+    assert store.session_keyword_search(data.alice, [], RecordFilter()).scores == {}
+    assert store.session_keyword_search(data.bob, ["lake"], RecordFilter()).sessions == 1
+    assert store.session_keyword_search(data.alice_elsewhere, ["lake"], RecordFilter()).scores == {}
+    kinds = store.session_keyword_search(data.alice, ["lake"], RecordFilter(kinds=(Kind.FACT,)))
+    assert kinds.scores == {} and kinds.sessions == 0
 
 
 def test_entity_search_counts_shared_entities_case_insensitively(store: Store, data) -> None:

@@ -7,6 +7,12 @@
 - **session**: turns of the session that holds the best match get lifted (questions
   are about an episode of a life, and its turns come together). z-score of each
   candidate's best session relevance, over the candidates.
+- **session keywords**: turns of a session whose text as a whole matches the query's
+  words far better than the user's other sessions (BM25 with sessions as documents,
+  z-scored over all the user's sessions) get lifted by how far the session stands
+  out beyond ``session_keyword_shift`` standard deviations. The words of a question
+  spread over the turns of the conversation it is about ("Melanie … pottery … kids"),
+  which no single turn's BM25 sees.
 - **speaker**: the query names the person who said it ("What did Caroline…").
 - **successor**: a turn whose statement was superseded (``metadata["outdated_by"]``)
   hands its relevance to the memory that replaced it, which then ranks just above it:
@@ -26,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from jiyi.records import Kind, MemoryRecord
+from jiyi.stores.protocol import SessionScores
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
 
@@ -59,6 +66,24 @@ def session_boost(cands: Scored, weight: float) -> dict[str, float]:
     mean = sum(values) / len(values)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) or 1.0
     return {rec.id: weight * (best[rec.session_id] - mean) / sd for rec, _ in cands if rec.session_id is not None}
+
+
+def session_keyword_boost(cands: Scored, found: SessionScores | None, weight: float,
+                          shift: float) -> dict[str, float]:
+    """``weight`` × max(0, z − ``shift``) of each candidate's session in the session BM25."""
+    if weight <= 0 or found is None or not found.scores or found.sessions < 2:
+        return {}
+    n = found.sessions
+    values = list(found.scores.values())
+    mean = sum(values) / n
+    var = (sum((v - mean) ** 2 for v in values) + (n - len(values)) * mean ** 2) / n
+    sd = math.sqrt(var) if var > 1e-12 else 1.0
+    out: dict[str, float] = {}
+    for rec, _ in cands:
+        score = found.scores.get(rec.session_id or "")
+        if score is not None and (z := (score - mean) / sd - shift) > 0:
+            out[rec.id] = weight * z
+    return out
 
 
 def speaker_boost(cands: Scored, query: str, weight: float) -> dict[str, float]:
@@ -114,8 +139,8 @@ def said_at(rec: MemoryRecord) -> datetime:
     return rec.created_at
 
 
-def candidate_boosts(cands: Scored, query: str, wants_current: bool,
-                     weights: Mapping[str, float]) -> dict[str, dict[str, float]]:
+def candidate_boosts(cands: Scored, query: str, wants_current: bool, weights: Mapping[str, float],
+                     sessions: SessionScores | None = None) -> dict[str, dict[str, float]]:
     """id → {adjustment name: value}. Session groups by relevance after the next-turn share."""
     out: dict[str, dict[str, float]] = {rec.id: {} for rec, _ in cands}
     nxt = next_turn_boost(cands, weights.get("next", 0.0))
@@ -123,6 +148,9 @@ def candidate_boosts(cands: Scored, query: str, wants_current: bool,
         out[mid]["next"] = v
     lifted = [(rec, r + nxt.get(rec.id, 0.0)) for rec, r in cands]
     for name, found in (("session", session_boost(lifted, weights.get("session", 0.0))),
+                        ("session_keyword", session_keyword_boost(cands, sessions,
+                                                                  weights.get("session_keyword", 0.0),
+                                                                  weights.get("session_keyword_shift", 0.0))),
                         ("speaker", speaker_boost(cands, query, weights.get("speaker", 0.0))),
                         ("current", current_boost(lifted, weights.get("current", 0.0),
                                                   weights.get("current_window", 0.0)) if wants_current else {})):

@@ -36,6 +36,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # candidate-set adjustments (boosts.py)
     "next": 0.2,
     "session": 1.0,
+    "session_keyword": 1.0,  # BM25 of the candidate's session as a whole (sessions as documents) …
+    "session_keyword_shift": 2.0,  # … counted only beyond this many standard deviations above the mean
     "speaker": 0.8,
     "current": 3.0,
     "current_window": 2.5,  # … among candidates within this much relevance of the best

@@ -54,6 +54,7 @@ class RecallTrace:
     query: QueryInfo | None = None
     routes: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    sessions: SessionScores | None = None  # the session-keyword scores, when that boost ran
 
 
 def recall(

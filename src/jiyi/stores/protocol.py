@@ -38,6 +38,18 @@ class RecordFilter:
 
 
 @dataclass(slots=True, frozen=True)
+class SessionScores:
+    """BM25 of the user's sessions, each session one document (the keywords of its memories).
+
+    ``scores`` holds the sessions that match (score > 0); ``sessions`` is how many
+    sessions were searched, matching or not, so that a caller can z-score them.
+    """
+
+    scores: dict[str, float] = field(default_factory=dict)
+    sessions: int = 0
+
+
+@dataclass(slots=True, frozen=True)
 class Upsert:
     """Write one record. ``vectors``/``keywords`` of None keep what is stored."""
 
@@ -129,6 +141,8 @@ class Store(Protocol):
     def keyword_search(
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
     ) -> builtins.list[tuple[str, float]]: ...
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+        """BM25 over sessions as documents: the memories passing ``flt`` grouped by session_id."""
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""
     def entity_search(

@@ -22,7 +22,7 @@ from jiyi.clock import ensure_utc
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.columns import MEMORY_COLUMNS, TIME_COLUMNS, TUPLE_COLUMNS
 from jiyi.stores.filters import Condition, filter_conditions
-from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.protocol import RecordFilter, SessionScores
 
 SELECT_MEMORY = sql.SQL(", ").join(sql.Identifier("m", c) for c in MEMORY_COLUMNS)
 _TIME_COLUMNS = TIME_COLUMNS
@@ -251,6 +251,55 @@ def keyword_search(
     )
     args = [*wanted, *params, *wanted, scope.tenant, scope.user_id, k]
     return [(mid, float(score)) for mid, score in conn.execute(query, args).fetchall()]
+
+
+def session_keyword_search(
+    conn: psycopg.Connection[Any], scope: Scope, tokens: Sequence[str], flt: RecordFilter
+) -> SessionScores:
+    """BM25 of the user's sessions as documents (the keywords of their rows passing ``flt``).
+
+    As in :func:`keyword_search`, a row matches a token or not (tf 1 per row), so a
+    session's tf is how many of its rows match; its length is the sum of their
+    ``kw_len``; N and df count sessions; IDF ``ln(1 + (N − df + ½)/(df + ½))``. One
+    pass over the user's rows (grouped by session), not through the GIN index.
+    """
+    wanted = list(dict.fromkeys(fold(t.strip()) for t in tokens if any(ch.isalnum() for ch in t)))
+    wanted = wanted[:MAX_QUERY_TOKENS]
+    if not wanted:
+        return SessionScores()
+    match = sql.SQL("plainto_tsquery('simple', %s)")
+    flags = [sql.Identifier(f"h{n}") for n in range(len(wanted))]
+    where, params = scoped_where(scope, flt, with_text=False)
+    query = sql.SQL(
+        """
+        WITH r AS MATERIALIZED (
+            SELECT m.session_id AS sid, m.kw_len, {has} FROM memories m
+            WHERE {where} AND m.session_id IS NOT NULL AND m.keywords IS NOT NULL
+        ),
+        sess AS (SELECT sid, sum(kw_len)::float8 AS len, {tf} FROM r GROUP BY sid),
+        stats AS (SELECT count(*)::float8 AS n, greatest(avg(len), 1e-9)::float8 AS avgl, {df} FROM sess),
+        idf AS (SELECT st.n, st.avgl, {idf} FROM stats st)
+        SELECT s.sid, ({score}) AS score, i.n FROM sess s CROSS JOIN idf i
+        """
+    ).format(
+        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
+        where=where,
+        tf=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags),
+        df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0} > 0)::float8 AS {0}").format(h) for h in flags),
+        idf=sql.SQL(", ").join(
+            sql.SQL("ln(1 + (st.n - st.{0} + 0.5) / (st.{0} + 0.5)) AS {0}").format(h) for h in flags
+        ),
+        score=sql.SQL(" + ").join(
+            sql.SQL("CASE WHEN s.{0} > 0 THEN i.{0} * s.{0} * {k1p1} / (s.{0} + {k1} * (1 - {b} + {b} * s.len / i.avgl))"
+                    " ELSE 0 END").format(h, k1p1=sql.Literal(BM25_K1 + 1), k1=sql.Literal(BM25_K1),
+                                          b=sql.Literal(BM25_B))
+            for h in flags
+        ),
+    )
+    rows = conn.execute(query, [*wanted, *params]).fetchall()
+    if not rows:
+        return SessionScores()
+    return SessionScores({sid: float(score) for sid, score, _ in rows if score > 0}, int(rows[0][2]))
 
 
 def recent(

@@ -48,7 +48,7 @@ from jiyi.errors import (
     StoreError,
 )
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter
+from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, SessionScores
 
 try:
     import psycopg
@@ -311,6 +311,11 @@ class PostgresStore:
     ) -> builtins.list[tuple[str, float]]:
         with self._conn() as conn:
             return queries.keyword_search(conn, scope, tokens, k, flt)
+
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+        """BM25 over the user's sessions as documents."""
+        with self._conn() as conn:
+            return queries.session_keyword_search(conn, scope, tokens, flt)
 
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""

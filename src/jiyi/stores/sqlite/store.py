@@ -24,7 +24,7 @@ import numpy as np
 from jiyi.clock import parse_iso
 from jiyi.errors import EmbeddingMismatch, InvalidInput
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter
+from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter, SessionScores
 from jiyi.stores.sqlite import jobs, queries, writes
 from jiyi.stores.sqlite.codec import DTYPES, iso
 from jiyi.stores.sqlite.connections import ConnectionPool
@@ -320,6 +320,11 @@ class SQLiteStore:
         """BM25 (this user's statistics) over pre-tokenized keywords, any token matching; higher is better."""
         with self._texts.lock:
             return self._text_index(scope).keyword_search(tokens, k, flt)
+
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+        """BM25 over the user's sessions as documents (this user's session statistics)."""
+        with self._texts.lock:
+            return self._text_index(scope).session_search(tokens, flt)
 
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.protocol import RecordFilter, SessionScores
 from jiyi.stores.sqlite.unicode61 import fts_terms
 from jiyi.stores.sqlite.vectors import KIND_CODE, STATUS_CODE, RowMeta, filter_mask
 
@@ -117,6 +117,7 @@ class UserText:
         self.agent = np.full(16, -1, dtype=np.int32)
         self.created = np.zeros(16, dtype=np.float64)
         self.rid = np.zeros(16, dtype=np.int64)
+        self._sessions: tuple[object, np.ndarray, dict[int, str]] | None = None
 
     @classmethod
     def from_columns(cls, gen: int, cols: TextColumns) -> UserText:
@@ -236,8 +237,7 @@ class UserText:
 
     def keyword_search(self, tokens: Sequence[str], k: int, flt: RecordFilter) -> list[tuple[str, float]]:
         """BM25 with this user's statistics, any token matching; ``(id, score)`` best first."""
-        phrases = list(dict.fromkeys(tuple(terms) for tok in tokens
-                                     if any(ch.isalnum() for ch in tok) and (terms := fts_terms(tok))))
+        phrases = _phrases(tokens)
         if not phrases or k <= 0 or self.docs <= 0:
             return []
         avgdl = max(self.total_dl / self.docs, 1e-9)
@@ -263,6 +263,52 @@ class UserText:
         rows, scores = rows[keep], scores[keep]
         best = _best(k, -self.rid[rows], -scores)
         return [(self.ids[r], s) for r, s in zip(rows[best].tolist(), scores[best].tolist())]
+
+    def session_search(self, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+        """BM25 of each session as one document (its rows passing ``flt``), with session statistics.
+
+        tf is summed over the session's rows, the length is the sum of theirs, N and df
+        count sessions; IDF is ``ln(1 + (N − df + ½)/(df + ½))`` (never negative: with a
+        few dozen sessions most words are in half of them).
+        """
+        phrases = _phrases(tokens)
+        if not phrases:
+            return SessionScores()
+        lengths, names = self._session_lengths(flt)
+        present = lengths > 0
+        sessions = int(np.count_nonzero(present))
+        if sessions == 0:
+            return SessionScores()
+        avg = float(lengths[present].mean())
+        total = np.zeros(len(lengths))
+        for phrase in phrases:
+            rows, tfs = self._matches(phrase)
+            codes = self.session[rows]
+            keep = (codes >= 0) & self._passes(rows, flt)
+            if not keep.any():
+                continue
+            tf = np.bincount(codes[keep], weights=tfs[keep], minlength=len(lengths))
+            hit = np.flatnonzero(tf)
+            idf = math.log(1.0 + (sessions - len(hit) + 0.5) / (len(hit) + 0.5))
+            total[hit] += idf * tf[hit] * (K1 + 1.0) / (tf[hit] + K1 * (1.0 - B + B * lengths[hit] / avg))
+        return SessionScores({names[c]: float(total[c]) for c in np.flatnonzero(total > 0).tolist()}, sessions)
+
+    def _session_lengths(self, flt: RecordFilter) -> tuple[np.ndarray, dict[int, str]]:
+        """Per session code, the summed length of its rows passing ``flt``; and code → session id.
+
+        Kept until the next write (they cost a pass over every row of the user).
+        """
+        key = (flt, self.n, self.dead)
+        if self._sessions is None or self._sessions[0] != key:
+            rows = np.flatnonzero(self.alive[: self.n] & self.has_text[: self.n])
+            rows = rows[self._passes(rows, flt)]
+            codes = self.session[rows]
+            rows, codes = rows[codes >= 0], codes[codes >= 0]
+            lengths = np.bincount(codes, weights=self.dl[rows].astype(np.float64) + 1e-9,
+                                  minlength=len(self.codes))
+            names = {code: value for value, code in self.codes.items()}
+            self._sessions = (key, lengths, names)
+        return self._sessions[1], self._sessions[2]
 
     def _matches(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Live rows holding ``phrase`` and how often (a phrase: its terms consecutively)."""
@@ -300,6 +346,12 @@ class UserText:
     def _passes(self, rows: np.ndarray, flt: RecordFilter) -> np.ndarray:
         return filter_mask(flt, self.codes, self.kind[rows], self.status[rows], self.sensitive[rows],
                            self.session[rows], self.agent[rows], self.created[rows])
+
+
+def _phrases(tokens: Sequence[str]) -> list[tuple[str, ...]]:
+    """Query tokens as FTS5 would match them: each a term or a phrase of consecutive terms."""
+    return list(dict.fromkeys(tuple(terms) for tok in tokens
+                              if any(ch.isalnum() for ch in tok) and (terms := fts_terms(tok))))
 
 
 def _best(k: int, *keys: np.ndarray) -> np.ndarray:
