@@ -169,6 +169,8 @@ def test_no_read_crosses_users_or_tenants(store: Store, data) -> None:
         assert [i for i, _ in store.recent(scope, 10, flt)] == ["m1"]
         assert [r.content for r in store.find_by_slot(scope, "user/过敏")] == [mine.content]
         assert [r.content for r in store.find_by_source(scope, "msg-1")] == [mine.content]
+        assert {k: [r.content for r in v] for k, v in store.find_by_sources(scope, ["msg-1"]).items()} == {
+            "msg-1": [mine.content]}
         assert [e.new for e in store.history(scope, "m1")] == [mine.content]
         assert [row["content"] for row in store.export_rows(scope)] == [mine.content]
         assert store.state_get(scope, "buffer") == {"owner": tag}
@@ -505,6 +507,24 @@ def test_find_by_slot_returns_active_only_and_find_by_source_any_status(store: S
     assert store.find_by_slot(data.alice, "user/none") == []
     assert {r.id for r in store.find_by_source(data.alice, "m1")} == {"old", "cur"}
     assert [r.id for r in store.find_by_source(data.alice, "m2")] == ["cur"]
+
+
+def test_find_by_sources_answers_each_source_like_find_by_source(store: Store, data) -> None:
+    data.put(
+        store,
+        data.record("old", status=Status.SUPERSEDED, source_ids=("m1",), minute=1),
+        data.record("cur", source_ids=("m1", "m2"), minute=2),
+        *(data.record(f"bulk{i}", source_ids=(f"b{i}",), minute=3) for i in range(600)),
+    )
+    data.put(store, data.record("bobs", scope=data.bob, source_ids=("m1",)))
+    asked = ["m1", "m2", "none", "m1", *(f"b{i}" for i in range(600))]  # duplicates, a miss, > one IN list
+    found = store.find_by_sources(data.alice, asked)
+    assert set(found) == set(asked) - {"none"}
+    for sid in found:
+        assert [r.id for r in found[sid]] == [r.id for r in store.find_by_source(data.alice, sid)]
+    assert [r.id for r in found["m1"]] == ["cur", "old"]  # newest first, any status, Alice's only
+    assert store.find_by_sources(data.alice, []) == {}
+    assert [r.id for r in store.find_by_sources(data.bob, ["m1", "m2"])["m1"]] == ["bobs"]
 
 
 # -- history, purge, delete, hits --------------------------------------------------------------

@@ -77,6 +77,33 @@ def test_file_is_wal_with_recorded_migrations(opened, path: Path) -> None:
     assert versions and versions == sorted(set(versions)) and versions[0] == 1
 
 
+def test_a_version_1_file_keeps_its_embedding_cache(opened, path: Path) -> None:
+    """Migration 2 rebuilds the cache table in rowid order; cached vectors survive it."""
+    from jiyi.stores.sqlite.codec import encode_vector
+    from jiyi.stores.sqlite.migrations import MIGRATIONS
+
+    vec = np.arange(4, dtype=np.float32) / 4
+    with sqlite3.connect(path, isolation_level=None) as raw:
+        raw.execute("BEGIN")
+        MIGRATIONS[0].fn(raw)
+        raw.execute("CREATE TABLE _jiyi_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    "applied_at TEXT NOT NULL)")
+        raw.execute("INSERT INTO _jiyi_migrations VALUES (1, 'm001_initial', '2025-01-01')")
+        raw.execute("INSERT INTO embedding_cache VALUES ('e5', 'h1', 4, 'float32', ?)",
+                    (encode_vector(vec, "float32")[0],))
+        raw.execute("COMMIT")
+    store = opened()
+    np.testing.assert_array_equal(store.cache_get("e5", ["h1", "h2"])["h1"], vec)
+    store.cache_put("e5", {"h1": vec + 1, "h2": vec})  # replaces by (model, hash), as before
+    store.flush_cache()
+    again = opened()
+    found = again.cache_get("e5", ["h1", "h2"])
+    np.testing.assert_array_equal(found["h1"], vec + 1)
+    np.testing.assert_array_equal(found["h2"], vec)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM embedding_cache").fetchone()[0] == 2
+
+
 def test_purge_and_delete_user_leave_no_orphan_index_rows(opened, path: Path, data) -> None:
     store = opened()
     data.put(

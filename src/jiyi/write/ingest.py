@@ -68,10 +68,9 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     state = ctx.store.state_get(scope, state_key) or {}
     previous = message_from_dict(state["last"]) if state.get("last") else None
 
-    drafts = [d for d in draft_episodes(messages, scope=scope, session_id=session_id, agent_id=agent_id,
-                                        previous=previous, now=now, metadata=payload.get("metadata"),
-                                        model=ctx.embedder.model)
-              if not _episode_exists(ctx.store, scope, d)]
+    drafts = _new_episodes(ctx.store, scope, draft_episodes(
+        messages, scope=scope, session_id=session_id, agent_id=agent_id, previous=previous, now=now,
+        metadata=payload.get("metadata"), model=ctx.embedder.model))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
@@ -99,9 +98,16 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     return events
 
 
-def _episode_exists(store: Store, scope: Scope, draft: EpisodeDraft) -> bool:
-    return any(r.kind is Kind.EPISODE and r.session_id == draft.record.session_id
-               for sid in draft.record.source_ids for r in store.find_by_source(scope, sid))
+def _new_episodes(store: Store, scope: Scope, drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
+    """Drafts whose turn has no episode in its session yet (a redone job, a re-added message).
+
+    One ``find_by_sources`` for the whole batch: a query per turn was the write path's
+    largest remaining per-message cost.
+    """
+    found = store.find_by_sources(scope, [sid for d in drafts for sid in d.record.source_ids])
+    return [d for d in drafts
+            if not any(r.kind is Kind.EPISODE and r.session_id == d.record.session_id
+                       for sid in d.record.source_ids for r in found.get(sid, ()))]
 
 
 def build_changes(
@@ -171,11 +177,11 @@ class _BatchResolver:
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""
-        for sid in old.source_ids:
-            for ep in self.ctx.store.find_by_source(self.scope, sid):
-                if ep.kind is Kind.EPISODE and ep.id not in self.records:
-                    self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id},
-                                                     updated_at=self.now)
+        found = self.ctx.store.find_by_sources(self.scope, old.source_ids)
+        for ep in (r for sid in old.source_ids for r in found.get(sid, ())):
+            if ep.kind is Kind.EPISODE and ep.id not in self.records:
+                self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id},
+                                                 updated_at=self.now)
 
     def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None]]:
         return [(r, self.new_vectors.get(r.id)) for r in self.records.values()]

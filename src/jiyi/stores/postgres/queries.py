@@ -157,19 +157,23 @@ def find_by_slot(conn: psycopg.Connection[Any], scope: Scope, slot: str) -> list
     return [row_record(r) for r in rows]
 
 
-def find_by_source(
-    conn: psycopg.Connection[Any], scope: Scope, source_id: str
-) -> list[MemoryRecord]:
+def find_by_sources(
+    conn: psycopg.Connection[Any], scope: Scope, source_ids: Sequence[str]
+) -> dict[str, list[MemoryRecord]]:
+    """Memories (any status) made from each message in ``source_ids``, newest first."""
     where, params = scoped_where(scope)
     rows = conn.execute(
         sql.SQL(
-            "SELECT {} FROM memory_sources s JOIN memories m "
+            "SELECT {}, s.source_id FROM memory_sources s JOIN memories m "
             "ON m.tenant = s.tenant AND m.user_id = s.user_id AND m.id = s.memory_id "
-            "WHERE s.tenant = %s AND s.user_id = %s AND s.source_id = %s AND {} {}"
+            "WHERE s.tenant = %s AND s.user_id = %s AND s.source_id = ANY(%s) AND {} {}"
         ).format(SELECT_MEMORY, where, _NEWEST),
-        [scope.tenant, scope.user_id, source_id, *params],
+        [scope.tenant, scope.user_id, list(dict.fromkeys(source_ids)), *params],
     ).fetchall()
-    return [row_record(r) for r in rows]
+    out: dict[str, list[MemoryRecord]] = {}
+    for r in rows:  # row_record reads the memory columns and ignores the trailing source id
+        out.setdefault(r[-1], []).append(row_record(r))
+    return out
 
 
 def history(

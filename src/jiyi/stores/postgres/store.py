@@ -260,8 +260,16 @@ class PostgresStore:
 
     def find_by_source(self, scope: Scope, source_id: str) -> builtins.list[MemoryRecord]:
         """Memories (any status) made from message ``source_id``, newest first."""
+        return self.find_by_sources(scope, [source_id]).get(source_id, [])
+
+    def find_by_sources(
+        self, scope: Scope, source_ids: Sequence[str]
+    ) -> dict[str, builtins.list[MemoryRecord]]:
+        """:meth:`find_by_source` for many messages in one query; ids with no memory are absent."""
+        if not source_ids:
+            return {}
         with self._conn() as conn:
-            return queries.find_by_source(conn, scope, source_id)
+            return queries.find_by_sources(conn, scope, source_ids)
 
     def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEvent]:
         with self._conn() as conn:

@@ -24,6 +24,7 @@ SELECT_MEMORY = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
 _TIME_COLUMNS = TIME_COLUMNS
 _JSON_TUPLES = TUPLE_COLUMNS
 DTYPES: dict[str, type[np.floating[Any]]] = {"float32": np.float32, "float16": np.float16}
+_LITTLE_ENDIAN = {name: np.dtype(t).newbyteorder("<") for name, t in DTYPES.items()}
 
 
 def iso(dt: datetime) -> str:
@@ -44,12 +45,17 @@ def sql_value(value: object) -> object:
     return value
 
 
+#: What ``json.dumps(..., ensure_ascii=False[, sort_keys=True])`` builds on every call, built once.
+_JSON = json.JSONEncoder(ensure_ascii=False)
+_JSON_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
 def _json_tuple(value: tuple[str, ...]) -> str:
-    return json.dumps(list(value), ensure_ascii=False) if value else "[]"
+    return _JSON.encode(list(value)) if value else "[]"
 
 
 def _json_dict(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True) if value else "{}"
+    return _JSON_SORTED.encode(value) if value else "{}"
 
 
 @lru_cache(maxsize=1024)
@@ -74,12 +80,17 @@ def _converter(col: str) -> Callable[[Any], object] | None:
 
 
 _FIELDS = attrgetter(*MEMORY_COLUMNS)
-_CONVERTERS = tuple(_converter(c) for c in MEMORY_COLUMNS)
+_CONVERTERS = tuple((i, f) for i, c in enumerate(MEMORY_COLUMNS) if (f := _converter(c)) is not None)
 
 
-def record_row(rec: MemoryRecord) -> tuple[object, ...]:
-    """The ``memories`` row of a record, in :data:`MEMORY_COLUMNS` order (one converter per column)."""
-    return tuple(v if f is None or v is None else f(v) for f, v in zip(_CONVERTERS, _FIELDS(rec)))
+def record_row(rec: MemoryRecord) -> list[object]:
+    """The ``memories`` row of a record, in :data:`MEMORY_COLUMNS` order (one converter per column
+    that needs one; the others pass through untouched)."""
+    row: list[object] = list(_FIELDS(rec))
+    for i, f in _CONVERTERS:
+        if (v := row[i]) is not None:
+            row[i] = f(v)
+    return row
 
 
 def row_record(row: Sequence[Any]) -> MemoryRecord:
@@ -132,7 +143,7 @@ def row_history(row: Sequence[Any]) -> HistoryEvent:
 def encode_vector(vec: np.ndarray, dtype: str) -> tuple[bytes, int]:
     """A 1-d vector as a BLOB in ``dtype`` plus its dimension."""
     arr = np.asarray(vec, dtype=np.float32).reshape(-1)
-    return arr.astype(_le(dtype)).tobytes(), int(arr.shape[0])
+    return arr.astype(_le(dtype), copy=False).tobytes(), int(arr.shape[0])
 
 
 def decode_vector(blob: bytes, dtype: str) -> np.ndarray:
@@ -142,4 +153,4 @@ def decode_vector(blob: bytes, dtype: str) -> np.ndarray:
 
 def _le(dtype: str) -> np.dtype[Any]:
     """Little-endian on disk, so a file moves between machines unchanged."""
-    return np.dtype(DTYPES[dtype]).newbyteorder("<")
+    return _LITTLE_ENDIAN[dtype]

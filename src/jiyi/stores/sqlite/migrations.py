@@ -175,3 +175,28 @@ def m001_initial(conn: sqlite3.Connection) -> None:
     ) WITHOUT ROWID
     """,
     )
+
+
+@migration(2)
+def m002_embedding_cache_by_rowid(conn: sqlite3.Connection) -> None:
+    """Keep cached vectors in rowid order, found through a small (model, hash) index.
+
+    As a WITHOUT ROWID table keyed by a random hash, each 1.5 KB vector sat in a random
+    leaf plus an overflow page: a batched add of 100 turns rewrote ~435 pages for its
+    200 cache rows, more than half of everything it wrote. Appended by rowid, the
+    vectors fill fresh pages and only the index entries (~50 bytes) land at random.
+    """
+    _script(
+        conn,
+        """
+    CREATE TABLE embedding_cache_rows (
+        model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, dtype TEXT NOT NULL,
+        blob BLOB NOT NULL
+    );
+    INSERT INTO embedding_cache_rows (model, hash, dim, dtype, blob)
+        SELECT model, hash, dim, dtype, blob FROM embedding_cache;
+    DROP TABLE embedding_cache;
+    ALTER TABLE embedding_cache_rows RENAME TO embedding_cache;
+    CREATE UNIQUE INDEX embedding_cache_key ON embedding_cache (model, hash)
+    """,
+    )

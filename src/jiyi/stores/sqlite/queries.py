@@ -125,15 +125,22 @@ def find_by_slot(conn: sqlite3.Connection, scope: Scope, slot: str) -> list[Memo
     return [row_record(r) for r in rows]
 
 
-def find_by_source(conn: sqlite3.Connection, scope: Scope, source_id: str) -> list[MemoryRecord]:
+def find_by_sources(conn: sqlite3.Connection, scope: Scope,
+                    source_ids: Sequence[str]) -> dict[str, list[MemoryRecord]]:
+    """Memories (any status) made from each message in ``source_ids``, newest first."""
     where, params = scoped_where(scope)
-    rows = conn.execute(
-        f"SELECT {SELECT_MEMORY} FROM memory_sources s CROSS JOIN memories m "
-        "ON m.tenant = s.tenant AND m.user_id = s.user_id AND m.id = s.memory_id "
-        f"WHERE s.tenant = ? AND s.user_id = ? AND s.source_id = ? AND {where} {_ORDER_NEWEST}",
-        [scope.tenant, scope.user_id, source_id, *params],
-    )
-    return [row_record(r) for r in rows]
+    out: dict[str, list[MemoryRecord]] = {}
+    for chunk in chunked(source_ids):
+        rows = conn.execute(
+            f"SELECT {SELECT_MEMORY}, s.source_id FROM memory_sources s CROSS JOIN memories m "
+            "ON m.tenant = s.tenant AND m.user_id = s.user_id AND m.id = s.memory_id "
+            f"WHERE s.tenant = ? AND s.user_id = ? AND s.source_id IN ({marks(chunk)}) AND {where} "
+            f"{_ORDER_NEWEST}",
+            [scope.tenant, scope.user_id, *chunk, *params],
+        )
+        for r in rows:  # row_record reads the memory columns and ignores the trailing source id
+            out.setdefault(r[-1], []).append(row_record(r))
+    return out
 
 
 def history(

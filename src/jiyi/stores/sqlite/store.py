@@ -265,7 +265,12 @@ class SQLiteStore:
 
     def find_by_source(self, scope: Scope, source_id: str) -> builtins.list[MemoryRecord]:
         """Memories (any status) made from message ``source_id``, newest first."""
-        return queries.find_by_source(self._pool.get(), scope, source_id)
+        return self.find_by_sources(scope, [source_id]).get(source_id, [])
+
+    def find_by_sources(self, scope: Scope,
+                        source_ids: Sequence[str]) -> dict[str, builtins.list[MemoryRecord]]:
+        """:meth:`find_by_source` for many messages in one query; ids with no memory are absent."""
+        return queries.find_by_sources(self._pool.get(), scope, source_ids) if source_ids else {}
 
     def history(self, scope: Scope, memory_id: str) -> builtins.list[HistoryEvent]:
         """Events in time order, insertion order among equal times; kept after a purge."""
