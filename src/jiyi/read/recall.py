@@ -25,7 +25,7 @@ from jiyi.read.routes import (
     vector_route,
 )
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
-from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.stores.protocol import RecordFilter, SessionScores, Store
 from jiyi.write.embed import CachedEmbedder
 
 log = logging.getLogger("jiyi.read")
@@ -98,9 +98,12 @@ def recall(
             seed_entities = [e for r in fetched.values() for e in r.entities]
             routes["entity"] = entity_route(store, scope, [*info.names, *seed_entities], flt)
     tr.routes = routes
+    if weights.get("session_keyword", 0) > 0 and info.tokens:
+        with timer("session_keyword"):
+            tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
     with timer("rank"):
         hits = _rank(store, scope, routes, info, req, flt, fetched, at=at, historical=req.at is not None,
-                     weights=weights, half_lives=half_lives)
+                     weights=weights, half_lives=half_lives, sessions=tr.sessions)
     log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
 
@@ -122,7 +125,8 @@ def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[
 
 def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
-          historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float]) -> list[Hit]:
+          historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
+          sessions: SessionScores | None = None) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
@@ -143,7 +147,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]]
     missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
     if missing:
         cands += admit(sorted(missing))
-    boosts = candidate_boosts(cands, info.text, info.wants_current, weights)
+    boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
     raw = {route: dict(found) for route, found in routes.items()}
     totals: dict[str, float] = {}
     scores: dict[str, dict[str, float]] = {}
