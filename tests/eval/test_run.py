@@ -47,6 +47,26 @@ def test_cli_eval_writes_json(locomo_file: Path, tmp_path: Path) -> None:
     assert saved["questions_total"] == 2 and len(saved["questions"]) == 2
 
 
+def test_kept_stores_are_reused_and_give_the_same_rankings(locomo_file: Path, tmp_path: Path) -> None:
+    stores = tmp_path / "stores"
+    first = run_eval(locomo_file, EvalOptions(ks=(1, 10), stores_dir=stores))
+    (folder,) = [p for p in stores.iterdir() if p.is_dir()]
+    assert (folder / "ingested.json").exists() and (folder / "eval.db").exists()
+    size = (folder / "eval.db").stat().st_size
+    again = run_eval(locomo_file, EvalOptions(ks=(1, 10), stores_dir=stores))
+    assert [r.ranked for r in again.results] == [r.ranked for r in first.results]
+    assert again.runs[0].ingest_seconds == first.runs[0].ingest_seconds  # recorded, not re-measured
+    from jiyi import Memory
+
+    with Memory(path=folder / "eval.db", home=str(folder), background_worker=False) as mem:
+        user = mem.users()[0]
+        assert len(mem.get_all(user_id=user, kinds=["episode"])) == 5  # not added twice
+    assert (folder / "eval.db").stat().st_size >= size
+    (folder / "ingested.json").unlink()  # as if the first run died mid-ingest: the store is made again
+    third = run_eval(locomo_file, EvalOptions(ks=(1, 10), stores_dir=stores))
+    assert [r.ranked for r in third.results] == [r.ranked for r in first.results]
+
+
 def test_cli_rejects_bad_ranges(locomo_file: Path) -> None:
     res = CliRunner().invoke(cli, ["eval", "--data", str(locomo_file), "--conversations", "3-1"])
     assert res.exit_code != 0 and "backwards" in res.output

@@ -68,3 +68,21 @@ def test_a_fact_with_other_sources_does_not_swap() -> None:
 
     hits = [_hit("turn", "episode", ("m1",), 0.9), _hit("fact", "fact", ("m1", "m2"), 0.7)]
     assert [h.id for h in novel_first(hits)] == ["turn", "fact"]
+
+
+def test_a_session_whose_turns_share_the_querys_words_lifts_its_turns(make_memory: Callable[..., Memory]) -> None:
+    """The words of the question spread over one session's turns: that session's turns get the lift."""
+    mem = make_memory(weights={"session_keyword_shift": 1.0})
+    trip = ["We drove up to the lake on Friday.", "The kids built a sandcastle.", "Then a storm came at night."]
+    for n, text in enumerate(trip):
+        mem.add([{"role": "user", "content": text, "id": f"trip:{n}"}], user_id="u1", session_id="trip", sync=True)
+    for s in range(8):
+        mem.add([{"role": "user", "content": f"Work meeting number {s} about the quarterly budget.",
+                  "id": f"work{s}:0"}], user_id="u1", session_id=f"work{s}", sync=True)
+    hits = mem.search("lake sandcastle storm", user_id="u1", limit=20)
+    lifted = {h.source_ids[0] for h in hits if h.scores.get("session_keyword", 0) > 0}
+    assert lifted and lifted <= {f"trip:{n}" for n in range(3)}
+    assert not any(h.scores.get("session_keyword") for h in hits if h.record.session_id != "trip")
+    off = make_memory(weights={"session_keyword": 0.0})
+    off.add([{"role": "user", "content": trip[0], "id": "x"}], user_id="u1", session_id="trip", sync=True)
+    assert all("session_keyword" not in h.scores for h in off.search("lake", user_id="u1"))

@@ -50,8 +50,11 @@ def parse_ks(text: str) -> tuple[int, ...]:
               help="Also write the full results (per question) as JSON to this file.")
 @click.option("--limit-questions", type=click.IntRange(min=1), default=None,
               help="Ask only the first N questions of each conversation (quick checks).")
+@click.option("--stores", "stores_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Keep each conversation's store in this folder and reuse it on later runs (ingest "
+                   "skipped): for tuning read-side settings. Delete it after changing the write path.")
 def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
-          limit_questions: int | None) -> None:
+          limit_questions: int | None, stores_dir: Path | None) -> None:
     """Evidence recall of search: every turn added with its dia_id, every question searched.
 
     Each conversation goes into a fresh temporary store. Prints recall@k, all@k,
@@ -61,7 +64,8 @@ def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
     from jiyi.eval.report import format_report
     from jiyi.eval.run import EvalOptions, run_eval
 
-    opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions)
+    opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions,
+                       stores_dir=stores_dir)
     result = run_eval(data, opts, progress=lambda msg: click.echo(msg, err=True))
     report = result.to_dict()
     if json_out is not None:

@@ -9,9 +9,12 @@ last session while questions are asked, so results do not drift with the wall cl
 
 from __future__ import annotations
 
+import contextlib
+import json
+import re
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -36,6 +39,9 @@ class EvalOptions:
     conversations: Sequence[int] | None = None  # indexes into the file; None = all
     limit_questions: int | None = None  # per conversation
     memory_options: Mapping[str, Any] = field(default_factory=dict)  # extra Memory(**config)
+    #: Keep each conversation's store here and reuse it when present (ingest skipped): for tuning
+    #: read-side settings only, since a reused store holds what the write path did when it was made.
+    stores_dir: Path | None = None
 
 
 @dataclass(slots=True)
@@ -117,25 +123,55 @@ def _select(convs: list[Conversation], indexes: Sequence[int] | None) -> list[Co
 
 
 def run_conversation(conv: Conversation, opts: EvalOptions) -> ConversationRun:
-    """A fresh temporary store and user; add every session, then ask every question."""
+    """A fresh store and user (or the kept one, see ``stores_dir``); add every session, ask every question."""
     limit = max(opts.ks)
     questions = conv.questions[: opts.limit_questions] if opts.limit_questions else conv.questions
     user = f"eval-{conv.sample_id or 'conversation'}"
-    with tempfile.TemporaryDirectory(prefix="jiyi-eval-") as tmp:
+    with _store_folder(conv, opts.stores_dir) as (folder, kept):
         clock = FrozenClock(conv.sessions[0].date if conv.sessions else _EPOCH)
-        config = {"home": tmp, "background_worker": False, **opts.memory_options}
-        with Memory(path=Path(tmp) / "eval.db", clock=clock, **config) as mem:
-            t0 = time.perf_counter()
-            for session in conv.sessions:
-                clock.set(session.date)
-                mem.add(session_messages(session), user_id=user, session_id=f"session_{session.number}",
-                        sync=True)
-            ingest = time.perf_counter() - t0
+        config = {"home": str(folder), "background_worker": False, **opts.memory_options}
+        with Memory(path=folder / "eval.db", clock=clock, **config) as mem:
+            if kept is None:
+                t0 = time.perf_counter()
+                for session in conv.sessions:
+                    clock.set(session.date)
+                    mem.add(session_messages(session), user_id=user, session_id=f"session_{session.number}",
+                            sync=True)
+                ingest = time.perf_counter() - t0
+                if opts.stores_dir is not None:
+                    (folder / INGESTED).write_text(json.dumps({"turns": conv.turn_count(), "seconds": ingest}))
+            else:
+                ingest = kept
             if conv.sessions:
                 clock.set(conv.sessions[-1].date + ASK_DELAY)
             results = [ask(mem, user, q.question, q.category, q.evidence, limit, conv.sample_id)
                        for q in questions]
     return ConversationRun(conv.sample_id, conv.turn_count(), len(conv.sessions), ingest, results)
+
+
+#: Written beside a kept store once every session is in: the store is complete and reusable.
+INGESTED = "ingested.json"
+
+
+@contextlib.contextmanager
+def _store_folder(conv: Conversation, stores_dir: Path | None) -> Iterator[tuple[Path, float | None]]:
+    """The conversation's store folder, and the recorded ingest seconds when a complete store is reused."""
+    if stores_dir is None:
+        with tempfile.TemporaryDirectory(prefix="jiyi-eval-") as tmp:
+            yield Path(tmp), None
+        return
+    folder = Path(stores_dir) / (re.sub(r"[^\w.-]+", "_", conv.sample_id) or "conversation")
+    marker = folder / INGESTED
+    if marker.exists():
+        done = json.loads(marker.read_text())
+        if done.get("turns") == conv.turn_count():
+            yield folder, float(done.get("seconds", 0.0))
+            return
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("eval.db*"):  # an incomplete store from an interrupted run: start again
+        old.unlink()
+    marker.unlink(missing_ok=True)
+    yield folder, None
 
 
 def session_messages(session: Session) -> list[dict[str, str]]:
