@@ -238,7 +238,7 @@ class Memory:
         if req.kinds is not None and Kind.EPISODE not in req.kinds or tr.query is None:
             return hits
         items = read_buffer(self.store, scope, req.session_id)
-        known = {i["id"] for i in items if self.store.find_by_source(scope, i["id"])}
+        known = set(self.store.find_by_sources(scope, [i["id"] for i in items])) if items else set()
         top = max((h.scores.get("total", 0.0) for h in hits), default=1.0)
         extra = buffer_hits(items, scope, tr.query.tokens, known_sources=known, weight=self.weights["buffer"],
                             top_total=top, now=self.clock.now())
