@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from jiyi.read.fuse import fuse_arrays, fuse_rrf, fuse_zscore, route_zscores
+from jiyi.stores.protocol import ScoreStats
 
 
 def test_route_zscores_zero_filled_population() -> None:
@@ -25,6 +26,26 @@ def test_route_zscores_truncated_list_fills_with_lowest() -> None:
     sd = math.sqrt(((0.9 - mean) ** 2 + 2 * (0.5 - mean) ** 2) / 3)
     assert z["a"] == pytest.approx((0.9 - mean) / sd)
     assert floor == pytest.approx(z["b"])
+
+
+@pytest.mark.parametrize("population", [40, 90])
+def test_a_short_list_with_store_statistics_fuses_as_the_deep_list(population: int) -> None:
+    # 40 memories scored (vector routes: all of them; keyword: the matches); at 90 the rest are fills
+    rng = np.random.default_rng(population)
+    routes = {name: sorted(((f"m{i}", float(s)) for i, s in enumerate(rng.random(40) * scale) if s > cut),
+                           key=lambda t: -t[1])
+              for name, scale, cut in (("vector", 1.0, 0.0), ("context", 0.9, 0.0), ("keyword", 5.0, 0.6))}
+    weights = {"vector": 1.0, "context": 0.5, "keyword": 0.7}
+    pop = {"vector": population, "context": population, "keyword": population}
+    deep = fuse_arrays(routes, weights, pop, depth=10)
+    stats = {}
+    for name, found in routes.items():
+        scores = np.array([s for _, s in found])
+        stats[name] = ScoreStats(len(scores), float(scores.mean()), float(scores.var()), float(scores.min()))
+    short = fuse_arrays({name: found[:10] for name, found in routes.items()}, weights, pop, depth=10, stats=stats)
+    assert short.ids == deep.ids
+    np.testing.assert_allclose(short.parts, deep.parts, rtol=1e-12, atol=1e-12)
+    assert short.best(15) == deep.best(15)
 
 
 def test_fuse_zscore_weights_floors_and_fallback() -> None:

@@ -29,7 +29,7 @@ import numpy as np
 from jiyi.clock import ensure_utc
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
-from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats
 from jiyi.stores.sqlite import ivf
 from jiyi.stores.sqlite.blas import one_blas_thread
 
@@ -283,6 +283,15 @@ class UserMatrix:
 
     def search(self, query: np.ndarray, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
         """Top ``k`` ids by dot product (= cosine: vectors are normalised) among rows passing ``flt``."""
+        return self.ranking(query, k, flt).hits
+
+    def ranking(self, query: np.ndarray, k: int, flt: RecordFilter, deep: int | None = None) -> Ranking:
+        """:meth:`search`, with the statistics of every filtered row's score when ``deep`` is given.
+
+        The exact path has all the scores at hand (the product is the cost; their mean and
+        variance add ~1%). The IVF path scores only the probed clusters: it lists the top
+        ``deep`` instead and gives no statistics.
+        """
         if query.shape[0] != self.dim:
             raise EmbeddingMismatch(
                 f"query vector has dimension {query.shape[0]} but stored vectors have {self.dim}; "
@@ -290,21 +299,21 @@ class UserMatrix:
             )
         mask, candidates = self._mask(flt)
         if k <= 0 or candidates == 0:
-            return []
-        k = min(k, candidates)
+            return Ranking([])
+        stats = None
         with one_blas_thread():
-            found = self._search_clusters(query, k, mask, candidates)
-            rows, scores = found if found is not None else self._search_exact(
-                query, k, None if candidates == self.n else mask)
+            found = self._search_clusters(query, min(max(k, deep or 0), candidates), mask, candidates)
+            if found is None:
+                scores = self.matrix[: self.n] @ query
+                live = scores
+                if candidates < self.n:  # the common unfiltered case skips the masking pass
+                    live = scores[mask]
+                    np.copyto(scores, -np.inf, where=~mask)
+                found = _top(scores, min(k, candidates))
+                stats = None if deep is None else score_stats(live, deep)
+        rows, top = found
         ids = self.ids
-        return [(ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
-
-    def _search_exact(self, query: np.ndarray, k: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """``mask`` None: every row passes (the common unfiltered case skips the masking pass)."""
-        scores = self.matrix[: self.n] @ query
-        if mask is not None:
-            np.copyto(scores, -np.inf, where=~mask)
-        return _top(scores, k)
+        return Ranking([(ids[r], s) for r, s in zip(rows.tolist(), top.tolist())], stats)
 
     def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int
                          ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -371,6 +380,13 @@ def filter_mask(flt: RecordFilter, codes: dict[str, int], kind: np.ndarray, stat
     if flt.created_before is not None:
         mask &= created < _ts(flt.created_before)
     return mask
+
+
+def score_stats(scores: np.ndarray, deep: int) -> ScoreStats:
+    """Count, mean and variance of ``scores`` (in float64), and the score at rank ``deep``."""
+    n = len(scores)
+    floor = scores.min() if n <= deep else np.partition(scores, n - deep)[n - deep]
+    return ScoreStats(n, float(scores.mean(dtype=np.float64)), float(scores.var(dtype=np.float64)), float(floor))
 
 
 def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
