@@ -349,8 +349,7 @@ class UserText:
         return [(self.ids[r], float(s)) for r, s in zip(rows[best].tolist(), shared[best].tolist())]
 
     def _passes(self, rows: np.ndarray, flt: RecordFilter) -> np.ndarray:
-        return filter_mask(flt, self.codes, self.kind[rows], self.status[rows], self.sensitive[rows],
-                           self.session[rows], self.agent[rows], self.created[rows])
+        return filter_mask(flt, self.codes, lambda name: getattr(self, name)[rows], len(rows))
 
 
 def _phrases(tokens: Sequence[str]) -> list[tuple[str, ...]]:

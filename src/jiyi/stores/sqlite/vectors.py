@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -343,8 +343,7 @@ class UserMatrix:
         if hit is not None:
             return hit
         n = self.n
-        mask = self.alive[:n] & filter_mask(flt, self._codes, self.kind[:n], self.status[:n], self.sensitive[:n],
-                                            self.session[:n], self.agent[:n], self.created[:n])
+        mask = self.alive[:n] & filter_mask(flt, self._codes, lambda name: getattr(self, name)[:n], n)
         entry = (mask, int(np.count_nonzero(mask)))
         self._masks[flt] = entry
         if len(self._masks) > _MASK_CACHE:
@@ -357,28 +356,28 @@ class UserMatrix:
         return self._codes.setdefault(value, len(self._codes))
 
 
-def filter_mask(flt: RecordFilter, codes: dict[str, int], kind: np.ndarray, status: np.ndarray,
-                sensitive: np.ndarray, session: np.ndarray, agent: np.ndarray, created: np.ndarray) -> np.ndarray:
-    """Rows passing ``flt`` (text aside), over filter columns (whole, or taken at candidate rows).
+def filter_mask(flt: RecordFilter, codes: dict[str, int], column: Callable[[str], np.ndarray], n: int) -> np.ndarray:
+    """Which of ``n`` rows pass ``flt`` (text aside); ``column(name)`` gives a filter column at those rows.
 
-    Shared by the vector matrices and the keyword/entity index (:mod:`.textindex`);
-    ``codes`` maps session and agent ids to the integer codes in ``session``/``agent``.
+    Shared by the vector matrices (whole columns) and the keyword/entity index
+    (:mod:`.textindex`, columns taken at candidate rows: only those the filter looks at
+    are taken). ``codes`` maps session and agent ids to the codes in ``session``/``agent``.
     """
-    mask = np.ones(len(kind), dtype=bool)
+    mask = np.ones(n, dtype=bool)
     if flt.kinds is not None:
-        mask &= _among(kind, [KIND_CODE[k] for k in flt.kinds])
+        mask &= _among(column("kind"), [KIND_CODE[k] for k in flt.kinds])
     if flt.statuses is not None:
-        mask &= _among(status, [STATUS_CODE[s] for s in flt.statuses])
+        mask &= _among(column("status"), [STATUS_CODE[s] for s in flt.statuses])
     if not flt.include_sensitive:
-        mask &= ~sensitive
+        mask &= ~column("sensitive")
     if flt.session_id is not None:
-        mask &= session == codes.get(flt.session_id, -2)
+        mask &= column("session") == codes.get(flt.session_id, -2)
     if flt.agent_id is not None:
-        mask &= agent == codes.get(flt.agent_id, -2)
+        mask &= column("agent") == codes.get(flt.agent_id, -2)
     if flt.created_after is not None:
-        mask &= created >= _ts(flt.created_after)
+        mask &= column("created") >= _ts(flt.created_after)
     if flt.created_before is not None:
-        mask &= created < _ts(flt.created_before)
+        mask &= column("created") < _ts(flt.created_before)
     return mask
 
 
