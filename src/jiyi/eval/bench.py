@@ -39,7 +39,7 @@ ROUTES = ("vector", "context", "keyword", "recency", "entity")
 #: Timed parts of a search besides the routes (the recall trace's names).
 STEPS = ("analyze", *ROUTES, "session_keyword", "rank")
 BENCH_WEIGHTS = {"recency": 0.1, "entity": 0.1}
-VECTOR_K = 1000  # what read/routes.py asks of the vector routes
+VECTOR_K = 1000  # the vector routes' deep list (read/routes.py; with statistics they list only 200)
 
 
 @dataclass(slots=True)

@@ -390,7 +390,10 @@ def score_stats(scores: np.ndarray, deep: int) -> ScoreStats:
     """Count, mean and variance of ``scores`` (in float64), and the score at rank ``deep``."""
     n = len(scores)
     floor = scores.min() if n <= deep else np.partition(scores, n - deep)[n - deep]
-    return ScoreStats(n, float(scores.mean(dtype=np.float64)), float(scores.var(dtype=np.float64)), float(floor))
+    centred = scores.astype(np.float64)
+    mean = float(centred.sum()) / n
+    centred -= mean
+    return ScoreStats(n, mean, float(centred @ centred) / n, float(floor))  # a dot: half of np.var's time
 
 
 def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
