@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -137,3 +138,27 @@ def test_fusion_best_breaks_ties_by_id() -> None:
     fused = fuse_arrays(routes, {"vector": 1.0}, {"vector": 4})
     assert fused.best(2) == ["a", "b"] and fused.best(10) == ["a", "b", "c", "d"]
     assert fuse_arrays({}, {"vector": 1.0}, {}).best(5) == [] and fuse_arrays({}, {}, {}).floor == 0.0
+
+
+def test_search_ranks_alike_with_store_statistics_and_with_deep_lists(make_memory: Any) -> None:
+    """A store without statistics (PostgreSQL, an IVF index) lists 1,000; below that both are complete."""
+    from jiyi.stores.protocol import Ranking
+
+    mem = make_memory(weights={"entity": 0.1, "recency": 0.1})
+    talk = [{"role": "user", "content": f"I {verb} {thing} with my {who} on day {n}.", "id": f"D1:{n}"}
+            for n, (verb, thing, who) in enumerate(
+                (v, t, w) for v in ("baked", "painted", "hiked") for t in ("bread", "pottery", "hills", "tea")
+                for w in ("sister", "friend"))]
+    mem.add(talk, user_id="u1", session_id="s1", sync=True)
+    queries = ["What did I bake with my sister?", "pottery", "Who did I hike with?"]
+    with_stats = [[(h.id, h.score) for h in mem.search(q, user_id="u1", limit=8)] for q in queries]
+    store = mem.store
+    vector_search, keyword_search = store.vector_search, store.keyword_search
+    store.vector_ranking = lambda scope, q, k, flt, channel="content", *, deep: Ranking(  # type: ignore[method-assign]
+        vector_search(scope, q, deep, flt, channel))
+    store.keyword_ranking = lambda scope, tokens, k, flt, *, deep: Ranking(  # type: ignore[method-assign]
+        keyword_search(scope, tokens, deep, flt))
+    deep = [[(h.id, h.score) for h in mem.search(q, user_id="u1", limit=8)] for q in queries]
+    assert [[i for i, _ in hits] for hits in deep] == [[i for i, _ in hits] for hits in with_stats]
+    for a, b in zip(deep, with_stats):
+        assert [s for _, s in a] == pytest.approx([s for _, s in b], abs=1e-9)
