@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from jiyi.cli import cli
 from jiyi.cli.bench import parse_sizes
-from jiyi.eval.bench import ROUTES, BenchOptions, run_bench
+from jiyi.eval.bench import STEPS, BenchOptions, run_bench
 from jiyi.eval.benchreport import format_report
 from jiyi.eval.benchstore import LARGE_USER, PROBE_SIZE, PROBE_USER, user_sizes
 from jiyi.eval.benchwrite import WritePlan
@@ -37,7 +37,7 @@ def sane(stat: dict[str, float]) -> None:
 def test_every_search_figure_is_reported_per_size(report: dict[str, Any]) -> None:
     assert [lv["n"] for lv in report["levels"]] == list(SIZES)
     for lv in report["levels"]:
-        for part in ("total", "analyze", *ROUTES, "rank", "hits", "other"):
+        for part in ("total", *STEPS, "hits", "other"):
             sane(lv["search_ms"][part])
         for key in ("probe_ms", "vector_route_ms", "numpy_ms"):
             sane(lv[key])

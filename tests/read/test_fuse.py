@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
 from jiyi.read.fuse import fuse_arrays, fuse_rrf, fuse_zscore, route_zscores
+from jiyi.stores.protocol import ScoreStats
 
 
 def test_route_zscores_zero_filled_population() -> None:
@@ -25,6 +27,26 @@ def test_route_zscores_truncated_list_fills_with_lowest() -> None:
     sd = math.sqrt(((0.9 - mean) ** 2 + 2 * (0.5 - mean) ** 2) / 3)
     assert z["a"] == pytest.approx((0.9 - mean) / sd)
     assert floor == pytest.approx(z["b"])
+
+
+@pytest.mark.parametrize("population", [40, 90])
+def test_a_short_list_with_store_statistics_fuses_as_the_deep_list(population: int) -> None:
+    # 40 memories scored (vector routes: all of them; keyword: the matches); at 90 the rest are fills
+    rng = np.random.default_rng(population)
+    routes = {name: sorted(((f"m{i}", float(s)) for i, s in enumerate(rng.random(40) * scale) if s > cut),
+                           key=lambda t: -t[1])
+              for name, scale, cut in (("vector", 1.0, 0.0), ("context", 0.9, 0.0), ("keyword", 5.0, 0.6))}
+    weights = {"vector": 1.0, "context": 0.5, "keyword": 0.7}
+    pop = {"vector": population, "context": population, "keyword": population}
+    deep = fuse_arrays(routes, weights, pop, depth=10)
+    stats = {}
+    for name, found in routes.items():
+        scores = np.array([s for _, s in found])
+        stats[name] = ScoreStats(len(scores), float(scores.mean()), float(scores.var()), float(scores.min()))
+    short = fuse_arrays({name: found[:10] for name, found in routes.items()}, weights, pop, depth=10, stats=stats)
+    assert short.ids == deep.ids
+    np.testing.assert_allclose(short.parts, deep.parts, rtol=1e-12, atol=1e-12)
+    assert short.best(15) == deep.best(15)
 
 
 def test_fuse_zscore_weights_floors_and_fallback() -> None:
@@ -116,3 +138,27 @@ def test_fusion_best_breaks_ties_by_id() -> None:
     fused = fuse_arrays(routes, {"vector": 1.0}, {"vector": 4})
     assert fused.best(2) == ["a", "b"] and fused.best(10) == ["a", "b", "c", "d"]
     assert fuse_arrays({}, {"vector": 1.0}, {}).best(5) == [] and fuse_arrays({}, {}, {}).floor == 0.0
+
+
+def test_search_ranks_alike_with_store_statistics_and_with_deep_lists(make_memory: Any) -> None:
+    """A store without statistics (PostgreSQL, an IVF index) lists 1,000; below that both are complete."""
+    from jiyi.stores.protocol import Ranking
+
+    mem = make_memory(weights={"entity": 0.1, "recency": 0.1})
+    talk = [{"role": "user", "content": f"I {verb} {thing} with my {who} on day {n}.", "id": f"D1:{n}"}
+            for n, (verb, thing, who) in enumerate(
+                (v, t, w) for v in ("baked", "painted", "hiked") for t in ("bread", "pottery", "hills", "tea")
+                for w in ("sister", "friend"))]
+    mem.add(talk, user_id="u1", session_id="s1", sync=True)
+    queries = ["What did I bake with my sister?", "pottery", "Who did I hike with?"]
+    with_stats = [[(h.id, h.score) for h in mem.search(q, user_id="u1", limit=8)] for q in queries]
+    store = mem.store
+    vector_search, keyword_search = store.vector_search, store.keyword_search
+    store.vector_ranking = lambda scope, q, k, flt, channel="content", *, deep: Ranking(  # type: ignore[method-assign]
+        vector_search(scope, q, deep, flt, channel))
+    store.keyword_ranking = lambda scope, tokens, k, flt, *, deep: Ranking(  # type: ignore[method-assign]
+        keyword_search(scope, tokens, deep, flt))
+    deep = [[(h.id, h.score) for h in mem.search(q, user_id="u1", limit=8)] for q in queries]
+    assert [[i for i, _ in hits] for hits in deep] == [[i for i, _ in hits] for hits in with_stats]
+    for a, b in zip(deep, with_stats):
+        assert [s for _, s in a] == pytest.approx([s for _, s in b], abs=1e-9)

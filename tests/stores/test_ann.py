@@ -204,3 +204,17 @@ def test_small_users_stay_exact(tmp_path: Path) -> None:
     assert [i for i, _ in store.vector_search(ALICE, q, 10, RecordFilter())] == exact_top(store, q, 10)
     assert store._cache.builds == 0 and not (tmp_path / "g.db.index").exists()
     store.close()
+
+
+def test_ivf_ranking_lists_the_deep_top_without_statistics_and_exact_gives_them() -> None:
+    x = clustered(5_000, DIM, seed=4)
+    m = matrix_of(x)
+    q = x[5]
+    exact = m.ranking(q, 10, RecordFilter(), deep=100)
+    assert len(exact.hits) == 10 and exact.stats is not None and exact.stats.count == 5_000
+    cent = ivf.train(x, ivf.n_clusters(len(x)))
+    m.install_clusters(cent, ivf.assign(x, cent))
+    probed = m.ranking(q, 10, RecordFilter(), deep=100)
+    assert probed.stats is None and len(probed.hits) == 100
+    assert probed.hits == m.search(q, 100, RecordFilter())
+    assert [i for i, _ in probed.hits[:10]] == [i for i, _ in exact.hits]

@@ -16,7 +16,7 @@ import pytest
 from jiyi.errors import ScopeViolation
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.filters import record_matches
-from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
+from jiyi.stores.protocol import ChangeSet, Ranking, RecordFilter, Store, Upsert
 
 ANY_STATUS = RecordFilter(statuses=None)
 MINUTE_3 = datetime(
@@ -377,6 +377,40 @@ def test_vector_search_top_k_matches_a_full_sort(store: Store, data) -> None:
     query /= np.linalg.norm(query)
     expected = [f"r{n}" for n in np.argsort(-(vecs @ query), kind="stable")[:10]]
     assert [i for i, _ in store.vector_search(data.alice, query, 10, RecordFilter())] == expected
+
+
+def _check_ranking(ranked: Ranking, full: list[tuple[str, float]], k: int, deep: int) -> None:
+    """A ranking is the top k with the statistics of every score, or (no statistics) the top ``deep``."""
+    if ranked.stats is None:
+        assert ranked.hits == full[:deep]
+        return
+    scores = np.array([s for _, s in full])
+    assert [i for i, _ in ranked.hits] == [i for i, _ in full[:k]]
+    assert ranked.stats.count == len(full)
+    assert ranked.stats.mean == pytest.approx(scores.mean(), abs=1e-6)
+    assert ranked.stats.var == pytest.approx(scores.var(), abs=1e-6)
+    assert ranked.stats.floor == pytest.approx(scores[min(deep, len(scores)) - 1], abs=1e-6)
+
+
+def test_rankings_are_short_lists_with_statistics_or_the_deep_list(store: Store, data) -> None:
+    rng = np.random.default_rng(11)
+    vecs = rng.normal(size=(60, data.dim)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    words = ["tea", "coffee", "cake", "walk"]
+    data.put(store, *(data.upsert(data.record(f"r{n}", minute=n, status=Status.SUPERSEDED if n % 7 == 0
+                                              else Status.ACTIVE), v,
+                                  " ".join(words[: 1 + n % 4] + [f"w{n}"]))
+                      for n, v in enumerate(vecs)), history=False)
+    flt = RecordFilter()  # active only: the statistics cover the filtered rows
+    query = vecs[3]
+    for k, deep in ((5, 20), (5, 100)):
+        full = store.vector_search(data.alice, query, 1000, flt)
+        assert len(full) == store.count(data.alice, flt)
+        _check_ranking(store.vector_ranking(data.alice, query, k, flt, deep=deep), full, k, deep)
+        full = store.keyword_search(data.alice, ["cake", "walk"], 1000, flt)
+        _check_ranking(store.keyword_ranking(data.alice, ["cake", "walk"], k, flt, deep=deep), full, k, deep)
+    assert store.vector_ranking(data.alice, query, 5, RecordFilter(agent_id="none"), deep=20).hits == []
+    assert store.keyword_ranking(data.alice, ["absent"], 5, flt, deep=20).hits == []
 
 
 def test_vector_channels_are_separate(store: Store, data) -> None:

@@ -11,6 +11,7 @@ SEARCH_ROWS = (
     ("  keyword (bm25)", "keyword"),
     ("  recency", "recency"),
     ("  entity", "entity"),
+    ("  session keywords (bm25)", "session_keyword"),
     ("  fusion + ranking", "rank"),
     ("  hit recording", "hits"),
     ("  query analysis", "analyze"),
@@ -69,7 +70,7 @@ def _search_table(levels: list[dict[str, Any]]) -> list[str]:
         return f"{label:30s}" + "".join(cells)
 
     for label, key in SEARCH_ROWS:
-        lines.append(row(label, [lv["search_ms"][key] for lv in levels]))
+        lines.append(row(label, [lv["search_ms"].get(key, {}) for lv in levels]))
     lines.append(row("vector route alone, k=1000", [lv["vector_route_ms"] for lv in levels]))
     if compare:
         lines.append(row("numpy brute force, k=1000", [lv["numpy_ms"] for lv in levels]))

@@ -25,13 +25,16 @@ from operator import itemgetter
 
 import numpy as np
 
+from jiyi.stores.protocol import ScoreStats
+
 RRF_K = 60
 
 #: Routes whose unlisted items scored 0 (a keyword or entity not matched at all).
 ZERO_FILLED = frozenset({"keyword", "entity"})
 #: A memory with no vector in a channel (a fact has no ``context`` vector) reads as its own text.
 FALLBACK = {"context": "vector"}
-#: How deep into each route list items are fused (the statistics use the whole list).
+#: How deep into each route list items are fused (the statistics use the whole list, or the
+#: store's statistics of every score: then the routes ask for only this many).
 FUSE_DEPTH = 200
 
 
@@ -123,14 +126,26 @@ class Fusion:
 
 
 def _route_z(found: Sequence[tuple[str, float]], population: int, *, zero_filled: bool,
-             depth: int) -> tuple[np.ndarray, float]:
-    """z-scores of the first ``depth`` listed items, and of an unlisted one (see :func:`route_zscores`)."""
-    scores = np.fromiter(map(itemgetter(1), found), dtype=np.float64, count=len(found))
-    fill = 0.0 if zero_filled else float(scores.min())
-    n = max(population, len(scores))
-    rest = n - len(scores)
-    mean = (float(scores.sum()) + rest * fill) / n
-    var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
+             depth: int, stats: ScoreStats | None = None) -> tuple[np.ndarray, float]:
+    """z-scores of the first ``depth`` listed items, and of an unlisted one (see :func:`route_zscores`).
+
+    With the store's ``stats`` the moments are those of every row the route scored,
+    and the rest of the population counts as the fill; without, those of the list.
+    """
+    listed = found if stats is None else found[:depth]
+    scores = np.fromiter(map(itemgetter(1), listed), dtype=np.float64, count=len(listed))
+    if stats is not None:
+        fill = 0.0 if zero_filled else stats.floor
+        n = max(population, stats.count)
+        rest = n - stats.count
+        mean = (stats.count * stats.mean + rest * fill) / n
+        var = (stats.count * (stats.var + (stats.mean - mean) ** 2) + rest * (fill - mean) ** 2) / n
+    else:
+        fill = 0.0 if zero_filled else float(scores.min())
+        n = max(population, len(scores))
+        rest = n - len(scores)
+        mean = (float(scores.sum()) + rest * fill) / n
+        var = (float(((scores - mean) ** 2).sum()) + rest * (fill - mean) ** 2) / n
     sd = math.sqrt(var) if var > 1e-12 else 1.0
     return (scores[:depth] - mean) / sd, (fill - mean) / sd
 
@@ -140,19 +155,22 @@ def fuse_arrays(
     weights: Mapping[str, float],
     population: Mapping[str, int],
     depth: int = FUSE_DEPTH,
+    stats: Mapping[str, ScoreStats] | None = None,
 ) -> Fusion:
     """Weighted z-score fusion (the same numbers as :func:`fuse_zscore`) as a :class:`Fusion`.
 
     An item missing from a route takes its :data:`FALLBACK` route's z-score when it
-    has one there, else the route's floor.
+    has one there, else the route's floor. A route with ``stats`` (the store's
+    statistics of all its scores) needs to list only ``depth`` items.
     """
+    stats = stats or {}
     index: dict[str, int] = {}
     heads: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
     for route, found in routes.items():
         if weights.get(route, 0.0) <= 0 or not found:
             continue
         z, floor = _route_z(found, population.get(route, len(found)), zero_filled=route in ZERO_FILLED,
-                            depth=depth)
+                            depth=depth, stats=stats.get(route))
         rows = np.fromiter((index.setdefault(mid, len(index)) for mid, _ in found[:depth]), dtype=np.intp,
                            count=len(z))
         heads[route] = (rows, z, floor)

@@ -25,7 +25,7 @@ from jiyi.read.routes import (
     vector_route,
 )
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
-from jiyi.stores.protocol import RecordFilter, SessionScores, Store
+from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats, SessionScores, Store
 from jiyi.write.embed import CachedEmbedder
 
 log = logging.getLogger("jiyi.read")
@@ -81,13 +81,15 @@ def recall(
     statuses = (Status.ACTIVE, Status.SUPERSEDED) if req.at else (Status.ACTIVE,)
     flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
                        created_after=req.created_after, created_before=req.created_before)
-    routes: dict[str, list[tuple[str, float]]] = {}
+    ranked: dict[str, Ranking] = {}
     with timer("vector"):
-        routes["vector"] = vector_route(store, scope, qvec, flt)
+        ranked["vector"] = vector_route(store, scope, qvec, flt)
     with timer("context"):
-        routes["context"] = context_route(store, scope, qvec, flt) if weights.get("context", 0) > 0 else []
+        ranked["context"] = context_route(store, scope, qvec, flt) if weights.get("context", 0) > 0 else Ranking([])
     with timer("keyword"):
-        routes["keyword"] = keyword_route(store, scope, info.tokens, flt)
+        ranked["keyword"] = keyword_route(store, scope, info.tokens, flt)
+    routes = {name: r.hits for name, r in ranked.items()}
+    stats = {name: r.stats for name, r in ranked.items() if r.stats is not None}
     if weights.get("recency", 0) > 0:
         with timer("recency"):
             routes["recency"] = recency_route(store, scope, flt)
@@ -102,20 +104,23 @@ def recall(
         with timer("session_keyword"):
             tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
     with timer("rank"):
-        hits = _rank(store, scope, routes, info, req, flt, fetched, at=at, historical=req.at is not None,
+        hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives, sessions=tr.sessions)
     log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
 
 
 def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[str, float]]],
-                flt: RecordFilter) -> dict[str, int]:
-    """How many memories each route ranked: a list shorter than its k is complete."""
+                stats: Mapping[str, ScoreStats], flt: RecordFilter) -> dict[str, int]:
+    """How many memories each route ranked: every row its store scored, or a list shorter than its k.
+
+    Zero-filled routes rank every memory passing the filter (the unmatched score 0).
+    """
     out: dict[str, int] = {}
     total: int | None = None
     for route, found in routes.items():
-        if route not in ZERO_FILLED and len(found) < ROUTE_K.get(route, 0):
-            out[route] = len(found)
+        if route not in ZERO_FILLED and (route in stats or len(found) < ROUTE_K.get(route, 0)):
+            out[route] = stats[route].count if route in stats else len(found)
             continue
         if total is None:
             total = store.count(scope, flt)
@@ -123,16 +128,18 @@ def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[
     return out
 
 
-def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]], info: QueryInfo,
+def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]],
+          stats: Mapping[str, ScoreStats], info: QueryInfo,
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
           sessions: SessionScores | None = None) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
-    are not fetched and decoded again.
+    are not fetched and decoded again. ``stats`` holds the store's statistics of the
+    routes that listed only the fusion depth.
     """
-    fusion = fuse_arrays(routes, weights, _population(store, scope, routes, flt))
+    fusion = fuse_arrays(routes, weights, _population(store, scope, routes, stats, flt), stats=stats)
     pool = fusion.best(max(CANDIDATES, req.limit))
     show_sensitive = req.include_sensitive or info.wants_sensitive
     floor = fusion.floor

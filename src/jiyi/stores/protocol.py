@@ -50,6 +50,34 @@ class SessionScores:
 
 
 @dataclass(slots=True, frozen=True)
+class ScoreStats:
+    """What a search knows about *every* score it computed, not only the ones it lists.
+
+    ``count`` rows were scored (each row passing the filter, for a vector search; each
+    matching row, for a keyword search), with this ``mean`` and population ``var``;
+    ``floor`` is the score at rank ``deep`` of the request (the lowest, with fewer rows),
+    what a longer list would have ended on. Fusion z-scores a route against them, so
+    a short list scores its items exactly as the deep list would (docs/performance.md).
+    """
+
+    count: int
+    mean: float
+    var: float
+    floor: float
+
+
+@dataclass(slots=True, frozen=True)
+class Ranking:
+    """A route's best ``(id, score)`` pairs, and the statistics of all its scores when the store has them.
+
+    With ``stats`` None the list is the ``deep`` one the caller asked for as a fallback.
+    """
+
+    hits: list[tuple[str, float]]
+    stats: ScoreStats | None = None
+
+
+@dataclass(slots=True, frozen=True)
 class Upsert:
     """Write one record. ``vectors``/``keywords`` of None keep what is stored."""
 
@@ -146,6 +174,15 @@ class Store(Protocol):
     def keyword_search(
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
     ) -> builtins.list[tuple[str, float]]: ...
+    def vector_ranking(
+        self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content", *, deep: int
+    ) -> Ranking:
+        """The top ``k`` of ``vector_search`` with :class:`ScoreStats`; a store that cannot give
+        them cheaply (an ANN index) returns the top ``deep`` and no statistics."""
+    def keyword_ranking(
+        self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter, *, deep: int
+    ) -> Ranking:
+        """``keyword_search`` as :meth:`vector_ranking` is ``vector_search``."""
     def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
         """BM25 over sessions as documents: the memories passing ``flt`` grouped by session_id."""
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:

@@ -48,7 +48,7 @@ from jiyi.errors import (
     StoreError,
 )
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, SessionScores
+from jiyi.stores.protocol import ChangeSet, Job, Ranking, RecordFilter, SessionScores
 
 try:
     import psycopg
@@ -319,6 +319,16 @@ class PostgresStore:
     ) -> builtins.list[tuple[str, float]]:
         with self._conn() as conn:
             return queries.keyword_search(conn, scope, tokens, k, flt)
+
+    def vector_ranking(
+        self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content", *, deep: int
+    ) -> Ranking:
+        """The top ``deep``, no statistics: pgvector's index cannot give them without scanning every row."""
+        return Ranking(self.vector_search(scope, query, deep, flt, channel))
+
+    def keyword_ranking(self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter, *, deep: int) -> Ranking:
+        """The top ``deep``, no statistics (the query ranks in SQL)."""
+        return Ranking(self.keyword_search(scope, tokens, deep, flt))
 
     def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
         """BM25 over the user's sessions as documents."""

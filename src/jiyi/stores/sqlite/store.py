@@ -24,7 +24,7 @@ import numpy as np
 from jiyi.clock import parse_iso
 from jiyi.errors import EmbeddingMismatch, InvalidInput
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, RecordFilter, SessionScores
+from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, Ranking, RecordFilter, SessionScores
 from jiyi.stores.sqlite import jobs, queries, writes
 from jiyi.stores.sqlite.codec import DTYPES, iso
 from jiyi.stores.sqlite.connections import ConnectionPool
@@ -294,6 +294,16 @@ class SQLiteStore:
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content"
     ) -> builtins.list[tuple[str, float]]:
         """Exact cosine top-k over the user's cached matrix (reloaded only if the file changed)."""
+        return self._matrix_ranking(scope, query, k, flt, channel, None).hits
+
+    def vector_ranking(
+        self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content", *, deep: int
+    ) -> Ranking:
+        """Top k with the statistics of all the filtered rows' scores (exact path); the top ``deep`` under IVF."""
+        return self._matrix_ranking(scope, query, k, flt, channel, deep)
+
+    def _matrix_ranking(self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str,
+                        deep: int | None) -> Ranking:
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         key = (scope.tenant, scope.user_id, channel)
         gen = queries.generation(self._pool.get(), scope)
@@ -302,7 +312,7 @@ class SQLiteStore:
             if matrix is None:
                 matrix = self._load_matrix(scope, channel, len(q))
                 self._cache.put(key, matrix)
-            return matrix.search(q, k, flt)
+            return matrix.ranking(q, k, flt, deep)
 
     def _load_matrix(self, scope: Scope, channel: str, query_dim: int) -> UserMatrix:
         """Read the user's vectors and their filter columns at one consistent generation."""
@@ -324,7 +334,12 @@ class SQLiteStore:
     ) -> builtins.list[tuple[str, float]]:
         """BM25 (this user's statistics) over pre-tokenized keywords, any token matching; higher is better."""
         with self._texts.lock:
-            return self._text_index(scope).keyword_search(tokens, k, flt)
+            return self._text_index(scope).keyword_ranking(tokens, k, flt).hits
+
+    def keyword_ranking(self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter, *, deep: int) -> Ranking:
+        """Top k with the statistics of every matching row's score (the postings score them all)."""
+        with self._texts.lock:
+            return self._text_index(scope).keyword_ranking(tokens, k, flt, deep)
 
     def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
         """BM25 over the user's sessions as documents (this user's session statistics)."""

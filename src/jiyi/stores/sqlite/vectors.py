@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,7 +29,7 @@ import numpy as np
 from jiyi.clock import ensure_utc
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
-from jiyi.stores.protocol import RecordFilter
+from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats
 from jiyi.stores.sqlite import ivf
 from jiyi.stores.sqlite.blas import one_blas_thread
 
@@ -283,6 +283,15 @@ class UserMatrix:
 
     def search(self, query: np.ndarray, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
         """Top ``k`` ids by dot product (= cosine: vectors are normalised) among rows passing ``flt``."""
+        return self.ranking(query, k, flt).hits
+
+    def ranking(self, query: np.ndarray, k: int, flt: RecordFilter, deep: int | None = None) -> Ranking:
+        """:meth:`search`, with the statistics of every filtered row's score when ``deep`` is given.
+
+        The exact path has all the scores at hand (the product is the cost; their mean and
+        variance add ~1%). The IVF path scores only the probed clusters: it lists the top
+        ``deep`` instead and gives no statistics.
+        """
         if query.shape[0] != self.dim:
             raise EmbeddingMismatch(
                 f"query vector has dimension {query.shape[0]} but stored vectors have {self.dim}; "
@@ -290,21 +299,21 @@ class UserMatrix:
             )
         mask, candidates = self._mask(flt)
         if k <= 0 or candidates == 0:
-            return []
-        k = min(k, candidates)
+            return Ranking([])
+        stats = None
         with one_blas_thread():
-            found = self._search_clusters(query, k, mask, candidates)
-            rows, scores = found if found is not None else self._search_exact(
-                query, k, None if candidates == self.n else mask)
+            found = self._search_clusters(query, min(max(k, deep or 0), candidates), mask, candidates)
+            if found is None:
+                scores = self.matrix[: self.n] @ query
+                live = scores
+                if candidates < self.n:  # the common unfiltered case skips the masking pass
+                    live = scores[mask]
+                    np.copyto(scores, -np.inf, where=~mask)
+                found = _top(scores, min(k, candidates))
+                stats = None if deep is None else score_stats(live, deep)
+        rows, top = found
         ids = self.ids
-        return [(ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
-
-    def _search_exact(self, query: np.ndarray, k: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """``mask`` None: every row passes (the common unfiltered case skips the masking pass)."""
-        scores = self.matrix[: self.n] @ query
-        if mask is not None:
-            np.copyto(scores, -np.inf, where=~mask)
-        return _top(scores, k)
+        return Ranking([(ids[r], s) for r, s in zip(rows.tolist(), top.tolist())], stats)
 
     def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int
                          ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -334,8 +343,7 @@ class UserMatrix:
         if hit is not None:
             return hit
         n = self.n
-        mask = self.alive[:n] & filter_mask(flt, self._codes, self.kind[:n], self.status[:n], self.sensitive[:n],
-                                            self.session[:n], self.agent[:n], self.created[:n])
+        mask = self.alive[:n] & filter_mask(flt, self._codes, lambda name: getattr(self, name)[:n], n)
         entry = (mask, int(np.count_nonzero(mask)))
         self._masks[flt] = entry
         if len(self._masks) > _MASK_CACHE:
@@ -348,29 +356,44 @@ class UserMatrix:
         return self._codes.setdefault(value, len(self._codes))
 
 
-def filter_mask(flt: RecordFilter, codes: dict[str, int], kind: np.ndarray, status: np.ndarray,
-                sensitive: np.ndarray, session: np.ndarray, agent: np.ndarray, created: np.ndarray) -> np.ndarray:
-    """Rows passing ``flt`` (text aside), over filter columns (whole, or taken at candidate rows).
+def filter_mask(flt: RecordFilter, codes: dict[str, int], column: Callable[[str], np.ndarray], n: int) -> np.ndarray:
+    """Which of ``n`` rows pass ``flt`` (text aside); ``column(name)`` gives a filter column at those rows.
 
-    Shared by the vector matrices and the keyword/entity index (:mod:`.textindex`);
-    ``codes`` maps session and agent ids to the integer codes in ``session``/``agent``.
+    Shared by the vector matrices (whole columns) and the keyword/entity index
+    (:mod:`.textindex`, columns taken at candidate rows: only those the filter looks at
+    are taken). ``codes`` maps session and agent ids to the codes in ``session``/``agent``.
     """
-    mask = np.ones(len(kind), dtype=bool)
+    mask = np.ones(n, dtype=bool)
     if flt.kinds is not None:
-        mask &= np.isin(kind, [KIND_CODE[k] for k in flt.kinds])
+        mask &= _among(column("kind"), [KIND_CODE[k] for k in flt.kinds])
     if flt.statuses is not None:
-        mask &= np.isin(status, [STATUS_CODE[s] for s in flt.statuses])
+        mask &= _among(column("status"), [STATUS_CODE[s] for s in flt.statuses])
     if not flt.include_sensitive:
-        mask &= ~sensitive
+        mask &= ~column("sensitive")
     if flt.session_id is not None:
-        mask &= session == codes.get(flt.session_id, -2)
+        mask &= column("session") == codes.get(flt.session_id, -2)
     if flt.agent_id is not None:
-        mask &= agent == codes.get(flt.agent_id, -2)
+        mask &= column("agent") == codes.get(flt.agent_id, -2)
     if flt.created_after is not None:
-        mask &= created >= _ts(flt.created_after)
+        mask &= column("created") >= _ts(flt.created_after)
     if flt.created_before is not None:
-        mask &= created < _ts(flt.created_before)
+        mask &= column("created") < _ts(flt.created_before)
     return mask
+
+
+def _among(column: np.ndarray, codes: list[int]) -> np.ndarray:
+    """``np.isin``, with one code as a comparison (the usual ACTIVE-only filter: ~15 µs less a call)."""
+    return column == codes[0] if len(codes) == 1 else np.isin(column, codes)
+
+
+def score_stats(scores: np.ndarray, deep: int) -> ScoreStats:
+    """Count, mean and variance of ``scores`` (in float64), and the score at rank ``deep``."""
+    n = len(scores)
+    floor = scores.min() if n <= deep else np.partition(scores, n - deep)[n - deep]
+    centred = scores.astype(np.float64)
+    mean = float(centred.sum()) / n
+    centred -= mean
+    return ScoreStats(n, mean, float(centred @ centred) / n, float(floor))  # a dot: half of np.var's time
 
 
 def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
