@@ -61,6 +61,9 @@ def test_session_keyword_boost_lifts_only_sessions_far_above_the_rest() -> None:
     assert session_keyword_boost(cands, SessionScores(), 2.0, 1.0) == {}
     assert session_keyword_boost(cands, None, 2.0, 1.0) == {}
     assert session_keyword_boost(cands, found, 0.0, 1.0) == {}
+    # a store that lists only the best sessions gives the moments of all of them: same z
+    top_only = SessionScores({"s1": 9.0}, 10, mean=1.0, variance=72 / 10)
+    assert session_keyword_boost(cands, top_only, 2.0, 1.0) == got
 
 
 def test_speaker_named_in_query() -> None:

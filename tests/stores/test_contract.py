@@ -486,6 +486,14 @@ def test_session_keyword_search_scores_sessions_as_documents(store: Store, data)
     assert store.session_keyword_search(data.alice_elsewhere, ["lake"], RecordFilter()).scores == {}
     kinds = store.session_keyword_search(data.alice, ["lake"], RecordFilter(kinds=(Kind.FACT,)))
     assert kinds.scores == {} and kinds.sessions == 0
+    # the moments cover every session searched (art scores 0); k lists only the best
+    values = [found.scores["trip"], found.scores["work"], 0.0]
+    mean = sum(values) / 3
+    assert found.mean == pytest.approx(mean)
+    assert found.variance == pytest.approx(sum((v - mean) ** 2 for v in values) / 3)
+    best = store.session_keyword_search(data.alice, ["camping", "lake"], RecordFilter(), k=1)
+    assert best.scores == {"trip": pytest.approx(found.scores["trip"])} and best.sessions == 3
+    assert best.mean == pytest.approx(mean) and best.variance == pytest.approx(found.variance)
 
 
 def test_entity_search_counts_shared_entities_case_insensitively(store: Store, data) -> None:

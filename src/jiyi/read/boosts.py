@@ -74,9 +74,12 @@ def session_keyword_boost(cands: Scored, found: SessionScores | None, weight: fl
     if weight <= 0 or found is None or not found.scores or found.sessions < 2:
         return {}
     n = found.sessions
-    values = list(found.scores.values())
-    mean = sum(values) / n
-    var = (sum((v - mean) ** 2 for v in values) + (n - len(values)) * mean ** 2) / n
+    if found.mean is not None and found.variance is not None:
+        mean, var = found.mean, found.variance
+    else:  # every matching session listed: the rest scored 0
+        values = list(found.scores.values())
+        mean = sum(values) / n
+        var = (sum((v - mean) ** 2 for v in values) + (n - len(values)) * mean ** 2) / n
     sd = math.sqrt(var) if var > 1e-12 else 1.0
     out: dict[str, float] = {}
     for rec, _ in cands:

@@ -41,12 +41,17 @@ class RecordFilter:
 class SessionScores:
     """BM25 of the user's sessions, each session one document (the keywords of its memories).
 
-    ``scores`` holds the sessions that match (score > 0); ``sessions`` is how many
-    sessions were searched, matching or not, so that a caller can z-score them.
+    ``scores`` holds the best matching sessions (score > 0, at most the ``k`` asked for);
+    ``sessions`` is how many sessions were searched, matching or not, and ``mean`` /
+    ``variance`` the moments of all their scores (0 for those not matching), so that a
+    caller can z-score the listed ones. A store that leaves the moments None lists
+    every matching session, and the caller computes them.
     """
 
     scores: dict[str, float] = field(default_factory=dict)
     sessions: int = 0
+    mean: float | None = None
+    variance: float | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -183,7 +188,8 @@ class Store(Protocol):
         self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter, *, deep: int
     ) -> Ranking:
         """``keyword_search`` as :meth:`vector_ranking` is ``vector_search``."""
-    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter,
+                               k: int = 200) -> SessionScores:
         """BM25 over sessions as documents: the memories passing ``flt`` grouped by session_id."""
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""

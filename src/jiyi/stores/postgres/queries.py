@@ -258,7 +258,7 @@ def keyword_search(
 
 
 def session_keyword_search(
-    conn: psycopg.Connection[Any], scope: Scope, tokens: Sequence[str], flt: RecordFilter
+    conn: psycopg.Connection[Any], scope: Scope, tokens: Sequence[str], flt: RecordFilter, k: int = 200
 ) -> SessionScores:
     """BM25 of the user's sessions as documents (the keywords of their rows passing ``flt``).
 
@@ -282,8 +282,10 @@ def session_keyword_search(
         ),
         sess AS (SELECT sid, sum(kw_len)::float8 AS len, {tf} FROM r GROUP BY sid),
         stats AS (SELECT count(*)::float8 AS n, greatest(avg(len), 1e-9)::float8 AS avgl, {df} FROM sess),
-        idf AS (SELECT st.n, st.avgl, {idf} FROM stats st)
-        SELECT s.sid, ({score}) AS score, i.n FROM sess s CROSS JOIN idf i
+        idf AS (SELECT st.n, st.avgl, {idf} FROM stats st),
+        scored AS (SELECT s.sid, ({score}) AS score, i.n FROM sess s CROSS JOIN idf i)
+        SELECT sid, score, n, avg(score) OVER (), var_pop(score) OVER () FROM scored
+        ORDER BY score DESC, sid LIMIT %s
         """
     ).format(
         has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
@@ -300,10 +302,12 @@ def session_keyword_search(
             for h in flags
         ),
     )
-    rows = conn.execute(query, [*wanted, *params]).fetchall()
+    rows = conn.execute(query, [*wanted, *params, max(k, 1)]).fetchall()
     if not rows:
         return SessionScores()
-    return SessionScores({sid: float(score) for sid, score, _ in rows if score > 0}, int(rows[0][2]))
+    _, _, n, mean, variance = rows[0]
+    listed = {sid: float(score) for sid, score, *_ in rows if score > 0} if k > 0 else {}
+    return SessionScores(listed, int(n), float(mean), float(variance))
 
 
 def recent(

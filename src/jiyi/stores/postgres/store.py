@@ -330,10 +330,11 @@ class PostgresStore:
         """The top ``deep``, no statistics (the query ranks in SQL)."""
         return Ranking(self.keyword_search(scope, tokens, deep, flt))
 
-    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter,
+                               k: int = 200) -> SessionScores:
         """BM25 over the user's sessions as documents."""
         with self._conn() as conn:
-            return queries.session_keyword_search(conn, scope, tokens, flt)
+            return queries.session_keyword_search(conn, scope, tokens, flt, k)
 
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""

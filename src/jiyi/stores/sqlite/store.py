@@ -341,10 +341,11 @@ class SQLiteStore:
         with self._texts.lock:
             return self._text_index(scope).keyword_ranking(tokens, k, flt, deep)
 
-    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+    def session_keyword_search(self, scope: Scope, tokens: Sequence[str], flt: RecordFilter,
+                               k: int = 200) -> SessionScores:
         """BM25 over the user's sessions as documents (this user's session statistics)."""
         with self._texts.lock:
-            return self._text_index(scope).session_search(tokens, flt)
+            return self._text_index(scope).session_search(tokens, flt, k)
 
     def recent(self, scope: Scope, k: int, flt: RecordFilter) -> builtins.list[tuple[str, float]]:
         """Most recently created (score = created_at as epoch seconds)."""

@@ -269,7 +269,7 @@ class UserText:
         stats = None if deep is None else score_stats(scores, deep) if len(scores) else _NOTHING
         return Ranking([(self.ids[r], s) for r, s in zip(rows[best].tolist(), scores[best].tolist())], stats)
 
-    def session_search(self, tokens: Sequence[str], flt: RecordFilter) -> SessionScores:
+    def session_search(self, tokens: Sequence[str], flt: RecordFilter, k: int = 200) -> SessionScores:
         """BM25 of each session as one document (its rows passing ``flt``), with session statistics.
 
         tf is summed over the session's rows, the length is the sum of theirs, N and df
@@ -296,8 +296,14 @@ class UserText:
             hit = np.flatnonzero(tf)
             idf = math.log(1.0 + (sessions - len(hit) + 0.5) / (len(hit) + 0.5))
             total[hit] += idf * tf[hit] * (K1 + 1.0) / (tf[hit] + K1 * (1.0 - B + B * lengths[hit] / avg))
-        hit = np.flatnonzero(total > 0)  # thousands of sessions at 100k: one zip, not a dict comprehension
-        return SessionScores(dict(zip(names[hit].tolist(), total[hit].tolist())), sessions)
+        scored = total[present]
+        mean = float(scored.sum()) / sessions
+        centred = scored - mean
+        hit = np.flatnonzero(total > 0)
+        if len(hit) > k:  # thousands of sessions at 100k+: only the best k are listed
+            hit = hit[np.argpartition(-total[hit], k - 1)[:k]] if k > 0 else hit[:0]
+        return SessionScores(dict(zip(names[hit].tolist(), total[hit].tolist())), sessions, mean,
+                             float(centred @ centred) / sessions)
 
     def _session_lengths(self, flt: RecordFilter) -> tuple[np.ndarray, np.ndarray]:
         """Per session code, the summed length of its rows passing ``flt``; and each code's session id.
