@@ -14,6 +14,7 @@ scriptable: ``printf '我叫小明\\n/quit\\n' | jiyi chat --user u1``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,7 @@ def chat(user_id: str, session_id: str | None, budget: int, limit: int, history_
     Reads one message per line from stdin. /mem lists memories, /forget ID forgets one
     (/forget all: everything about the user), /quit ends and writes the session summary.
     """
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin  # (CliRunner swaps it in tests; click.get_text_stream is deprecated in Click 8.5)
     with open_memory() as mem:
         if mem.llm is None:
             raise click.ClickException(
