@@ -195,6 +195,14 @@ def history(
     return out
 
 
+_MATCH = sql.SQL("plainto_tsquery('simple', %s)")  # one token, a bound parameter: never query syntax
+
+
+def _query_terms(tokens: Sequence[str]) -> list[str]:
+    """Query tokens as the keyword searches match them: folded, distinct, with a letter or digit, capped."""
+    return list(dict.fromkeys(fold(t.strip()) for t in tokens if any(ch.isalnum() for ch in t)))[:MAX_QUERY_TOKENS]
+
+
 def keyword_search(
     conn: psycopg.Connection[Any], scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter
 ) -> list[tuple[str, float]]:
@@ -210,11 +218,9 @@ def keyword_search(
     out of every candidate's tsvector costs ten times more. ``ts_rank_cd`` has no IDF
     at all, so a token in every memory (用户, the user's name) would outrank a rare one.
     """
-    wanted = list(dict.fromkeys(fold(t.strip()) for t in tokens if any(ch.isalnum() for ch in t)))
-    wanted = wanted[:MAX_QUERY_TOKENS]
+    wanted = _query_terms(tokens)
     if not wanted or k <= 0:
         return []
-    match = sql.SQL("plainto_tsquery('simple', %s)")
     flags = [sql.Identifier(f"h{n}") for n in range(len(wanted))]
     where, params = scoped_where(scope, flt, with_text=False)
     query = sql.SQL(
@@ -237,9 +243,9 @@ def keyword_search(
         ORDER BY score DESC, c.seq DESC LIMIT %s
         """
     ).format(
-        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
+        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(_MATCH, h) for h in flags),
         where=where,
-        any=sql.SQL(" || ").join(match for _ in wanted),
+        any=sql.SQL(" || ").join(_MATCH for _ in wanted),
         df=sql.SQL(", ").join(
             sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags
         ),
@@ -267,11 +273,9 @@ def session_keyword_search(
     ``kw_len``; N and df count sessions; IDF ``ln(1 + (N − df + ½)/(df + ½))``. One
     pass over the user's rows (grouped by session), not through the GIN index.
     """
-    wanted = list(dict.fromkeys(fold(t.strip()) for t in tokens if any(ch.isalnum() for ch in t)))
-    wanted = wanted[:MAX_QUERY_TOKENS]
+    wanted = _query_terms(tokens)
     if not wanted:
         return SessionScores()
-    match = sql.SQL("plainto_tsquery('simple', %s)")
     flags = [sql.Identifier(f"h{n}") for n in range(len(wanted))]
     where, params = scoped_where(scope, flt, with_text=False)
     query = sql.SQL(
@@ -288,7 +292,7 @@ def session_keyword_search(
         ORDER BY score DESC, sid LIMIT %s
         """
     ).format(
-        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(match, h) for h in flags),
+        has=sql.SQL(", ").join(sql.SQL("m.tsv @@ {} AS {}").format(_MATCH, h) for h in flags),
         where=where,
         tf=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0})::float8 AS {0}").format(h) for h in flags),
         df=sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE {0} > 0)::float8 AS {0}").format(h) for h in flags),
