@@ -206,15 +206,50 @@ def test_small_users_stay_exact(tmp_path: Path) -> None:
     store.close()
 
 
-def test_ivf_ranking_lists_the_deep_top_without_statistics_and_exact_gives_them() -> None:
-    x = clustered(5_000, DIM, seed=4)
+def test_ivf_ranking_lists_k_with_sampled_statistics_close_to_the_exact_ones() -> None:
+    x = clustered(20_000, DIM, seed=4)
     m = matrix_of(x)
-    q = x[5]
-    exact = m.ranking(q, 10, RecordFilter(), deep=100)
-    assert len(exact.hits) == 10 and exact.stats is not None and exact.stats.count == 5_000
+    queries = clustered(20, DIM, seed=5)
+    exact = [m.ranking(q, 10, RecordFilter(), deep=500) for q in queries]
     cent = ivf.train(x, ivf.n_clusters(len(x)))
     m.install_clusters(cent, ivf.assign(x, cent))
-    probed = m.ranking(q, 10, RecordFilter(), deep=100)
-    assert probed.stats is None and len(probed.hits) == 100
-    assert probed.hits == m.search(q, 100, RecordFilter())
-    assert [i for i, _ in probed.hits[:10]] == [i for i, _ in exact.hits]
+    mask, count = m._mask(RecordFilter())
+    for q, ex in zip(queries, exact):
+        assert m._search_clusters(q, 10, mask, count) is not None  # the index answered
+        probed = m.ranking(q, 10, RecordFilter(), deep=500)
+        assert len(probed.hits) == 10 and probed.hits == m.search(q, 10, RecordFilter())
+        assert probed.stats is not None and ex.stats is not None
+        sd = ex.stats.var ** 0.5
+        assert probed.stats.count == ex.stats.count == 20_000
+        assert abs(probed.stats.mean - ex.stats.mean) < 0.1 * sd  # ~sd/√(sampled rows): 512 sampled
+        assert abs(probed.stats.var ** 0.5 - sd) < 0.1 * sd
+        assert abs(probed.stats.floor - ex.stats.floor) < 0.1 * sd
+
+
+def test_ivf_statistics_count_only_rows_passing_the_filter() -> None:
+    x = clustered(20_000, DIM, seed=6)
+    m = matrix_of(x)
+    m.kind[: m.n : 3] = 1  # every third row is another kind
+    cent = ivf.train(x, ivf.n_clusters(len(x)))
+    m.install_clusters(cent, ivf.assign(x, cent))
+    flt = RecordFilter(kinds=(Kind.FACT,))
+    kept = m.kind[: m.n] == 0
+    q = clustered(1, DIM, seed=7)[0]
+    got = m.ranking(q, 10, flt, deep=500)
+    scores = (m.matrix[: m.n] @ q)[kept]
+    assert got.stats is not None and got.stats.count == int(kept.sum())
+    assert abs(got.stats.mean - float(scores.mean())) < 0.05 * float(scores.std())
+    assert all(m.kind[m.index[i]] == 0 for i, _ in got.hits)
+
+
+def test_weighted_floor_is_the_rank_deep_score_of_the_weighted_rows() -> None:
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        exact = rng.standard_normal(int(rng.integers(0, 800))).astype(np.float32) + float(rng.uniform(-1, 1))
+        sample = rng.standard_normal(int(rng.integers(1, 200))).astype(np.float32)
+        weight, deep = float(rng.uniform(1, 30)), int(rng.integers(1, 1200))
+        values = np.concatenate([exact, sample])
+        rows = np.concatenate([np.ones(len(exact)), np.full(len(sample), weight)])
+        order = np.argsort(-values, kind="stable")  # the oracle: walk down until deep rows are above
+        at = min(int(np.searchsorted(np.cumsum(rows[order]), deep - 1e-9)), len(values) - 1)
+        assert vectors_module._weighted_floor(exact, sample, weight, deep) == float(values[order[at]])

@@ -8,12 +8,13 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from jiyi.records import Kind, Scope, Status
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Upsert
 from jiyi.stores.sqlite.store import SQLiteStore
-from jiyi.stores.sqlite.textindex import K1, B
+from jiyi.stores.sqlite.textindex import K1, B, _best
 from jiyi.stores.sqlite.unicode61 import Unicode61
 
 ALICE = Scope("acme", "alice")
@@ -135,3 +136,16 @@ def test_patched_index_answers_like_a_reloaded_one(tmp_path: Path, data) -> None
             fresh.close()
     finally:
         live.close()
+
+
+def test_best_of_many_ties_is_the_head_of_a_full_lexsort() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(1, 400))
+        shared = -rng.integers(1, 4, n).astype(np.float64)  # few distinct values: ties everywhere
+        created = -rng.integers(0, 20, n).astype(np.float64)
+        rid = -rng.permutation(n).astype(np.int64)
+        k = int(rng.integers(1, 60))
+        expected = np.lexsort((rid, created, shared))[:k]
+        assert _best(k, rid, created, shared).tolist() == expected.tolist()
+

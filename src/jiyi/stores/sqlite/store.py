@@ -299,7 +299,7 @@ class SQLiteStore:
     def vector_ranking(
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content", *, deep: int
     ) -> Ranking:
-        """Top k with the statistics of all the filtered rows' scores (exact path); the top ``deep`` under IVF."""
+        """Top k with the statistics of all the filtered rows' scores (estimated in part under IVF)."""
         return self._matrix_ranking(scope, query, k, flt, channel, deep)
 
     def _matrix_ranking(self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str,
