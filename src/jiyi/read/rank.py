@@ -69,27 +69,36 @@ def in_spans(rec: MemoryRecord, spans: Sequence[TimeSpan], slack: timedelta = TI
     return any(s.start <= when < s.end + slack for s in spans)
 
 
-def shape(
-    rec: MemoryRecord,
-    *,
-    at: datetime,
-    spans: Sequence[TimeSpan],
-    weights: Mapping[str, float],
-    half_lives: Mapping[str, float],
-) -> tuple[float, dict[str, float]]:
-    """The per-memory adjustment to the total, and the named facts behind it."""
-    fresh = freshness(rec, at, half_lives)
-    timed = bool(spans) and in_spans(rec, spans)
-    outdated = bool(rec.metadata.get("outdated_by"))
-    adjust = (weights.get("importance", 0.0) * (rec.importance - 0.5)
-              + weights.get("confidence", 0.0) * (rec.confidence - 0.5)
-              + weights.get("freshness", 0.0) * fresh
-              + (weights.get("time", 0.0) if timed else 0.0)
-              - (weights.get("outdated", 0.0) if outdated else 0.0)
-              - (weights.get("assistant", 0.0) if rec.metadata.get("role") == "assistant" else 0.0)
-              - (weights.get("summary", 0.0) if rec.kind is Kind.SUMMARY else 0.0))
-    return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
-                    "time_match": float(timed), "outdated": float(outdated)}
+class Shaper:
+    """The per-memory adjustment to the total, and the named facts behind it.
+
+    Built once per search (the weights and the query's time spans), called per candidate.
+    """
+
+    __slots__ = ("at", "spans", "half_lives", "w_imp", "w_conf", "w_fresh", "w_time", "w_outdated",
+                 "w_assistant", "w_summary")
+
+    def __init__(self, *, at: datetime, spans: Sequence[TimeSpan], weights: Mapping[str, float],
+                 half_lives: Mapping[str, float]) -> None:
+        self.at, self.spans, self.half_lives = at, spans, half_lives
+        self.w_imp, self.w_conf = weights.get("importance", 0.0), weights.get("confidence", 0.0)
+        self.w_fresh, self.w_time = weights.get("freshness", 0.0), weights.get("time", 0.0)
+        self.w_outdated, self.w_assistant = weights.get("outdated", 0.0), weights.get("assistant", 0.0)
+        self.w_summary = weights.get("summary", 0.0)
+
+    def __call__(self, rec: MemoryRecord) -> tuple[float, dict[str, float]]:
+        fresh = freshness(rec, self.at, self.half_lives)
+        timed = bool(self.spans) and in_spans(rec, self.spans)
+        meta = rec.metadata
+        outdated = bool(meta.get("outdated_by")) if meta else False
+        adjust = (self.w_imp * (rec.importance - 0.5) + self.w_conf * (rec.confidence - 0.5)
+                  + self.w_fresh * fresh
+                  + (self.w_time if timed else 0.0)
+                  - (self.w_outdated if outdated else 0.0)
+                  - (self.w_assistant if meta and meta.get("role") == "assistant" else 0.0)
+                  - (self.w_summary if rec.kind is Kind.SUMMARY else 0.0))
+        return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
+                        "time_match": float(timed), "outdated": float(outdated)}
 
 
 #: Totals of good matches run 5–15 (sums of z-scores): scaled so the 0–1 score still spreads.

@@ -15,7 +15,7 @@ from jiyi.read.boosts import candidate_boosts, successor_lifts
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
-from jiyi.read.rank import shape, squash
+from jiyi.read.rank import Shaper, squash
 from jiyi.read.routes import (
     ROUTE_K,
     context_route,
@@ -155,20 +155,30 @@ def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]]
     if missing:
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
-    raw = {route: dict(found) for route, found in routes.items()}
+    raw = {f"{route}_raw": dict(found) for route, found in routes.items()}
+    z_names = [f"{route}_z" for route in fusion.routes]
+    shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
     scores: dict[str, dict[str, float]] = {}
-    for rec, relevance in cands:
-        adjust, facts = shape(rec, at=at, spans=info.spans, weights=weights, half_lives=half_lives)
-        extra = boosts.get(rec.id, {})
-        totals[rec.id] = relevance + adjust + sum(extra.values())
-        scores[rec.id] = {**{f"{r}_raw": raw[r][rec.id] for r in raw if rec.id in raw[r]},
-                          **{f"{r}_z": v for r, v in fusion.parts_of(rec.id).items()}, "relevance": relevance,
-                          **extra, **facts}
+    for (rec, relevance), z in zip(cands, fusion.parts_rows([rec.id for rec, _ in cands])):
+        mid = rec.id
+        adjust, facts = shaper(rec)
+        extra = boosts.get(mid, {})
+        totals[mid] = relevance + adjust + sum(extra.values())
+        parts = {name: found[mid] for name, found in raw.items() if mid in found}
+        parts.update(zip(z_names, z))
+        parts["relevance"] = relevance
+        parts.update(extra)
+        parts.update(facts)
+        scores[mid] = parts
     for mid, lift in successor_lifts(cands, totals).items():
         scores[mid]["successor"] = lift
         totals[mid] += lift
-    hits = [Hit(rec, squash(totals[rec.id]), {**scores[rec.id], "total": totals[rec.id]}) for rec, _ in cands]
+    hits = []
+    for rec, _ in cands:
+        parts = scores[rec.id]
+        parts["total"] = totals[rec.id]
+        hits.append(Hit(rec, squash(parts["total"]), parts))
     hits.sort(key=lambda h: (-h.scores["total"], h.id))
     return novel_first(hits)[: max(0, req.limit)]
 
