@@ -149,3 +149,17 @@ def test_best_of_many_ties_is_the_head_of_a_full_lexsort() -> None:
         expected = np.lexsort((rid, created, shared))[:k]
         assert _best(k, rid, created, shared).tolist() == expected.tolist()
 
+
+
+def test_sum_by_row_is_unique_and_bincount() -> None:
+    from jiyi.stores.sqlite.textindex import _sum_by_row
+
+    rng = np.random.default_rng(4)
+    for _ in range(100):
+        rows = np.concatenate([rng.choice(500, int(rng.integers(0, 200)), replace=False)
+                               for _ in range(int(rng.integers(1, 5)))]).astype(np.int32)
+        values = rng.random(len(rows))
+        uniq, inverse = np.unique(rows, return_inverse=True)
+        got_rows, sums = _sum_by_row(rows, values)
+        assert got_rows.tolist() == uniq.tolist()
+        np.testing.assert_allclose(sums, np.bincount(inverse, weights=values, minlength=len(uniq)), rtol=1e-13)
