@@ -385,8 +385,14 @@ def _best(k: int, *keys: np.ndarray) -> np.ndarray:
     """Positions of the ``k`` smallest by ``keys`` (the last key is primary, as in ``np.lexsort``)."""
     primary = keys[-1]
     cand = np.arange(len(primary))
-    if len(primary) > k:  # only rows at least as good as the k-th can make it
-        cand = np.flatnonzero(primary <= np.partition(primary, k - 1)[k - 1])
+    if len(primary) > k > 0:  # only rows at least as good as the k-th can make it
+        kth = np.partition(primary, k - 1)[k - 1]
+        better, tied = np.flatnonzero(primary < kth), np.flatnonzero(primary == kth)
+        if len(keys) > 1 and len(tied) > k - len(better):
+            # many rows tie with the k-th (most share one entity): settle the ties by the next
+            # keys first, rather than lexsort them all (15k rows: 0.39 → 0.05 ms)
+            tied = tied[_best(k - len(better), *(key[tied] for key in keys[:-1]))]
+        cand = np.concatenate([better, tied])
     order = np.lexsort(tuple(key[cand] for key in keys))
     return cand[order[:k]]
 
