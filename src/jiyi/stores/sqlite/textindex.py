@@ -264,8 +264,12 @@ class UserText:
             rows, scores = _sum_by_row(rows, scores)
         keep = self._passes(rows, flt)
         rows, scores = rows[keep], scores[keep]
-        best = _best(k, -self.rid[rows], -scores)
-        stats = None if deep is None else score_stats(scores, deep) if len(scores) else _NOTHING
+        neg, kth, floor = -scores, None, None
+        if deep is not None and 0 < k < deep < len(neg):  # one partition finds both cut-offs
+            part = np.partition(neg, (k - 1, deep - 1))
+            kth, floor = part[k - 1], -float(part[deep - 1])
+        best = _best(k, -self.rid[rows], neg, kth=kth)
+        stats = None if deep is None else score_stats(scores, deep, floor) if len(scores) else _NOTHING
         return Ranking([(self.ids[r], s) for r, s in zip(rows[best].tolist(), scores[best].tolist())], stats)
 
     def session_search(self, tokens: Sequence[str], flt: RecordFilter, k: int = 200) -> SessionScores:
@@ -381,12 +385,14 @@ def _sum_by_row(rows: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.nd
     return ordered[starts], np.add.reduceat(values[keys & 0xFFFFFF], starts)
 
 
-def _best(k: int, *keys: np.ndarray) -> np.ndarray:
-    """Positions of the ``k`` smallest by ``keys`` (the last key is primary, as in ``np.lexsort``)."""
+def _best(k: int, *keys: np.ndarray, kth: float | None = None) -> np.ndarray:
+    """Positions of the ``k`` smallest by ``keys`` (the last key is primary, as in ``np.lexsort``);
+    ``kth`` is the primary key's k-th smallest value when the caller has it."""
     primary = keys[-1]
     cand = np.arange(len(primary))
     if len(primary) > k > 0:  # only rows at least as good as the k-th can make it
-        kth = np.partition(primary, k - 1)[k - 1]
+        if kth is None:
+            kth = np.partition(primary, k - 1)[k - 1]
         better, tied = np.flatnonzero(primary < kth), np.flatnonzero(primary == kth)
         if len(keys) > 1 and len(tied) > k - len(better):
             # many rows tie with the k-th (most share one entity): settle the ties by the next

@@ -370,7 +370,8 @@ class UserMatrix:
         at = np.searchsorted(starts, rows, side="right") - 1
         scanned = (at >= 0) & (rows < stops[np.maximum(at, 0)])
         use = mask[rows] & ~scanned
-        return (self.matrix[0:end:stride] @ query)[use]
+        scores: np.ndarray = (self.matrix[0:end:stride] @ query)[use]
+        return scores
 
     def _mask(self, flt: RecordFilter) -> tuple[np.ndarray, int]:
         hit = self._masks.get(flt)
@@ -420,10 +421,12 @@ def _among(column: np.ndarray, codes: list[int]) -> np.ndarray:
     return column == codes[0] if len(codes) == 1 else np.isin(column, codes)
 
 
-def score_stats(scores: np.ndarray, deep: int) -> ScoreStats:
-    """Count, mean and variance of ``scores`` (in float64), and the score at rank ``deep``."""
+def score_stats(scores: np.ndarray, deep: int, floor: float | None = None) -> ScoreStats:
+    """Count, mean and variance of ``scores`` (in float64), and the score at rank ``deep``
+    (``floor``, when the caller has it)."""
     n = len(scores)
-    floor = scores.min() if n <= deep else np.partition(scores, n - deep)[n - deep]
+    if floor is None:
+        floor = scores.min() if n <= deep else np.partition(scores, n - deep)[n - deep]
     centred = scores.astype(np.float64)
     mean = float(centred.sum()) / n
     centred -= mean
