@@ -163,3 +163,14 @@ def test_sum_by_row_is_unique_and_bincount() -> None:
         got_rows, sums = _sum_by_row(rows, values)
         assert got_rows.tolist() == uniq.tolist()
         np.testing.assert_allclose(sums, np.bincount(inverse, weights=values, minlength=len(uniq)), rtol=1e-13)
+
+
+def test_remembered_phrase_matches_follow_every_write(tmp_path: Path, data) -> None:
+    store = SQLiteStore(tmp_path / "m.db")
+    _put(store, data, ALICE, [("a", "花生 过敏", ()), ("b", "咖啡", ())])
+    assert [m for m, _ in store.keyword_search(ALICE, ["花生"], 10, ANY)] == ["a"]
+    _put(store, data, ALICE, [("c", "花生 酱", ())])  # a new row with the word
+    assert sorted(m for m, _ in store.keyword_search(ALICE, ["花生"], 10, ANY)) == ["a", "c"]
+    _put(store, data, ALICE, [("a", "咖啡", ())])  # rewritten without it
+    assert [m for m, _ in store.keyword_search(ALICE, ["花生"], 10, ANY)] == ["c"]
+    store.close()

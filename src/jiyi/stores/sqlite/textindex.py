@@ -39,6 +39,7 @@ K1 = 1.2
 B = 0.75
 IDF_FLOOR = 1e-6  # FTS5's bm25(): a term in more than half of the rows still counts a little
 TextKey = tuple[str, str]  # tenant, user_id
+_MEMO_PHRASES = 64  # phrase matches remembered per user index (a search has a dozen at most)
 _NOTHING = ScoreStats(0, 0.0, 0.0, 0.0)  # no row matched: the whole population scores 0
 _GROWN = ("alive", "has_text", "dl", "kind", "status", "sensitive", "session", "agent", "created", "rid")
 
@@ -119,6 +120,8 @@ class UserText:
         self.created = np.zeros(16, dtype=np.float64)
         self.rid = np.zeros(16, dtype=np.int64)
         self._sessions: tuple[object, np.ndarray, np.ndarray] | None = None
+        self._memo: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._memo_state = (0, 0)
 
     @classmethod
     def from_columns(cls, gen: int, cols: TextColumns) -> UserText:
@@ -327,7 +330,23 @@ class UserText:
         return self._sessions[1], self._sessions[2]
 
     def _matches(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Live rows holding ``phrase`` and how often (a phrase: its terms consecutively)."""
+        """Live rows holding ``phrase`` and how often (a phrase: its terms consecutively).
+
+        Remembered until the index changes (rows are only appended and tombstoned, so
+        ``(n, dead)`` names its state): the keyword route and the session keywords of one
+        search ask for the same phrases. Callers must not modify the arrays.
+        """
+        if self._memo_state != (self.n, self.dead):
+            self._memo.clear()
+            self._memo_state = (self.n, self.dead)
+        found = self._memo.get(phrase)
+        if found is None:
+            if len(self._memo) >= _MEMO_PHRASES:
+                self._memo.clear()
+            found = self._memo[phrase] = self._find(phrase)
+        return found
+
+    def _find(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         lists = []
         for term in phrase:
             post = self.terms.get(term)
