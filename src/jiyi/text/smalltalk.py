@@ -100,6 +100,8 @@ def is_smalltalk(text: str) -> bool:
         return True
     if len(s) > 40:
         return False
+    if not _alphabet().issuperset(s):  # a character no phrase has (most messages): no segmentation
+        return False
     s = _collapse(s)
     phrases = _phrases()
     if s in phrases:
@@ -110,3 +112,9 @@ def is_smalltalk(text: str) -> bool:
 @lru_cache(maxsize=1)
 def _longest() -> int:
     return max(len(p) for p in _phrases())
+
+
+@lru_cache(maxsize=1)
+def _alphabet() -> frozenset[str]:
+    """Every character of every phrase (collapsing repeats only removes characters)."""
+    return frozenset("".join(_phrases()))
