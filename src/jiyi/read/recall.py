@@ -155,32 +155,36 @@ def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]]
     if missing:
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
-    raw = {f"{route}_raw": dict(found) for route, found in routes.items()}
-    z_names = [f"{route}_z" for route in fusion.routes]
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
-    scores: dict[str, dict[str, float]] = {}
-    for (rec, relevance), z in zip(cands, fusion.parts_rows([rec.id for rec, _ in cands])):
-        mid = rec.id
+    why: dict[str, tuple[float, dict[str, float], dict[str, float]]] = {}
+    for rec, relevance in cands:
         adjust, facts = shaper(rec)
-        extra = boosts.get(mid, {})
-        totals[mid] = relevance + adjust + sum(extra.values())
-        parts = {name: found[mid] for name, found in raw.items() if mid in found}
+        extra = boosts.get(rec.id, {})
+        totals[rec.id] = relevance + adjust + sum(extra.values())
+        why[rec.id] = (relevance, extra, facts)
+    lifts = successor_lifts(cands, totals)
+    for mid, lift in lifts.items():
+        totals[mid] += lift
+    hits = [Hit(rec, squash(totals[rec.id]), {"total": totals[rec.id]}) for rec, _ in cands]
+    hits.sort(key=lambda h: (-h.scores["total"], h.id))
+    shown = novel_first(hits)[: max(0, req.limit)]
+    # every score part, for the hits returned only (the other candidates' were never read)
+    raw = {f"{route}_raw": dict(found) for route, found in routes.items()}
+    z_names = [f"{route}_z" for route in fusion.routes]
+    out = []
+    for h, z in zip(shown, fusion.parts_rows([h.id for h in shown])):
+        relevance, extra, facts = why[h.id]
+        parts = {name: found[h.id] for name, found in raw.items() if h.id in found}
         parts.update(zip(z_names, z))
         parts["relevance"] = relevance
         parts.update(extra)
         parts.update(facts)
-        scores[mid] = parts
-    for mid, lift in successor_lifts(cands, totals).items():
-        scores[mid]["successor"] = lift
-        totals[mid] += lift
-    hits = []
-    for rec, _ in cands:
-        parts = scores[rec.id]
-        parts["total"] = totals[rec.id]
-        hits.append(Hit(rec, squash(parts["total"]), parts))
-    hits.sort(key=lambda h: (-h.scores["total"], h.id))
-    return novel_first(hits)[: max(0, req.limit)]
+        if h.id in lifts:
+            parts["successor"] = lifts[h.id]
+        parts.update(h.scores)  # the total, and what novel_first noted
+        out.append(Hit(h.record, h.score, parts))
+    return out
 
 
 def novel_first(hits: Sequence[Hit]) -> list[Hit]:
