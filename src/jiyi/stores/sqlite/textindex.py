@@ -41,7 +41,7 @@ IDF_FLOOR = 1e-6  # FTS5's bm25(): a term in more than half of the rows still co
 TextKey = tuple[str, str]  # tenant, user_id
 _MEMO_PHRASES = 64  # phrase matches remembered per user index (a search has a dozen at most)
 _NOTHING = ScoreStats(0, 0.0, 0.0, 0.0)  # no row matched: the whole population scores 0
-_GROWN = ("alive", "has_text", "dl", "kind", "status", "sensitive", "session", "agent", "created", "rid")
+_GROWN = ("ids", "alive", "has_text", "dl", "kind", "status", "sensitive", "session", "agent", "created", "rid")
 
 
 @dataclass(slots=True)
@@ -100,7 +100,7 @@ class UserText:
     def __init__(self, gen: int) -> None:
         self.gen = gen
         self.n = 0
-        self.ids: list[str] = []
+        self.ids = np.empty(16, dtype=object)  # memory id per row (an array: results gather ids in C)
         self.index: dict[str, int] = {}
         self.texts: list[str | None] = []
         self.codes: dict[str, int] = {}
@@ -194,13 +194,13 @@ class UserText:
         self.agent[start:end] = [self._code(a) for a in cols.agents]
         self.created[start:end] = cols.created
         self.rid[start:end] = cols.rids
+        self.ids[start:end] = cols.ids
         self.has_text[start:end] = [kw is not None for kw in cols.keywords]
         lengths = [self._index_row(start + i, kw, ents)
                    for i, (kw, ents) in enumerate(zip(cols.keywords, cols.entities))]
         self.dl[start:end] = lengths
         for i, mid in enumerate(cols.ids):
             self.index[mid] = start + i
-        self.ids.extend(cols.ids)
         self.texts.extend(cols.keywords)
         self.docs += int(np.count_nonzero(self.has_text[start:end]))
         self.total_dl += float(sum(lengths))
@@ -273,7 +273,7 @@ class UserText:
             kth, floor = part[k - 1], -float(part[deep - 1])
         best = _best(k, -self.rid[rows], neg, kth=kth)
         stats = None if deep is None else score_stats(scores, deep, floor) if len(scores) else _NOTHING
-        return Ranking([(self.ids[r], s) for r, s in zip(rows[best].tolist(), scores[best].tolist())], stats)
+        return Ranking(list(zip(self.ids[rows[best]].tolist(), scores[best].tolist())), stats)
 
     def session_search(self, tokens: Sequence[str], flt: RecordFilter, k: int = 200) -> SessionScores:
         """BM25 of each session as one document (its rows passing ``flt``), with session statistics.
@@ -375,7 +375,7 @@ class UserText:
         keep = self._passes(rows, flt)
         rows, shared = rows[keep], shared[keep]
         best = _best(k, -self.rid[rows], -self.created[rows], -shared)
-        return [(self.ids[r], float(s)) for r, s in zip(rows[best].tolist(), shared[best].tolist())]
+        return list(zip(self.ids[rows[best]].tolist(), shared[best].astype(np.float64).tolist()))
 
     def _passes(self, rows: np.ndarray, flt: RecordFilter) -> np.ndarray:
         return filter_mask(flt, self.codes, lambda name: getattr(self, name)[rows], len(rows))
