@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
-from jiyi.stores.sqlite.codec import SELECT_MEMORY, _json_tuple, _string_tuple, record_row, row_record
+from jiyi.stores.sqlite.codec import (
+    SELECT_MEMORY,
+    _json_tuple,
+    _string_tuple,
+    record_row,
+    row_record,
+)
 
 TEXT = st.lists(st.sampled_from(['a', '用', '"', '\\', ',', ' ', '", "', '["', '"]', '\x00', '\n', 'é']),
                 max_size=6).map("".join)

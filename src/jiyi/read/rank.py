@@ -75,8 +75,18 @@ class Shaper:
     Built once per search (the weights and the query's time spans), called per candidate.
     """
 
-    __slots__ = ("at", "spans", "half_lives", "w_imp", "w_conf", "w_fresh", "w_time", "w_outdated",
-                 "w_assistant", "w_summary")
+    __slots__ = (
+        "at",
+        "half_lives",
+        "spans",
+        "w_assistant",
+        "w_conf",
+        "w_fresh",
+        "w_imp",
+        "w_outdated",
+        "w_summary",
+        "w_time",
+    )
 
     def __init__(self, *, at: datetime, spans: Sequence[TimeSpan], weights: Mapping[str, float],
                  half_lives: Mapping[str, float]) -> None:
