@@ -343,30 +343,30 @@ class UserMatrix:
         scanned = len(scores) if keep is None else int(np.count_nonzero(keep))
         if scanned < k:
             return None
+        starts = np.array([a for a, _ in ranges], dtype=np.int64)
+        stops = np.array([b for _, b in ranges], dtype=np.int64)
         stats = None
-        if deep is not None:
-            exact = scores.copy() if keep is None else scores[keep]
-            sample = self._unscanned_sample(query, ranges, mask, cl.end)
+        if deep is not None:  # (the statistics only read ``scores``: no copy needed)
+            exact = scores if keep is None else scores[keep]
+            sample = self._unscanned_sample(query, starts, stops, mask, cl.end)
             stats = sampled_stats(exact, sample, candidates - scanned, deep)
         if keep is not None:
             scores[~keep] = -np.inf
         pos, top_scores = _top(scores, k)
-        starts = np.array([a for a, _ in ranges], dtype=np.int64)
-        offsets = np.cumsum([0] + [b - a for a, b in ranges])
+        offsets = np.concatenate([[0], np.cumsum(stops - starts)])
         part = np.searchsorted(offsets, pos, side="right") - 1
         return starts[part] + (pos - offsets[part]), top_scores, stats
 
-    def _unscanned_sample(self, query: np.ndarray, ranges: list[tuple[int, int]], mask: np.ndarray,
+    def _unscanned_sample(self, query: np.ndarray, starts: np.ndarray, stops: np.ndarray, mask: np.ndarray,
                           end: int) -> np.ndarray:
-        """Scores of every ``stride``-th clustered row that passes the mask and was not scanned.
+        """Scores of every ``stride``-th clustered row that passes the mask and lies in no scanned
+        range (``starts[i]:stops[i]``, ascending).
 
         Rows are stored cluster by cluster, so an even stride samples every cluster in
         proportion to its size (a strided product reads only those rows: ~0.04 ms).
         """
         stride = max(1, end // STATS_SAMPLE)
         rows = np.arange(0, end, stride)
-        starts = np.array([a for a, _ in ranges], dtype=np.int64)
-        stops = np.array([b for _, b in ranges], dtype=np.int64)
         at = np.searchsorted(starts, rows, side="right") - 1
         scanned = (at >= 0) & (rows < stops[np.maximum(at, 0)])
         use = mask[rows] & ~scanned
