@@ -130,6 +130,11 @@ class UserText:
         return idx
 
     @property
+    def state(self) -> tuple[int, int]:
+        """Changes with every write: rows are only appended and tombstoned (what the caches key on)."""
+        return self.n, self.dead
+
+    @property
     def live(self) -> int:
         return len(self.index)
 
@@ -316,7 +321,7 @@ class UserText:
 
         Kept until the next write (they cost a pass over every row of the user).
         """
-        key = (flt, self.n, self.dead)
+        key = (flt, self.state)
         if self._sessions is None or self._sessions[0] != key:
             rows = np.flatnonzero(self.alive[: self.n] & self.has_text[: self.n])
             rows = rows[self._passes(rows, flt)]
@@ -332,13 +337,13 @@ class UserText:
     def _matches(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Live rows holding ``phrase`` and how often (a phrase: its terms consecutively).
 
-        Remembered until the index changes (rows are only appended and tombstoned, so
-        ``(n, dead)`` names its state): the keyword route and the session keywords of one
-        search ask for the same phrases. Callers must not modify the arrays.
+        Remembered until the index changes (:attr:`state`): the keyword route and the
+        session keywords of one search ask for the same phrases. Callers must not modify
+        the arrays.
         """
-        if self._memo_state != (self.n, self.dead):
+        if self._memo_state != self.state:
             self._memo.clear()
-            self._memo_state = (self.n, self.dead)
+            self._memo_state = self.state
         found = self._memo.get(phrase)
         if found is None:
             if len(self._memo) >= _MEMO_PHRASES:
