@@ -170,20 +170,20 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
 
 def _vector_route(store: Any, scope: Scope, qvecs: np.ndarray) -> dict[str, float]:
     """The store's vector route alone as the read path calls it: content channel, top 200 with statistics."""
-    times = []
-    for q in qvecs:
-        t = time.perf_counter()
-        store.vector_ranking(scope, q, VECTOR_K, RecordFilter(), deep=DEEP_K)
-        times.append((time.perf_counter() - t) * 1000)
-    return _stats(times)
+    return _per_query(qvecs, lambda q: store.vector_ranking(scope, q, VECTOR_K, RecordFilter(), deep=DEEP_K))
 
 
 def _vector_list(store: Any, scope: Scope, qvecs: np.ndarray) -> dict[str, float]:
     """A plain deep list (top 1,000, no statistics), as a store without statistics serves the route."""
+    return _per_query(qvecs, lambda q: store.vector_search(scope, q, DEEP_K, RecordFilter()))
+
+
+def _per_query(qvecs: np.ndarray, run: Callable[[np.ndarray], object]) -> dict[str, float]:
+    """Latency statistics of ``run(q)`` over the queries, in ms."""
     times = []
     for q in qvecs:
         t = time.perf_counter()
-        store.vector_search(scope, q, DEEP_K, RecordFilter())
+        run(q)
         times.append((time.perf_counter() - t) * 1000)
     return _stats(times)
 
@@ -199,14 +199,13 @@ def _exact_vectors(store: Any, scope: Scope) -> tuple[list[str], np.ndarray]:
 def _numpy(matrix: np.ndarray, qvecs: np.ndarray, k: int) -> dict[str, float]:
     """Plain per-user brute force: one product and a sorted top ``k``, one BLAS thread."""
     k = min(k, len(matrix))
-    times = []
-    for q in qvecs:
-        t = time.perf_counter()
+
+    def brute(q: np.ndarray) -> np.ndarray:
         scores = matrix @ q
         top = np.argpartition(-scores, k - 1)[:k]
-        top[np.argsort(-scores[top])]
-        times.append((time.perf_counter() - t) * 1000)
-    return _stats(times)
+        return top[np.argsort(-scores[top])]
+
+    return _per_query(qvecs, brute)
 
 
 def _recall(store: Any, scope: Scope, exact: tuple[list[str], np.ndarray], qvecs: np.ndarray) -> dict[str, float]:
