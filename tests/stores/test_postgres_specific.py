@@ -151,6 +151,25 @@ def test_migrations_are_recorded_once_and_reapplying_does_nothing(
     assert first.get(ALICE, "a") is not None
 
 
+def test_migration_2_drops_context_copies_and_keeps_own_context_vectors(
+    opened: Callable[..., PostgresStore], schema: str
+) -> None:
+    """Rows written before migration 2 held facts' vectors on both channels; only real context stays."""
+    store = opened()
+    store.check_embedding("e5-small", 8)
+    fact_vec, ep_vec, ep_context = unit(np.eye(8)[0]), unit(np.eye(8)[1]), unit(np.eye(8)[0] + np.eye(8)[1])
+    store.apply(ChangeSet(ALICE, [Upsert(record("fact"), {"content": fact_vec, "context": fact_vec}),
+                                  Upsert(record("ep").replace(kind=Kind.EPISODE),
+                                         {"content": ep_vec, "context": ep_context})]))
+    query = unit(np.eye(8)[0])
+    assert [i for i, _ in store.vector_search(ALICE, query, 5, RecordFilter(), "context")] == ["fact", "ep"]
+    with psycopg.connect(schema, autocommit=True) as conn:  # the schema as migration 1 left it
+        conn.execute("DELETE FROM jiyi_migrations WHERE version = 2")
+        assert migrate(conn) == ["drop_context_copies"]
+    assert [i for i, _ in store.vector_search(ALICE, query, 5, RecordFilter(), "context")] == ["ep"]
+    assert sorted(store.vectors(ALICE, ["fact", "ep"], "content")) == ["ep", "fact"]
+
+
 def test_concurrent_starters_on_a_fresh_schema_do_not_race(schema: str) -> None:
     errors: list[BaseException] = []
     stores: list[PostgresStore] = []

@@ -104,6 +104,27 @@ def test_a_version_1_file_keeps_its_embedding_cache(opened, path: Path) -> None:
         assert raw.execute("SELECT count(*) FROM embedding_cache").fetchone()[0] == 2
 
 
+def test_migration_3_drops_context_copies_and_keeps_own_context_vectors(opened, path: Path, data) -> None:
+    """A file written before migration 3 held facts' vectors on both channels; only real context stays."""
+    first = opened()
+    first.check_embedding("e5", data.dim)
+    fact, episode = data.record("fact"), data.record("ep", kind=Kind.EPISODE)
+    data.put(first, data.upsert(fact, data.vec(1, 0), context=data.vec(1, 0)),
+             data.upsert(episode, data.vec(0, 1), context=data.vec(1, 1)))
+    assert [i for i, _ in first.vector_search(ALICE, data.vec(1), 5, RecordFilter(), "context")] == ["fact", "ep"]
+    first.close()
+    with sqlite3.connect(path) as raw:  # the file as migration 2 left it
+        raw.execute("DELETE FROM _jiyi_migrations WHERE version = 3")
+        gen = raw.execute("SELECT gen FROM user_generations").fetchone()[0]
+    again = opened()
+    assert [i for i, _ in again.vector_search(ALICE, data.vec(1), 5, RecordFilter(), "context")] == ["ep"]
+    assert sorted(again.vectors(ALICE, ["fact", "ep"], "content")) == ["ep", "fact"]
+    np.testing.assert_allclose(again.vectors(ALICE, ["ep"], "context")["ep"], data.vec(1, 1), atol=1e-6)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT gen FROM user_generations").fetchone()[0] == gen + 1
+        assert raw.execute("SELECT max(version) FROM _jiyi_migrations").fetchone()[0] >= 3
+
+
 def test_purge_and_delete_user_leave_no_orphan_index_rows(opened, path: Path, data) -> None:
     store = opened()
     data.put(

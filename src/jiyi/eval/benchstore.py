@@ -84,7 +84,7 @@ def _change_set(scope: Scope, mems: list[SynthMemory], pool: VectorPool, rng: np
     changes = ChangeSet(scope)
     for i, m in enumerate(mems):
         rec = _record(scope, m, offset + i, rng, model)
-        vectors = {"content": content[i], "context": context[i] if m.kind is Kind.EPISODE else content[i]}
+        vectors = {"content": content[i], "context": context[i]} if m.kind is Kind.EPISODE else {"content": content[i]}
         text = m.content if m.kind is Kind.EPISODE else " ".join((m.content, *m.entities))
         changes.upserts.append(Upsert(rec, vectors, keywords_text(text)))
         changes.history.append(HistoryEvent(EventType.ADD, rec.id, rec.created_at, new=rec.content))

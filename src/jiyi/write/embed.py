@@ -14,12 +14,14 @@ from jiyi.stores.protocol import Store
 
 
 def self_contained_vectors(vec: np.ndarray) -> dict[str, np.ndarray]:
-    """Vectors of a memory that needs no neighbour context: the same vector on both channels.
+    """Vectors of a memory that needs no neighbour context: its own, on the ``content`` channel.
 
-    Episodes get a separate ``context`` vector (the turn with the one before it); every
-    other memory is self-contained, so it competes on both dense routes with its own.
+    Episodes also get a ``context`` vector (the turn with the one before it). Every other
+    memory is self-contained: on the context route it counts with its ``vector`` z-score
+    (``read.fuse.FALLBACK``), which is what a copy of its vector on that channel gave,
+    without the route scoring it a second time.
     """
-    return {"content": vec, "context": vec}
+    return {"content": vec}
 
 
 def content_hash(text: str) -> str:

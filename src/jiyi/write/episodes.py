@@ -84,7 +84,8 @@ def draft_episodes(
 
 
 def episode_vectors(drafts: Sequence[EpisodeDraft], embedder: CachedEmbedder, mode: str) -> list[dict[str, np.ndarray]]:
-    """The ``content`` and ``context`` vectors of each draft, in one batched embedding call."""
+    """The ``content`` vector of each draft, and its ``context`` vector when a turn came before it
+    (and the mode makes one), in one batched embedding call."""
     texts = [d.content_text for d in drafts]
     if mode == "joint":
         texts += [d.context_text for d in drafts]
@@ -95,12 +96,13 @@ def episode_vectors(drafts: Sequence[EpisodeDraft], embedder: CachedEmbedder, mo
     out = []
     for i in range(n):
         own = vecs[i]
+        if mode == "off" or drafts[i].prev_text is None:  # no context of its own: the context
+            out.append({"content": own})  # route reads its vector z-score (read.fuse.FALLBACK)
+            continue
         if mode == "joint":
             context = vecs[n + i]
-        elif mode == "mean" and drafts[i].prev_text is not None:
+        else:
             summed = own + vecs[n + i]
             context = (summed / max(float(np.linalg.norm(summed)), 1e-12)).astype(np.float32)
-        else:
-            context = own
         out.append({"content": own, "context": context})
     return out

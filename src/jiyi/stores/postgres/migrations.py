@@ -170,6 +170,24 @@ MIGRATIONS: list[Migration] = [
     CREATE TABLE jiyi_meta (key text COLLATE "C" PRIMARY KEY, value jsonb NOT NULL);
     """,
     ),
+    # Self-contained memories stored their one vector on both channels; fusion reads a
+    # missing ``context`` vector as the ``vector`` z-score (read.fuse.FALLBACK), so the copy
+    # only made the context route score them twice. (No column yet: nothing was written.)
+    Migration(
+        2,
+        "drop_context_copies",
+        """
+    DO $$
+    BEGIN
+        IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+                   AND table_name = 'memory_vectors' AND column_name = 'embedding') THEN
+            DELETE FROM memory_vectors v USING memory_vectors c
+            WHERE v.channel = 'context' AND c.channel = 'content' AND c.tenant = v.tenant
+              AND c.user_id = v.user_id AND c.memory_id = v.memory_id AND c.embedding = v.embedding;
+        END IF;
+    END $$;
+    """,
+    ),
 ]
 
 

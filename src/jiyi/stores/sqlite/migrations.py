@@ -200,3 +200,25 @@ def m002_embedding_cache_by_rowid(conn: sqlite3.Connection) -> None:
     CREATE UNIQUE INDEX embedding_cache_key ON embedding_cache (model, hash)
     """,
     )
+
+
+@migration(3)
+def m003_drop_context_copies(conn: sqlite3.Connection) -> None:
+    """Drop ``context`` vectors that repeat the memory's ``content`` vector, byte for byte.
+
+    Self-contained memories (facts, preferences, summaries: everything but episodes) used
+    to store their one vector on both channels. Fusion already reads a memory without a
+    ``context`` vector as its ``vector`` z-score (``read.fuse.FALLBACK``), so the copy only
+    made the context route score the memory a second time (40 % of that route's rows in
+    the bench). Every user's generation moves on, so no process keeps a matrix with them.
+    """
+    _script(
+        conn,
+        """
+    DELETE FROM vectors WHERE channel = 'context' AND EXISTS (
+        SELECT 1 FROM vectors c
+        WHERE c.tenant = vectors.tenant AND c.user_id = vectors.user_id AND c.memory_id = vectors.memory_id
+          AND c.channel = 'content' AND c.dtype = vectors.dtype AND c.blob = vectors.blob);
+    UPDATE user_generations SET gen = gen + 1
+    """,
+    )
