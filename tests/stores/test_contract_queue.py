@@ -38,6 +38,25 @@ def test_reset_embedding_drops_vectors_and_adopts_the_new_model(store: Store, da
     store.check_embedding("new", 4)
 
 
+def test_reembed_refills_every_users_vectors_with_the_new_model(store: Store, data) -> None:
+    from jiyi.embedders.hashing import HashingEmbedder
+    from jiyi.maintain.reembed import reembed
+    from jiyi.write.embed import CachedEmbedder
+
+    store.check_embedding("old", data.dim)
+    data.put(store, data.upsert(data.record("a", "用户对花生过敏"), data.vec(1)),
+             data.upsert(data.record("b", "用户住在杭州"), data.vec(0, 1)))
+    data.put(store, data.upsert(data.record("c", "我喜欢猫", scope=data.bob), data.vec(1)))
+    new = HashingEmbedder(24)
+    report = reembed(store, CachedEmbedder(new, store))
+    assert store.embedding_info() == ("hash-24", 24) and (report.users, report.embedded) == (2, 3)
+    for scope, mid, text in ((data.alice, "a", "用户对花生过敏"), (data.bob, "c", "我喜欢猫")):
+        np.testing.assert_allclose(store.vectors(scope, [mid])[mid], new.embed_passages([text])[0], atol=1e-3)
+    query = new.embed_query("用户住在杭州")
+    assert store.vector_search(data.alice, query, 1, RecordFilter())[0][0] == "b"
+    assert store.get(data.alice, "b").embedding_model == "hash-24"  # type: ignore[union-attr]
+
+
 def test_vector_of_the_wrong_dimension_is_refused_and_nothing_is_written(
     store: Store, data
 ) -> None:

@@ -1,4 +1,4 @@
-"""Memory verbs: add, search, context, list, show, update, delete, forget, history, export, import, gc."""
+"""Memory verbs: add, search, context, list, show, update, delete, forget, history, export, import, gc, reembed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from jiyi.records import Hit, MemoryRecord
 
 
 def register(cli: click.Group) -> None:
-    for cmd in (add, search, context, list_, show, update, delete, forget, history, export, import_, gc, remember):
+    for cmd in (add, search, context, list_, show, update, delete, forget, history, export, import_, gc, reembed,
+                remember):
         cli.add_command(cmd)
 
 
@@ -201,6 +202,45 @@ def gc(apply_: bool, as_json: bool) -> None:
     verb = "would change" if report.dry_run else "changed"
     for rule, count in report.counts.items():
         click.echo(f"{rule:16} {verb} {count}")
+
+
+@click.command()
+@click.option("--yes", is_flag=True, help="Switch models without asking (the old vectors are deleted first).")
+@json_option
+def reembed(yes: bool, as_json: bool) -> None:
+    """Embed every memory again with the configured embedder (after changing models).
+
+    Every tenant's memories get new vectors; text and history stay. An interrupted run
+    resumes where it stopped when run again.
+    """
+    from jiyi import registry
+    from jiyi.config import load_settings
+    from jiyi.errors import JiyiError
+    from jiyi.maintain.reembed import reembed as run
+    from jiyi.write.embed import CachedEmbedder
+
+    settings = load_settings(**dict(click.get_current_context().find_root().obj or {}))
+    store = None
+    try:
+        store = registry.create("store", settings.store_backend(), settings)
+        embedder = registry.create("embedder", settings.embedder, settings)
+        held = store.embedding_info()
+        if held is not None and held != (embedder.model, embedder.dim) and not yes:
+            click.confirm(f"The store holds vectors of {held[0]} (dim {held[1]}); delete them and embed every "
+                          f"memory with {embedder.model} (dim {embedder.dim})?", abort=True, err=True)
+        report = run(store, CachedEmbedder(embedder, store), context_mode=settings.episode_context,
+                     progress=None if as_json else lambda scope, done, total: click.echo(
+                         f"  {scope.tenant}/{scope.user_id}: {done}/{total}", err=True))
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    click.echo(f"{report.embedded} memories of {report.users} users embedded with {report.model} "
+               f"(dim {report.dim}); {report.kept} already had its vectors")
 
 
 def print_hits(hits: list[Hit]) -> None:

@@ -11,11 +11,11 @@ from typing import Any
 
 from jiyi.clock import parse_iso
 from jiyi.errors import InvalidInput
-from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Message, Scope
+from jiyi.records import EventType, HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import ChangeSet, Store, Upsert
 from jiyi.text.tokens import keywords_text
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.episodes import speaker_text
+from jiyi.write.episodes import index_text
 from jiyi.write.validate import validate_user_id
 
 FORMAT = "jiyi.memory.v1"
@@ -37,7 +37,7 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
     for scope, items in by_scope.items():
         for start in range(0, len(items), BATCH):
             chunk = items[start : start + BATCH]
-            texts = [_index_text(r) for r, _ in chunk]
+            texts = [index_text(r) for r, _ in chunk]
             vecs = embedder.embed_passages(texts)
             changes = ChangeSet(scope)
             for (rec, hist), text, vec in zip(chunk, texts, vecs):
@@ -47,12 +47,6 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
                                                              reason="import")])
             store.apply(changes)
     return len(parsed)
-
-
-def _index_text(rec: MemoryRecord) -> str:
-    if rec.kind is Kind.EPISODE:
-        return speaker_text(Message("user", rec.content, rec.created_at, name=rec.speaker))
-    return rec.content
 
 
 def _parse(row: Any, tenant: str, i: int) -> tuple[MemoryRecord, list[HistoryEvent]]:

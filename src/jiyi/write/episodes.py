@@ -34,6 +34,13 @@ def speaker_text(m: Message) -> str:
     return f"{m.name}: {m.content}" if m.name else m.content
 
 
+def index_text(rec: MemoryRecord) -> str:
+    """The text a stored memory's ``content`` vector embeds: :func:`speaker_text` for a turn."""
+    if rec.kind is Kind.EPISODE:
+        return speaker_text(Message("user", rec.content, rec.created_at, name=rec.speaker))
+    return rec.content
+
+
 def draft_episodes(
     messages: Sequence[Message],
     *,
