@@ -29,14 +29,27 @@ from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
 from jiyi.read.tokencount import count_tokens
-from jiyi.records import (AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Message, Scope,
-                          Status, Visibility, WriteEvent, new_id)
+from jiyi.records import (
+    AddResult,
+    EventType,
+    GcReport,
+    HistoryEvent,
+    Hit,
+    Kind,
+    MemoryRecord,
+    Message,
+    Scope,
+    Status,
+    Visibility,
+    WriteEvent,
+    new_id,
+)
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
-from jiyi.text.tokens import keywords_text
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
-from jiyi.write.embed import CachedEmbedder, self_contained_vectors
+from jiyi.write.embed import CachedEmbedder
+from jiyi.write.episodes import index_keywords, stored_vectors
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
@@ -187,9 +200,12 @@ class Memory:
         text = _check_content(content)
         now = self.clock.now()
         new = old.replace(content=text, updated_at=now)
-        vec = self.embedder.embed_passages([text])[0]
-        vectors = {"content": vec} if old.kind is Kind.EPISODE else self_contained_vectors(vec)
-        self.store.apply(ChangeSet(scope, [Upsert(new, vectors, keywords_text(text))],
+        prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
+        prev = next((r for r in self.store.find_by_source(scope, prev_id) if r.kind is Kind.EPISODE), None) \
+            if isinstance(prev_id, str) else None
+        turns = {prev_id: prev} if isinstance(prev_id, str) and prev is not None else {}
+        vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
+        self.store.apply(ChangeSet(scope, [Upsert(new, vectors, index_keywords(new))],
                                    [HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")]))
         return new
 
@@ -333,7 +349,8 @@ class Memory:
 
     def import_(self, records: Iterable[dict[str, Any]]) -> int:
         """Load records produced by ``export`` (into this tenant); returns how many."""
-        return import_records(self.store, self.embedder, self.scope_tenant, records, self.clock.now())
+        return import_records(self.store, self.embedder, self.scope_tenant, records, self.clock.now(),
+                              context_mode=self.settings.episode_context)
 
     def stats(self) -> dict[str, Any]:
         users = self.users()

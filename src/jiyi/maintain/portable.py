@@ -11,11 +11,10 @@ from typing import Any
 
 from jiyi.clock import parse_iso
 from jiyi.errors import InvalidInput
-from jiyi.records import EventType, HistoryEvent, MemoryRecord, Scope
+from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope
 from jiyi.stores.protocol import ChangeSet, Store, Upsert
-from jiyi.text.tokens import keywords_text
-from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.episodes import index_text
+from jiyi.write.embed import CachedEmbedder
+from jiyi.write.episodes import index_keywords, stored_vectors
 from jiyi.write.validate import validate_user_id
 
 FORMAT = "jiyi.memory.v1"
@@ -28,21 +27,25 @@ def export_user(store: Store, scope: Scope) -> Iterator[dict[str, Any]]:
 
 
 def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: Iterable[dict[str, Any]],
-                   now: datetime) -> int:
-    """Validate every row, then write them per user in batches; returns how many were written."""
+                   now: datetime, *, context_mode: str = "joint") -> int:
+    """Validate every row, then write them per user in batches; returns how many were written.
+
+    Memories are embedded and indexed as the write path does it (a turn's ``context``
+    vector from the imported turn before it, under ``context_mode``).
+    """
     parsed = [_parse(row, tenant, i) for i, row in enumerate(rows)]
     by_scope: dict[Scope, list[tuple[MemoryRecord, list[HistoryEvent]]]] = {}
     for rec, hist in parsed:
         by_scope.setdefault(rec.scope, []).append((rec, hist))
     for scope, items in by_scope.items():
+        turns = {r.source_ids[0]: r for r, _ in items if r.kind is Kind.EPISODE and len(r.source_ids) == 1}
         for start in range(0, len(items), BATCH):
             chunk = items[start : start + BATCH]
-            texts = [index_text(r) for r, _ in chunk]
-            vecs = embedder.embed_passages(texts)
+            vectors = stored_vectors([r for r, _ in chunk], turns, embedder, context_mode)
             changes = ChangeSet(scope)
-            for (rec, hist), text, vec in zip(chunk, texts, vecs):
+            for (rec, hist), vecs in zip(chunk, vectors):
                 rec = rec.replace(embedding_model=embedder.model)
-                changes.upserts.append(Upsert(rec, self_contained_vectors(vec), keywords_text(text)))
+                changes.upserts.append(Upsert(rec, vecs, index_keywords(rec)))
                 changes.history.extend(hist or [HistoryEvent(EventType.ADD, rec.id, now, new=rec.content,
                                                              reason="import")])
             store.apply(changes)

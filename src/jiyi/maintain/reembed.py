@@ -14,13 +14,13 @@ still, stop the workers first on a busy store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from jiyi.records import Kind, MemoryRecord, Scope
+from jiyi.records import Kind, Scope
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
-from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.episodes import CONTEXT_MODES, EpisodeDraft, episode_vectors, index_text
+from jiyi.write.embed import CachedEmbedder
+from jiyi.write.episodes import CONTEXT_MODES, stored_vectors
 
 BATCH = 256
 EVERYTHING = RecordFilter(statuses=None)  # deleted and superseded memories too: restore needs their vectors
@@ -69,27 +69,10 @@ def reembed(store: Store, embedder: CachedEmbedder, *, context_mode: str = "join
             turns = {r.source_ids[0]: r for r in records if r.kind is Kind.EPISODE and len(r.source_ids) == 1}
             for start in range(0, len(todo), max(1, batch)):
                 fresh = store.get_many(scope, todo[start : start + batch])
-                store.apply(ChangeSet(scope, _upserts(fresh, turns, embedder, context_mode)))
+                vectors = stored_vectors(fresh, turns, embedder, context_mode)
+                store.apply(ChangeSet(scope, [Upsert(rec.replace(embedding_model=embedder.model), vecs)
+                                              for rec, vecs in zip(fresh, vectors)]))
                 report.embedded += len(fresh)
                 if progress is not None:
                     progress(scope, min(start + batch, len(todo)), len(todo))
     return report
-
-
-def _upserts(records: Sequence[MemoryRecord], turns: dict[str, MemoryRecord], embedder: CachedEmbedder,
-             mode: str) -> list[Upsert]:
-    """Records (marked with the model) with their new vectors, episodes as :mod:`jiyi.write.episodes` makes them."""
-    episodes = [r for r in records if r.kind is Kind.EPISODE]
-    others = [r for r in records if r.kind is not Kind.EPISODE]
-    drafts = []
-    for rec in episodes:
-        own = index_text(rec)
-        prev_id = rec.metadata.get("prev_id")
-        prev = turns.get(prev_id) if isinstance(prev_id, str) else None
-        prev_text = index_text(prev) if prev is not None else None  # a skipped small-talk turn is not stored
-        drafts.append(EpisodeDraft(rec, own, f"{prev_text}\n{own}" if prev_text else own, prev_text))
-    vectors = episode_vectors(drafts, embedder, mode)
-    if others:
-        vectors += [self_contained_vectors(v) for v in embedder.embed_passages([index_text(r) for r in others])]
-    model = embedder.model
-    return [Upsert(rec.replace(embedding_model=model), vecs) for rec, vecs in zip([*episodes, *others], vectors)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -10,7 +10,8 @@ import numpy as np
 
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
 from jiyi.text.smalltalk import is_smalltalk
-from jiyi.write.embed import CachedEmbedder
+from jiyi.text.tokens import keywords_text
+from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 
 #: How an episode's ``context`` vector (the turn with the one before it) is made:
 #: ``joint`` embeds "previous turn\nthis turn" (one more model call per turn, and a long one);
@@ -39,6 +40,34 @@ def index_text(rec: MemoryRecord) -> str:
     if rec.kind is Kind.EPISODE:
         return speaker_text(Message("user", rec.content, rec.created_at, name=rec.speaker))
     return rec.content
+
+
+def index_keywords(rec: MemoryRecord) -> str:
+    """The keyword text of a stored memory, as the write path indexes it (a fact with its entities)."""
+    return keywords_text(index_text(rec) if rec.kind is Kind.EPISODE else " ".join((rec.content, *rec.entities)))
+
+
+def stored_vectors(records: Sequence[MemoryRecord], turns: Mapping[str, MemoryRecord], embedder: CachedEmbedder,
+                   mode: str) -> list[dict[str, np.ndarray]]:
+    """The vectors of stored memories as the write path makes them, in one batched call, in order.
+
+    ``turns`` maps a message id to the episode of that turn: an episode's ``context``
+    vector is made from the turn before it (``metadata["prev_id"]``) when that turn is
+    stored (a small-talk turn is not, and the episode then has none).
+    """
+    drafts = []
+    for rec in records:
+        if rec.kind is not Kind.EPISODE:
+            continue
+        own = index_text(rec)
+        prev_id = rec.metadata.get("prev_id")
+        prev = turns.get(prev_id) if isinstance(prev_id, str) else None
+        prev_text = index_text(prev) if prev is not None else None
+        drafts.append(EpisodeDraft(rec, own, f"{prev_text}\n{own}" if prev_text else own, prev_text))
+    episodes = iter(episode_vectors(drafts, embedder, mode))
+    others = [r for r in records if r.kind is not Kind.EPISODE]
+    vecs = iter(embedder.embed_passages([index_text(r) for r in others]) if others else [])
+    return [next(episodes) if rec.kind is Kind.EPISODE else self_contained_vectors(next(vecs)) for rec in records]
 
 
 def draft_episodes(

@@ -1,4 +1,5 @@
-"""Switching embedding models: ``jiyi reembed`` and :func:`jiyi.maintain.reembed.reembed`.
+"""Every way a stored memory is indexed again gives what ingesting it gives: ``jiyi reembed``
+(switching models), ``Memory.update`` and import.
 
 Two widths of the hashing embedder stand for two models (no download, exact vectors).
 """
@@ -99,6 +100,37 @@ def test_a_store_of_another_model_is_refused_until_reembedded(make_memory: Any) 
     make_memory(embedder="hash", embedder_model="hash-64").remember("用户住在武汉", user_id="u1")
     with pytest.raises(EmbeddingMismatch, match="jiyi reembed"):
         make_memory(embedder="hash", embedder_model="hash-32")
+
+
+def test_an_edited_turn_is_indexed_as_if_it_had_been_said_that_way(make_memory: Any, tmp_path: Path) -> None:
+    mem = make_memory(embedder="hash", embedder_model="hash-64")
+    mem.add(TURNS, user_id="u1", session_id="s1", sync=True)
+    third = next(r for r in mem.get_all(user_id="u1", kinds=["episode"]) if r.source_ids == ("t3",))
+    mem.update(third.id, "对，我还想在那边养一只狗", user_id="u1")
+    said = make_memory(embedder="hash", embedder_model="hash-64", path=tmp_path / "said.db")
+    said.add([*TURNS[:2], {**TURNS[2], "content": "对，我还想在那边养一只狗"}], user_id="u1", session_id="s1", sync=True)
+    for channel in ("content", "context"):
+        np.testing.assert_allclose(_vectors_by_source(mem, "u1", channel)["t3"],
+                                   _vectors_by_source(said, "u1", channel)["t3"], atol=1e-6)
+    scope = mem._scope("u1")  # the speaker's name is indexed with the new text, as ingest indexes it
+    assert third.id in {i for i, _ in mem.store.keyword_search(scope, ["小王"], 10, EVERYTHING)}
+    assert third.id in {i for i, _ in mem.store.keyword_search(scope, ["狗"], 10, EVERYTHING)}
+
+
+def test_an_imported_user_is_indexed_as_the_exported_one_was(make_memory: Any, tmp_path: Path) -> None:
+    source = make_memory(embedder="hash", embedder_model="hash-64")
+    _fill(source)
+    rows = list(source.export(user_id="u1"))
+    target = make_memory(embedder="hash", embedder_model="hash-64", path=tmp_path / "target.db")
+    assert target.import_(rows) == len(rows)
+    for channel in ("content", "context"):
+        got, want = _vectors_by_source(target, "u1", channel), _vectors_by_source(source, "u1", channel)
+        assert got.keys() == want.keys()
+        for key in want:
+            np.testing.assert_allclose(got[key], want[key], atol=1e-6)
+    for query in ("杭州", "小王", "花生"):
+        assert [h.content for h in target.search(query, user_id="u1")][:3] == \
+            [h.content for h in source.search(query, user_id="u1")][:3]
 
 
 def _hash(dim: int) -> Any:
