@@ -7,7 +7,7 @@
   ``/reset`` and ``/new`` start a new short-term window;
 - every message belongs to its speaker (scope ``user`` / ``session`` / ``persona``);
 - ``/mem list|search|show|remember|stats`` for everyone, ``/mem forget|delete|export|
-  import_mnemosyne`` for admins.
+  reembed|import_mnemosyne`` for admins.
 """
 
 from __future__ import annotations
@@ -253,6 +253,18 @@ class JiyiMemory(Star):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         yield event.plain_result(f"已导出 {len(rows)} 条记忆到 {path}")
+
+    @filter.permission_type(filter.PermissionType.ADMIN)
+    @mem.command("reembed")
+    async def mem_reembed(self, event: AstrMessageEvent, confirm: str = "") -> AsyncIterator[Any]:
+        """换嵌入模型后，用当前模型重建全部记忆的向量（管理员）：/mem reembed confirm"""
+        if confirm != "confirm":
+            yield event.plain_result("这会删除全部记忆的向量，并用当前配置的嵌入模型重新计算（更换 embedding 后需要；"
+                                     "文字和历史不变）。确认请发送：/mem reembed confirm")
+            return
+        report = await self.holder.reembed()
+        yield event.plain_result(f"已用 {report.model}（{report.dim} 维）重建 {report.embedded} 条记忆的向量"
+                                 f"（{report.users} 个用户）。")
 
     @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("import_mnemosyne")

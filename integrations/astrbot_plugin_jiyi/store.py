@@ -64,8 +64,44 @@ class MemoryHolder:
         return self._memory
 
     def _build(self, loop: asyncio.AbstractEventLoop) -> Any:
+        from jiyi.errors import EmbeddingMismatch
         from jiyi.memory import Memory
 
+        try:
+            return Memory(**self._kwargs(loop))
+        except EmbeddingMismatch as exc:  # the CLI's advice does not apply inside AstrBot
+            raise EmbeddingMismatch(f"{exc}. In AstrBot an admin sends /mem reembed confirm "
+                                    "(管理员发送 /mem reembed confirm 用新模型重建向量)") from exc
+
+    async def reembed(self) -> Any:
+        """Give every memory vectors of the configured embedder (after the admin switched models).
+
+        The open Memory is closed first (its store holds the old model), and the next use
+        builds a new one. Returns :class:`jiyi.maintain.reembed.ReembedReport`.
+        """
+        await self.close()
+        self._building = None
+        return await asyncio.to_thread(self._reembed, asyncio.get_running_loop())
+
+    def _reembed(self, loop: asyncio.AbstractEventLoop) -> Any:
+        from jiyi import registry
+        from jiyi.config import load_settings
+        from jiyi.maintain.reembed import reembed
+        from jiyi.write.embed import CachedEmbedder
+
+        kwargs = self._kwargs(loop)
+        embedder = kwargs.pop("embedder", None)
+        kwargs.pop("extractor", None)
+        settings = load_settings(**kwargs)
+        store = registry.create("store", settings.store_backend(), settings)
+        try:
+            embedder = embedder or registry.create("embedder", settings.embedder, settings)
+            return reembed(store, CachedEmbedder(embedder, store), context_mode=settings.episode_context)
+        finally:
+            store.close()
+
+    def _kwargs(self, loop: asyncio.AbstractEventLoop) -> dict[str, Any]:
+        """``Memory`` arguments from the plugin config (AstrBot providers wrapped for jiyi)."""
         kwargs: dict[str, Any] = {"home": self.data_dir, "tenant": self.config.get("tenant") or "astrbot"}
         store = str(self.config.get("store") or "").strip()
         if store:
@@ -80,7 +116,7 @@ class MemoryHolder:
 
             pid = find_chat_provider_id(self.context, str(self.config.get("llm_provider_id") or ""))
             kwargs["extractor"] = LLMExtractor(AstrBotLLM(self.context, pid, loop))
-        return Memory(**kwargs)
+        return kwargs
 
     async def run(self, method: str, /, *args: Any, **kwargs: Any) -> Any:
         mem = await self.memory()

@@ -236,6 +236,30 @@ def test_destructive_commands_are_admin_only(astrbot_root: Path) -> None:
     run(scenario)
 
 
+def test_switching_the_embedding_provider_needs_an_admin_reembed(astrbot_root: Path) -> None:
+    async def before(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我对花生过敏"))
+        await command(make_event("mem remember 我住在上海浦东"))
+
+    async def after(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        try:
+            await command(make_event("mem search 花生"))
+        except Exception as exc:  # noqa: BLE001 - the store still holds the old model's vectors
+            assert "/mem reembed confirm" in str(exc)
+        else:
+            raise AssertionError("a store of another model was searched")
+        assert await command(make_event("mem reembed confirm")) == ["<denied>"]
+        assert "确认" in (await command(make_event("mem reembed", admin=True)))[0]
+        done = (await command(make_event("mem reembed confirm", admin=True)))[0]
+        assert done.startswith("已用 astrbot:emb2:fake-embed（32 维）重建 2 条"), done
+        assert (await command(make_event("mem search 花生")))[0].splitlines()[0].endswith("我对花生过敏")
+        mem = await plugin.holder.memory()
+        assert mem.store.embedding_info() == ("astrbot:emb2:fake-embed", 32)
+
+    run(before, context=FakeContext(embedding=[FakeEmbeddingProvider("emb1", 64)]), embedding="astrbot")
+    run(after, context=FakeContext(embedding=[FakeEmbeddingProvider("emb2", 32)]), embedding="astrbot")
+
+
 def test_command_rest_keeps_free_text() -> None:
     assert command_rest("mem search 花生 酱 怎么办", "search") == "花生 酱 怎么办"
     assert command_rest("/mem remember 我叫小林", "remember") == "我叫小林"
