@@ -422,6 +422,10 @@ def test_record_hits_counts_and_strengthens_up_to_a_cap(store: Store, data) -> N
     assert (b.hit_count, b.last_hit_at) == (1, data.at(10)) and b.strength == pytest.approx(3.0)
     assert (c.hit_count, c.last_hit_at, c.strength) == (0, None, 1.0)
     store.record_hits(data.alice, [], data.at(30))  # nothing to do, no error
+    store.record_hits(data.alice, ["c", "b", "c", "c"], data.at(40))  # an id listed n times counts n times
+    b, c = store.get_many(data.alice, ["b", "c"])
+    assert (c.hit_count, c.last_hit_at) == (3, data.at(40)) and c.strength == pytest.approx(1.3)
+    assert (b.hit_count, b.strength) == (2, pytest.approx(3.0))
 
 
 def test_export_rows_holds_every_status_with_history(store: Store, data) -> None:

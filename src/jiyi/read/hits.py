@@ -59,13 +59,11 @@ class HitRecorder:
             for item in items:
                 if item is not None:
                     batch.setdefault(item[0], Counter()).update(item[1])
-            for scope, counts in batch.items():
-                for rep in range(max(counts.values())):
-                    try:
-                        self._store.record_hits(scope, [i for i, c in counts.items() if c > rep],
-                                                self._clock.now())
-                    except Exception:
-                        log.exception("recording hits failed")
+            for scope, counts in batch.items():  # one write per user and batch: repeats count in it
+                try:
+                    self._store.record_hits(scope, list(counts.elements()), self._clock.now())
+                except Exception:
+                    log.exception("recording hits failed")
             for _ in items:
                 self._queue.task_done()  # only now: flush() means "written"
             if items[-1] is None:

@@ -21,6 +21,20 @@ from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status
 #: Vector channels. ``content`` embeds the memory itself; ``context`` embeds an
 #: episode together with the turn before it (neighbour context for recall).
 CHANNELS = ("content", "context")
+#: Each recall adds this much strength to a memory, up to the cap (decay takes it back with disuse).
+HIT_STRENGTH_STEP = 0.1
+MAX_STRENGTH = 3.0
+
+
+def hit_groups(ids: Sequence[str]) -> list[tuple[int, list[str]]]:
+    """``record_hits``' ids as (times hit, ids hit that often): one UPDATE per group, not per hit."""
+    counts: dict[str, int] = {}
+    for mid in ids:
+        counts[mid] = counts.get(mid, 0) + 1
+    groups: dict[int, list[str]] = {}
+    for mid, n in counts.items():
+        groups.setdefault(n, []).append(mid)
+    return sorted(groups.items())
 
 
 @dataclass(slots=True, frozen=True)
@@ -149,7 +163,8 @@ class Store(Protocol):
 
     # writes
     def apply(self, changes: ChangeSet) -> None: ...
-    def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None: ...
+    def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+        """Count a recall of each id (one listed n times counts n times), in one transaction."""
     def delete_user(self, scope: Scope) -> int: ...
 
     # reads

@@ -48,7 +48,16 @@ from jiyi.errors import (
     StoreError,
 )
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import ChangeSet, Job, Ranking, RecordFilter, SessionScores
+from jiyi.stores.protocol import (
+    HIT_STRENGTH_STEP,
+    MAX_STRENGTH,
+    ChangeSet,
+    Job,
+    Ranking,
+    RecordFilter,
+    SessionScores,
+    hit_groups,
+)
 
 try:
     import psycopg
@@ -67,9 +76,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("jiyi.stores.postgres")
 
-#: Each recall adds this much strength, up to the cap (same rule as the SQLite store).
-HIT_STRENGTH_STEP = 0.1
-MAX_STRENGTH = 3.0
 EXPORT_PAGE = 200
 
 
@@ -201,22 +207,17 @@ class PostgresStore:
             writes.apply_changes(conn, changes, self.options.vector_type)
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
-        """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
+        """Count recalls: ``hit_count + n``, ``last_hit_at = at``, strength + 0.1 · n capped at 3.0
+        (n: how often the id is listed), one transaction."""
         if not ids:
             return
         with self._conn() as conn:
-            conn.execute(
-                "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = %s, "
-                "strength = least(strength + %s, %s) WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-                (
-                    at,
-                    HIT_STRENGTH_STEP,
-                    MAX_STRENGTH,
-                    scope.tenant,
-                    scope.user_id,
-                    list(dict.fromkeys(ids)),
-                ),
-            )
+            for times, group in hit_groups(ids):
+                conn.execute(
+                    "UPDATE memories SET hit_count = hit_count + %s, last_hit_at = %s, "
+                    "strength = least(strength + %s, %s) WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
+                    (times, at, times * HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, group),
+                )
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from jiyi.records import MemoryRecord
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, hit_groups
 
 Owner = tuple[str, str]
 
@@ -140,18 +141,19 @@ class RecordCache:
                 if entry.records.pop(i, None) is not None:
                     self._size -= 1
 
-    def patch_hits(self, owner: Owner, ids: Iterable[str], at: datetime, step: float, cap: float) -> None:
+    def patch_hits(self, owner: Owner, ids: Sequence[str], at: datetime) -> None:
         """Mirror ``writes.record_hits`` on the cached copies (``at`` as read back from the file)."""
         with self.lock:
             entry = self._users.get(owner)
             if entry is None:
                 return
             recs = entry.records
-            for i in dict.fromkeys(ids):
-                rec = recs.get(i)
-                if rec is not None:
-                    recs[i] = rec.replace(hit_count=rec.hit_count + 1, last_hit_at=at,
-                                          strength=min(rec.strength + step, cap))
+            for times, group in hit_groups(ids):
+                for i in group:
+                    rec = recs.get(i)
+                    if rec is not None:
+                        recs[i] = rec.replace(hit_count=rec.hit_count + times, last_hit_at=at,
+                                              strength=min(rec.strength + times * HIT_STRENGTH_STEP, MAX_STRENGTH))
 
     def invalidate(self, owner: Owner | None = None) -> None:
         with self.lock:

@@ -171,11 +171,11 @@ class SQLiteStore:
         return new_gen - 1, new_gen, rids
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
-        """Count a recall: ``hit_count + 1``, ``last_hit_at = at``, strength +0.1 capped at 3.0."""
+        """Count recalls: ``hit_count + n``, ``last_hit_at = at``, strength + 0.1 · n capped at 3.0
+        (n: how often the id is listed), one transaction."""
         if ids:
             self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at), durable=False)
-            self._records.patch_hits((scope.tenant, scope.user_id), ids, parse_iso(iso(at)),
-                                     writes.HIT_STRENGTH_STEP, writes.MAX_STRENGTH)
+            self._records.patch_hits((scope.tenant, scope.user_id), ids, parse_iso(iso(at)))
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""

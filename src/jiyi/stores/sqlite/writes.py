@@ -17,14 +17,10 @@ import numpy as np
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import HistoryEvent, Scope
 from jiyi.stores.columns import MEMORY_COLUMNS
-from jiyi.stores.protocol import Upsert
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert, hit_groups
 from jiyi.stores.sqlite.codec import encode_vector, history_row, iso, record_row
 from jiyi.stores.sqlite.fts import scope_key
 from jiyi.stores.sqlite.queries import chunked, marks
-
-#: Each recall adds this much strength, up to the cap (decay takes it back with disuse).
-HIT_STRENGTH_STEP = 0.1
-MAX_STRENGTH = 3.0
 
 _UPSERT_SQL = (
     f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({marks(MEMORY_COLUMNS)}) "
@@ -199,14 +195,15 @@ def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
 
 
 def record_hits(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], at: datetime) -> None:
-    """``hit_count + 1``, ``last_hit_at = at``, strength + :data:`HIT_STRENGTH_STEP`, capped."""
-    for chunk in chunked(ids):
-        conn.execute(
-            "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?, "
-            "strength = min(strength + ?, ?) "
-            f"WHERE tenant = ? AND user_id = ? AND id IN ({marks(chunk)})",
-            [iso(at), HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, *chunk],
-        )
+    """``hit_count + n``, ``last_hit_at = at``, strength + n · :data:`HIT_STRENGTH_STEP`, capped (n: times listed)."""
+    for times, group in hit_groups(ids):
+        for chunk in chunked(group):
+            conn.execute(
+                "UPDATE memories SET hit_count = hit_count + ?, last_hit_at = ?, "
+                "strength = min(strength + ?, ?) "
+                f"WHERE tenant = ? AND user_id = ? AND id IN ({marks(chunk)})",
+                [times, iso(at), times * HIT_STRENGTH_STEP, MAX_STRENGTH, scope.tenant, scope.user_id, *chunk],
+            )
 
 
 def bump_generation(conn: sqlite3.Connection, scope: Scope) -> int:
