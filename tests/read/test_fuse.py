@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from jiyi.read.fuse import fuse_arrays, fuse_rrf, fuse_zscore, route_zscores
-from jiyi.stores.protocol import ScoreStats
+from jiyi.stores.protocol import Pairs, ScoreStats
 
 
 def test_route_zscores_zero_filled_population() -> None:
@@ -162,3 +162,31 @@ def test_search_ranks_alike_with_store_statistics_and_with_deep_lists(make_memor
     assert [[i for i, _ in hits] for hits in deep] == [[i for i, _ in hits] for hits in with_stats]
     for a, b in zip(deep, with_stats):
         assert [s for _, s in a] == pytest.approx([s for _, s in b], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_store_pairs_fuse_bit_for_bit_as_tuple_lists(seed: int) -> None:
+    """Routes handed over as :class:`Pairs` (id list + score array) fuse exactly as lists of tuples."""
+    rng = np.random.default_rng(seed)
+    ids = [f"m{i:04d}" for i in range(800)]
+
+    def route(n: int) -> Pairs:
+        picked = rng.choice(len(ids), size=n, replace=False)
+        return Pairs([ids[i] for i in picked], np.sort(rng.normal(0.8, 0.05, n).astype(np.float32))[::-1])
+
+    pairs = {"vector": route(200), "context": route(150), "keyword": route(120)}
+    stats = {"vector": ScoreStats(800, 0.7, 0.01, 0.75)}
+    weights, population = {"vector": 1.0, "context": 1.0, "keyword": 0.4}, {r: 800 for r in pairs}
+    as_arrays = fuse_arrays(pairs, weights, population, depth=100, stats=stats)
+    as_lists = fuse_arrays({r: list(p) for r, p in pairs.items()}, weights, population, depth=100, stats=stats)
+    assert as_arrays.ids == as_lists.ids and as_arrays.best(50) == as_lists.best(50)
+    assert as_arrays.total.tolist() == as_lists.total.tolist()
+
+
+def test_pairs_read_as_a_list_of_tuples() -> None:
+    pairs = Pairs(["a", "b", "c"], np.array([0.5, 0.25, 0.125], dtype=np.float32))
+    assert pairs == [("a", 0.5), ("b", 0.25), ("c", 0.125)] and len(pairs) == 3
+    assert pairs[1] == ("b", 0.25) and pairs[1:] == [("b", 0.25), ("c", 0.125)] and isinstance(pairs[:1], Pairs)
+    assert dict(pairs) == {"a": 0.5, "b": 0.25, "c": 0.125} and pairs != [("a", 0.5)]
+    with pytest.raises(ValueError, match="2 ids but 1 scores"):
+        Pairs(["a", "b"], np.array([1.0]))

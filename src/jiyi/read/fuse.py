@@ -25,7 +25,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from jiyi.stores.protocol import ScoreStats
+from jiyi.stores.protocol import Pairs, ScoreStats
 
 RRF_K = 60
 
@@ -139,7 +139,10 @@ def _route_z(found: Sequence[tuple[str, float]], population: int, *, zero_filled
     and the rest of the population counts as the fill; without, those of the list.
     """
     listed = found if stats is None else found[:depth]
-    scores = np.fromiter(map(itemgetter(1), listed), dtype=np.float64, count=len(listed))
+    if isinstance(listed, Pairs):  # a store's arrays: no tuples to unpack
+        scores = listed.scores.astype(np.float64)
+    else:
+        scores = np.fromiter(map(itemgetter(1), listed), dtype=np.float64, count=len(listed))
     if stats is not None:
         fill = 0.0 if zero_filled else stats.floor
         n = max(population, stats.count)
@@ -177,8 +180,8 @@ def fuse_arrays(
             continue
         z, floor = _route_z(found, population.get(route, len(found)), zero_filled=route in ZERO_FILLED,
                             depth=depth, stats=stats.get(route))
-        rows = np.fromiter((index.setdefault(mid, len(index)) for mid, _ in found[:depth]), dtype=np.intp,
-                           count=len(z))
+        ids = found.ids[:depth] if isinstance(found, Pairs) else [mid for mid, _ in found[:depth]]
+        rows = np.fromiter((index.setdefault(mid, len(index)) for mid in ids), dtype=np.intp, count=len(z))
         heads[route] = (rows, z, floor)
     names = tuple(heads)
     parts = np.empty((len(index), len(names)))

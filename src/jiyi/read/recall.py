@@ -52,7 +52,7 @@ class RecallTrace:
     """What happened inside one recall, for debugging and the web debugger."""
 
     query: QueryInfo | None = None
-    routes: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    routes: dict[str, Sequence[tuple[str, float]]] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
     sessions: SessionScores | None = None  # the session-keyword scores, when that boost ran
 
@@ -128,7 +128,7 @@ def _population(store: Store, scope: Scope, routes: Mapping[str, Sequence[tuple[
     return out
 
 
-def _rank(store: Store, scope: Scope, routes: dict[str, list[tuple[str, float]]],
+def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, float]]],
           stats: Mapping[str, ScoreStats], info: QueryInfo,
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],

@@ -11,7 +11,7 @@ import builtins
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, overload, runtime_checkable
 
 import numpy as np
 
@@ -85,6 +85,45 @@ class ScoreStats:
     floor: float
 
 
+class Pairs(Sequence[tuple[str, float]]):
+    """``(id, score)`` pairs kept as an id list and a score array, best first.
+
+    Reads as a sequence of tuples (equal to a list of the same pairs); the read path takes
+    :attr:`ids` and :attr:`scores` as they are (fusion works on arrays), so the tuples are
+    only built for whoever iterates. Neither may be modified.
+    """
+
+    __slots__ = ("ids", "scores")
+
+    def __init__(self, ids: list[str], scores: np.ndarray) -> None:
+        if len(ids) != len(scores):
+            raise ValueError(f"{len(ids)} ids but {len(scores)} scores")
+        self.ids, self.scores = ids, scores
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, float]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Pairs: ...
+    def __getitem__(self, i: int | slice) -> tuple[str, float] | Pairs:
+        if isinstance(i, slice):
+            return Pairs(self.ids[i], self.scores[i])
+        return self.ids[i], float(self.scores[i])
+
+    def __iter__(self) -> Iterator[tuple[str, float]]:
+        return zip(self.ids, self.scores.tolist())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Pairs({list(self)!r})"
+
+
 @dataclass(slots=True, frozen=True)
 class Ranking:
     """A route's best ``(id, score)`` pairs, and the statistics of all its scores when the store has them.
@@ -92,7 +131,7 @@ class Ranking:
     With ``stats`` None the list is the ``deep`` one the caller asked for as a fallback.
     """
 
-    hits: list[tuple[str, float]]
+    hits: Sequence[tuple[str, float]]
     stats: ScoreStats | None = None
 
 

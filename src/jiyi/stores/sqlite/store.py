@@ -294,7 +294,7 @@ class SQLiteStore:
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content"
     ) -> builtins.list[tuple[str, float]]:
         """Exact cosine top-k over the user's cached matrix (reloaded only if the file changed)."""
-        return self._matrix_ranking(scope, query, k, flt, channel, None).hits
+        return list(self._matrix_ranking(scope, query, k, flt, channel, None).hits)
 
     def vector_ranking(
         self, scope: Scope, query: np.ndarray, k: int, flt: RecordFilter, channel: str = "content", *, deep: int
@@ -334,7 +334,7 @@ class SQLiteStore:
     ) -> builtins.list[tuple[str, float]]:
         """BM25 (this user's statistics) over pre-tokenized keywords, any token matching; higher is better."""
         with self._texts.lock:
-            return self._text_index(scope).keyword_ranking(tokens, k, flt).hits
+            return list(self._text_index(scope).keyword_ranking(tokens, k, flt).hits)
 
     def keyword_ranking(self, scope: Scope, tokens: Sequence[str], k: int, flt: RecordFilter, *, deep: int) -> Ranking:
         """Top k with the statistics of every matching row's score (the postings score them all)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats, SessionScores
+from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats, SessionScores
 from jiyi.stores.sqlite.unicode61 import fts_terms
 from jiyi.stores.sqlite.vectors import KIND_CODE, STATUS_CODE, RowMeta, filter_mask, score_stats
 
@@ -278,7 +278,7 @@ class UserText:
             kth, floor = part[k - 1], -float(part[deep - 1])
         best = _best(k, -self.rid[rows], neg, kth=kth)
         stats = None if deep is None else score_stats(scores, deep, floor) if len(scores) else _NOTHING
-        return Ranking(list(zip(self.ids[rows[best]].tolist(), scores[best].tolist())), stats)
+        return Ranking(Pairs(self.ids[rows[best]].tolist(), scores[best]), stats)
 
     def session_search(self, tokens: Sequence[str], flt: RecordFilter, k: int = 200) -> SessionScores:
         """BM25 of each session as one document (its rows passing ``flt``), with session statistics.

@@ -30,7 +30,7 @@ import numpy as np
 from jiyi.clock import ensure_utc
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
-from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats
+from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats
 from jiyi.stores.sqlite import ivf
 from jiyi.stores.sqlite.blas import one_blas_thread
 
@@ -286,7 +286,7 @@ class UserMatrix:
 
     def search(self, query: np.ndarray, k: int, flt: RecordFilter) -> list[tuple[str, float]]:
         """Top ``k`` ids by dot product (= cosine: vectors are normalised) among rows passing ``flt``."""
-        return self.ranking(query, k, flt).hits
+        return list(self.ranking(query, k, flt).hits)
 
     def ranking(self, query: np.ndarray, k: int, flt: RecordFilter, deep: int | None = None) -> Ranking:
         """:meth:`search`, with the statistics of every filtered row's score when ``deep`` is given.
@@ -316,7 +316,7 @@ class UserMatrix:
                 stats = None if deep is None else score_stats(live, deep)
             else:
                 rows, top, stats = found
-        return Ranking(list(zip(self.ids[rows].tolist(), top.tolist())), stats)
+        return Ranking(Pairs(self.ids[rows].tolist(), top), stats)
 
     def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int, deep: int | None = None
                          ) -> tuple[np.ndarray, np.ndarray, ScoreStats | None] | None:
