@@ -49,7 +49,7 @@ from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
-from jiyi.write.episodes import index_keywords, stored_vectors
+from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
@@ -201,9 +201,7 @@ class Memory:
         now = self.clock.now()
         new = old.replace(content=text, updated_at=now)
         prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
-        prev = next((r for r in self.store.find_by_source(scope, prev_id) if r.kind is Kind.EPISODE), None) \
-            if isinstance(prev_id, str) else None
-        turns = {prev_id: prev} if isinstance(prev_id, str) and prev is not None else {}
+        turns = turns_by_message(self.store.find_by_source(scope, prev_id)) if isinstance(prev_id, str) else {}
         vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
         self.store.apply(ChangeSet(scope, [Upsert(new, vectors, index_keywords(new))],
                                    [HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")]))

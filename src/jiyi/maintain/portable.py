@@ -11,10 +11,10 @@ from typing import Any
 
 from jiyi.clock import parse_iso
 from jiyi.errors import InvalidInput
-from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope
+from jiyi.records import EventType, HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import ChangeSet, Store, Upsert
 from jiyi.write.embed import CachedEmbedder
-from jiyi.write.episodes import index_keywords, stored_vectors
+from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.validate import validate_user_id
 
 FORMAT = "jiyi.memory.v1"
@@ -38,7 +38,7 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
     for rec, hist in parsed:
         by_scope.setdefault(rec.scope, []).append((rec, hist))
     for scope, items in by_scope.items():
-        turns = {r.source_ids[0]: r for r, _ in items if r.kind is Kind.EPISODE and len(r.source_ids) == 1}
+        turns = turns_by_message(r for r, _ in items)
         for start in range(0, len(items), BATCH):
             chunk = items[start : start + BATCH]
             vectors = stored_vectors([r for r, _ in chunk], turns, embedder, context_mode)

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from jiyi.records import Kind, Scope
+from jiyi.records import Scope
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.write.embed import CachedEmbedder
-from jiyi.write.episodes import CONTEXT_MODES, stored_vectors
+from jiyi.write.episodes import CONTEXT_MODES, stored_vectors, turns_by_message
 
 BATCH = 256
 EVERYTHING = RecordFilter(statuses=None)  # deleted and superseded memories too: restore needs their vectors
@@ -66,7 +66,7 @@ def reembed(store: Store, embedder: CachedEmbedder, *, context_mode: str = "join
             have = store.vectors(scope, [r.id for r in records], "content")
             todo = [r.id for r in records if r.id not in have]
             report.kept += len(records) - len(todo)
-            turns = {r.source_ids[0]: r for r in records if r.kind is Kind.EPISODE and len(r.source_ids) == 1}
+            turns = turns_by_message(records)
             for start in range(0, len(todo), max(1, batch)):
                 fresh = store.get_many(scope, todo[start : start + batch])
                 vectors = stored_vectors(fresh, turns, embedder, context_mode)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,11 +47,16 @@ def index_keywords(rec: MemoryRecord) -> str:
     return keywords_text(index_text(rec) if rec.kind is Kind.EPISODE else " ".join((rec.content, *rec.entities)))
 
 
+def turns_by_message(records: Iterable[MemoryRecord]) -> dict[str, MemoryRecord]:
+    """The episodes among ``records`` by the message id of their turn (what ``metadata["prev_id"]`` names)."""
+    return {r.source_ids[0]: r for r in records if r.kind is Kind.EPISODE and len(r.source_ids) == 1}
+
+
 def stored_vectors(records: Sequence[MemoryRecord], turns: Mapping[str, MemoryRecord], embedder: CachedEmbedder,
                    mode: str) -> list[dict[str, np.ndarray]]:
     """The vectors of stored memories as the write path makes them, in one batched call, in order.
 
-    ``turns`` maps a message id to the episode of that turn: an episode's ``context``
+    ``turns`` maps a message id to the episode of that turn (:func:`turns_by_message`): an episode's ``context``
     vector is made from the turn before it (``metadata["prev_id"]``) when that turn is
     stored (a small-talk turn is not, and the episode then has none).
     """

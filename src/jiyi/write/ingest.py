@@ -23,7 +23,7 @@ from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors
+from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
@@ -139,7 +139,7 @@ def build_changes(
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
     for rec, vec in resolver.final_records():
-        kw = keywords_text(" ".join((rec.content, *rec.entities))) if vec is not None else None
+        kw = index_keywords(rec) if vec is not None else None
         changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw))
     changes.history.extend(resolver.history)
     return changes, events
