@@ -8,6 +8,7 @@ history, and the job that produced them), so a crash never leaves half a write.
 from __future__ import annotations
 
 import builtins
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,11 +29,8 @@ MAX_STRENGTH = 3.0
 
 def hit_groups(ids: Sequence[str]) -> list[tuple[int, list[str]]]:
     """``record_hits``' ids as (times hit, ids hit that often): one UPDATE per group, not per hit."""
-    counts: dict[str, int] = {}
-    for mid in ids:
-        counts[mid] = counts.get(mid, 0) + 1
     groups: dict[int, list[str]] = {}
-    for mid, n in counts.items():
+    for mid, n in Counter(ids).items():
         groups.setdefault(n, []).append(mid)
     return sorted(groups.items())
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from jiyi.records import MemoryRecord
-from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, hit_groups
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH
 
 Owner = tuple[str, str]
 
@@ -141,14 +141,14 @@ class RecordCache:
                 if entry.records.pop(i, None) is not None:
                     self._size -= 1
 
-    def patch_hits(self, owner: Owner, ids: Sequence[str], at: datetime) -> None:
-        """Mirror ``writes.record_hits`` on the cached copies (``at`` as read back from the file)."""
+    def patch_hits(self, owner: Owner, groups: Sequence[tuple[int, list[str]]], at: datetime) -> None:
+        """Mirror ``writes.record_hits`` of these groups on the cached copies (``at`` as read back from the file)."""
         with self.lock:
             entry = self._users.get(owner)
             if entry is None:
                 return
             recs = entry.records
-            for times, group in hit_groups(ids):
+            for times, group in groups:
                 for i in group:
                     rec = recs.get(i)
                     if rec is not None:

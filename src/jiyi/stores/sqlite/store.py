@@ -24,7 +24,15 @@ import numpy as np
 from jiyi.clock import parse_iso
 from jiyi.errors import EmbeddingMismatch, InvalidInput
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
-from jiyi.stores.protocol import CHANNELS, ChangeSet, Job, Ranking, RecordFilter, SessionScores
+from jiyi.stores.protocol import (
+    CHANNELS,
+    ChangeSet,
+    Job,
+    Ranking,
+    RecordFilter,
+    SessionScores,
+    hit_groups,
+)
 from jiyi.stores.sqlite import jobs, queries, writes
 from jiyi.stores.sqlite.codec import DTYPES, iso
 from jiyi.stores.sqlite.connections import ConnectionPool
@@ -174,8 +182,9 @@ class SQLiteStore:
         """Count recalls: ``hit_count + n``, ``last_hit_at = at``, strength + 0.1 · n capped at 3.0
         (n: how often the id is listed), one transaction."""
         if ids:
-            self._pool.write(lambda conn: writes.record_hits(conn, scope, ids, at), durable=False)
-            self._records.patch_hits((scope.tenant, scope.user_id), ids, parse_iso(iso(at)))
+            groups = hit_groups(ids)
+            self._pool.write(lambda conn: writes.record_hits(conn, scope, groups, at), durable=False)
+            self._records.patch_hits((scope.tenant, scope.user_id), groups, parse_iso(iso(at)))
 
     def delete_user(self, scope: Scope) -> int:
         """Everything of the user, vectors and history included (GDPR); returns memories removed."""

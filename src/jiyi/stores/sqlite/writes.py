@@ -17,7 +17,7 @@ import numpy as np
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import HistoryEvent, Scope
 from jiyi.stores.columns import MEMORY_COLUMNS
-from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert, hit_groups
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert
 from jiyi.stores.sqlite.codec import encode_vector, history_row, iso, record_row
 from jiyi.stores.sqlite.fts import scope_key
 from jiyi.stores.sqlite.queries import chunked, marks
@@ -194,9 +194,11 @@ def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
     return removed
 
 
-def record_hits(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str], at: datetime) -> None:
-    """``hit_count + n``, ``last_hit_at = at``, strength + n · :data:`HIT_STRENGTH_STEP`, capped (n: times listed)."""
-    for times, group in hit_groups(ids):
+def record_hits(conn: sqlite3.Connection, scope: Scope, groups: Sequence[tuple[int, list[str]]],
+                at: datetime) -> None:
+    """``hit_count + n``, ``last_hit_at = at``, strength + n · :data:`HIT_STRENGTH_STEP`, capped, for each
+    group of ids hit ``n`` times (:func:`~jiyi.stores.protocol.hit_groups`)."""
+    for times, group in groups:
         for chunk in chunked(group):
             conn.execute(
                 "UPDATE memories SET hit_count = hit_count + ?, last_hit_at = ?, "
