@@ -122,7 +122,7 @@ class MemoryRecord:
 
     def replace(self, **changes: Any) -> MemoryRecord:
         """A copy with ``changes``, as ``dataclasses.replace`` makes it, but filled through the slots
-        (2.5 against 8 µs: the hit writer patches hundreds of cached records per batch)."""
+        (3.0 against 5.9 µs: the hit writer patches hundreds of cached records per batch)."""
         new = _new_record(MemoryRecord)
         for name, get, put in _RECORD_SLOTS:
             put(new, changes.pop(name) if name in changes else get(self))
