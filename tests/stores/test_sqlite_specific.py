@@ -256,6 +256,18 @@ def test_record_cache_is_invalidated_by_other_connections_and_own_writes(path: P
         cached = reader.get(ALICE, "c")
         assert cached.hit_count == 1
         assert cached == writer.get(ALICE, "c")
+        # batches noted while the copy is not read are applied one by one, capped as the UPDATEs were
+        statements.clear()
+        reader.record_hits(ALICE, ["c", "c", "a"], data.at(30))
+        reader.record_hits(ALICE, ["c"] * 25, data.at(40))
+        reader.record_hits(ALICE, ["c"], data.at(50))
+        got = reader.get_many(ALICE, ["c", "a"])
+        assert not any("FROM memories" in s for s in statements), statements
+        fresh = opened()  # (the writer's cache holds its own earlier copies: hits do not bump the generation)
+        assert got == fresh.get_many(ALICE, ["c", "a"])
+        fresh.close()
+        assert (got[0].hit_count, got[0].last_hit_at, got[0].strength) == (29, data.at(50), 3.0)
+        assert reader.get(ALICE, "c") == got[0]  # taken once, not again
         writer.delete_user(ALICE)
         assert reader.get_many(ALICE, ["a", "c"]) == []
     finally:

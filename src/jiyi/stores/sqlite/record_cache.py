@@ -13,8 +13,10 @@ entry: one read and decode of all the user's records (~0.15 s at 10k rows, once 
 generation another process causes; users above ``warm_max`` rows are not warmed and
 cache only what they were asked). A complete entry answers an unknown id as absent
 without asking the file. Hit counts (``record_hits``) do not bump the
-generation: this process's own are patched in; another process's show up here after
-the user's next write.
+generation: this process's own are noted per id and applied when a record is next
+looked up (the hit writer's batch of ~850 ids is ~0.3 ms of dict updates instead of
+~6 ms of record copies holding the GIL against the searches); another process's show
+up here after the user's next write.
 
 Bounded by the number of records held (LRU over users); records are frozen, shared
 objects, so callers must not mutate their ``metadata`` dict.
@@ -37,7 +39,7 @@ WARM_MAX = 20_000  # rows of one user read whole on a miss (~0.3 s); larger user
 
 
 class _UserRecords:
-    __slots__ = ("cold", "complete", "gen", "records", "stale")
+    __slots__ = ("cold", "complete", "gen", "hits", "records", "stale")
 
     def __init__(self, gen: int) -> None:
         self.gen = gen
@@ -45,6 +47,38 @@ class _UserRecords:
         self.complete = False  # every record of the user at ``gen`` is here, but for ``stale``
         self.stale: set[str] = set()  # ids this process rewrote since: read them again
         self.cold = False  # too many rows to warm at this generation
+        self.hits: dict[str, _Hits] = {}  # hits written to the file, not yet applied to ``records``
+
+    def take(self, mid: str) -> MemoryRecord | None:
+        """The cached record of ``mid`` with its pending hits applied."""
+        rec = self.records.get(mid)
+        if rec is not None and self.hits:
+            pending = self.hits.pop(mid, None)
+            if pending is not None:
+                rec = self.records[mid] = pending.applied(rec)
+        return rec
+
+    def drop(self, mid: str) -> bool:
+        """Forget ``mid`` (True if a record was held)."""
+        self.hits.pop(mid, None)
+        return self.records.pop(mid, None) is not None
+
+
+class _Hits:
+    """The hit-count writes of one record since it was cached: each batch's count, and the last time."""
+
+    __slots__ = ("at", "counts")
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+        self.counts: list[int] = []
+
+    def applied(self, rec: MemoryRecord) -> MemoryRecord:
+        """``rec`` as ``writes.record_hits`` left it: one capped strength step per batch, as the UPDATEs did."""
+        strength = rec.strength
+        for times in self.counts:
+            strength = min(strength + times * HIT_STRENGTH_STEP, MAX_STRENGTH)
+        return rec.replace(hit_count=rec.hit_count + sum(self.counts), last_hit_at=self.at, strength=strength)
 
 
 class RecordCache:
@@ -70,11 +104,11 @@ class RecordCache:
                     self._size -= len(entry.records)
                 entry = self._users[owner] = _UserRecords(gen)
             self._users.move_to_end(owner)
-            recs = entry.records
+            take = entry.take
             found: dict[str, MemoryRecord] = {}
             missing: list[str] = []
             for i in ids:
-                rec = recs.get(i)
+                rec = take(i)
                 if rec is None:
                     missing.append(i)
                 else:
@@ -105,10 +139,12 @@ class RecordCache:
             self._users.move_to_end(owner)
             recs = entry.records
             before = len(recs)
-            stale = entry.stale
-            for rec in records:
+            stale, hits = entry.stale, entry.hits
+            for rec in records:  # read from the file: its hit counts are the file's
                 recs[rec.id] = rec
                 stale.discard(rec.id)
+                if hits:
+                    hits.pop(rec.id, None)
             self._size += len(recs) - before
             if complete:
                 entry.complete = True
@@ -134,26 +170,29 @@ class RecordCache:
                 return
             entry.gen = new_gen
             for i in purged:
-                if entry.records.pop(i, None) is not None:
+                if entry.drop(i):
                     self._size -= 1
             for i in upserted:
                 entry.stale.add(i)  # read again (the file's copy is the truth), never taken as absent
-                if entry.records.pop(i, None) is not None:
+                if entry.drop(i):
                     self._size -= 1
 
     def patch_hits(self, owner: Owner, groups: Sequence[tuple[int, list[str]]], at: datetime) -> None:
-        """Mirror ``writes.record_hits`` of these groups on the cached copies (``at`` as read back from the file)."""
+        """Note ``writes.record_hits`` of these groups for the cached copies (``at`` as read back from the
+        file); a copy takes them when it is next looked up."""
         with self.lock:
             entry = self._users.get(owner)
             if entry is None:
                 return
-            recs = entry.records
+            recs, hits = entry.records, entry.hits
             for times, group in groups:
                 for i in group:
-                    rec = recs.get(i)
-                    if rec is not None:
-                        recs[i] = rec.replace(hit_count=rec.hit_count + times, last_hit_at=at,
-                                              strength=min(rec.strength + times * HIT_STRENGTH_STEP, MAX_STRENGTH))
+                    if i in recs:
+                        pending = hits.get(i)
+                        if pending is None:
+                            pending = hits[i] = _Hits(at)
+                        pending.at = at
+                        pending.counts.append(times)
 
     def invalidate(self, owner: Owner | None = None) -> None:
         with self.lock:
@@ -175,7 +214,7 @@ class RecordCache:
                 if len(self._users) == 1:
                     # one user larger than the whole budget: start that user over
                     self._size -= len(entry.records)
-                    entry.records = {}
+                    entry.records, entry.hits = {}, {}
                     entry.complete, entry.cold = False, True
                     return
                 self._users.move_to_end(owner)
