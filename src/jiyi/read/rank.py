@@ -72,7 +72,9 @@ def in_spans(rec: MemoryRecord, spans: Sequence[TimeSpan], slack: timedelta = TI
 class Shaper:
     """The per-memory adjustment to the total, and the named facts behind it.
 
-    Built once per search (the weights and the query's time spans), called per candidate.
+    Built once per search (the weights and the query's time spans). :meth:`adjust` runs
+    for every candidate and computes only the parts whose weight is not 0; :meth:`facts`
+    runs for the hits returned.
     """
 
     __slots__ = (
@@ -96,19 +98,31 @@ class Shaper:
         self.w_outdated, self.w_assistant = weights.get("outdated", 0.0), weights.get("assistant", 0.0)
         self.w_summary = weights.get("summary", 0.0)
 
-    def __call__(self, rec: MemoryRecord) -> tuple[float, dict[str, float]]:
-        fresh = freshness(rec, self.at, self.half_lives)
-        timed = bool(self.spans) and in_spans(rec, self.spans)
+    def adjust(self, rec: MemoryRecord) -> float:
+        """The weighted parts of ``rec``, summed in a fixed order (a part weighted 0 adds nothing)."""
+        total = 0.0
+        if self.w_imp:
+            total += self.w_imp * (rec.importance - 0.5)
+        if self.w_conf:
+            total += self.w_conf * (rec.confidence - 0.5)
+        if self.w_fresh:
+            total += self.w_fresh * freshness(rec, self.at, self.half_lives)
+        if self.w_time and self.spans and in_spans(rec, self.spans):
+            total += self.w_time
         meta = rec.metadata
-        outdated = bool(meta.get("outdated_by")) if meta else False
-        adjust = (self.w_imp * (rec.importance - 0.5) + self.w_conf * (rec.confidence - 0.5)
-                  + self.w_fresh * fresh
-                  + (self.w_time if timed else 0.0)
-                  - (self.w_outdated if outdated else 0.0)
-                  - (self.w_assistant if meta and meta.get("role") == "assistant" else 0.0)
-                  - (self.w_summary if rec.kind is Kind.SUMMARY else 0.0))
-        return adjust, {"freshness": fresh, "importance": rec.importance, "confidence": rec.confidence,
-                        "time_match": float(timed), "outdated": float(outdated)}
+        if meta and self.w_outdated and meta.get("outdated_by"):
+            total -= self.w_outdated
+        if meta and self.w_assistant and meta.get("role") == "assistant":
+            total -= self.w_assistant
+        if self.w_summary and rec.kind is Kind.SUMMARY:
+            total -= self.w_summary
+        return total
+
+    def facts(self, rec: MemoryRecord) -> dict[str, float]:
+        """What the parts looked at, weighted or not (a hit's explanation)."""
+        return {"freshness": freshness(rec, self.at, self.half_lives), "importance": rec.importance,
+                "confidence": rec.confidence, "time_match": float(bool(self.spans) and in_spans(rec, self.spans)),
+                "outdated": float(bool(rec.metadata.get("outdated_by")))}
 
 
 #: Totals of good matches run 5–15 (sums of z-scores): scaled so the 0–1 score still spreads.

@@ -25,7 +25,7 @@ from jiyi.read.routes import (
     vector_route,
 )
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
-from jiyi.stores.protocol import Ranking, RecordFilter, ScoreStats, SessionScores, Store
+from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats, SessionScores, Store
 from jiyi.write.embed import CachedEmbedder
 
 log = logging.getLogger("jiyi.read")
@@ -157,12 +157,10 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
-    why: dict[str, tuple[float, dict[str, float], dict[str, float]]] = {}
+    relevances: dict[str, float] = {}
     for rec, relevance in cands:
-        adjust, facts = shaper(rec)
-        extra = boosts.get(rec.id, {})
-        totals[rec.id] = relevance + adjust + sum(extra.values())
-        why[rec.id] = (relevance, extra, facts)
+        totals[rec.id] = relevance + shaper.adjust(rec) + sum(boosts[rec.id].values())
+        relevances[rec.id] = relevance
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
@@ -170,20 +168,32 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     hits.sort(key=lambda h: (-h.scores["total"], h.id))
     shown = novel_first(hits)[: max(0, req.limit)]
     # every score part, for the hits returned only (the other candidates' were never read)
-    raw = {f"{route}_raw": dict(found) for route, found in routes.items()}
+    shown_ids = [h.id for h in shown]
+    raw = _raw_scores(routes, set(shown_ids))
     z_names = [f"{route}_z" for route in fusion.routes]
     out = []
-    for h, z in zip(shown, fusion.parts_rows([h.id for h in shown])):
-        relevance, extra, facts = why[h.id]
+    for h, z in zip(shown, fusion.parts_rows(shown_ids)):
         parts = {name: found[h.id] for name, found in raw.items() if h.id in found}
         parts.update(zip(z_names, z))
-        parts["relevance"] = relevance
-        parts.update(extra)
-        parts.update(facts)
+        parts["relevance"] = relevances[h.id]
+        parts.update(boosts[h.id])
+        parts.update(shaper.facts(h.record))
         if h.id in lifts:
             parts["successor"] = lifts[h.id]
         parts.update(h.scores)  # the total, and what novel_first noted
         out.append(Hit(h.record, h.score, parts))
+    return out
+
+
+def _raw_scores(routes: Mapping[str, Sequence[tuple[str, float]]], ids: set[str]) -> dict[str, dict[str, float]]:
+    """``{"<route>_raw": {id: score}}`` of ``ids`` in each route's list (a store's ``Pairs``: no tuples)."""
+    out: dict[str, dict[str, float]] = {}
+    for route, found in routes.items():
+        if isinstance(found, Pairs):
+            out[f"{route}_raw"] = {found.ids[i]: float(found.scores[i])
+                                   for i in [i for i, mid in enumerate(found.ids) if mid in ids]}
+        else:
+            out[f"{route}_raw"] = {mid: score for mid, score in found if mid in ids}
     return out
 
 
