@@ -106,7 +106,8 @@ def recall(
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives, sessions=tr.sessions)
-    log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
+    if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug log)
+        log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
 
 

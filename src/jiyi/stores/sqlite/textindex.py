@@ -23,6 +23,7 @@ whose tombstones outnumber its live rows, and the next search reloads it.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections import Counter, OrderedDict
@@ -387,7 +388,8 @@ class UserText:
 
     def _passes(self, rows: np.ndarray, flt: RecordFilter) -> np.ndarray:
         """Which of ``rows`` pass ``flt`` (text aside): a gather from the whole-index mask."""
-        return self._row_mask(flt)[rows]
+        passed: np.ndarray = self._row_mask(flt)[rows]
+        return passed
 
     def _row_mask(self, flt: RecordFilter) -> np.ndarray:
         """``flt`` over every row, kept per filter until the next write (a search asks ~7 times:
@@ -404,10 +406,16 @@ class UserText:
         return mask
 
 
-def _phrases(tokens: Sequence[str]) -> list[tuple[str, ...]]:
+def _phrases(tokens: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Query tokens as FTS5 would match them: each a term or a phrase of consecutive terms."""
-    return list(dict.fromkeys(tuple(terms) for tok in tokens
-                              if any(ch.isalnum() for ch in tok) and (terms := fts_terms(tok))))
+    return _phrases_of(tuple(tokens))
+
+
+@functools.lru_cache(maxsize=1024)
+def _phrases_of(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """(Remembered: the keyword route and the session keywords of a search ask for the same tokens.)"""
+    return tuple(dict.fromkeys(tuple(terms) for tok in tokens
+                               if any(ch.isalnum() for ch in tok) and (terms := fts_terms(tok))))
 
 
 def _sum_by_row(rows: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
