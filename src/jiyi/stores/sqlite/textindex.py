@@ -27,8 +27,9 @@ import functools
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -42,6 +43,8 @@ IDF_FLOOR = 1e-6  # FTS5's bm25(): a term in more than half of the rows still co
 TextKey = tuple[str, str]  # tenant, user_id
 _MEMO_PHRASES = 64  # phrase matches remembered per user index (a search has a dozen at most)
 _MASKS = 8  # filter masks remembered per user index (a bot uses one or two filters)
+K = TypeVar("K")
+V = TypeVar("V")
 _NOTHING = ScoreStats(0, 0.0, 0.0, 0.0)  # no row matched: the whole population scores 0
 _GROWN = ("ids", "alive", "has_text", "dl", "kind", "status", "sensitive", "session", "agent", "created", "rid")
 
@@ -122,10 +125,8 @@ class UserText:
         self.created = np.zeros(16, dtype=np.float64)
         self.rid = np.zeros(16, dtype=np.int64)
         self._sessions: tuple[object, np.ndarray, np.ndarray] | None = None
-        self._memo: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self._memo_state = (0, 0)
-        self._masks: dict[RecordFilter, np.ndarray] = {}
-        self._masks_state = (0, 0)
+        self._phrase_memo: _StateMemo[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = _StateMemo(_MEMO_PHRASES)
+        self._mask_memo: _StateMemo[RecordFilter, np.ndarray] = _StateMemo(_MASKS)
 
     @classmethod
     def from_columns(cls, gen: int, cols: TextColumns) -> UserText:
@@ -345,15 +346,7 @@ class UserText:
         session keywords of one search ask for the same phrases. Callers must not modify
         the arrays.
         """
-        if self._memo_state != self.state:
-            self._memo.clear()
-            self._memo_state = self.state
-        found = self._memo.get(phrase)
-        if found is None:
-            if len(self._memo) >= _MEMO_PHRASES:
-                self._memo.clear()
-            found = self._memo[phrase] = self._find(phrase)
-        return found
+        return self._phrase_memo.get(self.state, phrase, lambda: self._find(phrase))
 
     def _find(self, phrase: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         lists = []
@@ -394,16 +387,31 @@ class UserText:
     def _row_mask(self, flt: RecordFilter) -> np.ndarray:
         """``flt`` over every row, kept per filter until the next write (a search asks ~7 times:
         one gather each instead of the filter's comparisons at each call's rows)."""
-        if self._masks_state != self.state:
-            self._masks.clear()
-            self._masks_state = self.state
-        mask = self._masks.get(flt)
-        if mask is None:
-            if len(self._masks) >= _MASKS:
-                self._masks.clear()
-            n = self.n
-            mask = self._masks[flt] = filter_mask(flt, self.codes, lambda name: getattr(self, name)[:n], n)
-        return mask
+        n = self.n
+        return self._mask_memo.get(self.state, flt,
+                                   lambda: filter_mask(flt, self.codes, lambda name: getattr(self, name)[:n], n))
+
+
+class _StateMemo(Generic[K, V]):
+    """Values computed from an index, kept until its state changes (or ``size`` of them are held)."""
+
+    __slots__ = ("items", "size", "state")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.state: object = None
+        self.items: dict[K, V] = {}
+
+    def get(self, state: object, key: K, compute: Callable[[], V]) -> V:
+        if self.state != state:
+            self.items.clear()
+            self.state = state
+        value = self.items.get(key)
+        if value is None:
+            if len(self.items) >= self.size:
+                self.items.clear()
+            value = self.items[key] = compute()
+        return value
 
 
 def _phrases(tokens: Sequence[str]) -> tuple[tuple[str, ...], ...]:
