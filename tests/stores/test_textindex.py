@@ -174,3 +174,16 @@ def test_remembered_phrase_matches_follow_every_write(tmp_path: Path, data) -> N
     _put(store, data, ALICE, [("a", "咖啡", ())])  # rewritten without it
     assert [m for m, _ in store.keyword_search(ALICE, ["花生"], 10, ANY)] == ["c"]
     store.close()
+
+
+def test_remembered_filter_masks_follow_every_write(tmp_path: Path, data) -> None:
+    store = SQLiteStore(tmp_path / "f.db")
+    active, in_s1 = RecordFilter(), RecordFilter(statuses=None, session_id="s1")
+    _put(store, data, ALICE, [("a", "花生 过敏", ("花生",)), ("b", "花生 酱", ("花生",))], session_id="s1")
+    for flt in (active, in_s1):  # remembered per filter
+        assert sorted(m for m, _ in store.keyword_search(ALICE, ["花生"], 10, flt)) == ["a", "b"]
+    _put(store, data, ALICE, [("a", None, ("花生",))], status=Status.SUPERSEDED, session_id="s2")
+    assert [m for m, _ in store.keyword_search(ALICE, ["花生"], 10, active)] == ["b"]
+    assert [m for m, _ in store.entity_search(ALICE, ["花生"], 10, in_s1)] == ["b"]
+    assert sorted(m for m, _ in store.keyword_search(ALICE, ["花生"], 10, ANY)) == ["a", "b"]
+    store.close()
