@@ -28,6 +28,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from jiyi.records import MemoryRecord
 from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH
@@ -47,7 +48,8 @@ class _UserRecords:
         self.complete = False  # every record of the user at ``gen`` is here, but for ``stale``
         self.stale: set[str] = set()  # ids this process rewrote since: read them again
         self.cold = False  # too many rows to warm at this generation
-        self.hits: dict[str, _Hits] = {}  # hits written to the file, not yet applied to ``records``
+        # hits written to the file, not yet applied to ``records``: [last hit time, count of each batch, …]
+        self.hits: dict[str, list[Any]] = {}
 
     def take(self, mid: str) -> MemoryRecord | None:
         """The cached record of ``mid`` with its pending hits applied."""
@@ -55,7 +57,7 @@ class _UserRecords:
         if rec is not None and self.hits:
             pending = self.hits.pop(mid, None)
             if pending is not None:
-                rec = self.records[mid] = pending.applied(rec)
+                rec = self.records[mid] = _with_hits(rec, pending[0], pending[1:])
         return rec
 
     def drop(self, mid: str) -> bool:
@@ -64,21 +66,13 @@ class _UserRecords:
         return self.records.pop(mid, None) is not None
 
 
-class _Hits:
-    """The hit-count writes of one record since it was cached: each batch's count, and the last time."""
-
-    __slots__ = ("at", "counts")
-
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-        self.counts: list[int] = []
-
-    def applied(self, rec: MemoryRecord) -> MemoryRecord:
-        """``rec`` as ``writes.record_hits`` left it: one capped strength step per batch, as the UPDATEs did."""
-        strength = rec.strength
-        for times in self.counts:
-            strength = min(strength + times * HIT_STRENGTH_STEP, MAX_STRENGTH)
-        return rec.replace(hit_count=rec.hit_count + sum(self.counts), last_hit_at=self.at, strength=strength)
+def _with_hits(rec: MemoryRecord, at: datetime, batches: Sequence[int]) -> MemoryRecord:
+    """``rec`` as ``writes.record_hits`` left it after these batches (each one capped strength step,
+    as the UPDATEs did), last hit at ``at``."""
+    strength = rec.strength
+    for times in batches:
+        strength = min(strength + times * HIT_STRENGTH_STEP, MAX_STRENGTH)
+    return rec.replace(hit_count=rec.hit_count + sum(batches), last_hit_at=at, strength=strength)
 
 
 class RecordCache:
@@ -185,14 +179,15 @@ class RecordCache:
             if entry is None:
                 return
             recs, hits = entry.records, entry.hits
-            for times, group in groups:
+            for times, group in groups:  # (plain lists: ~0.1 ms for 1,200 ids, a third of objects')
                 for i in group:
                     if i in recs:
                         pending = hits.get(i)
                         if pending is None:
-                            pending = hits[i] = _Hits(at)
-                        pending.at = at
-                        pending.counts.append(times)
+                            hits[i] = [at, times]
+                        else:
+                            pending[0] = at
+                            pending.append(times)
 
     def invalidate(self, owner: Owner | None = None) -> None:
         with self.lock:
