@@ -51,3 +51,24 @@ def test_key_store_verifies_only_the_exact_active_key(tmp_path: Path) -> None:
         store.revoke(info.id)
     with pytest.raises(InvalidInput):
         store.create("has space")
+
+
+def test_the_engine_loads_the_tokenizers_before_the_first_request(tmp_path: Path) -> None:
+    """In a fresh process (this one's jieba may be loaded already): building the engine loads
+    jieba's dictionary and the English stemmer, which the first request would wait for."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from jiyi.config import Settings\n"
+        "from jiyi.server.tenants import Engine\n"
+        "from jiyi.text import tokens, zh\n"
+        "before = (zh._ready, tokens._stemmer.cache_info().currsize)\n"
+        "engine = Engine.build(Settings(home=Path(sys.argv[1]), embedder='hash'))\n"
+        "print(before, (zh._ready, tokens._stemmer.cache_info().currsize))\n"
+        "engine.store.close()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.strip()
+    assert out == "(False, 0) (True, 1)"

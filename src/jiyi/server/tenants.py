@@ -26,6 +26,7 @@ from jiyi.config import Settings
 from jiyi.extractors.protocol import Extractor
 from jiyi.memory import Memory
 from jiyi.stores.protocol import Store
+from jiyi.text.tokens import warm as warm_tokenizers
 
 
 class _BorrowedStore:
@@ -57,11 +58,13 @@ class Engine:
         """Build each part the way ``Memory`` would from the same settings."""
         store = registry.create("store", settings.store_backend(), settings)
         try:
-            return cls(store, registry.create("embedder", settings.embedder, settings),
-                       registry.create("extractor", settings.extractor, settings))
+            engine = cls(store, registry.create("embedder", settings.embedder, settings),
+                         registry.create("extractor", settings.extractor, settings))
         except BaseException:
             store.close()
             raise
+        warm_tokenizers()  # (not on the first request: jieba's dictionary takes ~0.5 s to load)
+        return engine
 
     def memory(self, settings: Settings, *, tenant: str | None = None, background_worker: bool = False,
                clock: Clock | None = None) -> Memory:
