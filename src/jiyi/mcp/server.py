@@ -121,6 +121,9 @@ def build_server(memory: Memory, *, default_user: str | None = None) -> MCPServe
 def serve(memory: Memory, *, transport: Transport = "stdio", default_user: str | None = None,
           host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (http)."""
+    from jiyi.text.tokens import warm
+
+    warm()  # jieba's dictionary and the stemmer now, not on the first tool call
     server = build_server(memory, default_user=default_user)
     if transport == "stdio":
         server.run("stdio")

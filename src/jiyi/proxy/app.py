@@ -180,6 +180,10 @@ def serve(memory: Memory, upstream: str, *, host: str = "127.0.0.1", port: int =
     """Run the proxy with uvicorn until interrupted."""
     import uvicorn
 
+    from jiyi.text.tokens import warm
+
+    warm()  # jieba's dictionary and the stemmer now, not on the first request
+
     uvicorn.run(create_app(memory, upstream, options), host=host, port=port, log_level="info")
 
 
