@@ -66,12 +66,15 @@ class MemoryHolder:
     def _build(self, loop: asyncio.AbstractEventLoop) -> Any:
         from jiyi.errors import EmbeddingMismatch
         from jiyi.memory import Memory
+        from jiyi.text.tokens import warm
 
         try:
-            return Memory(**self._kwargs(loop))
+            memory = Memory(**self._kwargs(loop))
         except EmbeddingMismatch as exc:  # the CLI's advice does not apply inside AstrBot
             raise EmbeddingMismatch(f"{exc}. In AstrBot an admin sends /mem reembed confirm "
                                     "(管理员发送 /mem reembed confirm 用新模型重建向量)") from exc
+        warm()  # jieba's dictionary (~0.5 s) with the build, not inside a later recall's time budget
+        return memory
 
     async def reembed(self) -> Any:
         """Give every memory vectors of the configured embedder (after the admin switched models).
