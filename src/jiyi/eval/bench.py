@@ -151,6 +151,9 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
     parts: dict[str, list[float]] = {k: [] for k in ("total", *STEPS, "hits", "other")}
     try:
         mem.search(qtexts[0], user_id=user)  # load the user's matrices outside the timing
+        # The warm-up's hits start the writer's linger; wait half of it, so that its batch lands
+        # inside the timed loop (~0.5 s long at 10k: with no wait, whether it did depended on speed).
+        time.sleep(mem._hits.linger / 2)
         for q in qtexts:
             tr = RecallTrace()
             t = time.perf_counter()

@@ -37,6 +37,11 @@ class HitRecorder:
         self._thread = threading.Thread(target=self._loop, name="jiyi-hits", daemon=True)
         self._thread.start()
 
+    @property
+    def linger(self) -> float:
+        """Seconds a batch waits after its first hit before it is written."""
+        return self._linger
+
     def record(self, scope: Scope, ids: list[str]) -> None:
         if not ids:
             return
