@@ -1,12 +1,12 @@
-"""Hit recording off the request path: searches count ids, a thread writes them in batches.
+"""Hit recording off the request path: searches list ids, a thread writes them in batches.
 
-A search adds its ids to a per-user counter (~1 µs); the writer lingers up to ``linger``
+A search appends its ids to a per-user list (~1 µs); the writer lingers up to ``linger``
 seconds after the first hit of a batch, so a busy bot pays one write transaction per user
-and interval instead of one per search, then takes the counters whole and writes them.
-Counting on the caller's side keeps the writer's own Python short: whatever it runs
-between its SQLite calls holds the GIL against the searches beside it (counting a batch
-of ~180 searches there took ~0.3 ms). ``flush()`` cuts the wait short. A memory hit by
-several searches in one batch still counts every hit.
+and interval instead of one per search, then takes the lists whole and hands each to
+``record_hits``, which counts the repeats once. Keeping the writer's own Python short
+matters: whatever it runs between its SQLite calls holds the GIL against the searches
+beside it (counting a batch of ~180 searches there took ~0.3 ms). ``flush()`` cuts the
+wait short. A memory hit by several searches in one batch still counts every hit.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
 
 from jiyi.clock import Clock
 from jiyi.records import Scope
@@ -29,7 +28,7 @@ class HitRecorder:
     def __init__(self, store: Store, clock: Clock, *, max_pending: int = 100_000, linger: float = 0.5) -> None:
         self._store, self._clock, self._linger, self._max = store, clock, linger, max_pending
         self._cond = threading.Condition()
-        self._pending: dict[Scope, Counter[str]] = {}
+        self._pending: dict[Scope, list[str]] = {}
         self._count = 0  # hits in ``_pending``
         self._first = 0.0  # when the oldest of them arrived (monotonic)
         self._added = self._written = 0  # record() calls accepted / written (or failed) so far
@@ -54,10 +53,7 @@ class HitRecorder:
             if not self._pending:
                 self._first = time.monotonic()
                 self._cond.notify_all()
-            counts = self._pending.get(scope)
-            if counts is None:
-                counts = self._pending[scope] = Counter()
-            counts.update(ids)
+            self._pending.setdefault(scope, []).extend(ids)
             self._count += len(ids)
             self._added += 1
 
@@ -83,9 +79,9 @@ class HitRecorder:
     def _loop(self) -> None:
         while True:
             batch, added = self._next_batch()
-            for scope, counts in batch.items():  # one write per user and batch: repeats count in it
+            for scope, ids in batch.items():  # one write per user and batch: repeats count in it
                 try:
-                    self._store.record_hits(scope, list(counts.elements()), self._clock.now())
+                    self._store.record_hits(scope, ids, self._clock.now())
                 except Exception:
                     log.exception("recording hits failed")
             with self._cond:
@@ -94,8 +90,8 @@ class HitRecorder:
                 if self._closing and not self._pending:
                     return
 
-    def _next_batch(self) -> tuple[dict[Scope, Counter[str]], int]:
-        """The counters once the oldest hit has lingered (or a flush or close asks), and the calls they hold."""
+    def _next_batch(self) -> tuple[dict[Scope, list[str]], int]:
+        """The lists once the oldest hit has lingered (or a flush or close asks), and the calls they hold."""
         with self._cond:
             while not self._pending and not self._closing:
                 self._cond.wait()
