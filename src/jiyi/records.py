@@ -122,7 +122,8 @@ class MemoryRecord:
 
     def replace(self, **changes: Any) -> MemoryRecord:
         """A copy with ``changes``, as ``dataclasses.replace`` makes it, but filled through the slots
-        (3.0 against 5.9 µs: the hit writer patches hundreds of cached records per batch)."""
+        (3.0 against 5.9 µs: the record cache applies each batch's hit counts to the records a
+        search reads next, a few per search)."""
         new = _new_record(MemoryRecord)
         for name, get, put in _RECORD_SLOTS:
             put(new, changes.pop(name) if name in changes else get(self))
