@@ -10,32 +10,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matrix_support import clustered, matrix_of
 
 from jiyi.records import Kind, MemoryRecord, Scope
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Upsert
 from jiyi.stores.sqlite import ivf
 from jiyi.stores.sqlite import vectors as vectors_module
 from jiyi.stores.sqlite.store import SQLiteStore
-from jiyi.stores.sqlite.vectors import MatrixColumns, UserMatrix
 
 ALICE = Scope("acme", "alice")
 DIM = 16
-
-
-def clustered(n: int, dim: int, seed: int, centers: int = 40) -> np.ndarray:
-    """Unit vectors around random centres (a topic structure, as real embeddings have)."""
-    rng = np.random.default_rng(seed)
-    c = rng.standard_normal((centers, dim)).astype(np.float32)
-    x = c[rng.integers(centers, size=n)] + 0.35 * rng.standard_normal((n, dim)).astype(np.float32)
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
-
-
-def matrix_of(x: np.ndarray) -> UserMatrix:
-    n = len(x)
-    cols = MatrixColumns(ids=[f"m{i}" for i in range(n)], rids=np.arange(1, n + 1), kinds=np.zeros(n, np.int8),
-                         statuses=np.zeros(n, np.int8), sensitive=np.zeros(n, bool), sessions=[None] * n,
-                         agents=[None] * n, created=np.zeros(n), vectors=x)
-    return UserMatrix.from_columns(x.shape[1], 1, cols)
 
 
 def test_ivf_recall_at_10_against_exact_is_at_least_099() -> None:

@@ -31,7 +31,7 @@ from jiyi.clock import ensure_utc
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats
-from jiyi.stores.sqlite import ivf
+from jiyi.stores.sqlite import int8, ivf
 from jiyi.stores.sqlite.blas import one_blas_thread
 
 log = logging.getLogger("jiyi.stores.sqlite.vectors")
@@ -47,7 +47,7 @@ STATS_SAMPLE = 512
 #: Rebuild once the unclustered tail exceeds this share of the rows (and REBUILD_MIN_TAIL).
 REBUILD_FRACTION = 0.1
 REBUILD_MIN_TAIL = 2_000
-_COLUMNS = ("ids", "matrix", "alive", "kind", "status", "sensitive", "session", "agent", "created", "rid", "label",
+_COLUMNS = ("ids", "matrix", "codes", "unit", "alive", "kind", "status", "sensitive", "session", "agent", "created", "rid", "label",
             "vtick")
 _MASK_CACHE = 8
 
@@ -95,6 +95,8 @@ class UserMatrix:
         self.ids = np.empty(capacity, dtype=object)  # memory id per row (an array: results gather ids in C)
         self.index: dict[str, int] = {}
         self.matrix = np.zeros((capacity, dim), dtype=np.float32)
+        self.codes = np.zeros((capacity, dim), dtype=np.int8)  # the rows as int8 (:mod:`.int8`)
+        self.unit = np.ones(capacity, dtype=np.float32)
         self.alive = np.zeros(capacity, dtype=bool)
         self.kind = np.zeros(capacity, dtype=np.int8)
         self.status = np.zeros(capacity, dtype=np.int8)
@@ -121,6 +123,7 @@ class UserMatrix:
         if n:
             m.ids[:n] = cols.ids
             m.matrix[:n] = cols.vectors
+            m.codes[:n], m.unit[:n] = int8.encode(m.matrix[:n])
             m.alive[:n] = True
             m.kind[:n] = cols.kinds
             m.status[:n] = cols.statuses
@@ -133,7 +136,7 @@ class UserMatrix:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + 48 * len(self.alive)
+        return int(self.matrix.nbytes + self.codes.nbytes) + 52 * len(self.alive)
 
     @property
     def live(self) -> int:
@@ -173,6 +176,7 @@ class UserMatrix:
             if vec is not None:
                 self.tick += 1
                 self.matrix[row] = vec
+                self.codes[row : row + 1], self.unit[row : row + 1] = int8.encode(self.matrix[row : row + 1])
                 self.vtick[row] = self.tick
         if fresh:
             self._append(fresh)
@@ -203,6 +207,7 @@ class UserMatrix:
             self._resize(max(16, 2 * (start + count)))
         end = start + count
         self.matrix[start:end] = np.stack([np.asarray(v, dtype=np.float32) for _, v, _ in rows])
+        self.codes[start:end], self.unit[start:end] = int8.encode(self.matrix[start:end])
         self.alive[start:end] = True
         self.kind[start:end] = [KIND_CODE[m.kind] for m, _, _ in rows]
         self.status[start:end] = [STATUS_CODE[m.status] for m, _, _ in rows]
@@ -307,16 +312,22 @@ class UserMatrix:
         with one_blas_thread():
             found = self._search_clusters(query, k, mask, candidates, deep)
             if found is None:
-                scores = self.matrix[: self.n] @ query
-                live = scores
-                if candidates < self.n:  # the common unfiltered case skips the masking pass
-                    live = scores[mask]
-                    np.copyto(scores, -np.inf, where=~mask)
-                rows, top = _top(scores, k)
-                stats = None if deep is None else score_stats(live, deep)
-            else:
-                rows, top, stats = found
+                found = self._search_all(query, k, mask, candidates, deep)
+        rows, top, stats = found
         return Ranking(Pairs(self.ids[rows].tolist(), top), stats)
+
+    def _search_all(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int, deep: int | None
+                    ) -> tuple[np.ndarray, np.ndarray, ScoreStats | None]:
+        """Every row scored (the exact path: no index, or one that would not save anything)."""
+        coded = self._coded(query, candidates, k)
+        scores = self._scores(query, [(0, self.n)], coded)
+        live = scores
+        if candidates < self.n:  # the common unfiltered case skips the masking pass
+            live = scores[mask]
+            np.copyto(scores, -np.inf, where=~mask)
+        rows, top, shift = self._best(query, scores, k, candidates, coded)
+        stats = None if deep is None else _shifted(score_stats(live, deep), shift)
+        return rows, top, stats
 
     def _search_clusters(self, query: np.ndarray, k: int, mask: np.ndarray, candidates: int, deep: int | None = None
                          ) -> tuple[np.ndarray, np.ndarray, ScoreStats | None] | None:
@@ -334,28 +345,76 @@ class UserMatrix:
         ranges = cl.probe(query, budget)
         if cl.end < self.n:
             ranges.append((cl.end, self.n))
-        scores = np.empty(sum(b - a for a, b in ranges), dtype=np.float32)
-        at = 0
-        for a, b in ranges:  # products straight into one buffer (no concatenation)
-            np.matmul(self.matrix[a:b], query, out=scores[at : at + b - a])
-            at += b - a
+        width = sum(b - a for a, b in ranges)
+        coded = self._coded(query, width * candidates // self.n, k)
+        scores = self._scores(query, ranges, coded)
         keep = None if candidates == self.n else np.concatenate([mask[a:b] for a, b in ranges])
         scanned = len(scores) if keep is None else int(np.count_nonzero(keep))
         if scanned < k:
             return None
         starts = np.array([a for a, _ in ranges], dtype=np.int64)
         stops = np.array([b for _, b in ranges], dtype=np.int64)
-        stats = None
-        if deep is not None:  # (the statistics only read ``scores``: no copy needed)
-            exact = scores if keep is None else scores[keep]
-            sample = self._unscanned_sample(query, starts, stops, mask, cl.end)
-            stats = sampled_stats(exact, sample, candidates - scanned, deep)
+        offsets = np.concatenate([[0], np.cumsum(stops - starts)])
+        exact = scores if keep is None else scores[keep]  # the statistics' copy (none needed unfiltered)
         if keep is not None:
             scores[~keep] = -np.inf
-        pos, top_scores = _top(scores, k)
-        offsets = np.concatenate([[0], np.cumsum(stops - starts)])
-        part = np.searchsorted(offsets, pos, side="right") - 1
-        return starts[part] + (pos - offsets[part]), top_scores, stats
+
+        def rows_at(pos: np.ndarray) -> np.ndarray:
+            part = np.searchsorted(offsets, pos, side="right") - 1
+            return starts[part] + (pos - offsets[part])  # type: ignore[no-any-return]
+
+        rows, top, shift = self._best(query, scores, k, scanned, coded, rows_at)
+        stats = None
+        if deep is not None:  # the sample is exact: coarse scores are shifted before they meet it
+            sample = self._unscanned_sample(query, starts, stops, mask, cl.end)
+            stats = sampled_stats(exact - shift if shift else exact, sample, candidates - scanned, deep)
+        return rows, top, stats
+
+    def _coded(self, query: np.ndarray, rows: int, k: int) -> int8.CodedQuery | None:
+        """The query in codes when an int8 first pass over ``rows`` rows pays for itself (:mod:`.int8`)."""
+        if rows >= max(int8.MIN_ROWS, int8.MIN_ROWS_PER_RESULT * k) and int8.available():
+            return int8.code_query(query)
+        return None
+
+    def _scores(self, query: np.ndarray, ranges: Sequence[tuple[int, int]], coded: int8.CodedQuery | None
+                ) -> np.ndarray:
+        """Scores of the rows in ``ranges``, one after the other in one buffer (no concatenation):
+        exact products, or the int8 pass's coarse ones with ``coded``."""
+        scores = np.empty(sum(b - a for a, b in ranges), dtype=np.float32)
+        at = 0
+        for a, b in ranges:
+            if b > a:
+                out = scores[at : at + b - a]
+                if coded is None:
+                    np.matmul(self.matrix[a:b], query, out=out)
+                else:
+                    int8.dots_into(self.codes[a:b], coded, out)
+            at += b - a
+        if coded is not None:  # one pass of units for all ranges (two per range cost ~2 µs each)
+            units = self.unit[ranges[0][0] : ranges[0][1]] if len(ranges) == 1 else np.concatenate(
+                [self.unit[a:b] for a, b in ranges])
+            np.multiply(scores, units, out=scores)
+            scores *= np.float32(coded.unit)
+        return scores
+
+    def _best(self, query: np.ndarray, scores: np.ndarray, k: int, passing: int, coded: int8.CodedQuery | None,
+              rows_at: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+        """Rows and exact scores of the ``k`` best, best first, and how far the coarse scores
+        sit above the exact ones on average over the rescored rows (0 without codes).
+
+        ``scores`` (non-passing rows at -inf) are exact, or coarse with ``coded``: then the
+        best ``REFINE · k`` coarse ones (all ``passing`` rows, if fewer) are scored again
+        from the float32 rows. ``rows_at`` maps positions in ``scores`` to rows.
+        """
+        if coded is None:
+            pos, top = _top(scores, k)
+            return (pos if rows_at is None else rows_at(pos)), top, 0.0
+        wide = min(int(int8.REFINE * k), passing)
+        pos = np.argpartition(-scores, wide - 1)[:wide] if wide < len(scores) else np.arange(len(scores))
+        rows = pos if rows_at is None else rows_at(pos)
+        exact = self.matrix[rows] @ query
+        order, top = _top(exact, k)
+        return rows[order], top, float(np.mean(scores[pos] - exact, dtype=np.float64))
 
     def _unscanned_sample(self, query: np.ndarray, starts: np.ndarray, stops: np.ndarray, mask: np.ndarray,
                           end: int) -> np.ndarray:
@@ -476,6 +535,13 @@ def _weighted_floor(exact: np.ndarray, sample: np.ndarray, weight: float, deep: 
     if j >= 0:
         return float(s[j])
     return float(min(e[0] if len(e) else np.inf, s[0] if len(s) else np.inf))  # fewer rows than deep
+
+
+def _shifted(stats: ScoreStats, shift: float) -> ScoreStats:
+    """``stats`` of coarse scores that sat ``shift`` above the exact ones (:mod:`.int8`)."""
+    if not shift:
+        return stats
+    return ScoreStats(stats.count, stats.mean - shift, stats.var, stats.floor - shift)
 
 
 def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
