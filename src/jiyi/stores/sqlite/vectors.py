@@ -38,10 +38,12 @@ log = logging.getLogger("jiyi.stores.sqlite.vectors")
 KIND_CODE = {k: i for i, k in enumerate(Kind)}
 STATUS_CODE = {s: i for i, s in enumerate(Status)}
 CacheKey = tuple[str, str, str]  # tenant, user_id, channel
-#: Users with at least this many rows in a channel get an IVF index (measured crossover,
-#: docs/performance.md: at 7k rows the exact product and the IVF scan cost the same, at
-#: 10k the scan is 0.3–0.4 ms faster per route inside a search, at 5k it is slower).
-ANN_MIN_ROWS = 8_000
+#: Users with at least this many rows in a channel get an IVF index: the measured crossover
+#: (docs/performance.md, round 7). With the int8 first pass an exact scan costs ~0.02 µs a
+#: row, the IVF scan its probe and per-cluster calls: equal at ~13k rows (10k: exact 0.36
+#: against IVF 0.42 ms; 16k: 0.46 against 0.41). With float32 rows only (no numkong) the
+#: crossover is ~7k (round 4).
+ANN_MIN_ROWS = 12_000 if int8.available() else 8_000
 #: Clustered rows sampled (evenly) to estimate the statistics of the rows an IVF search skips.
 STATS_SAMPLE = 512
 #: Rebuild once the unclustered tail exceeds this share of the rows (and REBUILD_MIN_TAIL).
