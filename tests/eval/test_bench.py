@@ -74,6 +74,7 @@ def test_text_report_shows_every_row_with_ratios(report: dict[str, Any]) -> None
                   "extraction path, single"):
         assert label in text, label
     assert "1.00x" in text  # numpy against itself
+    assert f"int8 pass {report['machine']['int8']}" in text
     assert json.loads(json.dumps(report)) == report  # JSON-ready
 
 

@@ -105,8 +105,9 @@ def test_switched_off_the_matrix_scores_float32_rows(codes_on: None) -> None:
     m = matrix_of(x)
     q = clustered(1, 64, seed=7)[0]
     with_codes = m.ranking(q, 50, RecordFilter(), deep=100)
+    assert int8.describe().startswith("numkong ")
     int8.set_enabled(False)
-    assert m._coded(q, 4_000, 50) is None
+    assert int8.describe() == "off" and m._coded(q, 4_000, 50) is None
     without = m.ranking(q, 50, RecordFilter(), deep=100)
     assert [i for i, _ in without.hits] == [i for i, _ in with_codes.hits]
     scores = m.matrix[: m.n] @ q

@@ -306,8 +306,10 @@ def _stats(values: Sequence[float]) -> dict[str, float]:
 
 
 def _machine() -> dict[str, Any]:
+    from jiyi.stores.sqlite import int8
+
     info: dict[str, Any] = {"cpus": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__,
-                            "platform": platform.platform(terse=True)}
+                            "platform": platform.platform(terse=True), "int8": int8.describe()}
     try:
         from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
 

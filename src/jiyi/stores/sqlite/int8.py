@@ -50,6 +50,13 @@ def available() -> bool:
     return _enabled
 
 
+def describe() -> str:
+    """What runs the int8 pass, for reports: ``numkong <version>``, or why it is off."""
+    if _nk is None:
+        return "off (numkong is not installed)"
+    return f"numkong {getattr(_nk, '__version__', '?')}" if _enabled else "off"
+
+
 def set_enabled(on: bool) -> bool:
     """Switch the int8 pass on or off for this process (tests compare both); returns the old setting.
 
