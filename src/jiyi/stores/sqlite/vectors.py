@@ -8,8 +8,9 @@ another process bumps the number and the next search reloads. Filters are numpy
 masks over per-row columns kept next to the matrix (cached per filter until the
 next change), never SQL per row.
 
-Small users are searched exactly (one matrix-vector product on one BLAS thread).
-Users with at least ``ann_min_rows`` rows get an IVF index (:mod:`.ivf`): the rows
+Small users are searched exactly (one matrix-vector product on one BLAS thread; from
+2,000 rows a first pass over int8 codes of the rows, then the best 1.5·k rescored from
+float32: :mod:`.int8`). Users with at least ``ann_min_rows`` rows get an IVF index (:mod:`.ivf`): the rows
 are reordered cluster by cluster and a search scans the best clusters plus the
 unclustered tail. The index is built and rebuilt on a background thread and
 persisted beside the database; until it exists, or when a filter leaves too few
