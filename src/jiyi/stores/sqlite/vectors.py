@@ -406,13 +406,14 @@ class UserMatrix:
         sit above the exact ones on average over the rescored rows (0 without codes).
 
         ``scores`` (non-passing rows at -inf) are exact, or coarse with ``coded``: then the
-        best ``REFINE · k`` coarse ones (all ``passing`` rows, if fewer) are scored again
+        best ``REFINE · k`` (at least ``k + REFINE_EXTRA``) coarse ones (all ``passing`` rows,
+        if fewer) are scored again
         from the float32 rows. ``rows_at`` maps positions in ``scores`` to rows.
         """
         if coded is None:
             pos, top = _top(scores, k)
             return (pos if rows_at is None else rows_at(pos)), top, 0.0
-        wide = min(int(int8.REFINE * k), passing)
+        wide = min(max(int(int8.REFINE * k), k + int8.REFINE_EXTRA), passing)
         pos = np.argpartition(-scores, wide - 1)[:wide] if wide < len(scores) else np.arange(len(scores))
         rows = pos if rows_at is None else rows_at(pos)
         exact = self.matrix[rows] @ query
