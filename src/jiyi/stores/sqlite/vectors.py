@@ -126,7 +126,7 @@ class UserMatrix:
         if n:
             m.ids[:n] = cols.ids
             m.matrix[:n] = cols.vectors
-            m.codes[:n], m.unit[:n] = int8.encode(m.matrix[:n])
+            int8.encode_into(m.matrix[:n], m.codes[:n], m.unit[:n])
             m.alive[:n] = True
             m.kind[:n] = cols.kinds
             m.status[:n] = cols.statuses
@@ -179,7 +179,7 @@ class UserMatrix:
             if vec is not None:
                 self.tick += 1
                 self.matrix[row] = vec
-                self.codes[row : row + 1], self.unit[row : row + 1] = int8.encode(self.matrix[row : row + 1])
+                int8.encode_into(self.matrix[row : row + 1], self.codes[row : row + 1], self.unit[row : row + 1])
                 self.vtick[row] = self.tick
         if fresh:
             self._append(fresh)
@@ -210,7 +210,7 @@ class UserMatrix:
             self._resize(max(16, 2 * (start + count)))
         end = start + count
         self.matrix[start:end] = np.stack([np.asarray(v, dtype=np.float32) for _, v, _ in rows])
-        self.codes[start:end], self.unit[start:end] = int8.encode(self.matrix[start:end])
+        int8.encode_into(self.matrix[start:end], self.codes[start:end], self.unit[start:end])
         self.alive[start:end] = True
         self.kind[start:end] = [KIND_CODE[m.kind] for m, _, _ in rows]
         self.status[start:end] = [STATUS_CODE[m.status] for m, _, _ in rows]
