@@ -8,7 +8,7 @@ same way, and numkong's SIMD int8 dot products (AVX-512 VNNI, AVX2 or NEON, pick
 time; integer sums, exact) score the rows from 384 bytes each instead of 1,536.
 
 The coarse scores only choose: :meth:`~jiyi.stores.sqlite.vectors.UserMatrix.ranking`
-keeps the best ``REFINE × k`` of them, scores those exactly from the float32 rows and
+keeps the best ``REFINE × k`` of them (at least ``k + REFINE_EXTRA``), scores those exactly from the float32 rows and
 returns the top ``k`` of the exact scores (on the 10k bench user, k = 200: one of the
 exact top 200 missed in 40,000, no top 10 changed). The coarse error has a part common to
 all rows (the query's rounding against the direction all e5 vectors share); the mean

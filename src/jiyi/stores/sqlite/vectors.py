@@ -10,11 +10,11 @@ next change), never SQL per row.
 
 Small users are searched exactly (one matrix-vector product on one BLAS thread; from
 2,000 rows a first pass over int8 codes of the rows, then the best 1.5·k rescored from
-float32: :mod:`.int8`). Users with at least ``ann_min_rows`` rows get an IVF index (:mod:`.ivf`): the rows
-are reordered cluster by cluster and a search scans the best clusters plus the
-unclustered tail. The index is built and rebuilt on a background thread and
-persisted beside the database; until it exists, or when a filter leaves too few
-rows for it to help, the exact path answers.
+float32: :mod:`.int8`). Users with at least ``ann_min_rows`` rows get an IVF index
+(:mod:`.ivf`): the rows are reordered cluster by cluster and a search scans the best
+clusters plus the unclustered tail. The index is built and rebuilt on a background
+thread and persisted beside the database; until it exists, or when a filter leaves too
+few rows for it to help, the exact path answers.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ STATS_SAMPLE = 512
 #: Rebuild once the unclustered tail exceeds this share of the rows (and REBUILD_MIN_TAIL).
 REBUILD_FRACTION = 0.1
 REBUILD_MIN_TAIL = 2_000
-_COLUMNS = ("ids", "matrix", "codes", "unit", "alive", "kind", "status", "sensitive", "session", "agent", "created", "rid", "label",
-            "vtick")
+_COLUMNS = ("ids", "matrix", "codes", "unit", "alive", "kind", "status", "sensitive", "session", "agent", "created",
+            "rid", "label", "vtick")
 _MASK_CACHE = 8
 
 
@@ -407,8 +407,8 @@ class UserMatrix:
 
         ``scores`` (non-passing rows at -inf) are exact, or coarse with ``coded``: then the
         best ``REFINE · k`` (at least ``k + REFINE_EXTRA``) coarse ones (all ``passing`` rows,
-        if fewer) are scored again
-        from the float32 rows. ``rows_at`` maps positions in ``scores`` to rows.
+        if fewer) are scored again from the float32 rows. ``rows_at`` maps positions in
+        ``scores`` to rows.
         """
         if coded is None:
             pos, top = _top(scores, k)
