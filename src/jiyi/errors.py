@@ -51,6 +51,14 @@ class StoreError(JiyiError):
     """The storage backend failed."""
 
 
+class WriteConflict(StoreError):
+    """Another writer changed a record between this writer's read and its write; nothing was written.
+
+    Raised by ``Store.apply`` for an :class:`~jiyi.stores.protocol.Upsert` whose ``expect``
+    no longer matches: read the record again and redo the change.
+    """
+
+
 class EmbeddingMismatch(StoreError):
     """The store was built with another embedding model or dimension."""
 

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from jiyi.errors import ScopeViolation
+from jiyi.errors import ScopeViolation, WriteConflict
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.filters import record_matches
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
@@ -221,6 +221,53 @@ def test_foreign_record_in_change_set_raises_and_writes_nothing(store: Store, da
         assert store.count(scope, ANY_STATUS) == 0
     assert store.history(data.alice, "mine") == []
     assert store.pending_jobs(data.alice) == 1
+
+
+def test_an_upsert_expecting_the_stored_version_is_written(store: Store, data) -> None:
+    data.put(store, data.record("m1", "喜欢咖啡"))
+    read = store.get(data.alice, "m1")
+    assert read is not None
+    edited = read.replace(content="喜欢茶", updated_at=data.at(minutes=5))
+    store.apply(ChangeSet(data.alice, [Upsert(edited, expect=read.updated_at)]))
+    got = store.get(data.alice, "m1")
+    assert got is not None and got.content == "喜欢茶" and got.updated_at == data.at(minutes=5)
+
+
+def test_an_upsert_expecting_an_older_version_writes_nothing_of_its_change_set(store: Store, data) -> None:
+    job = store.enqueue(data.alice, "add", {"n": 1}, data.t0)
+    data.put(store, data.record("m1", "喜欢咖啡"))
+    read = store.get(data.alice, "m1")
+    assert read is not None
+    # another writer (the worker, a second process) changes it after the read
+    store.apply(ChangeSet(data.alice, [Upsert(read.replace(entities=("咖啡",), updated_at=data.at(minutes=1)))]))
+    stale = ChangeSet(
+        data.alice,
+        [data.upsert(data.record("m2", "住在杭州"), data.vec(1), "杭州"),
+         Upsert(read.replace(content="喜欢茶", updated_at=data.at(minutes=2)), expect=read.updated_at)],
+        [HistoryEvent(EventType.UPDATE, "m1", data.at(minutes=2), "喜欢咖啡", "喜欢茶")],
+        done_job_id=job,
+        state={"k": 1},
+    )
+    with pytest.raises(WriteConflict, match="m1"):
+        store.apply(stale)
+    now = store.get(data.alice, "m1")
+    assert now is not None and now.content == "喜欢咖啡" and now.entities == ("咖啡",)
+    assert store.get(data.alice, "m2") is None
+    assert [e.event for e in store.history(data.alice, "m1")] == [EventType.ADD]
+    assert store.state_get(data.alice, "k") is None
+    assert store.pending_jobs(data.alice) == 1
+
+
+def test_an_upsert_expecting_a_record_that_is_gone_or_someone_elses_conflicts(store: Store, data) -> None:
+    data.put(store, data.record("m1"))
+    data.put(store, data.record("b1", scope=data.bob))
+    store.apply(ChangeSet(data.alice, purge_ids=["m1"]))
+    for scope, mid in ((data.alice, "m1"), (data.alice, "b1")):  # b1 is Bob's: Alice cannot expect it
+        with pytest.raises(WriteConflict):
+            store.apply(ChangeSet(scope, [Upsert(data.record(mid), expect=data.t0)]))
+    assert store.get(data.alice, "m1") is None and store.get(data.alice, "b1") is None
+    bob = store.get(data.bob, "b1")
+    assert bob is not None and bob.content == "memory b1"
 
 
 # -- filters ---------------------------------------------------------------------------------

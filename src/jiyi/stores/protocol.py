@@ -16,7 +16,7 @@ from typing import Any, Protocol, overload, runtime_checkable
 
 import numpy as np
 
-from jiyi.errors import ScopeViolation
+from jiyi.errors import ScopeViolation, WriteConflict
 from jiyi.records import HistoryEvent, Kind, MemoryRecord, Scope, Status
 
 #: Vector channels. ``content`` embeds the memory itself; ``context`` embeds an
@@ -135,11 +135,19 @@ class Ranking:
 
 @dataclass(slots=True, frozen=True)
 class Upsert:
-    """Write one record. ``vectors``/``keywords`` of None keep what is stored."""
+    """Write one record. ``vectors``/``keywords`` of None keep what is stored.
+
+    ``expect``: the ``updated_at`` of the stored record this one was derived from. The
+    store then writes nothing of the change set, and raises
+    :class:`~jiyi.errors.WriteConflict`, unless the stored record still has it (no other
+    writer changed it since it was read: a user's edit and the worker's merge into the
+    same memory cannot overwrite each other).
+    """
 
     record: MemoryRecord
     vectors: dict[str, np.ndarray] | None = None
     keywords: str | None = None
+    expect: datetime | None = None
 
 
 @dataclass(slots=True)
@@ -167,8 +175,24 @@ class ChangeSet:
                     f"not to the change set's {self.scope.tenant}/{self.scope.user_id}; nothing was written"
                 )
 
+    def expected(self) -> dict[str, datetime]:
+        """``{id: updated_at}`` that the stored records must still have (:attr:`Upsert.expect`)."""
+        return {up.record.id: up.expect for up in self.upserts if up.expect is not None}
+
     def __bool__(self) -> bool:
         return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state)
+
+
+def conflict(scope: Scope, expected: dict[str, datetime], stored: dict[str, datetime]) -> WriteConflict | None:
+    """The error for ``expected`` versions that ``stored`` (id → updated_at now) does not match, or None."""
+    stale = sorted(mid for mid, at in expected.items() if stored.get(mid) != at)
+    if not stale:
+        return None
+    return WriteConflict(
+        f"memory {stale[0]} of {scope.tenant}/{scope.user_id} was changed (or removed) by another writer "
+        f"after it was read{f' (and {len(stale) - 1} more)' if len(stale) > 1 else ''}; nothing was written: "
+        "read it again and redo the change"
+    )
 
 
 @dataclass(slots=True, frozen=True)

@@ -19,7 +19,7 @@ from psycopg import sql
 from jiyi.records import HistoryEvent, Scope
 from jiyi.stores.columns import MEMORY_COLUMNS
 from jiyi.stores.postgres import queries, queue, vectors
-from jiyi.stores.protocol import ChangeSet, Upsert
+from jiyi.stores.protocol import ChangeSet, Upsert, conflict
 
 _UPSERT_SQL = sql.SQL(
     "INSERT INTO memories ({cols}, keywords) VALUES ({marks}, %s) "
@@ -37,6 +37,13 @@ _UPSERT_SQL = sql.SQL(
 def apply_changes(conn: psycopg.Connection[Any], changes: ChangeSet, vector_type: str) -> None:
     """Upserts, purges, history and the job's completion; the caller holds the transaction."""
     scope = changes.scope
+    if expected := changes.expected():  # FOR UPDATE: a concurrent writer of these rows waits for us
+        rows = conn.execute(
+            "SELECT id, updated_at FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s) FOR UPDATE",
+            (scope.tenant, scope.user_id, list(expected)),
+        ).fetchall()
+        if (err := conflict(scope, expected, {mid: at for mid, at in rows})) is not None:
+            raise err
     added = write_upserts(conn, changes.upserts, vector_type)
     if changes.purge_ids:
         added -= conn.execute(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 import numpy as np
@@ -72,6 +73,16 @@ def chunked(items: Sequence[str]) -> Iterator[list[str]]:
 def marks(items: Sequence[object]) -> str:
     """``?, ?, ?`` for one placeholder per item."""
     return ", ".join("?" * len(items))
+
+
+def updated_at(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> dict[str, datetime]:
+    """``{id: updated_at}`` of the user's stored records among ``ids`` (checking ``Upsert.expect``)."""
+    out: dict[str, datetime] = {}
+    for chunk in chunked(ids):
+        out.update((mid, parse_iso(at)) for mid, at in conn.execute(
+            f"SELECT id, updated_at FROM memories WHERE tenant = ? AND user_id = ? AND id IN ({marks(chunk)})",
+            [scope.tenant, scope.user_id, *chunk]))
+    return out
 
 
 def get_many(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> list[MemoryRecord]:

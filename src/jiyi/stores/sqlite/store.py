@@ -163,6 +163,7 @@ class SQLiteStore:
                   unsaved: dict[tuple[str, str], np.ndarray]) -> tuple[int, int, list[int]]:
         """The body of ``apply``; returns the user's generation before and after, and the rows' rids."""
         scope = changes.scope
+        writes.check_expected(conn, scope, changes.expected())  # (BEGIN IMMEDIATE: no writer slips in after it)
         writes.cache_put(conn, self._cache_rows(unsaved))
         adopted = writes.embedding(conn)
         dim = None if adopted is None else adopted[1]

@@ -17,10 +17,10 @@ import numpy as np
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import HistoryEvent, Scope
 from jiyi.stores.columns import MEMORY_COLUMNS
-from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert, conflict
 from jiyi.stores.sqlite.codec import encode_vector, history_row, iso, record_row
 from jiyi.stores.sqlite.fts import scope_key
-from jiyi.stores.sqlite.queries import chunked, marks
+from jiyi.stores.sqlite.queries import chunked, marks, updated_at
 
 _UPSERT_SQL = (
     f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({marks(MEMORY_COLUMNS)}) "
@@ -192,6 +192,12 @@ def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
         conn.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", owner)
     bump_generation(conn, scope)
     return removed
+
+
+def check_expected(conn: sqlite3.Connection, scope: Scope, expected: dict[str, datetime]) -> None:
+    """Raise :class:`~jiyi.errors.WriteConflict` unless each record still has its expected ``updated_at``."""
+    if expected and (err := conflict(scope, expected, updated_at(conn, scope, list(expected)))) is not None:
+        raise err
 
 
 def record_hits(conn: sqlite3.Connection, scope: Scope, groups: Sequence[tuple[int, list[str]]],
