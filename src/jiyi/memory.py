@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -44,6 +44,7 @@ from jiyi.records import (
     WriteEvent,
     new_id,
 )
+from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
@@ -196,16 +197,18 @@ class Memory:
     def update(self, memory_id: str, content: str, *, user_id: str) -> MemoryRecord:
         """Replace a memory's content (re-embedded, re-indexed; the old text stays in the history)."""
         scope = self._scope(user_id)
-        old = self._get_or_raise(scope, memory_id)
         text = _check_content(content)
-        now = self.clock.now()
-        new = old.replace(content=text, updated_at=now)
-        prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
-        turns = turns_by_message(self.store.find_by_source(scope, prev_id)) if isinstance(prev_id, str) else {}
-        vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
-        self.store.apply(ChangeSet(scope, [Upsert(new, vectors, index_keywords(new))],
-                                   [HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")]))
-        return new
+
+        def edit(old: MemoryRecord) -> tuple[MemoryRecord, ChangeSet]:
+            now = self.clock.now()
+            new = old.replace(content=text, updated_at=now)
+            prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
+            turns = turns_by_message(self.store.find_by_source(scope, prev_id)) if isinstance(prev_id, str) else {}
+            vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
+            event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")
+            return new, ChangeSet(scope, [Upsert(new, vectors, index_keywords(new), expect=old.updated_at)], [event])
+
+        return self._rewrite(scope, memory_id, edit)
 
     def delete(self, memory_id: str, *, user_id: str) -> None:
         """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
@@ -217,12 +220,26 @@ class Memory:
 
     def _set_status(self, memory_id: str, user_id: str, status: Status, event: EventType) -> MemoryRecord:
         scope = self._scope(user_id)
-        old = self._get_or_raise(scope, memory_id)
-        now = self.clock.now()
-        new = old.replace(status=status, updated_at=now)
-        self.store.apply(ChangeSet(scope, [Upsert(new)], [HistoryEvent(event, old.id, now, old.content, None,
-                                                                       "user request", "user")]))
-        return new
+
+        def change(old: MemoryRecord) -> tuple[MemoryRecord, ChangeSet]:
+            now = self.clock.now()
+            new = old.replace(status=status, updated_at=now)
+            return new, ChangeSet(scope, [Upsert(new, expect=old.updated_at)],
+                                  [HistoryEvent(event, old.id, now, old.content, None, "user request", "user")])
+
+        return self._rewrite(scope, memory_id, change)
+
+    def _rewrite(self, scope: Scope, memory_id: str,
+                 change: Callable[[MemoryRecord], tuple[MemoryRecord, ChangeSet]]) -> MemoryRecord:
+        """Apply ``change`` to the stored record; if another writer (the background worker,
+        another process) changed it meanwhile, read it again and redo the change on top."""
+
+        def attempt() -> MemoryRecord:
+            new, changes = change(self._get_or_raise(scope, memory_id))
+            self.store.apply(changes)
+            return new
+
+        return redo_on_conflict(attempt, f"edit of memory {memory_id}")
 
     def delete_all(self, *, user_id: str) -> int:
         """Forget a user entirely: memories, vectors, history, queue, buffers. Returns memories removed."""

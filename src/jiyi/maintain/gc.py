@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from jiyi.records import EventType, GcReport, HistoryEvent, MemoryRecord, Scope, Status
+from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 
 PURGE_AFTER = timedelta(days=30)
@@ -53,13 +54,19 @@ def classify(rec: MemoryRecord, now: datetime) -> str | None:
 def gc_scope(store: Store, scope: Scope, now: datetime, *, dry_run: bool) -> dict[str, list[str]]:
     """Apply (or only report) the rules for one user; returns rule → memory ids."""
     flt = RecordFilter(statuses=(Status.ACTIVE, Status.MERGED, Status.SUPERSEDED))
-    found: dict[str, list[MemoryRecord]] = {rule: [] for rule in RULES}
-    for rec in store.list(scope, flt):
-        rule = classify(rec, now)
-        if rule:
-            found[rule].append(rec)
-    if not dry_run:
-        store.apply(_changes(scope, found, now))
+
+    def judge_and_write() -> dict[str, list[MemoryRecord]]:
+        found: dict[str, list[MemoryRecord]] = {rule: [] for rule in RULES}
+        for rec in store.list(scope, flt):
+            rule = classify(rec, now)
+            if rule:
+                found[rule].append(rec)
+        if not dry_run:
+            store.apply(_changes(scope, found, now))
+        return found
+
+    # a memory may change after it was listed (a user edit, the worker): judge it again
+    found = redo_on_conflict(judge_and_write, f"gc of {scope.tenant}/{scope.user_id}")
     return {rule: [r.id for r in recs] for rule, recs in found.items()}
 
 
@@ -70,7 +77,7 @@ def _changes(scope: Scope, found: dict[str, list[MemoryRecord]], now: datetime) 
                    "archive_weak": (Status.ARCHIVED, EventType.ARCHIVE)}
     for rule, (status, event) in transitions.items():
         for rec in found[rule]:
-            changes.upserts.append(Upsert(rec.replace(status=status, updated_at=now)))
+            changes.upserts.append(Upsert(rec.replace(status=status, updated_at=now), expect=rec.updated_at))
             changes.history.append(HistoryEvent(event, rec.id, now, old=rec.content, reason=f"gc:{rule}"))
     for rec in found["purge_replaced"]:
         changes.purge_ids.append(rec.id)

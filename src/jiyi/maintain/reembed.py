@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
-from jiyi.records import Scope
+from jiyi.records import MemoryRecord, Scope
+from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.episodes import CONTEXT_MODES, stored_vectors, turns_by_message
@@ -68,11 +70,21 @@ def reembed(store: Store, embedder: CachedEmbedder, *, context_mode: str = "join
             report.kept += len(records) - len(todo)
             turns = turns_by_message(records)
             for start in range(0, len(todo), max(1, batch)):
-                fresh = store.get_many(scope, todo[start : start + batch])
-                vectors = stored_vectors(fresh, turns, embedder, context_mode)
-                store.apply(ChangeSet(scope, [Upsert(rec.replace(embedding_model=embedder.model), vecs)
-                                              for rec, vecs in zip(fresh, vectors)]))
+                ids = todo[start : start + batch]
+                fresh = redo_on_conflict(  # a batch that changed meanwhile is read and embedded again
+                    partial(_embed_batch, store, scope, ids, turns, embedder, context_mode),
+                    f"reembed of {scope.tenant}/{scope.user_id}")
                 report.embedded += len(fresh)
                 if progress is not None:
                     progress(scope, min(start + batch, len(todo)), len(todo))
     return report
+
+
+def _embed_batch(store: Store, scope: Scope, ids: list[str], turns: dict[str, MemoryRecord], embedder: CachedEmbedder,
+                 context_mode: str) -> list[MemoryRecord]:
+    """Embed these records as stored now and write the vectors, expecting the records unchanged."""
+    fresh = store.get_many(scope, ids)
+    vectors = stored_vectors(fresh, turns, embedder, context_mode)
+    store.apply(ChangeSet(scope, [Upsert(rec.replace(embedding_model=embedder.model), vecs, expect=rec.updated_at)
+                                  for rec, vecs in zip(fresh, vectors)]))
+    return fresh

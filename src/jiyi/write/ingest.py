@@ -9,7 +9,7 @@ so a redo does not duplicate them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ import numpy as np
 from jiyi.clock import Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
+from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
@@ -58,6 +59,7 @@ def message_from_dict(d: dict[str, Any]) -> Message:
                    id=d.get("id"), name=d.get("name"))
 
 
+
 def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> list[WriteEvent]:
     """Process one ``add`` job and commit it atomically with the job's completion."""
     scope, payload = job.scope, job.payload
@@ -79,23 +81,28 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         window = []
-    changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
-                                    agent_id=agent_id, now=now)
-    if ctx.summarizer is not None and session_id:
-        due = ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
-                                 new_episodes=[d.record for d in drafts], candidates=candidates,
-                                 closing=bool(payload.get("end_session")))
-        for summary in due.writes:
-            summary.add_to(changes, events)
-        changes.state.update(due.state)
-    changes.done_job_id = job.id
-    last = next((m for m in reversed(messages) if m.role != "system"), previous)
-    changes.state[state_key] = {  # commits with the records: the window never disagrees with them
-        "pending": [message_to_dict(m) for m in window][-50:],
-        "last": message_to_dict(last) if last else None,
-    }
-    ctx.store.apply(changes)
-    return events
+    def resolve_and_write() -> list[WriteEvent]:
+        changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
+                                        agent_id=agent_id, now=now)
+        if ctx.summarizer is not None and session_id:
+            due = ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
+                                     new_episodes=[d.record for d in drafts], candidates=candidates,
+                                     closing=bool(payload.get("end_session")))
+            for summary in due.writes:
+                summary.add_to(changes, events)
+            changes.state.update(due.state)
+        changes.done_job_id = job.id
+        last = next((m for m in reversed(messages) if m.role != "system"), previous)
+        changes.state[state_key] = {  # commits with the records: the window never disagrees with them
+            "pending": [message_to_dict(m) for m in window][-50:],
+            "last": message_to_dict(last) if last else None,
+        }
+        ctx.store.apply(changes)
+        return events
+
+    # A memory the candidates merge into may change meanwhile (a user's edit): resolve again
+    # on fresh reads, without extracting again; after the last try the queue retries the job.
+    return redo_on_conflict(resolve_and_write, f"job {job.id}")
 
 
 def _new_episodes(store: Store, scope: Scope, drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
@@ -138,9 +145,10 @@ def build_changes(
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
-    for rec, vec in resolver.final_records():
+    for rec, vec, read_at in resolver.final_records():
         kw = index_keywords(rec) if vec is not None else None
-        changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw))
+        changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw,
+                                      expect=read_at))
     changes.history.extend(resolver.history)
     return changes, events
 
@@ -151,6 +159,7 @@ class _BatchResolver:
     def __init__(self, ctx: WriteContext, scope: Scope, now: datetime) -> None:
         self.ctx, self.scope, self.now = ctx, scope, now
         self.records: dict[str, MemoryRecord] = {}
+        self.read_at: dict[str, datetime] = {}  # updated_at of each stored record as first read
         self.new_vectors: dict[str, np.ndarray] = {}
         self.history: list[Any] = []
         self._flt = RecordFilter(kinds=resolvable_kinds())
@@ -178,13 +187,22 @@ class _BatchResolver:
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""
         found = self.ctx.store.find_by_sources(self.scope, old.source_ids)
-        for ep in (r for sid in old.source_ids for r in found.get(sid, ())):
+        for ep in self._read(r for sid in old.source_ids for r in found.get(sid, ())):
             if ep.kind is Kind.EPISODE and ep.id not in self.records:
                 self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id},
                                                  updated_at=self.now)
 
-    def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None]]:
-        return [(r, self.new_vectors.get(r.id)) for r in self.records.values()]
+    def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None, datetime | None]]:
+        """Each record to write, its new vector (None: keep the stored one) and the ``updated_at``
+        the store must still hold for it (None for a new record)."""
+        return [(r, self.new_vectors.get(r.id), self.read_at.get(r.id)) for r in self.records.values()]
+
+    def _read(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+        """Stored records, noting the version each was first read at (the change set expects it)."""
+        out = list(records)
+        for rec in out:
+            self.read_at.setdefault(rec.id, rec.updated_at)
+        return out
 
     def _active(self, rec: MemoryRecord) -> MemoryRecord | None:
         rec = self.records.get(rec.id, rec)
@@ -192,7 +210,7 @@ class _BatchResolver:
 
     def _similar(self, vec: np.ndarray) -> list[tuple[MemoryRecord, float]]:
         found = self.ctx.store.vector_search(self.scope, vec, SIMILAR_K, self._flt)
-        by_id = {r.id: r for r in self.ctx.store.get_many(self.scope, [i for i, _ in found])}
+        by_id = {r.id: r for r in self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))}
         out = [(r, s) for i, s in found if i in by_id and (r := self._active(by_id[i])) is not None]
         for rid, v in self.new_vectors.items():
             rec = self._active(self.records[rid])
@@ -201,7 +219,7 @@ class _BatchResolver:
         return out
 
     def _slot_holders(self, slot: str) -> list[MemoryRecord]:
-        stored = self.ctx.store.find_by_slot(self.scope, slot)
+        stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))
         batch = [r for r in self.records.values() if r.slot == slot]
         merged = {r.id: r for r in stored} | {r.id: r for r in batch}
         return [r for r in merged.values() if (a := self._active(r)) is not None and a.slot == slot]
