@@ -18,7 +18,7 @@ import httpx
 from jiyi.client.errors import AuthError, RateLimited, ServiceError, ServiceUnavailable
 from jiyi.clock import format_iso, parse_iso
 from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, NotFound, ProviderBadOutput,
-                         ProviderError, ProviderUnavailable, ScopeViolation, StoreError)
+                         ProviderError, ProviderUnavailable, ScopeViolation, StoreError, WriteConflict)
 from jiyi.records import AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Status, WriteEvent
 
 T = TypeVar("T")
@@ -31,6 +31,7 @@ ERRORS: dict[str, type[JiyiError]] = {
     "not_found": NotFound,
     "scope_violation": ScopeViolation,
     "embedding_mismatch": EmbeddingMismatch,
+    "write_conflict": WriteConflict,
     "store_unavailable": StoreError,
     "provider_unavailable": ProviderUnavailable,
     "provider_bad_output": ProviderBadOutput,

@@ -21,7 +21,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, MissingDependency, NotFound,
-                         ProviderBadOutput, ProviderError, ProviderUnavailable, ScopeViolation, StoreError)
+                         ProviderBadOutput, ProviderError, ProviderUnavailable, ScopeViolation, StoreError,
+                         WriteConflict)
 
 log = logging.getLogger("jiyi.server")
 
@@ -31,6 +32,7 @@ ERROR_MAP: tuple[tuple[type[JiyiError], int, str], ...] = (
     (NotFound, 404, "not_found"),
     (ScopeViolation, 403, "scope_violation"),
     (EmbeddingMismatch, 500, "embedding_mismatch"),
+    (WriteConflict, 409, "write_conflict"),
     (StoreError, 503, "store_unavailable"),
     (ProviderUnavailable, 503, "provider_unavailable"),
     (ProviderBadOutput, 502, "provider_bad_output"),
