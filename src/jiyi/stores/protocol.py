@@ -141,7 +141,8 @@ class Upsert:
     store then writes nothing of the change set, and raises
     :class:`~jiyi.errors.WriteConflict`, unless the stored record still has it (no other
     writer changed it since it was read: a user's edit and the worker's merge into the
-    same memory cannot overwrite each other).
+    same memory cannot overwrite each other). ``updated_at`` is the version: writers stamp
+    it from their clock, and hit counts (``record_hits``) do not move it.
     """
 
     record: MemoryRecord
