@@ -475,6 +475,19 @@ def test_record_hits_counts_and_strengthens_up_to_a_cap(store: Store, data) -> N
     assert (b.hit_count, b.strength) == (2, pytest.approx(3.0))
 
 
+def test_an_upsert_from_a_copy_read_before_a_hit_keeps_the_hit(store: Store, data) -> None:
+    data.put(store, data.record("m1"), data.record("m2"), data.record("m3"), data.record("m4"))
+    read = store.get_many(data.alice, ["m1", "m2", "m3", "m4"])  # a writer reads ...
+    store.record_hits(data.alice, ["m1", "m1", "m2"], data.at(minutes=3))  # ... searches hit meanwhile ...
+    for batch in ([read[0]], read):  # ... and it writes its copies back (alone, and as a bulk change set)
+        store.apply(ChangeSet(data.alice, [Upsert(r.replace(content=f"{r.content}!")) for r in batch]))
+        got = {r.id: r for r in store.get_many(data.alice, ["m1", "m2", "m3"])}
+        assert got["m1"].content.endswith("!") and got["m1"].hit_count == 2
+        assert got["m1"].last_hit_at == data.at(minutes=3) and got["m1"].strength == pytest.approx(1.2)
+        assert got["m3"].hit_count == 0 and got["m3"].last_hit_at is None
+    assert got["m2"].hit_count == 1 and got["m2"].strength == pytest.approx(1.1)
+
+
 def test_export_rows_holds_every_status_with_history(store: Store, data) -> None:
     records = [
         full_record(data, "f"),

@@ -16,3 +16,8 @@ MEMORY_COLUMNS: tuple[str, ...] = (
 TIME_COLUMNS = frozenset({"created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at"})
 #: Columns holding tuples of strings (JSON in SQLite, text[] in PostgreSQL).
 TUPLE_COLUMNS = frozenset({"entities", "source_ids", "links"})
+#: Columns only ``record_hits`` moves, and only upwards (counts, the last hit, strength up to
+#: its cap): an upsert of an existing row keeps the larger of the stored and the written
+#: value, so a writer that read a record before a search hit it does not write the hit away.
+HIT_COLUMNS = ("hit_count", "last_hit_at", "strength")
+

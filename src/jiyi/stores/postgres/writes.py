@@ -17,7 +17,7 @@ import psycopg
 from psycopg import sql
 
 from jiyi.records import HistoryEvent, Scope
-from jiyi.stores.columns import MEMORY_COLUMNS
+from jiyi.stores.columns import HIT_COLUMNS, MEMORY_COLUMNS
 from jiyi.stores.postgres import queries, queue, vectors
 from jiyi.stores.protocol import ChangeSet, Upsert, conflict
 
@@ -29,7 +29,8 @@ _UPSERT_SQL = sql.SQL(
     cols=sql.SQL(", ").join(map(sql.Identifier, MEMORY_COLUMNS)),
     marks=sql.SQL(", ").join(sql.Placeholder() * len(MEMORY_COLUMNS)),
     sets=sql.SQL(", ").join(
-        sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in MEMORY_COLUMNS[3:]
+        [sql.SQL("{0} = EXCLUDED.{0}").format(sql.Identifier(c)) for c in MEMORY_COLUMNS[3:] if c not in HIT_COLUMNS]
+        + [sql.SQL("{0} = GREATEST(memories.{0}, EXCLUDED.{0})").format(sql.Identifier(c)) for c in HIT_COLUMNS]
     ),
 )
 

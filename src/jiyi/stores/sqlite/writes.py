@@ -16,7 +16,7 @@ import numpy as np
 
 from jiyi.errors import EmbeddingMismatch
 from jiyi.records import HistoryEvent, Scope
-from jiyi.stores.columns import MEMORY_COLUMNS
+from jiyi.stores.columns import HIT_COLUMNS, MEMORY_COLUMNS
 from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, Upsert, conflict
 from jiyi.stores.sqlite.codec import encode_vector, history_row, iso, record_row
 from jiyi.stores.sqlite.fts import scope_key
@@ -25,7 +25,9 @@ from jiyi.stores.sqlite.queries import chunked, marks, updated_at
 _UPSERT_SQL = (
     f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({marks(MEMORY_COLUMNS)}) "
     "ON CONFLICT (tenant, user_id, id) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in MEMORY_COLUMNS[3:])
+    + ", ".join(f"{c} = excluded.{c}" for c in MEMORY_COLUMNS[3:] if c not in HIT_COLUMNS)
+    + "".join(f", {c} = CASE WHEN {c} IS NULL OR excluded.{c} > {c} THEN excluded.{c} ELSE {c} END"
+              for c in HIT_COLUMNS)  # (last_hit_at: fixed-width UTC ISO text, which sorts as time)
     + " RETURNING rid"
 )
 _UPSERT_SQL_BARE = _UPSERT_SQL.removesuffix(" RETURNING rid")
