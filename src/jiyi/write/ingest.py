@@ -59,7 +59,6 @@ def message_from_dict(d: dict[str, Any]) -> Message:
                    id=d.get("id"), name=d.get("name"))
 
 
-
 def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> list[WriteEvent]:
     """Process one ``add`` job and commit it atomically with the job's completion."""
     scope, payload = job.scope, job.payload
