@@ -39,7 +39,8 @@ def parse_sizes(text: str) -> tuple[int, ...]:
               help="Memories of the large user, one store per size (1M fits in 24 GB; it takes a while).")
 @click.option("--users", "others", type=click.IntRange(min=0), default=100, show_default=True,
               help="Other users of uneven size in each store (plus a 1,000-memory probe user).")
-@click.option("--queries", type=click.IntRange(min=5), default=200, show_default=True, help="Searches per user.")
+@click.option("--queries", type=click.IntRange(min=5), default=1000, show_default=True,
+              help="Searches per user (distinct questions, each embedded for real).")
 @click.option("--pool", "pool_size", type=click.IntRange(min=20), default=2000, show_default=True,
               help="Texts embedded for real to make the bulk rows' vectors.")
 @click.option("--embedder", default="e5", show_default=True, help="Embedder for the pool and queries (e5, hash).")
