@@ -48,6 +48,8 @@ def parse_sizes(text: str) -> tuple[int, ...]:
               help="Also time plain numpy brute force and print every figure as a ratio to it.")
 @click.option("--no-writes", is_flag=True, help="Skip the write-throughput scenarios.")
 @click.option("--no-cold-open", is_flag=True, help="Skip the fresh-process cold open and RSS measurement.")
+@click.option("--paused", type=click.IntRange(min=0), default=40, show_default=True,
+              help="Searches with a 0.25 s pause before each (a bot's rhythm: caches cold); 0 skips them.")
 @click.option("--dir", "workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the stores here (default: a temporary folder, removed afterwards).")
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -56,7 +58,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
               help="Also write the full report as JSON to this file.")
 @json_option
 def bench(sizes: str, others: int, queries: int, pool_size: int, embedder: str, compare: tuple[str, ...],
-          no_writes: bool, no_cold_open: bool, workdir: Path | None, cache_dir: Path | None,
+          no_writes: bool, no_cold_open: bool, paused: int, workdir: Path | None, cache_dir: Path | None,
           json_out: Path | None, as_json: bool) -> None:
     """Build synthetic stores (Chinese and English memories) and time searches and writes.
 
@@ -72,7 +74,7 @@ def bench(sizes: str, others: int, queries: int, pool_size: int, embedder: str, 
 
     opts = BenchOptions(sizes=parse_sizes(sizes), others=others, queries=queries, pool_size=pool_size,
                         embedder=embedder, compare=compare, workdir=workdir, cache_dir=cache_dir,
-                        writes=None if no_writes else WritePlan(), cold_open=not no_cold_open)
+                        writes=None if no_writes else WritePlan(), cold_open=not no_cold_open, paused=paused)
     report = run_bench(opts, progress=lambda msg: click.echo(msg, err=True))
     if json_out is not None:
         write_json(report, json_out)

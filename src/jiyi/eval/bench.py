@@ -46,6 +46,7 @@ STEPS = ("analyze", *ROUTES, "session_keyword", "rank")
 BENCH_WEIGHTS = {"recency": 0.1, "entity": 0.1}
 VECTOR_K = 200  # what the read path's vector routes list (read/fuse.py FUSE_DEPTH), with statistics …
 DEEP_K = 1000  # … of every score, and the score at this rank (read/routes.py ROUTE_K): the old deep list
+PAUSE = 0.25  # seconds before each of the paused searches (``BenchOptions.paused`` of them: 40 take 10 s)
 
 
 @dataclass(slots=True)
@@ -60,6 +61,7 @@ class BenchOptions:
     cache_dir: Path | None = None
     writes: WritePlan | None = field(default_factory=WritePlan)
     cold_open: bool = True
+    paused: int = 40  # searches with a pause before each (0: none)
     seed: int = 1
 
 
@@ -115,6 +117,8 @@ def _level(folder: Path, n: int, opts: BenchOptions, pool: VectorPool, embedder:
     progress(f"N={n:,}: searching")
     out["search_ms"] = _searches(store, embedder, qtexts, qvecs, LARGE_USER)
     out["probe_ms"] = _searches(store, embedder, qtexts, qvecs, PROBE_USER)["total"]
+    if opts.paused:
+        out["paused_ms"] = _paused_searches(store, embedder, qtexts[: opts.paused], qvecs, LARGE_USER)
     out["vector_route_ms"] = _vector_route(store, large, qvecs)
     out["vector_list_ms"] = _vector_list(store, large, qvecs)
     exact = _exact_vectors(store, large)
@@ -168,6 +172,30 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
     finally:
         mem.close()
     return {k: _stats(v) for k, v in parts.items()}
+
+
+def _paused_searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, user: str) -> dict[str, float]:
+    """``Memory.search`` of ``user`` with a :data:`PAUSE` before each, as a bot searches between replies.
+
+    After a pause the user's rows and the code's working set come from memory again, not
+    from the CPU caches the back-to-back loop keeps warm: this is the latency a bot sees.
+    """
+    from jiyi.memory import Memory
+    from jiyi.read.recall import RecallTrace
+
+    mem = Memory(store=store, embedder=_Precomputed(embedder, dict(zip(qtexts, qvecs))), tenant=TENANT,
+                 weights=BENCH_WEIGHTS, background_worker=False, home=store.path.parent)
+    times = []
+    try:
+        for q in qtexts:
+            time.sleep(PAUSE)
+            tr = RecallTrace()
+            t = time.perf_counter()
+            mem.search(q, user_id=user, trace=tr)
+            times.append((time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0))
+    finally:
+        mem.close()
+    return _stats(times)
 
 
 def _vector_route(store: Any, scope: Scope, qvecs: np.ndarray) -> dict[str, float]:
