@@ -39,7 +39,7 @@ def test_every_search_figure_is_reported_per_size(report: dict[str, Any]) -> Non
     for lv in report["levels"]:
         for part in ("total", *STEPS, "hits", "other"):
             sane(lv["search_ms"][part])
-        for key in ("probe_ms", "paused_ms", "vector_route_ms", "vector_list_ms", "numpy_ms", "numpy_deep_ms"):
+        for key in ("probe_ms", "paused_ms", "numpy_paused_ms", "vector_route_ms", "vector_list_ms", "numpy_ms", "numpy_deep_ms"):
             sane(lv[key])
         assert lv["paused_ms"]["n"] == 2
         parts = sum(lv["search_ms"][p]["p50"] for p in ("vector", "context", "keyword", "rank"))
@@ -70,7 +70,7 @@ def test_write_throughput_covers_both_paths_modes_and_embedding(report: dict[str
 def test_text_report_shows_every_row_with_ratios(report: dict[str, Any]) -> None:
     text = format_report(report)
     for label in ("all routes + ranking", "vector (content)", "keyword (bm25)", "entity", "recency",
-                  "fusion + ranking", "hit recording", "numpy brute force", "probe user", "0.25 s apart", "recall@10",
+                  "fusion + ranking", "hit recording", "numpy brute force", "probe user", "0.2 s apart", "recall@10",
                   "disk, bytes/memory", "RSS, bytes/memory", "cold open", "episode path, batched",
                   "extraction path, single"):
         assert label in text, label

@@ -49,7 +49,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 @click.option("--no-writes", is_flag=True, help="Skip the write-throughput scenarios.")
 @click.option("--no-cold-open", is_flag=True, help="Skip the fresh-process cold open and RSS measurement.")
 @click.option("--paused", type=click.IntRange(min=0), default=40, show_default=True,
-              help="Searches with a 0.25 s pause before each (a bot's rhythm: caches cold); 0 skips them.")
+              help="Searches with a 0.2 s pause before each (a bot's rhythm: caches cold); 0 skips them.")
 @click.option("--dir", "workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the stores here (default: a temporary folder, removed afterwards).")
 @click.option("--cache", "cache_dir", type=click.Path(file_okay=False, path_type=Path), default=None,

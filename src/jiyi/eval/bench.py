@@ -46,7 +46,7 @@ STEPS = ("analyze", *ROUTES, "session_keyword", "rank")
 BENCH_WEIGHTS = {"recency": 0.1, "entity": 0.1}
 VECTOR_K = 200  # what the read path's vector routes list (read/fuse.py FUSE_DEPTH), with statistics …
 DEEP_K = 1000  # … of every score, and the score at this rank (read/routes.py ROUTE_K): the old deep list
-PAUSE = 0.25  # seconds before each of the paused searches (``BenchOptions.paused`` of them: 40 take 10 s)
+PAUSE = 0.2  # seconds before each paused search (``BenchOptions.paused`` of them) and numpy run
 
 
 @dataclass(slots=True)
@@ -117,8 +117,6 @@ def _level(folder: Path, n: int, opts: BenchOptions, pool: VectorPool, embedder:
     progress(f"N={n:,}: searching")
     out["search_ms"] = _searches(store, embedder, qtexts, qvecs, LARGE_USER)
     out["probe_ms"] = _searches(store, embedder, qtexts, qvecs, PROBE_USER)["total"]
-    if opts.paused:
-        out["paused_ms"] = _paused_searches(store, embedder, qtexts[: opts.paused], qvecs, LARGE_USER)
     out["vector_route_ms"] = _vector_route(store, large, qvecs)
     out["vector_list_ms"] = _vector_list(store, large, qvecs)
     exact = _exact_vectors(store, large)
@@ -126,6 +124,9 @@ def _level(folder: Path, n: int, opts: BenchOptions, pool: VectorPool, embedder:
     if "numpy" in opts.compare:
         out["numpy_ms"] = _numpy(exact[1], qvecs, VECTOR_K)
         out["numpy_deep_ms"] = _numpy(exact[1], qvecs, DEEP_K)
+    if opts.paused:
+        matrix = exact[1] if "numpy" in opts.compare else None
+        out.update(_paused(store, embedder, qtexts[: opts.paused], qvecs, LARGE_USER, matrix))
     store.close()
     disk = sum(p.stat().st_size for p in folder.glob(f"bench-{n}.db*") if p.is_file())
     disk += sum(p.stat().st_size for p in (folder / f"bench-{n}.db.index").glob("*") if p.is_file())
@@ -174,28 +175,38 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
     return {k: _stats(v) for k, v in parts.items()}
 
 
-def _paused_searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, user: str) -> dict[str, float]:
-    """``Memory.search`` of ``user`` with a :data:`PAUSE` before each, as a bot searches between replies.
+def _paused(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, user: str,
+            matrix: np.ndarray | None) -> dict[str, dict[str, float]]:
+    """``Memory.search`` of ``user`` with a :data:`PAUSE` before each, as a bot searches between replies
+    (``paused_ms``), and with ``matrix``, numpy's brute force the same way in turn (``numpy_paused_ms``).
 
     After a pause the user's rows and the code's working set come from memory again, not
-    from the CPU caches the back-to-back loop keeps warm: this is the latency a bot sees.
+    from the CPU caches the back-to-back loops keep warm: this is the latency a bot sees.
     """
     from jiyi.memory import Memory
     from jiyi.read.recall import RecallTrace
 
     mem = Memory(store=store, embedder=_Precomputed(embedder, dict(zip(qtexts, qvecs))), tenant=TENANT,
                  weights=BENCH_WEIGHTS, background_worker=False, home=store.path.parent)
-    times = []
+    searches, brute = [], []
     try:
-        for q in qtexts:
+        for q, vec in zip(qtexts, qvecs):
             time.sleep(PAUSE)
             tr = RecallTrace()
             t = time.perf_counter()
             mem.search(q, user_id=user, trace=tr)
-            times.append((time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0))
+            searches.append((time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0))
+            if matrix is not None:
+                time.sleep(PAUSE)
+                t = time.perf_counter()
+                _brute(matrix, vec, min(VECTOR_K, len(matrix)))
+                brute.append((time.perf_counter() - t) * 1000)
     finally:
         mem.close()
-    return _stats(times)
+    out = {"paused_ms": _stats(searches)}
+    if matrix is not None:
+        out["numpy_paused_ms"] = _stats(brute)
+    return out
 
 
 def _vector_route(store: Any, scope: Scope, qvecs: np.ndarray) -> dict[str, float]:
@@ -229,13 +240,14 @@ def _exact_vectors(store: Any, scope: Scope) -> tuple[list[str], np.ndarray]:
 def _numpy(matrix: np.ndarray, qvecs: np.ndarray, k: int) -> dict[str, float]:
     """Plain per-user brute force: one product and a sorted top ``k``, one BLAS thread."""
     k = min(k, len(matrix))
+    return _per_query(qvecs, lambda q: _brute(matrix, q, k))
 
-    def brute(q: np.ndarray) -> np.ndarray:
-        scores = matrix @ q
-        top = np.argpartition(-scores, k - 1)[:k]
-        return top[np.argsort(-scores[top])]
 
-    return _per_query(qvecs, brute)
+def _brute(matrix: np.ndarray, q: np.ndarray, k: int) -> np.ndarray:
+    """Rows of the ``k`` best scores, best first: one product and a sorted top ``k``."""
+    scores = matrix @ q
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top])]  # type: ignore[no-any-return]
 
 
 def _recall(store: Any, scope: Scope, exact: tuple[list[str], np.ndarray], qvecs: np.ndarray) -> dict[str, float]:

@@ -79,9 +79,11 @@ def _search_table(levels: list[dict[str, Any]]) -> list[str]:
     if compare:
         lines.append(row("numpy brute force, k=1000", [lv["numpy_deep_ms"] for lv in levels], "numpy_deep_ms"))
     lines.append(row("probe user (1k memories)", [lv["probe_ms"] for lv in levels]))
-    if all("paused_ms" in lv for lv in levels):
-        # no ratio: numpy's figures come from a back-to-back loop, not from cold caches
-        lines.append(row("all routes, 0.25 s apart", [lv["paused_ms"] for lv in levels], base_key=""))
+    if all("paused_ms" in lv for lv in levels):  # ratios to numpy run the same way, in turn with them
+        lines.append(row("all routes, 0.2 s apart", [lv["paused_ms"] for lv in levels], "numpy_paused_ms"))
+        if compare:
+            lines.append(row("numpy, k=200, 0.2 s apart", [lv["numpy_paused_ms"] for lv in levels],
+                             "numpy_paused_ms"))
     return lines
 
 
