@@ -247,7 +247,7 @@ def _brute(matrix: np.ndarray, q: np.ndarray, k: int) -> np.ndarray:
     """Rows of the ``k`` best scores, best first: one product and a sorted top ``k``."""
     scores = matrix @ q
     top = np.argpartition(-scores, k - 1)[:k]
-    return top[np.argsort(-scores[top])]  # type: ignore[no-any-return]
+    return top[np.argsort(-scores[top])]
 
 
 def _recall(store: Any, scope: Scope, exact: tuple[list[str], np.ndarray], qvecs: np.ndarray) -> dict[str, float]:
