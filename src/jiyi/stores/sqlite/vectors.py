@@ -414,11 +414,13 @@ class UserMatrix:
             pos, top = _top(scores, k)
             return (pos if rows_at is None else rows_at(pos)), top, 0.0
         wide = min(max(int(int8.REFINE * k), k + int8.REFINE_EXTRA), passing)
-        pos = np.argpartition(-scores, wide - 1)[:wide] if wide < len(scores) else np.arange(len(scores))
+        cut = len(scores) - wide  # (no negated copy: the largest ``wide`` sit above the cut)
+        pos = np.argpartition(scores, cut)[cut:] if cut > 0 else np.arange(len(scores))
         rows = pos if rows_at is None else rows_at(pos)
         exact = self.matrix[rows] @ query
-        order, top = _top(exact, k)
-        return rows[order], top, float(np.mean(scores[pos] - exact, dtype=np.float64))
+        order = np.argsort(-exact)[:k]  # a few hundred: sorting them all beats partition + sort
+        shift = (float(scores[pos].sum(dtype=np.float64)) - float(exact.sum(dtype=np.float64))) / len(pos)
+        return rows[order], exact[order], shift
 
     def _unscanned_sample(self, query: np.ndarray, starts: np.ndarray, stops: np.ndarray, mask: np.ndarray,
                           end: int) -> np.ndarray:
