@@ -89,6 +89,27 @@ def test_a_delete_is_redone_on_a_fresh_read_too(mem: Memory, clock: FrozenClock)
     assert store.conflicts == 1
 
 
+def test_a_delete_at_the_same_frozen_instant_is_not_undone_by_an_edit_read_before_it(mem: Memory) -> None:
+    rec = mem.remember("用户住在杭州", user_id="u1")  # the clock never moves: every write has one stamp
+    store = mem.store
+    assert isinstance(store, InterferingStore)
+    deleted: list[str] = []
+
+    def delete_first(current: MemoryRecord) -> MemoryRecord:  # the other writer is a real delete
+        mem.delete(current.id, user_id="u1")
+        deleted.append(current.id)
+        got = store.get(mem._scope("u1"), current.id)
+        assert got is not None
+        return got
+
+    interfere(mem, rec.id, delete_first)
+    edited = mem.update(rec.id, "用户住在上海", user_id="u1")  # redone on a fresh read: on the deleted memory
+    got = store.get(mem._scope("u1"), rec.id)
+    assert deleted == [rec.id] and store.conflicts == 1
+    assert got is not None and got.status is Status.DELETED and got.content == "用户住在上海"
+    assert edited.updated_at == got.updated_at  # what update returns is the version stored
+
+
 def test_the_workers_merge_into_a_memory_the_user_just_edited_resolves_again(mem: Memory,
                                                                             clock: FrozenClock) -> None:
     first = mem.add("我喜欢喝咖啡", user_id="u1", sync=True)

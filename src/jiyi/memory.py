@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 from zoneinfo import ZoneInfo
 
 from jiyi import registry
@@ -237,7 +237,7 @@ class Memory:
         def attempt() -> MemoryRecord:
             new, changes = change(self._get_or_raise(scope, memory_id))
             self.store.apply(changes)
-            return new
+            return next(up.record for up in changes.upserts if up.record.id == new.id)  # as stamped (Upsert)
 
         return redo_on_conflict(attempt, f"edit of memory {memory_id}")
 
@@ -384,7 +384,7 @@ class Memory:
         if self._own_llm:
             getattr(self.llm, "close", lambda: None)()
 
-    def __enter__(self) -> Memory:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:

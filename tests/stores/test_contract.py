@@ -258,6 +258,23 @@ def test_an_upsert_expecting_an_older_version_writes_nothing_of_its_change_set(s
     assert store.pending_jobs(data.alice) == 1
 
 
+def test_two_writers_stamping_the_same_instant_still_conflict(store: Store, data) -> None:
+    """A frozen or coarse clock stamps both writes alike: the first one's version still moves on."""
+    data.put(store, data.record("m1", "喜欢咖啡"))
+    read = store.get(data.alice, "m1")
+    assert read is not None
+    same = read.updated_at  # both writers' clocks say what the record already says
+    first = Upsert(read.replace(entities=("咖啡",), updated_at=same), expect=read.updated_at)
+    assert first.record.updated_at > read.updated_at
+    store.apply(ChangeSet(data.alice, [first]))
+    with pytest.raises(WriteConflict, match="m1"):
+        store.apply(ChangeSet(data.alice, [Upsert(read.replace(content="喜欢茶", updated_at=same),
+                                                  expect=read.updated_at)]))
+    got = store.get(data.alice, "m1")
+    assert got is not None and got.content == "喜欢咖啡" and got.entities == ("咖啡",)
+    assert got.updated_at == first.record.updated_at  # the version as stamped is the version stored
+
+
 def test_an_upsert_expecting_a_record_that_is_gone_or_someone_elses_conflicts(store: Store, data) -> None:
     data.put(store, data.record("m1"))
     data.put(store, data.record("b1", scope=data.bob))

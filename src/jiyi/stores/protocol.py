@@ -11,7 +11,7 @@ import builtins
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, overload, runtime_checkable
 
 import numpy as np
@@ -25,6 +25,8 @@ CHANNELS = ("content", "context")
 #: Each recall adds this much strength to a memory, up to the cap (decay takes it back with disuse).
 HIT_STRENGTH_STEP = 0.1
 MAX_STRENGTH = 3.0
+#: How much later than the version it expects an upsert is stamped, at least (stored times keep µs).
+VERSION_STEP = timedelta(microseconds=1)
 
 
 def hit_groups(ids: Sequence[str]) -> list[tuple[int, list[str]]]:
@@ -142,13 +144,20 @@ class Upsert:
     :class:`~jiyi.errors.WriteConflict`, unless the stored record still has it (no other
     writer changed it since it was read: a user's edit and the worker's merge into the
     same memory cannot overwrite each other). ``updated_at`` is the version: writers stamp
-    it from their clock, and hit counts (``record_hits``) do not move it.
+    it from their clock, and hit counts (``record_hits``) do not move it. With ``expect``,
+    the record is stamped at least :data:`VERSION_STEP` after it: a frozen or coarse clock
+    (or one behind another process's) would otherwise write the version it read, and a
+    writer that read the record before this write could not be told from one that read it after.
     """
 
     record: MemoryRecord
     vectors: dict[str, np.ndarray] | None = None
     keywords: str | None = None
     expect: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.expect is not None and self.record.updated_at < self.expect + VERSION_STEP:
+            object.__setattr__(self, "record", self.record.replace(updated_at=self.expect + VERSION_STEP))
 
 
 @dataclass(slots=True)
