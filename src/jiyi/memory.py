@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from jiyi import registry
@@ -384,7 +384,7 @@ class Memory:
         if self._own_llm:
             getattr(self.llm, "close", lambda: None)()
 
-    def __enter__(self) -> Self:
+    def __enter__(self) -> Memory:  # noqa: PYI034 (typing.Self needs Python 3.11; we support 3.10)
         return self
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
