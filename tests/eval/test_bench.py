@@ -25,8 +25,8 @@ SIZES = (150, 400)
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("bench")
     opts = BenchOptions(sizes=SIZES, others=4, queries=6, pool_size=30, embedder="hash", compare=("numpy",),
-                        workdir=folder, paused=2, writes=WritePlan(single=4, batched=20, batch=10, embedded_single=2,
-                                                         embedded_batched=4))
+                        workdir=folder, paused=2,
+                        writes=WritePlan(single=4, batched=20, batch=10, embedded_single=2, embedded_batched=4))
     return run_bench(opts)
 
 
@@ -39,7 +39,8 @@ def test_every_search_figure_is_reported_per_size(report: dict[str, Any]) -> Non
     for lv in report["levels"]:
         for part in ("total", *STEPS, "hits", "other"):
             sane(lv["search_ms"][part])
-        for key in ("probe_ms", "paused_ms", "numpy_paused_ms", "vector_route_ms", "vector_list_ms", "numpy_ms", "numpy_deep_ms"):
+        for key in ("probe_ms", "paused_ms", "numpy_paused_ms", "vector_route_ms", "vector_list_ms", "numpy_ms",
+                    "numpy_deep_ms"):
             sane(lv[key])
         assert lv["paused_ms"]["n"] == 2
         parts = sum(lv["search_ms"][p]["p50"] for p in ("vector", "context", "keyword", "rank"))
