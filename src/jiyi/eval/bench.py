@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,10 @@ from jiyi.eval.metrics import percentile
 from jiyi.eval.synth import PoolEmbedder, VectorPool, queries
 from jiyi.records import Scope
 from jiyi.stores.protocol import RecordFilter
+
+if TYPE_CHECKING:
+    from jiyi.memory import Memory
+    from jiyi.read.recall import RecallTrace
 
 Progress = Callable[[str], None]
 ROUTES = ("vector", "context", "keyword", "recency", "entity")
@@ -138,12 +142,7 @@ def _level(folder: Path, n: int, opts: BenchOptions, pool: VectorPool, embedder:
 
 def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, user: str) -> dict[str, Any]:
     """Per-part latency of ``Memory.search`` with every route on (query embedding excluded)."""
-    from jiyi.memory import Memory
-    from jiyi.read.recall import RecallTrace
-
-    table = dict(zip(qtexts, qvecs))
-    mem = Memory(store=store, embedder=_Precomputed(embedder, table), tenant=TENANT, weights=BENCH_WEIGHTS,
-                 background_worker=False, home=store.path.parent)
+    mem = _bench_memory(store, embedder, qtexts, qvecs)
     hit_ms: list[float] = []
     record = mem._hits.record
 
@@ -159,10 +158,7 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
         # No pause before the loop: the searches right after one (the CPU idled) run up to 1.8x
         # slower. The loop outlasts the hit writer's linger several times, so its batches land inside.
         for q in qtexts:
-            tr = RecallTrace()
-            t = time.perf_counter()
-            mem.search(q, user_id=user, trace=tr)
-            total = (time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0)
+            total, tr = _timed_search(mem, q, user)
             parts["total"].append(total)
             for key in STEPS:
                 parts[key].append(tr.timings_ms.get(key, 0.0))
@@ -175,6 +171,24 @@ def _searches(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, u
     return {k: _stats(v) for k, v in parts.items()}
 
 
+def _bench_memory(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray) -> Memory:
+    """A ``Memory`` over ``store`` with every route on, answering the bench's questions from their vectors."""
+    from jiyi.memory import Memory
+
+    return Memory(store=store, embedder=_Precomputed(embedder, dict(zip(qtexts, qvecs))), tenant=TENANT,
+                  weights=BENCH_WEIGHTS, background_worker=False, home=store.path.parent)
+
+
+def _timed_search(mem: Memory, query: str, user: str) -> tuple[float, RecallTrace]:
+    """ms of one ``mem.search``, query embedding excluded, and its recall trace."""
+    from jiyi.read.recall import RecallTrace
+
+    tr = RecallTrace()
+    t = time.perf_counter()
+    mem.search(query, user_id=user, trace=tr)
+    return (time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0), tr
+
+
 def _paused(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, user: str,
             matrix: np.ndarray | None) -> dict[str, dict[str, float]]:
     """``Memory.search`` of ``user`` with a :data:`PAUSE` before each, as a bot searches between replies
@@ -183,19 +197,12 @@ def _paused(store: Any, embedder: Any, qtexts: list[str], qvecs: np.ndarray, use
     After a pause the user's rows and the code's working set come from memory again, not
     from the CPU caches the back-to-back loops keep warm: this is the latency a bot sees.
     """
-    from jiyi.memory import Memory
-    from jiyi.read.recall import RecallTrace
-
-    mem = Memory(store=store, embedder=_Precomputed(embedder, dict(zip(qtexts, qvecs))), tenant=TENANT,
-                 weights=BENCH_WEIGHTS, background_worker=False, home=store.path.parent)
+    mem = _bench_memory(store, embedder, qtexts, qvecs)
     searches, brute = [], []
     try:
         for q, vec in zip(qtexts, qvecs):
             time.sleep(PAUSE)
-            tr = RecallTrace()
-            t = time.perf_counter()
-            mem.search(q, user_id=user, trace=tr)
-            searches.append((time.perf_counter() - t) * 1000 - tr.timings_ms.get("embed", 0.0))
+            searches.append(_timed_search(mem, q, user)[0])
             if matrix is not None:
                 time.sleep(PAUSE)
                 t = time.perf_counter()

@@ -20,4 +20,3 @@ TUPLE_COLUMNS = frozenset({"entities", "source_ids", "links"})
 #: its cap): an upsert of an existing row keeps the larger of the stored and the written
 #: value, so a writer that read a record before a search hit it does not write the hit away.
 HIT_COLUMNS = ("hit_count", "last_hit_at", "strength")
-
