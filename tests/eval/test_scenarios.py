@@ -19,9 +19,22 @@ from click.testing import CliRunner
 
 from jiyi.cli import cli
 from jiyi.errors import JiyiError
-from jiyi.eval.scenarios import ScenarioFileError, ScenarioReport, load_scenarios, parse_scenarios, run_scenarios
+from jiyi.eval.scenarios import (
+    ScenarioFileError,
+    ScenarioReport,
+    load_scenarios,
+    parse_scenarios,
+    run_scenarios,
+)
 from jiyi.eval.scenarios.format import Needle
-from jiyi.eval.scenarios.match import block_lines, date_found, excluded_in_block, found, malformed, normalize
+from jiyi.eval.scenarios.match import (
+    block_lines,
+    date_found,
+    excluded_in_block,
+    found,
+    malformed,
+    normalize,
+)
 from jiyi.eval.scenarios.report import ProbeResult, format_report
 
 CN = "+08:00"
@@ -257,7 +270,7 @@ def test_report_counts_and_formats_failures() -> None:
                       ProbeResult("mini", probes["ok-hits"], "", ["Plumbrook"], [])]
     assert report.overall.passed == 2 and report.overall.total == 3
     assert {c: (r.passed, r.total) for c, r in report.by_category().items()} == {"profile": (1, 2), "secrets": (1, 1)}
-    assert list(report.by_category())[0] == "profile"  # the categories first, others after
+    assert next(iter(report.by_category())) == "profile"  # the categories first, others after
     text = format_report(report)
     assert "FAIL profile bad-include" in text and "| - got this" in text and "never-said-xyz" in text
     assert "ok-include" not in text
@@ -310,8 +323,9 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     bad.write_text(json.dumps(_broken(lambda d: _probe0(d).update(at="yesterday"))), encoding="utf-8")
     res = CliRunner().invoke(cli, ["eval", "--scenarios", str(bad)])
     assert res.exit_code == 1
-    assert res.output.strip().splitlines() == [f"Error: bad.json: scenarios[0].probes[0].at: "
-                                               f"'yesterday' is not ISO-8601 (e.g. 2026-12-08T19:30:00+08:00)"]
+    expected = ("Error: bad.json: scenarios[0].probes[0].at: "
+                "'yesterday' is not ISO-8601 (e.g. 2026-12-08T19:30:00+08:00)")
+    assert res.output.strip().splitlines() == [expected]
     both = CliRunner().invoke(cli, ["eval"])
     assert both.exit_code == 2 and "--data FILE or --scenarios FILE" in both.output
     missing = CliRunner().invoke(cli, ["eval", "--scenarios", "nope"])

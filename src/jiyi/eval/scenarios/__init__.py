@@ -5,7 +5,12 @@
 in docs/scenarios.md and :mod:`jiyi.eval.scenarios.format`.
 """
 
-from jiyi.eval.scenarios.format import ScenarioFile, ScenarioFileError, load_scenarios, parse_scenarios
+from jiyi.eval.scenarios.format import (
+    ScenarioFile,
+    ScenarioFileError,
+    load_scenarios,
+    parse_scenarios,
+)
 from jiyi.eval.scenarios.report import ProbeResult, ScenarioReport, format_report
 from jiyi.eval.scenarios.run import ScenarioOptions, run_scenarios
 

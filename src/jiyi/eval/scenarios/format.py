@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from jiyi.errors import InvalidInput
 
@@ -354,7 +354,7 @@ class _Reader:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def fail(self, where: str, msg: str) -> Any:
+    def fail(self, where: str, msg: str) -> NoReturn:
         place = f"{self.name}: {where}" if where else self.name
         raise ScenarioFileError(f"{place}: {msg}")
 

@@ -106,8 +106,8 @@ def _row(label: str, rate: Rate) -> str:
 
 def format_report(report: ScenarioReport, *, show_blocks: bool = True) -> str:
     """Plain text: the table first, then each failing probe with its reasons and the block it got."""
-    lines = [f"scenarios: {report.name} — {report.scenarios} scenarios, {len(report.results)} probes, "
-             f"{report.messages} messages ingested in {report.ingest_seconds:.1f} s", "",
+    lines = [(f"scenarios: {report.name} — {report.scenarios} scenarios, {len(report.results)} probes, "
+              f"{report.messages} messages ingested in {report.ingest_seconds:.1f} s"), "",
              f"  {'category':<12} {'passed':>9} {'rate':>7}"]
     lines += [_row(c, r) for c, r in report.by_category().items()]
     lines += [_row(f"[{lang}]", r) for lang, r in report.by_language().items()]

@@ -21,8 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.clock import FrozenClock
-from jiyi.eval.scenarios.format import Probe, Scenario, ScenarioFile, ScenarioMessage, load_scenarios
-from jiyi.eval.scenarios.match import describe_group, excluded_in_block, group_found, hit_is_past, malformed
+from jiyi.eval.scenarios.format import (
+    Probe,
+    Scenario,
+    ScenarioFile,
+    ScenarioMessage,
+    load_scenarios,
+)
+from jiyi.eval.scenarios.match import (
+    describe_group,
+    excluded_in_block,
+    group_found,
+    hit_is_past,
+    malformed,
+)
 from jiyi.eval.scenarios.report import ProbeResult, ScenarioReport
 from jiyi.memory import Memory
 from jiyi.records import Hit
