@@ -9,6 +9,7 @@ half of its probes are written to fail, so the harness must tell them apart.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -139,6 +140,7 @@ BROKEN = [
     (lambda d: _probe0(d).update(at="next tuesday"), "not ISO-8601"),
     (lambda d: _probe0(d).update(user="nobody"), "says nothing"),
     (lambda d: _probe0(d).update(colour="red"), "unknown key"),
+    (lambda d: _probe0(d).update(lang="fr"), "'zh' or 'en'"),
     (lambda d: _probe0(d).update(block={"include": [{"regex": "(unclosed"}]}), "bad regex"),
     (lambda d: _probe0(d).update(block={"include": [{"date": "12/09/2026"}]}), "YYYY-MM-DD"),
     (lambda d: _probe0(d).update(block={}), "empty"),
@@ -269,6 +271,9 @@ def test_report_counts_and_formats_failures() -> None:
                                   ['block lacks "never-said-xyz"']),
                       ProbeResult("mini", probes["ok-hits"], "", ["Plumbrook"], [])]
     assert report.overall.passed == 2 and report.overall.total == 3
+    assert {k: (r.passed, r.total) for k, r in report.by_language().items()} == {"en": (2, 3)}  # Latin queries
+    report.results[0].probe = dataclasses.replace(probes["ok-include"], lang="zh")  # an explicit lang wins
+    assert {k: (r.passed, r.total) for k, r in report.by_language().items()} == {"zh": (1, 1), "en": (1, 2)}
     assert {c: (r.passed, r.total) for c, r in report.by_category().items()} == {"profile": (1, 2), "secrets": (1, 1)}
     assert next(iter(report.by_category())) == "profile"  # the categories first, others after
     text = format_report(report)

@@ -93,6 +93,7 @@ class Probe:
     block: BlockExpect | None = None
     hits: HitsExpect | None = None
     note: str = ""
+    lang: str = ""  # "zh" / "en" for the report's language rows; "" = from the query's script
 
 
 @dataclass(slots=True, frozen=True)
@@ -246,6 +247,9 @@ def _probe(r: _Reader, raw: Any, where: str, users: set[str]) -> Probe:
     sensitive = p.get("include_sensitive", False)
     if not isinstance(sensitive, bool):
         r.fail(f"{where}.include_sensitive", "must be true or false")
+    lang = p.get("lang", "")
+    if lang not in ("", "zh", "en"):
+        r.fail(f"{where}.lang", f"must be 'zh' or 'en', got {lang!r}")
     block = _block(r, p["block"], f"{where}.block") if "block" in p else None
     hits = _hits(r, p["hits"], f"{where}.hits") if "hits" in p else None
     if block is None and hits is None:
@@ -253,7 +257,7 @@ def _probe(r: _Reader, raw: Any, where: str, users: set[str]) -> Probe:
     return Probe(id=r.id_(p["id"], f"{where}.id"), category=r.id_(p["category"], f"{where}.category"), user=user,
                  at=r.when(p["at"], f"{where}.at"), query=r.str_(p["query"], f"{where}.query"),
                  budget_tokens=budget, include_sensitive=sensitive, block=block, hits=hits,
-                 note=str(p.get("note", "")))
+                 note=str(p.get("note", "")), lang=lang)
 
 
 def _block(r: _Reader, raw: Any, where: str) -> BlockExpect:

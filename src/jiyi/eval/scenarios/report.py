@@ -15,8 +15,8 @@ CATEGORY_ORDER = ("profile", "latest", "expiry", "temporal", "people", "noise", 
 
 
 def probe_lang(probe: Probe) -> str:
-    """``zh`` when the query has Chinese characters, else ``en``."""
-    return "zh" if _HAN.search(probe.query) else "en"
+    """The probe's ``lang``, else ``zh`` when the query has Chinese characters, else ``en``."""
+    return probe.lang or ("zh" if _HAN.search(probe.query) else "en")
 
 
 @dataclass(slots=True)
