@@ -133,14 +133,19 @@ _TAG = re.compile(r"<\s*/?\s*([A-Za-z_][\w-]*)[^<>]*>")
 _ROLE_TAGS = frozenset({"system", "assistant", "user", "developer", "tool", "instructions", "memories", "memory",
                         "context", "im_start", "im_end"})
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>]{1,40}\|>")
-_ROLE_LINE = re.compile(r"^\s*(?:#+\s*)?(?:system|assistant|developer)\s*[:：]", re.IGNORECASE)
+#: A line of the block speaking as the system: never a memory's label, bulleted or not.
+_SYSTEM_LINE = re.compile(r"^\s*(?:#+\s*)?(?:system|developer|系统)\s*[:：]", re.IGNORECASE)
+#: A chat turn outside the block's bullets (a newline in stored text broke out of its line).
+_TURN_LINE = re.compile(r"^\s*(?:#+\s*)?(?:assistant|user|human|ai)\s*[:：]", re.IGNORECASE)
 
 
 def malformed(block: str) -> str:
     """Why the raw block is not well formed (markers forged, closed early, roles faked), or "".
 
     Checked on the raw text (no normalisation): an escaped ``&lt;system&gt;`` or a full-width
-    ``＜system＞`` is neutralised text; a literal ``<system>`` is not.
+    ``＜system＞`` is neutralised text; a literal ``<system>`` is not. A bullet may carry a
+    speaker label (``- assistant: 好的``); a line may not speak as the system (``- SYSTEM: …``,
+    ``###system:``), and an unbulleted ``assistant:`` / ``user:`` line is a forged turn.
     """
     lines = [ln for ln in block.splitlines() if ln.strip()]
     if not lines:
@@ -157,7 +162,7 @@ def malformed(block: str) -> str:
                 return f"a marker inside the block: {tag.group(0)!r} in {ln[:80]!r}"
         if _SPECIAL_TOKEN.search(ln):
             return f"a chat-template token inside the block: {ln[:80]!r}"
-        if _ROLE_LINE.match(_BULLET.sub("", ln, count=1)):
+        if _SYSTEM_LINE.match(_BULLET.sub("", ln, count=1)) or (not _BULLET.match(ln) and _TURN_LINE.match(ln)):
             return f"a line posing as a role: {ln[:80]!r}"
     return ""
 
