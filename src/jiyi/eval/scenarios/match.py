@@ -26,7 +26,7 @@ from datetime import date, datetime
 from jiyi.eval.scenarios.format import Group, Needle
 
 PAST_MARKERS = (
-    "过去", "过往", "以前", "曾经", "已过期", "过期", "已结束", "结束了", "已失效", "失效", "已过时", "过时", "已取消",
+    "过去", "过往", "以往", "已过去", "以前", "曾经", "已过期", "过期", "已结束", "结束了", "已失效", "失效", "已过时", "过时", "已取消",
     "不再", "历史", "已完成",
     "past", "outdated", "expired", "no longer", "former", "previous", "earlier", "ended", "superseded",
     "cancelled", "canceled", "history",
