@@ -8,6 +8,8 @@ from datetime import datetime
 
 import numpy as np
 
+from jiyi.privacy.mask import level_of
+from jiyi.privacy.seal import SEALED_KEY
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.tokens import keywords_text
@@ -85,12 +87,16 @@ def draft_episodes(
     now: datetime,
     metadata: dict[str, object] | None = None,
     model: str | None = None,
+    sealed: Mapping[str, object] | None = None,
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
     pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
-    model the drafts will be embedded with (recorded on them).
+    model the drafts will be embedded with (recorded on them). The turns come masked
+    (jiyi.privacy.protect at ``add``): an episode takes the level of what its turn said
+    (a password → ``secret``, a phone number → ``sensitive``) and keeps the sealed values
+    of its message id from ``sealed``.
     """
     out: list[EpisodeDraft] = []
     prev = previous
@@ -116,8 +122,10 @@ def draft_episodes(
             agent_id=agent_id,
             speaker=m.name,
             embedding_model=model,
+            visibility=level_of(m.content),
             metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
-                      **(metadata or {})},
+                      **(metadata or {}),
+                      **({SEALED_KEY: sealed[m.id]} if sealed and m.id and m.id in sealed else {})},
         )
         out.append(EpisodeDraft(record, text, context, speaker_text(prev) if prev is not None else None))
         prev = m
