@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from jiyi.records import Visibility
 
@@ -260,12 +261,24 @@ _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
     _api_keys, _codes, _passwords, _id_numbers, _cards, _emails, _phones, _addresses)
 
 
+#: every value above needs one of these; most turns have none and cost one search
+_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pwd|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+
+
 def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
     """Every sensitive or secret value in ``text``, in text order, without overlaps.
 
     ``lang`` ("zh"/"en") picks the labels' language; by default a text with Chinese
     characters gets Chinese labels.
     """
+    if not _MAYBE.search(text):
+        return []
+    return list(_find_values(text, lang))
+
+
+@lru_cache(maxsize=2048)
+def _find_values(text: str, lang: str | None) -> tuple[Finding, ...]:
+    """:func:`find_values`, cached: one turn is looked at by the mask, the extractor and the write path."""
     zh = lang == "zh" if lang else bool(re.search(r"[\u4e00-\u9fff]", text))
     taken: list[Finding] = [Finding(m.start(), m.end(), "placeholder", "", SENSITIVE, "")
                             for m in PLACEHOLDER.finditer(text)]  # masked already: not found again
@@ -284,4 +297,4 @@ def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
         elif f.kind == "code" and zh != bool(re.search(r"[\u4e00-\u9fff]", label)):
             label = zh_label if zh else en_label
         out.append(Finding(f.start, f.end, f.kind, label, f.level, f.value))
-    return out
+    return tuple(out)
