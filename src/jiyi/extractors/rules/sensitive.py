@@ -17,7 +17,6 @@ from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.extractors.rules.zh import ADDR_LIKE, ZH_ADV, zh_address
 from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
 from jiyi.privacy.mask import placeholder, placeholder_level
-from jiyi.records import Visibility
 from jiyi.text.person import tidy_zh
 
 # ---------------------------------------------------------------- secrets
