@@ -221,7 +221,7 @@ class Memory:
             event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")
             return new, ChangeSet(scope, [Upsert(new, vectors, index_keywords(new), expect=old.updated_at)], [event])
 
-        return self._rewrite(scope, memory_id, edit)
+        return open_record(self._rewrite(scope, memory_id, edit), self.keyring)
 
     def delete(self, memory_id: str, *, user_id: str) -> None:
         """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
