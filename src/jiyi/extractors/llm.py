@@ -111,8 +111,9 @@ class LLMExtractor:
                 len(reply.dropped),
                 " | ".join(reply.dropped)[:500],
             )
-        forget = [Candidate(content=what, kind=Kind.FACT, metadata={"forget": what, "extractor": "llm"})
-                  for what in reply.forget]  # a request, not a memory: the write path acts on it
+        forget = [Candidate(content=what, kind=Kind.FACT, metadata={"forget": what, "extractor": "llm"},
+                            source_ids=tuple(s for label in ids if (s := sources.get(label))))
+                  for what, ids in reply.forget]  # a request, not a memory: the write path acts on it
         return [self._candidate(item, sources, model) for item in reply.memories] + forget
 
     def _ask(self, prompt: list[dict[str, str]]) -> tuple[ExtractionReply, str]:

@@ -62,6 +62,7 @@ class ForgetRequest:
     topics: tuple[str, ...] = ()
     words: str = ""  # a free target ("我喜欢猫", "my birthday") when no topic names it
     said: str = ""  # the request as said (for the history)
+    sources: tuple[str, ...] = ()  # ids of the messages that asked (their turns are not kept either)
 
     def describe(self) -> str:
         if self.everything:

@@ -89,7 +89,7 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        asked, extracted = split_forget_candidates(ctx.extractor.extract(window))
+        asked, extracted = split_forget_candidates(ctx.extractor.extract(window), window)
         forget += asked
         candidates = protect_candidates(normalize_candidates(extracted), ctx.keyring, sealed)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),

@@ -10,6 +10,7 @@ forget request deletes what it names, in the job's own scope.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -20,7 +21,7 @@ from jiyi.privacy.forget import ForgetRequest, detect_forget, matches, mentions
 from jiyi.privacy.mask import higher, level_of
 from jiyi.privacy.protect import open_pairs, pairs_for, protect_record, protect_text
 from jiyi.privacy.seal import SEALED_KEY, Keyring
-from jiyi.records import EventType, HistoryEvent, Message, Scope, Status, WriteEvent
+from jiyi.records import EventType, HistoryEvent, Kind, Message, Scope, Status, WriteEvent
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.write.buffer import BUFFER_KEY
 from jiyi.write.episodes import index_keywords
@@ -47,8 +48,18 @@ def split_forget_messages(messages: Sequence[Message]) -> tuple[list[ForgetReque
     return requests, kept
 
 
-def split_forget_candidates(candidates: Sequence[Candidate]) -> tuple[list[ForgetRequest], list[Candidate]]:
-    """Forget requests an extractor returned (``metadata["forget"]``: a topic, words, or ``*``)."""
+#: a message that asks to forget everything says so with one of these
+_FORGET_VERB = re.compile(r"(?i)忘|删|清空|抹|别记|不要记|forget|delete|erase|wipe|clear|remove")
+
+
+def split_forget_candidates(candidates: Sequence[Candidate],
+                            messages: Sequence[Message] = ()) -> tuple[list[ForgetRequest], list[Candidate]]:
+    """Forget requests an extractor returned (``metadata["forget"]``: a topic, words, or ``*``).
+
+    "Everything" counts only when a message it cites asks to forget in words (an LLM
+    misled by a pasted text must not wipe a user's memories).
+    """
+    said = {m.id: m.content for m in messages if m.id and m.role == "user"}
     requests: list[ForgetRequest] = []
     kept: list[Candidate] = []
     for c in candidates:
@@ -58,11 +69,13 @@ def split_forget_candidates(candidates: Sequence[Candidate]) -> tuple[list[Forge
             continue
         what = what.strip()
         if what in ("*", "all", "everything"):
-            requests.append(ForgetRequest(everything=True, said=c.content))
+            if not any(_FORGET_VERB.search(said.get(sid, "")) for sid in c.source_ids):
+                continue
+            requests.append(ForgetRequest(everything=True, said=c.content, sources=c.source_ids))
         else:
             asked = detect_forget(f"忘记我的{what}") or detect_forget(f"forget my {what}")
             if asked is not None and not asked.everything:
-                requests.append(dataclasses.replace(asked, said=c.content))
+                requests.append(dataclasses.replace(asked, said=c.content, sources=c.source_ids))
     return requests, kept
 
 
@@ -123,9 +136,11 @@ def forget_into(store: Store, scope: Scope, requests: Sequence[ForgetRequest], c
             changes.upserts.append(Upsert(rec.replace(status=Status.DELETED, updated_at=now), expect=rec.updated_at))
             changes.history.append(HistoryEvent(EventType.DELETE, rec.id, now, None, None, why, "user"))
             events.append(WriteEvent(rec.id, EventType.DELETE, rec.content, rec.kind))
+    asking = {s for q in requests for s in q.sources}
     for rec_id, i in batch.items():
         up = changes.upserts[i]
-        if any(matches(up.record, q) for q in requests):
+        said_it = up.record.kind is Kind.EPISODE and bool(up.record.source_ids) and set(up.record.source_ids) <= asking
+        if said_it or any(matches(up.record, q) for q in requests):
             changes.upserts[i] = dataclasses.replace(up, record=up.record.replace(status=Status.DELETED))
             events.append(WriteEvent(rec_id, EventType.DELETE, up.record.content, up.record.kind))
     buffered = list(store.state_get(scope, BUFFER_KEY) or [])
