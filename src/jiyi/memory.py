@@ -218,7 +218,7 @@ class Memory:
             prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
             turns = turns_by_message(self.store.find_by_source(scope, prev_id)) if isinstance(prev_id, str) else {}
             vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
-            event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")
+            event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, new.content, "user edit", "user")
             return new, ChangeSet(scope, [Upsert(new, vectors, index_keywords(new), expect=old.updated_at)], [event])
 
         return open_record(self._rewrite(scope, memory_id, edit), self.keyring)

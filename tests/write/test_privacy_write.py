@@ -130,6 +130,7 @@ def test_remember_update_export_import(memory: MakeMemory, tmp_path: Path) -> No
     edited = mem.update(rec.id, "用户的门禁密码是 1379", user_id="u1")
     stored = mem.store.get(rec.scope, rec.id)
     assert stored is not None and "1379" not in stored.content and "1379" in edited.content
+    assert all("1379" not in (h.new or "") + (h.old or "") for h in mem.history(rec.id, user_id="u1"))
     rows = list(mem.export(user_id="u1"))
     assert any("1379" in r["content"] for r in rows) and all("sealed" not in r["metadata"] for r in rows)
     other = memory(path=tmp_path / "other.db")  # no key: the imported secret is masked, not kept
