@@ -243,7 +243,7 @@ def _emails(text: str) -> Iterator[Finding]:
 
 
 _ZH_ADDRESS_START = re.compile(r"省|自治区|市|区|县|路|街|大道|巷|胡同|弄|小区|花园|公寓|家园|新村|大厦|苑|村")
-_ZH_LEAD = re.compile(r".*(?:是|在|到|为|：|:|址|住|寄|送|搬|去|了|的)")
+_ZH_LEAD = re.compile(r".*(?:是|在|到|为|成|：|:|址|住|寄|送|搬|去|了|的)")
 
 
 def _addresses(text: str) -> Iterator[Finding]:
