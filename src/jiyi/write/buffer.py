@@ -14,6 +14,7 @@ from typing import Any
 
 from jiyi.clock import format_iso
 from jiyi.privacy.forget import detect_forget
+from jiyi.privacy.protect import protect_text
 from jiyi.records import Message, Scope
 from jiyi.stores.protocol import Store
 
@@ -28,8 +29,8 @@ def message_to_dict(m: Message) -> dict[str, Any]:
 def push_to_buffer(store: Store, scope: Scope, session_id: str | None, messages: Sequence[Message], rounds: int) -> None:
     """Append ``messages``; keep the last ``rounds`` rounds (≈ 2 turns each) of every session."""
     items: list[dict[str, Any]] = list(store.state_get(scope, BUFFER_KEY) or [])
-    items.extend({**message_to_dict(m), "session_id": session_id} for m in messages
-                 if m.role != "user" or detect_forget(m.content) is None)
+    items.extend({**message_to_dict(m), "content": protect_text(m.content, None).text, "session_id": session_id}
+                 for m in messages if m.role != "user" or detect_forget(m.content) is None)  # secrets stay masked
     per_session: Counter[str | None] = Counter()
     kept: list[dict[str, Any]] = []
     for item in reversed(items):

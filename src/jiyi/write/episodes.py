@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
 
 from jiyi.privacy.mask import level_of
+from jiyi.privacy.protect import protect_text
 from jiyi.privacy.seal import SEALED_KEY
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
 from jiyi.text.smalltalk import is_smalltalk
@@ -104,6 +105,7 @@ def draft_episodes(
         if m.role == "system" or is_smalltalk(m.content):
             prev = m if m.role != "system" else prev
             continue
+        m = replace(m, content=protect_text(m.content, None).text)  # masked at add already; a secret never slips by
         text = speaker_text(m)
         context = f"{speaker_text(prev)}\n{text}" if prev is not None else text
         record = MemoryRecord(
