@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 DEFAULT_HALF_LIVES: dict[str, float] = {
@@ -84,6 +84,12 @@ class Settings(BaseSettings):
 
     timezone: str = Field(
         "Asia/Shanghai", description="IANA zone of the users' local day: 明天 / 下周三 / 今天中午 resolve in it")
+
+    encryption_key: SecretStr | None = Field(
+        None, description="base64 32-byte key(s), comma-separated, the first seals: sensitive and secret values "
+                          "are kept encrypted (AES-GCM); unset: secret values are not kept at all (docs/privacy.md)")
+    encryption_key_file: Path | None = Field(
+        None, description="file with one base64 key a line (first seals, all open); read with encryption_key")
 
     half_lives: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_HALF_LIVES))
     weights: dict[str, float] = Field(default_factory=dict)

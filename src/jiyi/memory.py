@@ -22,6 +22,9 @@ from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.llms.protocol import LLM
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
+from jiyi.privacy.mask import level_of
+from jiyi.privacy.protect import open_record, open_row, protect_message, protect_record, protect_row
+from jiyi.privacy.seal import SEALED_KEY, keyring_from
 from jiyi.read.buffered import buffer_hits
 from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
@@ -54,6 +57,7 @@ from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
+from jiyi.write.privacy import protect_candidates, split_forget_messages
 from jiyi.write.summaries import from_settings as summarizer_from_settings
 from jiyi.write.summaries import session_end_payload
 from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
@@ -96,13 +100,16 @@ class Memory:
         self.llm: LLM | None = shared or (registry.create("llm", "openai", self.settings) if self._own_llm else None)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
         self.scope_tenant = self.settings.tenant
+        key = self.settings.encryption_key
+        self.keyring = keyring_from(key.get_secret_value() if key else None, self.settings.encryption_key_file)
         threshold = self.settings.merge_threshold or float(getattr(raw_embedder, "duplicate_threshold", 0.95))
         self._write = WriteContext(self.store, self.embedder, self.extractor, self.clock,
                                    merge_threshold=threshold, context_mode=self.settings.episode_context,
                                    every_rounds=self.settings.extract_every_rounds,
                                    long_chars=self.settings.long_message_chars,
                                    judge=judge_from_settings(self.settings, self.llm, raw_embedder),
-                                   summarizer=summarizer_from_settings(self.settings, self.llm))
+                                   summarizer=summarizer_from_settings(self.settings, self.llm),
+                                   keyring=self.keyring)
         self._worker = JobWorker(self.store, lambda job: run_add_job(self._write, job), self.clock)
         self._hits = HitRecorder(self.store, self.clock)
         self._closed = False
@@ -125,16 +132,20 @@ class Memory:
             raise InvalidInput("metadata must be a dict")
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
                                  max_messages=self.settings.max_messages_per_add)
-        payload = {"messages": [message_to_dict(m) for m in msgs], "session_id": session_id, "agent_id": agent_id,
-                   "metadata": dict(metadata or {})}
+        protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
+        msgs = [m for m, _ in protected]
+        forget = [r.describe() for r in split_forget_messages(msgs)[0]]
+        payload = {"messages": [{**message_to_dict(m), **({SEALED_KEY: sealed} if sealed else {})}
+                                for m, sealed in protected],
+                   "session_id": session_id, "agent_id": agent_id, "metadata": dict(metadata or {})}
         if sync:
             push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
             job_id, events = self._run_now(scope, payload)
-            return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs))
+            return AddResult(events=events, job_id=job_id, pending=False, messages=len(msgs), forget=forget)
         job_id = self.store.enqueue(scope, ADD_JOB, payload, self.clock.now())
         push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
         self._worker.wake()
-        return AddResult(job_id=job_id, pending=True, messages=len(msgs))
+        return AddResult(job_id=job_id, pending=True, messages=len(msgs), forget=forget)
 
     def _run_now(self, scope: Scope, payload: dict[str, Any]) -> tuple[str, list[WriteEvent]]:
         """Process a write in the caller's thread, after the queue ahead of it (``sync=True``).
@@ -186,9 +197,10 @@ class Memory:
             visibility=Visibility(visibility) if visibility else (guess.visibility if guess else Visibility.NORMAL),
             metadata={"remembered": True},
         )
+        cand = protect_candidates([cand], self.keyring, {})[0]
         changes, events = build_changes(self._write, scope, [], [cand], session_id=session_id, agent_id=None, now=now)
         self.store.apply(changes)
-        return self._get_or_raise(scope, events[0].id)
+        return open_record(self._get_or_raise(scope, events[0].id), self.keyring)
 
     def _classify(self, text: str, now: datetime) -> Candidate | None:
         found = self.extractor.extract([Message("user", text, now)]) if getattr(self.extractor, "cheap", False) else []
@@ -201,14 +213,15 @@ class Memory:
 
         def edit(old: MemoryRecord) -> tuple[MemoryRecord, ChangeSet]:
             now = self.clock.now()
-            new = old.replace(content=text, updated_at=now)
+            new = protect_record(old.replace(content=text, updated_at=now, metadata=_unsealed(old.metadata)),
+                                 self.keyring)
             prev_id = old.metadata.get("prev_id") if old.kind is Kind.EPISODE else None
             turns = turns_by_message(self.store.find_by_source(scope, prev_id)) if isinstance(prev_id, str) else {}
             vectors = stored_vectors([new], turns, self.embedder, self.settings.episode_context)[0]
-            event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, text, "user edit", "user")
+            event = HistoryEvent(EventType.UPDATE, old.id, now, old.content, new.content, "user edit", "user")
             return new, ChangeSet(scope, [Upsert(new, vectors, index_keywords(new), expect=old.updated_at)], [event])
 
-        return self._rewrite(scope, memory_id, edit)
+        return open_record(self._rewrite(scope, memory_id, edit), self.keyring)
 
     def delete(self, memory_id: str, *, user_id: str) -> None:
         """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
@@ -262,13 +275,16 @@ class Memory:
         if self.store.pending_jobs(scope):
             hits = self._with_buffer(scope, req, hits, tr)
         self._hits.record(scope, [h.id for h in hits if not h.id.startswith("buffer:")])
+        if self.keyring is not None:  # the gate let sensitive memories through: the caller asked for them
+            hits = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in hits]
         return hits
 
     def _with_buffer(self, scope: Scope, req: RecallRequest, hits: list[Hit], tr: RecallTrace) -> list[Hit]:
         """Merge in turns still waiting in the queue (recallable before the worker ran)."""
         if req.kinds is not None and Kind.EPISODE not in req.kinds or tr.query is None:
             return hits
-        items = read_buffer(self.store, scope, req.session_id)
+        shown = {Visibility.NORMAL, *((Visibility.SENSITIVE,) if req.include_sensitive or tr.query.wants_sensitive else ())}
+        items = [i for i in read_buffer(self.store, scope, req.session_id) if level_of(i["content"]) in shown]
         known = set(self.store.find_by_sources(scope, [i["id"] for i in items])) if items else set()
         top = max((h.scores.get("total", 0.0) for h in hits), default=1.0)
         extra = buffer_hits(items, scope, tr.query.tokens, known_sources=known, weight=self.weights["buffer"],
@@ -314,7 +330,8 @@ class Memory:
         scope = self._scope(user_id)
         if not isinstance(memory_id, str) or not memory_id:
             raise InvalidInput("memory_id must be a non-empty string")
-        return self.store.get(scope, memory_id)
+        rec = self.store.get(scope, memory_id)
+        return open_record(rec, self.keyring) if rec is not None else None
 
     def get_all(self, *, user_id: str, kinds: Iterable[Kind | str] | None = None,
                 status: Status | str | None = "active", limit: int | None = None, offset: int = 0,
@@ -327,7 +344,7 @@ class Memory:
             raise InvalidInput(f"status must be one of {[s.value for s in Status]}") from None
         flt = RecordFilter(kinds=_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
                            agent_id=validate_optional_id(agent_id, "agent_id"))
-        return self.store.list(scope, flt, limit, offset)
+        return [open_record(r, self.keyring) for r in self.store.list(scope, flt, limit, offset)]
 
     def recent_messages(self, *, user_id: str, session_id: str | None = None) -> list[dict[str, Any]]:
         """The short-term buffer: the last rounds of ``session_id`` (all sessions when None), oldest first."""
@@ -360,11 +377,13 @@ class Memory:
 
     def export(self, *, user_id: str) -> Iterator[dict[str, Any]]:
         """Every memory of the user, all statuses, with its history (JSON-ready dicts)."""
-        return export_user(self.store, self._scope(user_id))
+        rows = export_user(self.store, self._scope(user_id))
+        return (open_row(row, self.keyring) for row in rows)
 
     def import_(self, records: Iterable[dict[str, Any]]) -> int:
         """Load records produced by ``export`` (into this tenant); returns how many."""
-        return import_records(self.store, self.embedder, self.scope_tenant, records, self.clock.now(),
+        rows = (protect_row(r, self.keyring) if isinstance(r, dict) else r for r in records)
+        return import_records(self.store, self.embedder, self.scope_tenant, rows, self.clock.now(),
                               context_mode=self.settings.episode_context)
 
     def stats(self) -> dict[str, Any]:
@@ -399,6 +418,11 @@ def _shared_llm(extractor: Extractor) -> LLM | None:
     """The LLM extractor's client, so that judge, summaries and compression share its usage totals."""
     llm = getattr(extractor, "llm", None)
     return llm if isinstance(llm, LLM) else None
+
+
+def _unsealed(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Metadata without the sealed values of a text that is being replaced."""
+    return {k: v for k, v in metadata.items() if k != SEALED_KEY}
 
 
 def _check_content(content: object) -> str:

@@ -41,8 +41,13 @@ class Status(str, Enum):
 
 
 class Visibility(str, Enum):
+    """Who may see a memory: ``sensitive`` is recalled only when asked for (contacts, address, ID
+    numbers, health); ``secret`` (passwords, codes, card numbers, keys) is never recalled into a
+    prompt and is stored masked (jiyi.privacy)."""
+
     NORMAL = "normal"
     SENSITIVE = "sensitive"
+    SECRET = "secret"
 
 
 class EventType(str, Enum):
@@ -227,6 +232,12 @@ class AddResult:
     job_id: str | None = None
     pending: bool = False
     messages: int = 0
+    forget: list[str] = field(default_factory=list)  # forget requests the messages made ("address", "everything")
+
+    @property
+    def forgotten(self) -> list[WriteEvent]:
+        """The memories a forget request in these messages deleted (known once processed)."""
+        return [e for e in self.events if e.event is EventType.DELETE]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +245,7 @@ class AddResult:
             "job_id": self.job_id,
             "pending": self.pending,
             "messages": self.messages,
+            "forget": list(self.forget),
         }
 
 

@@ -521,3 +521,19 @@ def test_export_rows_holds_every_status_with_history(store: Store, data) -> None
         assert history == [
             HistoryEvent(EventType.ADD, rec.id, rec.created_at, new=rec.content).to_dict()
         ]
+
+
+def test_secret_visibility_round_trips_and_is_left_out_with_sensitive(varied: Store, data) -> None:
+    """``secret`` (jiyi.privacy) is stored as such and, like ``sensitive``, left out when
+    ``include_sensitive=False``: by listings and by every search route."""
+    data.put(varied, data.upsert(data.record("pin", "用户的PIN码是[已隐藏:PIN码]", minute=6,
+                                             visibility=Visibility.SECRET), data.vec(1, 0.7), "PIN码"))
+    got = varied.get(data.alice, "pin")
+    assert got is not None and got.visibility is Visibility.SECRET
+    hidden = RecordFilter(include_sensitive=False)
+    assert "pin" in {r.id for r in varied.list(data.alice, RecordFilter())}
+    assert "pin" not in {r.id for r in varied.list(data.alice, hidden)}
+    assert "pin" not in {i for i, _ in varied.vector_search(data.alice, data.vec(1, 0.7), 10, hidden)}
+    assert "pin" not in {i for i, _ in varied.keyword_search(data.alice, ["PIN码"], 10, hidden)}
+    assert "pin" not in {i for i, _ in varied.recent(data.alice, 10, hidden)}
+    assert "pin" in {i for i, _ in varied.keyword_search(data.alice, ["PIN码"], 10, RecordFilter())}

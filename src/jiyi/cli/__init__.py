@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import click
 
-from jiyi.cli import bench, chat, demo, doctor, evaluate, integrations, memories, service, web
+from jiyi.cli import (
+    bench,
+    chat,
+    demo,
+    doctor,
+    evaluate,
+    integrations,
+    memories,
+    privacy,
+    service,
+    web,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +36,7 @@ def cli(ctx: click.Context, store: str | None, home: str | None, tenant: str | N
         ctx.obj["debug"] = True
 
 
-for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench):
+for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench, privacy):
     module.register(cli)
 
 

@@ -139,7 +139,8 @@ def history_event(d: dict[str, Any]) -> HistoryEvent:
 def add_result(d: dict[str, Any]) -> AddResult:
     events = [WriteEvent(e["id"], EventType(e["event"]), e["memory"], Kind(e["kind"]), e.get("previous"))
               for e in d["events"]]
-    return AddResult(events=events, job_id=d.get("job_id"), pending=bool(d["pending"]), messages=int(d["messages"]))
+    return AddResult(events=events, job_id=d.get("job_id"), pending=bool(d["pending"]), messages=int(d["messages"]),
+                     forget=[str(f) for f in d.get("forget") or []])
 
 
 def gc_report(d: dict[str, Any]) -> GcReport:

@@ -111,7 +111,10 @@ class LLMExtractor:
                 len(reply.dropped),
                 " | ".join(reply.dropped)[:500],
             )
-        return [self._candidate(item, sources, model) for item in reply.memories]
+        forget = [Candidate(content=what, kind=Kind.FACT, metadata={"forget": what, "extractor": "llm"},
+                            source_ids=tuple(s for label in ids if (s := sources.get(label))))
+                  for what, ids in reply.forget]  # a request, not a memory: the write path acts on it
+        return [self._candidate(item, sources, model) for item in reply.memories] + forget
 
     def _ask(self, prompt: list[dict[str, str]]) -> tuple[ExtractionReply, str]:
         completion = self.llm.complete(prompt, json_mode=True, max_tokens=self.max_tokens)

@@ -13,6 +13,8 @@ def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensi
     ``historical`` (an explicit ``at``) also admits superseded memories whose validity
     window covers ``at``: "where did I live last year" sees the old city.
     """
+    if rec.visibility is Visibility.SECRET:  # never recalled into a prompt, asked for or not
+        return False
     if rec.visibility is Visibility.SENSITIVE and not show_sensitive:
         return False
     if rec.expires_at is not None and rec.expires_at <= at:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 KindName = Literal["fact", "preference", "event", "relation", "episode", "summary", "behavior"]
 StatusName = Literal["active", "superseded", "merged", "expired", "deleted", "archived"]
 StatusFilter = Literal["active", "superseded", "merged", "expired", "deleted", "archived", "all"]
-VisibilityName = Literal["normal", "sensitive"]
+VisibilityName = Literal["normal", "sensitive", "secret"]
 EventName = Literal["ADD", "UPDATE", "MERGE", "SUPERSEDE", "EXPIRE", "DELETE", "RESTORE", "PURGE", "ARCHIVE", "NONE"]
 UserId = Field(min_length=1, max_length=128, description="The end user whose memories these are.",
                examples=["u1"])
@@ -187,6 +187,8 @@ class AddResultOut(BaseModel):
     job_id: str | None
     pending: bool = Field(description="True when the job is queued and not yet processed.")
     messages: int
+    forget: list[str] = Field(default_factory=list, description="Forget requests the messages made "
+                              "(\"address\", \"everything\"): the DELETE events list what was forgotten.")
 
 
 class HistoryEventOut(BaseModel):

@@ -10,7 +10,7 @@ Semantics:
 - ``kinds`` / ``statuses``: ``None`` means any; an empty tuple matches nothing.
 - ``created_after`` is inclusive and ``created_before`` exclusive (a half-open
   window, so adjacent windows never count a memory twice).
-- ``include_sensitive=False`` drops ``visibility == sensitive``.
+- ``include_sensitive=False`` drops ``sensitive`` and ``secret`` memories.
 - ``text`` is a case-insensitive substring of ``content`` (listings only; search
   routes ignore it).
 """
@@ -49,7 +49,7 @@ def filter_conditions(flt: RecordFilter, *, with_text: bool = True) -> list[Cond
     if flt.agent_id is not None:
         out.append(Condition("agent_id", "=", flt.agent_id))
     if not flt.include_sensitive:
-        out.append(Condition("visibility", "!=", Visibility.SENSITIVE.value))
+        out.append(Condition("visibility", "=", Visibility.NORMAL.value))  # neither sensitive nor secret
     if flt.created_after is not None:
         out.append(Condition("created_at", ">=", ensure_utc(flt.created_after)))
     if flt.created_before is not None:

@@ -51,7 +51,7 @@ ZH: dict[str, str] = {
     "kind.episode": "对话", "kind.summary": "摘要", "kind.behavior": "习惯",
     "status.active": "有效", "status.superseded": "已替代", "status.merged": "已合并", "status.expired": "已过期",
     "status.deleted": "已删除", "status.archived": "已归档",
-    "vis.normal": "普通", "vis.sensitive": "敏感",
+    "vis.normal": "普通", "vis.sensitive": "敏感", "vis.secret": "机密",
     "forget.title": "忘记我", "forget.warning": "这会永久删除 {user} 的全部 {n} 条记忆、向量、历史和待处理消息，无法撤销。",
     "forget.hint": "如果只想保留一份副本，请先导出。", "forget.confirm": "我明白，这无法撤销",
     "forget.submit": "永久删除全部记忆", "forget.need_confirm": "请先勾选确认框。",
@@ -125,7 +125,7 @@ EN: dict[str, str] = {
     "kind.episode": "episode", "kind.summary": "summary", "kind.behavior": "behavior",
     "status.active": "active", "status.superseded": "superseded", "status.merged": "merged",
     "status.expired": "expired", "status.deleted": "deleted", "status.archived": "archived",
-    "vis.normal": "normal", "vis.sensitive": "sensitive",
+    "vis.normal": "normal", "vis.sensitive": "sensitive", "vis.secret": "secret",
     "forget.title": "Forget me", "forget.warning": "This permanently deletes all {n} memories of {user}, with their "
     "vectors, history and pending messages. It cannot be undone.",
     "forget.hint": "Export first if you want to keep a copy.", "forget.confirm": "I understand this cannot be undone",

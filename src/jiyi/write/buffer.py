@@ -2,6 +2,8 @@
 
 Kept in the store's per-user state (so every process sees it), one list per user with
 each turn tagged by session: trimmed to N rounds per session and a hard cap overall.
+Turns come masked (jiyi.privacy.protect, at ``add``); a request to forget
+("忘记我的住址") is an instruction, not a turn, and is not buffered.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from jiyi.clock import format_iso
+from jiyi.privacy.forget import detect_forget
+from jiyi.privacy.protect import protect_text
 from jiyi.records import Message, Scope
 from jiyi.stores.protocol import Store
 
@@ -25,7 +29,8 @@ def message_to_dict(m: Message) -> dict[str, Any]:
 def push_to_buffer(store: Store, scope: Scope, session_id: str | None, messages: Sequence[Message], rounds: int) -> None:
     """Append ``messages``; keep the last ``rounds`` rounds (≈ 2 turns each) of every session."""
     items: list[dict[str, Any]] = list(store.state_get(scope, BUFFER_KEY) or [])
-    items.extend({**message_to_dict(m), "session_id": session_id} for m in messages)
+    items.extend({**message_to_dict(m), "content": protect_text(m.content, None).text, "session_id": session_id}
+                 for m in messages if m.role != "user" or detect_forget(m.content) is None)  # secrets stay masked
     per_session: Counter[str | None] = Counter()
     kept: list[dict[str, Any]] = []
     for item in reversed(items):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
 
+from jiyi.privacy.mask import level_of
+from jiyi.privacy.protect import protect_text
+from jiyi.privacy.seal import SEALED_KEY
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.tokens import keywords_text
@@ -85,12 +88,16 @@ def draft_episodes(
     now: datetime,
     metadata: dict[str, object] | None = None,
     model: str | None = None,
+    sealed: Mapping[str, object] | None = None,
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
     pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
-    model the drafts will be embedded with (recorded on them).
+    model the drafts will be embedded with (recorded on them). The turns come masked
+    (jiyi.privacy.protect at ``add``): an episode takes the level of what its turn said
+    (a password → ``secret``, a phone number → ``sensitive``) and keeps the sealed values
+    of its message id from ``sealed``.
     """
     out: list[EpisodeDraft] = []
     prev = previous
@@ -98,6 +105,7 @@ def draft_episodes(
         if m.role == "system" or is_smalltalk(m.content):
             prev = m if m.role != "system" else prev
             continue
+        m = replace(m, content=protect_text(m.content, None).text)  # masked at add already; a secret never slips by
         text = speaker_text(m)
         context = f"{speaker_text(prev)}\n{text}" if prev is not None else text
         record = MemoryRecord(
@@ -116,8 +124,10 @@ def draft_episodes(
             agent_id=agent_id,
             speaker=m.name,
             embedding_model=model,
+            visibility=level_of(m.content),
             metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
-                      **(metadata or {})},
+                      **(metadata or {}),
+                      **({SEALED_KEY: sealed[m.id]} if sealed and m.id and m.id in sealed else {})},
         )
         out.append(EpisodeDraft(record, text, context, speaker_text(prev) if prev is not None else None))
         prev = m

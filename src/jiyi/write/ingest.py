@@ -18,6 +18,7 @@ import numpy as np
 
 from jiyi.clock import Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
+from jiyi.privacy.seal import SEALED_KEY, Keyring
 from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
@@ -27,6 +28,14 @@ from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision
 from jiyi.write.normalize import normalize_candidates
+from jiyi.write.privacy import (
+    forget_into,
+    protect_candidates,
+    protect_changes,
+    sealed_by_message,
+    split_forget_candidates,
+    split_forget_messages,
+)
 from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
 from jiyi.write.triggers import should_extract
 
@@ -52,6 +61,7 @@ class WriteContext:
     judge: Judge | None = None  # asked about close calls when set (write/judge.py)
     summarizer: SessionSummarizer | None = None  # session digests (write/summaries.py)
     context_mode: str = "joint"  # how episodes' context vectors are made (write/episodes.py)
+    keyring: Keyring | None = None  # seals sensitive and secret values (jiyi.privacy.seal)
 
 
 def message_from_dict(d: dict[str, Any]) -> Message:
@@ -63,6 +73,8 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     """Process one ``add`` job and commit it atomically with the job's completion."""
     scope, payload = job.scope, job.payload
     messages = [message_from_dict(d) for d in payload["messages"]]
+    sealed = sealed_by_message(payload["messages"])
+    forget, messages = split_forget_messages(messages)  # an instruction, not a turn: never stored
     session_id, agent_id = payload.get("session_id"), payload.get("agent_id")
     now = ctx.clock.now()
     state_key = f"extract:{session_id or '-'}"
@@ -71,12 +83,15 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
 
     drafts = _new_episodes(ctx.store, scope, draft_episodes(
         messages, scope=scope, session_id=session_id, agent_id=agent_id, previous=previous, now=now,
-        metadata=payload.get("metadata"), model=ctx.embedder.model))
+        metadata=payload.get("metadata"), model=ctx.embedder.model, sealed=sealed))
+    sealed.update(sealed_by_message(state.get("pending", [])))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        candidates = normalize_candidates(ctx.extractor.extract(window))
+        asked, extracted = split_forget_candidates(ctx.extractor.extract(window), window)
+        forget += asked
+        candidates = protect_candidates(normalize_candidates(extracted), ctx.keyring, sealed)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         window = []
@@ -90,10 +105,13 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
             for summary in due.writes:
                 summary.add_to(changes, events)
             changes.state.update(due.state)
+        forget_into(ctx.store, scope, forget, changes, events, now)
+        protect_changes(changes, ctx.keyring)
         changes.done_job_id = job.id
         last = next((m for m in reversed(messages) if m.role != "system"), previous)
         changes.state[state_key] = {  # commits with the records: the window never disagrees with them
-            "pending": [message_to_dict(m) for m in window][-50:],
+            "pending": [{**message_to_dict(m), **({SEALED_KEY: sealed[m.id]} if m.id and m.id in sealed else {})}
+                        for m in window][-50:],
             "last": message_to_dict(last) if last else None,
         }
         ctx.store.apply(changes)

@@ -16,6 +16,7 @@ from jiyi.extractors.protocol import Candidate
 from jiyi.extractors.rules.corrections import Thread
 from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
 from jiyi.extractors.rules.message import MessageExtraction
+from jiyi.extractors.rules.sensitive import without_secret_values
 from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
@@ -78,7 +79,7 @@ def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Ca
     """
     pieces = _fit(re.sub(r"\s{2,}", " ", d.content).strip(), lang)
     who = speaker_name(msg.name)
-    entities = find_entities(d.source or d.content, lang, extra=d.values)
+    entities = without_secret_values(find_entities(d.source or d.content, lang, extra=d.values), msg.content)
     if who is not None:
         entities = tuple(dict.fromkeys((who, *entities)))
     lead_only = (ZH_USER if lang == "zh" else EN_USER) in msg.content

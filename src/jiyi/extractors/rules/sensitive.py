@@ -3,7 +3,10 @@
 These are the facts whose visibility is decided here: phone numbers, emails, ID
 numbers, addresses and diagnoses are ``sensitive`` (shown only when a query asks for
 them). Allergies are deliberately ``normal`` with importance 0.9: a bot that hides a
-peanut allergy when the user orders food is dangerous.
+peanut allergy when the user orders food is dangerous. Passwords, PINs, one-time codes,
+card numbers and API keys are ``secret`` (:func:`secret_facts`): the fact names the
+value by its placeholder (用户的支付密码是[已隐藏:支付密码]) and never holds it; the
+write path seals the value when a key is set (jiyi.privacy).
 """
 
 from __future__ import annotations
@@ -12,7 +15,48 @@ import re
 
 from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.extractors.rules.zh import ADDR_LIKE, ZH_ADV, zh_address
+from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
+from jiyi.privacy.mask import placeholder, placeholder_level
 from jiyi.text.person import tidy_zh
+
+# ---------------------------------------------------------------- secrets
+
+
+#: the slots of sensitive values, as the contact rules below name them
+_MASKED_SLOTS = {"手机号": "user/phone", "phone number": "user/phone", "邮箱": "user/email", "email": "user/email",
+                 "身份证号": "user/id_number", "ID number": "user/id_number", "地址": "user/address",
+                 "address": "user/address"}
+
+
+def secret_facts(text: str, zh: bool) -> list[Draft]:
+    """One fact per password, code, card number or key in ``text`` (``secret``), and one per value
+    already masked (a sensitive one when a key is set); the value itself is never in the fact:
+    记住我的支付密码是884422 → 用户的支付密码是[已隐藏:支付密码]."""
+    found = [(placeholder(f, zh), f.label, SECRET) for f in find_values(text, lang="zh" if zh else "en")
+             if f.level is SECRET]
+    found += [(m.group(0), m.group("label").strip(), placeholder_level(m.group(0)))
+              for m in PLACEHOLDER.finditer(text)]
+    out = []
+    for ph, label, level in found:
+        content = f"用户的{label}是{ph}" if zh else f"User's {label} is {ph}"
+        slot = _MASKED_SLOTS.get(label) or f"secret/{label.lower()}"
+        out.append(fact(content, slot, "", importance=0.7, visibility=level))
+    return out
+
+
+def without_secret_values(entities: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """``entities`` minus any piece of a secret value of ``text`` (a card's digit groups, a PIN)."""
+    values = [f.value for f in _secret_spans(text)]
+    return tuple(e for e in entities if not any(e in v for v in values)) if values else entities
+
+
+def _secret_spans(text: str) -> list[Finding]:
+    return [f for f in find_values(text) if f.level is SECRET]
+
+
+def _inside_secret(m: re.Match[str], secrets: list[Finding]) -> bool:
+    """A phone-shaped match inside a card number, code or key is not a phone number."""
+    return any(m.start("v") < f.end and f.start < m.end("v") for f in secrets)
 
 # ---------------------------------------------------------------- Chinese
 
@@ -39,9 +83,11 @@ _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四�
 
 def zh_contact(text: str) -> list[Draft]:
     """Mobile or landline, email, ID number, address (all sensitive)."""
-    out = [templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S)
-           for m in _PHONE.finditer(text)]
-    if not out and (landline := _LANDLINE.search(text)):
+    secrets = _secret_spans(text)
+    out = secret_facts(text, zh=True)
+    out += [templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S)
+            for m in _PHONE.finditer(text) if not _inside_secret(m, secrets)]
+    if not out and (landline := _LANDLINE.search(text)) and not _inside_secret(landline, secrets):
         out.append(templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
     if email := _EMAIL.search(text):
         out.append(templated("用户的邮箱是{v}", "user/email", email.group("v"), importance=0.7, visibility=S))
@@ -110,9 +156,10 @@ _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
 
 
 def en_contact(text: str) -> list[Draft]:
-    """Phone, email, address, ID number (all sensitive)."""
-    out: list[Draft] = []
-    if m := _EN_PHONE.search(text):
+    """Phone, email, address, ID number (all sensitive); passwords, codes, cards, keys (secret)."""
+    secrets = _secret_spans(text)
+    out: list[Draft] = secret_facts(text, zh=False)
+    if (m := _EN_PHONE.search(text)) and not _inside_secret(m, secrets):
         out.append(templated("User's phone number is {v}", "user/phone", m.group("v").strip(), importance=0.7,
                               visibility=S))
     if m := _EMAIL.search(text):

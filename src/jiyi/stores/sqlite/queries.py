@@ -255,13 +255,13 @@ def matrix_columns(conn: sqlite3.Connection, scope: Scope, channel: str) -> tupl
             vectors[picked] = decode_vector(blob, dtype).reshape(len(picked), dim)
     kinds = {k.value: KIND_CODE[k] for k in Kind}
     statuses = {s.value: STATUS_CODE[s] for s in Status}
-    sensitive = Visibility.SENSITIVE.value
+    normal = Visibility.NORMAL.value  # "sensitive" in the search columns: sensitive or secret
     cols = MatrixColumns(
         ids=[r[0] for r in rows],
         rids=np.array([r[1] for r in rows], dtype=np.int64),
         kinds=np.array([kinds[r[2]] for r in rows], dtype=np.int8),
         statuses=np.array([statuses[r[3]] for r in rows], dtype=np.int8),
-        sensitive=np.array([r[4] == sensitive for r in rows], dtype=bool),
+        sensitive=np.array([r[4] != normal for r in rows], dtype=bool),
         sessions=[r[5] for r in rows],
         agents=[r[6] for r in rows],
         created=epoch_seconds([r[7] for r in rows]),
@@ -286,13 +286,13 @@ def text_columns(conn: sqlite3.Connection, scope: Scope) -> TextColumns:
         held.setdefault(mid, []).append(entity)
     kinds = {k.value: KIND_CODE[k] for k in Kind}
     statuses = {s.value: STATUS_CODE[s] for s in Status}
-    sensitive = Visibility.SENSITIVE.value
+    normal = Visibility.NORMAL.value  # "sensitive" in the search columns: sensitive or secret
     return TextColumns(
         ids=[r[0] for r in rows],
         rids=[r[1] for r in rows],
         kinds=[kinds[r[2]] for r in rows],
         statuses=[statuses[r[3]] for r in rows],
-        sensitive=[r[4] == sensitive for r in rows],
+        sensitive=[r[4] != normal for r in rows],
         sessions=[r[5] for r in rows],
         agents=[r[6] for r in rows],
         created=epoch_seconds([r[7] for r in rows]).tolist(),

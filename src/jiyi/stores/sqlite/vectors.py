@@ -69,7 +69,7 @@ class RowMeta:
 
     @classmethod
     def of(cls, rec: MemoryRecord) -> RowMeta:
-        return cls(rec.id, rec.kind, rec.status, rec.visibility is Visibility.SENSITIVE, rec.session_id,
+        return cls(rec.id, rec.kind, rec.status, rec.visibility is not Visibility.NORMAL, rec.session_id,
                    rec.agent_id, ensure_utc(rec.created_at).timestamp())
 
 

@@ -1,0 +1,1 @@
+"""Privacy: finding personal and secret values, masking them, sealing them, forgetting by message."""

@@ -1,0 +1,300 @@
+"""Finding personal and secret values in text, Chinese and English.
+
+Two levels (SPEC §1, visibility): ``sensitive`` values (phone numbers, emails, resident
+ID numbers, street addresses) are recalled only when asked for; ``secret`` values
+(passwords, PINs, one-time codes, bank card numbers, API keys and tokens) never reach
+a prompt. Numbers are checked, not only shaped: an ID number must carry a valid GB 11643
+check digit, a card number must pass Luhn and look like a card (a known issuer prefix,
+or 卡/card next to it), so an order number, a date or a price is left alone.
+
+Detection is by pattern and is tuned towards the secret side: a password phrase
+("密码是…", "pwd: …", "my PIN is …") masks what follows it even when it is not a
+password, because a missed secret costs more than a masked harmless word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from jiyi.records import Visibility
+
+SECRET, SENSITIVE = Visibility.SECRET, Visibility.SENSITIVE
+
+
+@dataclass(slots=True, frozen=True)
+class Finding:
+    """One value found in a text: ``text[start:end]`` is the value itself (never its keyword)."""
+
+    start: int
+    end: int
+    kind: str  # id_number | phone | email | address | bank_card | password | code | api_key
+    label: str  # what the value is, for the placeholder: 支付密码 / WiFi password
+    level: Visibility
+    value: str
+
+
+#: kind → (zh label, en label, level); password findings refine the label from their keyword
+KINDS: dict[str, tuple[str, str, Visibility]] = {
+    "id_number": ("身份证号", "ID number", SENSITIVE),
+    "phone": ("手机号", "phone number", SENSITIVE),
+    "email": ("邮箱", "email", SENSITIVE),
+    "address": ("地址", "address", SENSITIVE),
+    "bank_card": ("银行卡号", "card number", SECRET),
+    "password": ("密码", "password", SECRET),
+    "code": ("验证码", "one-time code", SECRET),
+    "api_key": ("密钥", "API key", SECRET),
+}
+
+# ---------------------------------------------------------------- checksums
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def valid_id_number(value: str) -> bool:
+    """An 18-character PRC resident ID number with a valid GB 11643-1999 check character."""
+    if len(value) != 18 or not value[:17].isdigit():
+        return False
+    total = sum(int(d) * w for d, w in zip(value[:17], _ID_WEIGHTS))
+    return "10X98765432"[total % 11] == value[17].upper()
+
+
+def luhn_ok(digits: str) -> bool:
+    """The Luhn (mod 10) check every payment card number carries."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[05689]|6(?:011|2|4[4-9]|5)|9[0-9]{2})")
+
+# ---------------------------------------------------------------- patterns
+
+_V = r"(?P<v>"
+_ZH_SAY = r"(?:\s*(?:是|为|叫|:|：|=|改成了?|改为|换成了?|设成了?|设置?为|变成了?)\s*|\s+)"
+_ZH_PASSWORD = re.compile(
+    r"(?P<k>支付密码|银行卡密码|取款密码|交易密码|登录密码|开机密码|锁屏密码|解锁密码|门锁密码|门禁密码|保险箱密码|"
+    r"(?:wi-?fi|WiFi|WIFI|Wi-Fi|无线网?)\s*密码|密码|口令|PIN\s*码|pin\s*码|(?:wi-?fi|WiFi|WIFI|Wi-Fi)(?=\s*(?:是|为|:|：)))"
+    rf"(?:也|都|就|还)?{_ZH_SAY}?{_V}[!-~]{{3,64}})")
+_EN_PASSWORD = re.compile(
+    r"(?i:\b(?P<k>(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
+    r"(?:password|passcode|passwd|pwd|pin(?:\s*(?:code|number))?|passphrase)|wi-?fi)"
+    r"(?:\s+(?:is|was|will\s+be|=)\s+|\s*[:=]\s*|\s+(?:is|was)\s*:\s*))"
+    rf"{_V}[!-~]{{3,64}})")
+_EN_PASSWORD_CHANGED = re.compile(
+    r"(?i:\b(?P<k>password|passcode|pin)\s+(?:to|into)\s+)" rf"{_V}[!-~]{{3,64}})")
+_CODE = re.compile(
+    r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|"
+    r"(?i:one[-\s]time\s+(?:code|password|passcode)|otp(?:\s+code)?|verification\s+code|security\s+code|"
+    r"2fa\s+code|auth(?:entication)?\s+code|login\s+code|cvv2?|cvc))"
+    r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9])")
+_API_KEYS = (
+    re.compile(r"(?<![\w-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
+    re.compile(r"(?<![\w-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
+    re.compile(r"(?<![A-Za-z0-9])" + _V + r"(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])"),
+    re.compile(r"(?<![\w-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
+    re.compile(r"(?<![\w-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
+    re.compile(r"(?i:\bbearer\s+)" + _V + r"[A-Za-z0-9._~+/=-]{16,})"),
+    re.compile(r"(?i:(?:api[_\s-]?key|secret[_\s-]?key|access[_\s-]?key|private[_\s-]?key|token|secret)"
+               r"(?:\s+(?:is|was)\s+|\s*[:=]\s*|\s+))"
+               r"|(?:密钥|秘钥|令牌|私钥|token|Token|TOKEN)(?:是|为|:|：|=|\s)*"),
+)
+PLACEHOLDER = re.compile(r"\[(?:已隐藏|secret|private):\s?(?P<label>[^\[\]\n]{1,24})\]")
+_KEY_VALUE = re.compile(r"[A-Za-z0-9+/_=\-.]{16,}")
+_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_CARD_CONTEXT = re.compile(r"(?i:卡|card|visa|master|amex|银联|借记|信用|储蓄|account\s+number|账号)")
+_NOT_CARD_CONTEXT = re.compile(r"(?i:订单|单号|运单|快递|流水|物流|order|tracking|invoice|serial|交易号)")
+_ID = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]"
+                 r"(?![0-9A-Za-z])")
+_PHONES = (
+    # CN mobile, optionally +86 / 0086, digits optionally grouped 3-4-4
+    re.compile(r"(?<![\d+])(?:(?:\+|00)86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)"),
+    # CN landline with its area code
+    re.compile(r"(?<!\d)0\d{2,3}-\d{7,8}(?!\d)"),
+    # E.164 and international: + country code and at least 7 more digits in groups
+    re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?!\d)"),
+    # US: (415) 555-0132, 415-555-0132, 415.555.0132, +1 415 555 0132
+    re.compile(r"(?<![\d-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\d-])"),
+)
+_PHONE_CONTEXT = re.compile(
+    r"(?i:(?:phone|cell|mobile|tel|telephone|whatsapp|call\s+me\s+at|text\s+me\s+at|number)\b"
+    r"|电话|手机|号码|座机|联系方式)[^0-9+\n]{0,16}(?P<v>\+?\d[\d\s().-]{5,18}\d)")
+_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇两]+"
+_ZH_ADDRESS = re.compile(
+    r"(?:[\u4e00-\u9fff]{2,8}(?:省|自治区))?(?:[\u4e00-\u9fff]{2,8}市)?(?:[\u4e00-\u9fff]{1,8}(?:区|县|镇|乡))?"
+    r"(?:"
+    rf"[\u4e00-\u9fff]{{1,12}}(?:路|街|大道|大街|巷|胡同|弄|道)\s*{_ZH_NUM}\s*(?:号|弄|巷)"
+    rf"|[\u4e00-\u9fff]{{2,12}}(?:小区|花园|公寓|家园|新村|大厦|苑|村)\s*{_ZH_NUM}\s*(?:号楼|栋|幢|座|号)"
+    r")"
+    rf"(?:\s*[0-9A-Za-z０-９一二三四五六七八九十\-]+\s*(?:号楼|号院|栋|幢|座|单元|楼|层|室|号|弄))*")
+_EN_STREET = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|"
+              r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Circle|Cir|Crescent|Close")
+_EN_ADDRESS = re.compile(
+    r"(?<![\w-])\d{1,6}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
+    rf"(?i:{_EN_STREET})\b\.?"
+    r"(?:,?\s*(?i:apt\.?|apartment|suite|unit|#)\s*[\w-]+)?")
+
+
+# ---------------------------------------------------------------- finders
+
+def _password_label(keyword: str, zh: bool) -> str:
+    k = keyword.lower().replace(" ", "")
+    if "wi" in k or "无线" in k:
+        return "WiFi密码" if zh else "WiFi password"
+    if "pin" in k:
+        return "PIN码" if zh else "PIN"
+    if zh:
+        return keyword if keyword.endswith("密码") and len(keyword) <= 6 else "密码"
+    return "password"  # en: 支付密码 and "payment password" alike are a password
+
+
+_EN_NOT_PASSWORD = frozenset(
+    ["correct", "wrong", "incorrect", "weak", "strong", "required", "expired", "same", "different", "changed", "reset", "secret", "the", "my", "your", "not", "too", "very", "still", "also", "what", "what's", "here", "there", "saved", "stored", "forgotten", "lost", "long", "short", "new", "old", "easy", "hard", "simple", "complicated", "ok", "okay", "fine"])
+
+
+def _plausible_secret(value: str) -> bool:
+    """A password-like token, not an English word that happens to follow "password is"."""
+    if any(c.isdigit() for c in value) or not value.isalpha():
+        return True
+    return value.lower() not in _EN_NOT_PASSWORD
+
+
+def _strip_value(text: str, start: int, end: int) -> tuple[int, int]:
+    """Trailing sentence punctuation is not part of a value ("密码是884422。" / "pwd: hunter2.")."""
+    while end > start and text[end - 1] in ".,;:!?)]}'\"，。；：！？、）":
+        end -= 1
+    return start, end
+
+
+def _passwords(text: str) -> Iterator[Finding]:
+    for pattern, zh in ((_ZH_PASSWORD, True), (_EN_PASSWORD, False), (_EN_PASSWORD_CHANGED, False)):
+        for m in pattern.finditer(text):
+            start, end = _strip_value(text, m.start("v"), m.end("v"))
+            value = text[start:end]
+            if len(value) < 3 or (not zh and not _plausible_secret(value)):
+                continue
+            yield Finding(start, end, "password", _password_label(m.group("k"), zh), SECRET, value)
+
+
+def _codes(text: str) -> Iterator[Finding]:
+    for m in _CODE.finditer(text):
+        value = m.group("v")
+        if any(c.isdigit() for c in value):
+            zh = bool(re.match(r"[\u4e00-\u9fff]", m.group("k")))
+            label = m.group("k") if zh else "one-time code"
+            yield Finding(m.start("v"), m.end("v"), "code", label, SECRET, value)
+
+
+def _api_keys(text: str) -> Iterator[Finding]:
+    for pattern in _API_KEYS[:-1]:
+        for m in pattern.finditer(text):
+            yield Finding(m.start("v"), m.end("v"), "api_key", "", SECRET, m.group("v"))
+    for m in _API_KEYS[-1].finditer(text):  # a key word, then a long random-looking token
+        v = _KEY_VALUE.match(text, m.end())
+        if v and re.search(r"\d", v.group()) and re.search(r"[A-Za-z]", v.group()):
+            start, end = _strip_value(text, v.start(), v.end())
+            yield Finding(start, end, "api_key", "", SECRET, text[start:end])
+
+
+def _cards(text: str) -> Iterator[Finding]:
+    for m in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if not 13 <= len(digits) <= 19 or not luhn_ok(digits) or valid_id_number(digits):
+            continue
+        before = text[max(0, m.start() - 16):m.start()]
+        if _NOT_CARD_CONTEXT.search(before) and not _CARD_CONTEXT.search(before):
+            continue
+        if _CARD_CONTEXT.search(before) or _CARD_PREFIX.match(digits):
+            yield Finding(m.start(), m.end(), "bank_card", "", SECRET, m.group())
+
+
+def _id_numbers(text: str) -> Iterator[Finding]:
+    for m in _ID.finditer(text):
+        if valid_id_number(m.group()):
+            yield Finding(m.start(), m.end(), "id_number", "", SENSITIVE, m.group())
+
+
+def _digits_between(value: str, low: int, high: int) -> bool:
+    return low <= sum(c.isdigit() for c in value) <= high
+
+
+def _phones(text: str) -> Iterator[Finding]:
+    for pattern in _PHONES:
+        for m in pattern.finditer(text):
+            if _digits_between(m.group(), 7, 15):
+                yield Finding(m.start(), m.end(), "phone", "", SENSITIVE, m.group())
+    for m in _PHONE_CONTEXT.finditer(text):
+        start, end = _strip_value(text, m.start("v"), m.end("v"))
+        value = text[start:end]
+        if _digits_between(value, 7, 15) and not re.fullmatch(r"(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}", value):
+            yield Finding(start, end, "phone", "", SENSITIVE, value)
+
+
+def _emails(text: str) -> Iterator[Finding]:
+    for m in _EMAIL.finditer(text):
+        yield Finding(m.start(), m.end(), "email", "", SENSITIVE, m.group())
+
+
+_ZH_ADDRESS_START = re.compile(r"省|自治区|市|区|县|路|街|大道|巷|胡同|弄|小区|花园|公寓|家园|新村|大厦|苑|村")
+_ZH_LEAD = re.compile(r".*(?:是|在|到|为|成|：|:|址|住|寄|送|搬|去|了|的)")
+
+
+def _addresses(text: str) -> Iterator[Finding]:
+    for pattern in (_ZH_ADDRESS, _EN_ADDRESS):
+        for m in pattern.finditer(text):
+            start, end = _strip_value(text, m.start(), m.end())
+            first = _ZH_ADDRESS_START.search(text, start, end)
+            if pattern is _ZH_ADDRESS and first is not None and (lead := _ZH_LEAD.match(text, start, first.start())):
+                start = lead.end()  # "我家住在上海市…" / "地址是攻击者路1号": the address begins after the verb
+            yield Finding(start, end, "address", "", SENSITIVE, text[start:end])
+
+
+#: in priority order: an earlier finder's span wins an overlap (a card number is not a phone)
+_FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
+    _api_keys, _codes, _passwords, _id_numbers, _cards, _emails, _phones, _addresses)
+
+
+#: every value above needs one of these; most turns have none and cost one search
+_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pwd|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+
+
+def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
+    """Every sensitive or secret value in ``text``, in text order, without overlaps.
+
+    ``lang`` ("zh"/"en") picks the labels' language; by default a text with Chinese
+    characters gets Chinese labels.
+    """
+    if not _MAYBE.search(text):
+        return []
+    return list(_find_values(text, lang))
+
+
+@lru_cache(maxsize=2048)
+def _find_values(text: str, lang: str | None) -> tuple[Finding, ...]:
+    """:func:`find_values`, cached: one turn is looked at by the mask, the extractor and the write path."""
+    zh = lang == "zh" if lang else bool(re.search(r"[\u4e00-\u9fff]", text))
+    taken: list[Finding] = [Finding(m.start(), m.end(), "placeholder", "", SENSITIVE, "")
+                            for m in PLACEHOLDER.finditer(text)]  # masked already: not found again
+    for finder in _FINDERS:
+        for f in finder(text):
+            if f.end > f.start and all(f.end <= t.start or f.start >= t.end for t in taken):
+                taken.append(f)
+    out = []
+    for f in sorted(taken, key=lambda f: f.start):
+        if f.kind == "placeholder":
+            continue
+        zh_label, en_label, _ = KINDS[f.kind]
+        label = f.label or (zh_label if zh else en_label)
+        if f.kind == "password":
+            label = _password_label(label, zh)
+        elif f.kind == "code" and zh != bool(re.search(r"[\u4e00-\u9fff]", label)):
+            label = zh_label if zh else en_label
+        out.append(Finding(f.start, f.end, f.kind, label, f.level, f.value))
+    return tuple(out)

@@ -1,0 +1,144 @@
+"""Applying detection to what jiyi stores: messages, memories, and reading them back.
+
+Policy (docs/privacy.md):
+
+* a ``secret`` value is always masked; with a key it is also sealed into the record,
+  without one it is not kept at all;
+* a ``sensitive`` value is masked and sealed when a key is set, and kept as typed
+  (recalled only when asked for) when none is;
+* a text carries the strictest level among its values, placeholders included, so a
+  turn inherits the level of what it said and a fact the level of its values.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jiyi.privacy.detect import PLACEHOLDER, SECRET, find_values
+from jiyi.privacy.mask import higher, level_of, mask_values, unmask
+from jiyi.privacy.seal import SEALED_KEY, Keyring, SealError
+from jiyi.records import MemoryRecord, Message, Visibility
+
+log = logging.getLogger("jiyi.privacy")
+
+
+@dataclass(slots=True, frozen=True)
+class Protected:
+    """A text as stored: values masked, its level, and the masked ``[placeholder, value]`` pairs."""
+
+    text: str
+    level: Visibility
+    pairs: tuple[tuple[str, str], ...] = ()
+
+
+def protect_text(text: str, keyring: Keyring | None) -> Protected:
+    """Mask what must not be stored in clear (see the module's policy)."""
+    findings = find_values(text)
+    masked_now = [f for f in findings if f.level is SECRET or keyring is not None]
+    kept = [f for f in findings if f not in masked_now]
+    masked, pairs = mask_values(text, masked_now)
+    level = level_of(masked, kept)
+    return Protected(masked, level, tuple((p, v) for p, v in pairs) if keyring is not None else ())
+
+
+def protect_message(m: Message, keyring: Keyring | None) -> tuple[Message, dict[str, str] | None]:
+    """The message as the queue, the buffer and the episode keep it, and its sealed values."""
+    p = protect_text(m.content, keyring)
+    if p.text == m.content:
+        return m, None
+    sealed = keyring.seal(p.pairs) if keyring is not None and p.pairs else None
+    return Message(m.role, p.text, m.timestamp, m.id, m.name), sealed
+
+
+def open_pairs(blobs: Iterable[object], keyring: Keyring | None) -> list[tuple[str, str]]:
+    """Every ``[placeholder, value]`` pair sealed in ``blobs`` that our keys open (others are skipped)."""
+    out: list[tuple[str, str]] = []
+    if keyring is None:
+        return out
+    for blob in blobs:
+        if blob is None:
+            continue
+        try:
+            out.extend((a, b) for a, b in keyring.open(blob))
+        except SealError as exc:
+            log.warning("a sealed value stays masked: %s", exc)
+    return out
+
+
+def pairs_for(text: str, pool: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The values for ``text``'s placeholders, in text order, each taken once from ``pool``."""
+    by_ph: dict[str, deque[str]] = defaultdict(deque)
+    for ph, value in pool:
+        by_ph[ph].append(value)
+    out = []
+    for m in PLACEHOLDER.finditer(text):
+        if by_ph[m.group(0)]:
+            out.append((m.group(0), by_ph[m.group(0)].popleft()))
+    return out
+
+
+def protect_record(rec: MemoryRecord, keyring: Keyring | None,
+                   inherited: Sequence[tuple[str, str]] = ()) -> MemoryRecord:
+    """``rec`` with its content masked, its level raised to its values' and its values sealed.
+
+    ``inherited`` are the values of the placeholders it may already carry (from the turns
+    it was extracted from).
+    """
+    p = protect_text(rec.content, keyring)
+    meta = {k: v for k, v in rec.metadata.items() if k != SEALED_KEY}
+    if keyring is not None:
+        pairs = pairs_for(p.text, [*inherited, *open_pairs([rec.metadata.get(SEALED_KEY)], keyring), *p.pairs])
+        if pairs:
+            meta[SEALED_KEY] = keyring.seal(pairs)
+    visibility = higher(rec.visibility, p.level)
+    if p.text == rec.content and visibility is rec.visibility and meta == rec.metadata:
+        return rec
+    return rec.replace(content=p.text, visibility=visibility, metadata=meta)
+
+
+def open_record(rec: MemoryRecord, keyring: Keyring | None) -> MemoryRecord:
+    """``rec`` as its owner reads it: values put back when a key of ours sealed them.
+
+    Without a key (or with the wrong one) the record stays masked; it never fails a read.
+    """
+    blob = rec.metadata.get(SEALED_KEY)
+    if blob is None or keyring is None:
+        return rec
+    pairs = open_pairs([blob], keyring)
+    if not pairs:
+        return rec
+    meta = {k: v for k, v in rec.metadata.items() if k != SEALED_KEY}
+    return rec.replace(content=unmask(rec.content, pairs), metadata=meta)
+
+
+def open_row(row: dict[str, Any], keyring: Keyring | None) -> dict[str, Any]:
+    """An exported memory (``MemoryRecord.to_dict`` form) with its values put back, for its owner."""
+    meta = row.get("metadata")
+    if keyring is None or not isinstance(meta, dict) or SEALED_KEY not in meta or not isinstance(row.get("content"), str):
+        return row
+    pairs = open_pairs([meta[SEALED_KEY]], keyring)
+    if not pairs:
+        return row
+    return {**row, "content": unmask(row["content"], pairs),
+            "metadata": {k: v for k, v in meta.items() if k != SEALED_KEY}}
+
+
+def protect_row(row: dict[str, Any], keyring: Keyring | None) -> dict[str, Any]:
+    """A memory to import, masked, levelled and sealed as the write path would store it."""
+    content, meta = row.get("content"), row.get("metadata")
+    if not isinstance(content, str) or (meta is not None and not isinstance(meta, dict)):
+        return row  # the importer's validation reports it
+    p = protect_text(content, keyring)
+    out = {**row, "content": p.text}
+    try:
+        stated = Visibility(row.get("visibility") or Visibility.NORMAL.value)
+    except ValueError:
+        return row
+    out["visibility"] = higher(stated, p.level).value
+    if p.pairs and keyring is not None:
+        out["metadata"] = {**(meta or {}), SEALED_KEY: keyring.seal(p.pairs)}
+    return out

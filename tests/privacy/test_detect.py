@@ -1,0 +1,112 @@
+"""Detection per type and language: positives and near-miss negatives (jiyi.privacy.detect)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.privacy.detect import find_values, luhn_ok, valid_id_number
+from jiyi.privacy.mask import level_of, mask_values, placeholder_level, unmask
+from jiyi.records import Visibility
+
+
+def kinds(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.value) for f in find_values(text)]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    # passwords, PINs, WiFi, 支付密码 / 银行卡密码, in both languages and several phrasings
+    ("记住我的支付密码是 884422", "password", "884422"),
+    ("密码是884422", "password", "884422"),
+    ("银行卡密码：135790", "password", "135790"),
+    ("家里WiFi密码是abcd1234，别告诉别人", "password", "abcd1234"),
+    ("wifi是 abcd1234", "password", "abcd1234"),
+    ("pwd: hunter2", "password", "hunter2"),
+    ("my PIN is 4321", "password", "4321"),
+    ("My bank password is Tr0ub4dor&3.", "password", "Tr0ub4dor&3"),
+    ("I changed my password to s3cret!pass", "password", "s3cret!pass"),
+    # one-time codes
+    ("验证码 384912，五分钟内有效", "code", "384912"),
+    ("动态码是 551203", "code", "551203"),
+    ("your OTP is 928374", "code", "928374"),
+    ("the verification code: 0042", "code", "0042"),
+    # cards: Luhn, spaced or dashed, with a card word or a card prefix
+    ("卡号 6222 0212 3456 7890 128", "bank_card", "6222 0212 3456 7890 128"),
+    ("my card is 4111-1111-1111-1111", "bank_card", "4111-1111-1111-1111"),
+    ("信用卡 5500005555555559 记一下", "bank_card", "5500005555555559"),
+    # API keys and tokens
+    ("key: sk-proj-abcdEFGH1234ijklMNOP5678", "api_key", "sk-proj-abcdEFGH1234ijklMNOP5678"),
+    ("token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "api_key", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("aws AKIAIOSFODNN7EXAMPLE", "api_key", "AKIAIOSFODNN7EXAMPLE"),
+    ("Authorization: Bearer abcDEF123456ghiJKL789", "api_key", "abcDEF123456ghiJKL789"),
+    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N", "api_key",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N"),
+    ("我的密钥是 9f86d081884c7d659a2feaa0c55ad015", "api_key", "9f86d081884c7d659a2feaa0c55ad015"),
+    # ID numbers (GB 11643 check digit)
+    ("我的身份证号是11010519491231002X", "id_number", "11010519491231002X"),
+    # phones: CN mobile, +86, international, US
+    ("我的手机号是13812345678", "phone", "13812345678"),
+    ("打 138 1234 5678 找我", "phone", "138 1234 5678"),
+    ("call me at +86 138-1234-5678", "phone", "+86 138-1234-5678"),
+    ("reach me at +44 20 7946 0958", "phone", "+44 20 7946 0958"),
+    ("my number is (415) 555-0132", "phone", "(415) 555-0132"),
+    ("座机 021-62345678", "phone", "021-62345678"),
+    # email
+    ("我的邮箱是 zhang.san@example.com", "email", "zhang.san@example.com"),
+    # street addresses
+    ("我家住在上海市浦东新区张江路123号5栋2单元301室", "address", "上海市浦东新区张江路123号5栋2单元301室"),
+    ("快递寄到幸福小区3栋2单元501室", "address", "幸福小区3栋2单元501室"),
+    ("I live at 42 Wallaby Way, Sydney", "address", "42 Wallaby Way"),
+    ("ship it to 221B Baker Street, apt 4", "address", "221B Baker Street, apt 4"),
+])
+def test_detects(text: str, kind: str, value: str) -> None:
+    assert (kind, value) in kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "订单号 1234567890123456",  # 16 digits, not Luhn
+    "订单号 4111111111111111 已发货",  # Luhn-valid, but an order number
+    "身份证 110105194912310021",  # the check digit is wrong (X expected)
+    "今天是2024-03-05，明天2024/03/06",  # dates
+    "这件外套 1299.00 元，打完折 899",  # prices
+    "我的密码太简单了",  # a password phrase without a password
+    "the password is correct",
+    "I walked 3 miles down the road",
+    "我住在杭州，在西湖区上班",  # a city is not a street address
+    "我们约在 3 点，人数 12 人",
+    "sk-",
+])
+def test_near_misses_are_left_alone(text: str) -> None:
+    assert kinds(text) == []
+
+
+def test_checksums() -> None:
+    assert valid_id_number("11010519491231002X") and not valid_id_number("110105194912310021")
+    assert luhn_ok("4111111111111111") and not luhn_ok("4111111111111112")
+
+
+def test_a_card_is_not_a_phone_and_an_id_is_not_a_card() -> None:
+    assert [k for k, _ in kinds("卡号 6222 0212 3456 7890 128")] == ["bank_card"]
+    assert [k for k, _ in kinds("身份证 11010519491231002X")] == ["id_number"]
+
+
+def test_levels() -> None:
+    assert level_of("我的手机号是13812345678") is Visibility.SENSITIVE
+    assert level_of("my PIN is 4321, phone 13812345678") is Visibility.SECRET
+    assert level_of("我喜欢吃川菜") is Visibility.NORMAL
+    assert placeholder_level("用户的支付密码是[已隐藏:支付密码]") is Visibility.SECRET
+    assert placeholder_level("User's phone number is [private: phone number]") is Visibility.SENSITIVE
+
+
+def test_masking_keeps_the_words_and_unmask_restores() -> None:
+    text = "记住我的支付密码是 884422，手机 13812345678"
+    masked, pairs = mask_values(text, find_values(text))
+    assert masked == "记住我的支付密码是 [已隐藏:支付密码]，手机 [已隐藏:手机号]"
+    assert unmask(masked, pairs) == text
+    en = "my PIN is 4321"
+    masked_en, _ = mask_values(en, find_values(en))
+    assert masked_en == "my PIN is [secret: PIN]"
+
+
+def test_placeholders_are_not_found_again() -> None:
+    assert find_values("用户的支付密码是[已隐藏:支付密码]") == []
+    assert find_values("User's password is [secret: password]") == []
