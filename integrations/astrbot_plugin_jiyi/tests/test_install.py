@@ -44,7 +44,7 @@ asyncio.run(main())
 
 def run_without_jiyi(root: Path) -> str:
     code = SCRIPT.format(integrations=str(HERE.parent.parent), tests=str(HERE))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+    proc = subprocess.run(check=False, args=[sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "ASTRBOT_ROOT": str(root)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
@@ -76,7 +76,7 @@ def test_importing_with_jiyi_clears_the_attempt(astrbot_root: Path) -> None:
     marker = astrbot_root / "data" / "plugin_data" / "astrbot_plugin_jiyi" / "install-attempt"
     assert marker.is_file()
     code = f"import sys; sys.path.insert(0, {str(HERE.parent.parent)!r}); import astrbot_plugin_jiyi.main as m; print(m.JIYI_MISSING)"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+    proc = subprocess.run(check=False, args=[sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "ASTRBOT_ROOT": str(astrbot_root)})
     assert proc.stdout.strip().splitlines()[-1] == "False", proc.stderr[-2000:]
     assert not marker.exists()
