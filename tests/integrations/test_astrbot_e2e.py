@@ -140,7 +140,9 @@ def astrbot_venv() -> Path:
 
 def install_as_documented(venv: Path, root: Path) -> None:
     """docs/integrations/astrbot.md, "Install": jiyi into AstrBot's Python, the folder into data/plugins."""
-    py = str(venv / "bin" / "python")
+    shebang = (venv / "bin" / "astrbot").read_text("utf-8").splitlines()[0]  # head -1 "$(command -v astrbot)"
+    py = shebang[2:].strip()
+    assert Path(py).resolve() == (venv / "bin" / "python").resolve()
     pip = subprocess.run(check=False, args=[py, "-m", "pip", "install", "-q", str(REPO)], capture_output=True, text=True, timeout=900,
                          env=clean_env())
     assert pip.returncode == 0, pip.stderr[-3000:]
