@@ -273,3 +273,28 @@ def test_memories_recorded_and_injected_plain_and_streaming(bot: Bot, tmp_path: 
     out = Path(os.environ.get("JIYI_ASTRBOT_TRANSCRIPT") or tmp_path / "astrbot-e2e-transcript.json")
     out.write_text(json.dumps(transcript, ensure_ascii=False, indent=2), "utf-8")
     print(f"transcript: {out}")
+
+
+@pytest.mark.timeout(600)
+def test_the_upload_zip_reinstalls_the_plugin_and_its_memories_stay(bot: Bot, tmp_path: Path) -> None:
+    """Docs, "Install" step 3, the WebUI way: uninstall, upload the zip the packer builds, chat again."""
+    from jiyi.integrations.astrbot_zip import build_plugin_zip
+
+    bot.command("/mem remember 我的车是一辆白色的特斯拉")
+    before = bot.command("/mem stats")
+    headers = bot.chat.headers
+    r = httpx.post(f"{bot.chat.base}/api/plugin/uninstall", headers=headers, timeout=120,
+                   json={"name": "astrbot_plugin_jiyi", "delete_config": False, "delete_data": False})
+    assert r.json().get("status") == "ok", r.text
+    assert not (bot.root / "data" / "plugins" / "astrbot_plugin_jiyi").exists()
+    assert "范围" not in bot.command("/mem stats")  # nobody answers /mem now
+
+    archive = build_plugin_zip(tmp_path, PLUGIN)
+    with archive.open("rb") as fh:
+        r = httpx.post(f"{bot.chat.base}/api/plugin/install-upload", headers=headers, timeout=600,
+                       files={"file": (archive.name, fh, "application/zip")})
+    assert r.json().get("status") == "ok", f"{r.text}\n{bot.log_tail()}"
+    assert (bot.root / "data" / "plugins" / "astrbot_plugin_jiyi" / "main.py").is_file()
+    assert bot.command("/mem stats") == before  # the data dir outlived the plugin folder
+    _, req = bot.ask("我的车该做保养了吗", streaming=True)
+    assert MEMORY_TAG in req.prompt and "特斯拉" in req.prompt
