@@ -65,3 +65,19 @@ def test_a_chat_engine_with_the_block_sends_memories_to_the_model(mem: Memory) -
     prompt = str(engine.chat("我周末想做花生酱拌面"))  # MockLLM answers with the prompt it got
     assert "<jiyi>" in prompt and "用户对花生过敏" in prompt
     assert prompt.index("用户对花生过敏") < prompt.index("我周末想做花生酱拌面")
+
+
+def test_turns_the_short_term_memory_flushes_become_long_term(mem: Memory) -> None:
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=60, chat_history_token_ratio=0.5,
+                                       token_flush_size=20,
+                                       memory_blocks=[JiyiMemoryBlock(memory=mem, user_id="alice")])
+    said = ["我下周三要去北京出差", "好的，祝出差顺利", "我住在杭州西湖区", "杭州很美",
+            "我女儿下个月满三岁", "恭喜", "我对花生过敏", "记住了"]
+    for i, text in enumerate(said):
+        memory.put(ChatMessage(role=MessageRole.USER if i % 2 == 0 else MessageRole.ASSISTANT, content=text))
+    mem.flush()
+    stored = {r.content for r in mem.get_all(user_id="alice", kinds=["episode"])}
+    assert stored and stored <= set(said)  # what left the short-term window, verbatim
+    assert "我下周三要去北京出差" in stored  # the oldest turns leave first
+    window = [str(m.content) for m in memory.get() if m.role != MessageRole.SYSTEM]  # the short-term window
+    assert said[-1] in window and not (stored & set(window))  # each turn in one place
