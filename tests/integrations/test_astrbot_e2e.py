@@ -172,8 +172,8 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
     venv = astrbot_venv()
     root = tmp_path_factory.mktemp("astrbot-root")
     env = clean_env(ASTRBOT_DASHBOARD_INITIAL_PASSWORD=PASSWORD)
-    init = subprocess.run(check=False, args=[str(venv / "bin" / "astrbot"), "init", "-y"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=300)
+    init = subprocess.run(check=False, args=[str(venv / "bin" / "astrbot"), "init"], cwd=root, env=env,
+                          input="y\n", capture_output=True, text=True, timeout=300)  # older versions lack -y
     assert init.returncode == 0, init.stdout + init.stderr
     install_as_documented(venv, root)
     fake = FakeOpenAI(rule=reply_for).start()
