@@ -3,8 +3,13 @@
 - recall in ``on_llm_request``, bounded by ``recall_timeout`` (a slow or failed recall never
   breaks the chat), injected as a temporary extra user content part: not saved to history,
   safe for provider prefix caching; ``injection = system_prompt`` is the alternative slot;
-- the finished turn is recorded after the reply in the background (``after_message_sent``);
-  ``/reset`` and ``/new`` start a new short-term window;
+- the finished turn is recorded in the background as soon as the model's final answer is
+  known (``on_llm_response``, which AstrBot fires for streamed replies too, while its
+  streaming branch returns before ``after_message_sent``); ``after_message_sent`` records a
+  turn that got no response event and handles ``/reset`` and ``/new`` (a new short-term window);
+- jiyi is imported when AstrBot imports this module, so a missing jiyi makes AstrBot install
+  ``requirements.txt``; when that fails too, the plugin loads after a restart and ``/mem``
+  answers with the install command (``install.py``);
 - every message belongs to its speaker (scope ``user`` / ``session`` / ``persona``);
 - ``/mem list|search|show|remember|stats`` for everyone, ``/mem forget|delete|export|
   reembed|import_mnemosyne`` for admins.
@@ -28,6 +33,7 @@ from astrbot.api.star import Context, Star
 from astrbot.core.agent.message import TextPart
 
 from .content import clean_text
+from .install import forget_attempt, let_astrbot_install, missing_hint
 from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
 from .scopes import Speaker, normalize_persona, owner_id, speaker_name
 from .store import MemoryHolder, SessionEpochs, plugin_data_dir
@@ -36,6 +42,18 @@ TURN_KEY = "jiyi_turn"
 REPLY_KEY = "jiyi_reply"
 RESET_KEY = "_clean_group_context_session"  # set by AstrBot's builtin /reset and /new
 PAGE = 10
+NAMELESS_PLATFORMS = frozenset({"webchat"})  # the sender is the dashboard account, not a person's nickname
+
+try:
+    import jiyi  # noqa: F401 - importing here is what makes AstrBot install requirements.txt
+except ModuleNotFoundError as exc:
+    if exc.name != "jiyi" or let_astrbot_install():
+        raise
+    JIYI_MISSING = True
+    logger.error("jiyi is not installed in AstrBot's Python; /mem answers with the command to install it")
+else:
+    JIYI_MISSING = False
+    forget_attempt()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +80,8 @@ class JiyiMemory(Star):
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def initialize(self) -> None:
+        if JIYI_MISSING:
+            return
         if self.cfg.get("embedding") != "astrbot" and self.cfg.get("extractor") != "astrbot":
             self._spawn(self.holder.memory())  # offline defaults need no provider: warm up now
 
@@ -87,15 +107,16 @@ class JiyiMemory(Star):
         umo = event.unified_msg_origin
         if persona is not None:
             self._personas[umo] = normalize_persona(persona)
+        named = event.get_platform_name() not in NAMELESS_PLATFORMS
         return Speaker(platform_id=str(event.get_platform_id()), sender_id=str(event.get_sender_id()), umo=umo,
-                       name=speaker_name(event.get_sender_name(), str(event.get_sender_id())),
+                       name=speaker_name(event.get_sender_name(), str(event.get_sender_id())) if named else "",
                        persona=self._personas.get(umo))
 
     def _owner(self, event: AstrMessageEvent) -> str:
         return owner_id(self._speaker(event), self.scope)
 
     def _active(self, event: AstrMessageEvent) -> bool:
-        if not self.cfg.get("enabled", True) or not event.get_sender_id():
+        if JIYI_MISSING or not self.cfg.get("enabled", True) or not event.get_sender_id():
             return False
         return event.get_platform_id() not in (self.cfg.get("platform_blacklist") or [])
 
@@ -128,25 +149,34 @@ class JiyiMemory(Star):
     # ---- record ------------------------------------------------------------------------------
     @filter.on_llm_response()
     async def capture(self, event: AstrMessageEvent, resp: LLMResponse) -> None:
-        if resp is not None and resp.role == "assistant" and resp.completion_text:
-            event.set_extra(REPLY_KEY, clean_text(resp.completion_text))
+        """Record the turn with the final answer (streamed or not); after_message_sent then skips it."""
+        if resp is None or resp.role != "assistant" or not resp.completion_text:
+            return
+        reply = clean_text(resp.completion_text)
+        event.set_extra(REPLY_KEY, reply)
+        self._record_turn(event, reply)
 
     @filter.after_message_sent()
     async def record(self, event: AstrMessageEvent) -> None:
-        """Store the finished turn in the background (fires for every reply: idempotent)."""
+        """``/reset`` bookkeeping, and a turn no response event recorded (fires for every reply: idempotent)."""
         if event.get_extra(RESET_KEY):
             self.epochs.bump(event.unified_msg_origin)
             event.set_extra(RESET_KEY, False)
             return
+        self._record_turn(event, event.get_extra(REPLY_KEY) or "")
+
+    def _record_turn(self, event: AstrMessageEvent, reply: str) -> None:
         turn: Turn | None = event.get_extra(TURN_KEY)
         if turn is None or not self.cfg.get("record", True):
             return
-        event.set_extra(TURN_KEY, None)
-        reply = event.get_extra(REPLY_KEY) or ""
+        event.set_extra(TURN_KEY, None)  # once per turn, whichever hook comes first
         self._spawn(self._store_turn(turn, reply, event.get_platform_id()))
 
     async def _store_turn(self, turn: Turn, reply: str, platform_id: str) -> None:
-        messages: list[dict[str, Any]] = [{"role": "user", "content": turn.text, "name": turn.name}]
+        user: dict[str, Any] = {"role": "user", "content": turn.text}
+        if turn.name:
+            user["name"] = turn.name
+        messages: list[dict[str, Any]] = [user]
         if reply:
             messages.append({"role": "assistant", "content": reply})
         try:
@@ -168,6 +198,9 @@ class JiyiMemory(Star):
     @mem.command("list")
     async def mem_list(self, event: AstrMessageEvent, page: int = 1) -> AsyncIterator[Any]:
         """列出我的记忆（每页 10 条）"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         page = max(1, page)
         records = await self.holder.run("get_all", user_id=self._owner(event), limit=PAGE, offset=(page - 1) * PAGE)
         lines = [f"[{r.id[:8]}] ({r.kind.value}) {r.content}" for r in records]
@@ -176,6 +209,9 @@ class JiyiMemory(Star):
     @mem.command("search")
     async def mem_search(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
         """搜索我的记忆：/mem search 内容"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         query = command_rest(event.message_str, "search")
         if not query:
             yield event.plain_result("用法：/mem search 内容")
@@ -187,6 +223,9 @@ class JiyiMemory(Star):
     @mem.command("show")
     async def mem_show(self, event: AstrMessageEvent, memory_id: str) -> AsyncIterator[Any]:
         """查看一条记忆及其历史：/mem show <id>"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         owner = self._owner(event)
         rec = await self._resolve(owner, memory_id)
         if rec is None:
@@ -201,6 +240,9 @@ class JiyiMemory(Star):
     @mem.command("remember")
     async def mem_remember(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
         """记住一句话：/mem remember 我对花生过敏"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         text = clean_text(command_rest(event.message_str, "remember"))
         if not text:
             yield event.plain_result("用法：/mem remember 要记住的内容")
@@ -211,6 +253,9 @@ class JiyiMemory(Star):
     @mem.command("stats")
     async def mem_stats(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
         """我的记忆统计"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         owner = self._owner(event)
         records = await self.holder.run("get_all", user_id=owner)
         kinds: dict[str, int] = {}
@@ -223,6 +268,9 @@ class JiyiMemory(Star):
     @mem.command("delete")
     async def mem_delete(self, event: AstrMessageEvent, memory_id: str) -> AsyncIterator[Any]:
         """删除一条记忆（管理员）：/mem delete <id>"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         owner = self._owner(event)
         rec = await self._resolve(owner, memory_id)
         if rec is None:
@@ -235,6 +283,9 @@ class JiyiMemory(Star):
     @mem.command("forget")
     async def mem_forget(self, event: AstrMessageEvent, confirm: str = "") -> AsyncIterator[Any]:
         """忘记我的全部记忆（管理员）：/mem forget confirm"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         if confirm != "confirm":
             yield event.plain_result("这会永久删除你的全部记忆。确认请发送：/mem forget confirm")
             return
@@ -245,6 +296,9 @@ class JiyiMemory(Star):
     @mem.command("export")
     async def mem_export(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
         """导出我的记忆为 JSONL 文件（管理员）"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         owner = self._owner(event)
         mem = await self.holder.memory()
         rows = await asyncio.to_thread(lambda: list(mem.export(user_id=owner)))
@@ -258,6 +312,9 @@ class JiyiMemory(Star):
     @mem.command("reembed")
     async def mem_reembed(self, event: AstrMessageEvent, confirm: str = "") -> AsyncIterator[Any]:
         """换嵌入模型后，用当前模型重建全部记忆的向量（管理员）：/mem reembed confirm"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         if confirm != "confirm":
             yield event.plain_result("这会删除全部记忆的向量，并用当前配置的嵌入模型重新计算（更换 embedding 后需要；"
                                      "文字和历史不变）。确认请发送：/mem reembed confirm")
@@ -270,6 +327,9 @@ class JiyiMemory(Star):
     @mem.command("import_mnemosyne")
     async def mem_import_mnemosyne(self, event: AstrMessageEvent, source: str = "") -> AsyncIterator[Any]:
         """从 Mnemosyne 迁移（管理员）：/mem import_mnemosyne [集合名 | 导出的 .jsonl 文件]"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
         mcfg = dict(self.cfg.get("mnemosyne") or {})
         try:
             if source.endswith((".jsonl", ".json")):

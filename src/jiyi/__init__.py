@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from jiyi.records import (AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Status,
                               Visibility, WriteEvent)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LOCATIONS = {
     "Memory": "jiyi.memory",

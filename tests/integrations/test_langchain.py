@@ -1,4 +1,4 @@
-"""The LangChain adapters through langchain-core's own interfaces (Runnable, RunnableWithMessageHistory)."""
+"""The LangChain adapters through langchain-core's own interfaces (Runnable, BaseChatMessageHistory)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda
-from langchain_core.runnables.history import RunnableWithMessageHistory
 
 from jiyi.clock import FrozenClock
 from jiyi.integrations.langchain import JiyiChatMessageHistory, JiyiRetriever
@@ -121,8 +120,8 @@ def test_clear_forgets_the_session_not_the_user(memory: Memory) -> None:
         "用户对花生过敏"]
 
 
-@pytest.mark.filterwarnings("ignore:RunnableWithMessageHistory is deprecated")
-def test_runnable_with_message_history(memory: Memory) -> None:
+def test_history_in_a_chain_without_runnable_with_message_history(memory: Memory) -> None:
+    """langchain-core 1.x deprecates RunnableWithMessageHistory: the chain reads and writes the history itself."""
     seen: list[list[BaseMessage]] = []
 
     def model(prompt: Any) -> AIMessage:
@@ -132,13 +131,16 @@ def test_runnable_with_message_history(memory: Memory) -> None:
 
     prompt = ChatPromptTemplate.from_messages([("system", "你是助手。"), MessagesPlaceholder("history"),
                                                ("human", "{question}")])
-    chain = RunnableWithMessageHistory(
-        prompt | RunnableLambda(model),
-        lambda session_id: JiyiChatMessageHistory(memory, user_id="alice", session_id=session_id),
-        input_messages_key="question", history_messages_key="history")
-    config: Any = {"configurable": {"session_id": "chat-1"}}
-    chain.invoke({"question": "我的猫叫团子"}, config=config)
-    reply = chain.invoke({"question": "我的猫叫什么？"}, config=config)
+    chain = prompt | RunnableLambda(model)
+
+    def turn(question: str, session_id: str) -> AIMessage:
+        history = JiyiChatMessageHistory(memory, user_id="alice", session_id=session_id)
+        reply: AIMessage = chain.invoke({"question": question, "history": history.messages})
+        history.add_messages([HumanMessage(question), reply])
+        return reply
+
+    turn("我的猫叫团子", "chat-1")
+    reply = turn("我的猫叫什么？", "chat-1")
 
     assert reply.content == "收到：我的猫叫什么？"
     second = [m.content for m in seen[1]]

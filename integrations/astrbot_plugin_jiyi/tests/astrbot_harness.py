@@ -33,8 +33,9 @@ MODULE = "astrbot_plugin_jiyi.main"
 
 
 def make_event(text: str, *, sender: str = "10001", name: str = "Alice", group: str | None = None,
-               platform: str = "qq1", admin: bool = False, images: bool = False) -> AstrMessageEvent:
-    """A message as the aiocqhttp adapter would build it."""
+               platform: str = "qq1", admin: bool = False, images: bool = False,
+               adapter: str = "aiocqhttp") -> AstrMessageEvent:
+    """A message as the ``adapter`` (aiocqhttp by default) would build it."""
     msg = AstrBotMessage()
     msg.type = MessageType.GROUP_MESSAGE if group else MessageType.FRIEND_MESSAGE
     msg.self_id = "bot"
@@ -48,7 +49,7 @@ def make_event(text: str, *, sender: str = "10001", name: str = "Alice", group: 
     msg.message = chain
     msg.message_str = text
     msg.raw_message = None
-    event = AstrMessageEvent(text, msg, PlatformMetadata(name="aiocqhttp", description="", id=platform),
+    event = AstrMessageEvent(text, msg, PlatformMetadata(name=adapter, description="", id=platform),
                              msg.session_id)
     event.is_at_or_wake_command = True
     if admin:
@@ -127,8 +128,12 @@ def load_plugin(context: FakeContext, config: dict[str, Any]) -> Any:
 
 
 async def llm_turn(event: AstrMessageEvent, reply: str, *, contexts: list[dict[str, Any]] | None = None,
-                   persona: str | None = None) -> ProviderRequest:
-    """One LLM round as the agent runner fires it: request hook, response hook, after-sent hook."""
+                   persona: str | None = None, streaming: bool = False) -> ProviderRequest:
+    """One LLM round as the agent runner fires it: request hook, response hook, after-sent hook.
+
+    ``streaming``: as AstrBot's RespondStage does for a streamed reply, which returns before
+    firing ``OnAfterMessageSentEvent``.
+    """
     req = ProviderRequest(prompt=event.message_str, contexts=list(contexts or []), system_prompt="你是助手。")
     if persona is not None:
         from astrbot.core.db.po import Conversation
@@ -137,7 +142,8 @@ async def llm_turn(event: AstrMessageEvent, reply: str, *, contexts: list[dict[s
                                         cid="conv-1", persona_id=persona)
     await call_event_hook(event, EventType.OnLLMRequestEvent, req)
     await call_event_hook(event, EventType.OnLLMResponseEvent, LLMResponse("assistant", completion_text=reply))
-    await call_event_hook(event, EventType.OnAfterMessageSentEvent)
+    if not streaming:
+        await call_event_hook(event, EventType.OnAfterMessageSentEvent)
     return req
 
 

@@ -31,3 +31,27 @@ def test_config_schema_and_requirements() -> None:
     for key in ("scope", "injection", "top_k", "budget_tokens", "recall_timeout", "embedding", "extractor"):
         assert key in schema and f'"{key}"' in main
     assert (ROOT / "requirements.txt").read_text("utf-8").split()[0].startswith("jiyi")
+
+
+def test_the_upload_zip_extracts_as_astrbot_installs_it(tmp_path: Path) -> None:
+    """``python -m jiyi.integrations.astrbot_zip``, then AstrBot's own archive check and extraction."""
+    import subprocess
+    import sys
+
+    from astrbot.core.star.star_manager import PluginManager
+    from astrbot.core.star.updater import _PluginUpdater
+
+    proc = subprocess.run(check=False, args=[sys.executable, "-m", "jiyi.integrations.astrbot_zip",
+                                             "--plugin-dir", str(ROOT), "--out", str(tmp_path / "dist")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    archive = Path(proc.stdout.strip())
+    meta = yaml.safe_load((ROOT / "metadata.yaml").read_text("utf-8"))
+    assert archive.name == f"astrbot_plugin_jiyi-{meta['version']}.zip"
+    assert _PluginUpdater.inspect_plugin_archive(str(archive))["metadata"]["name"] == "astrbot_plugin_jiyi"
+    target = tmp_path / "plugins" / "plugin_upload_x"
+    _PluginUpdater.__new__(_PluginUpdater)._extract_plugin_archive(str(archive), str(target))
+    assert PluginManager._get_plugin_dir_name_from_metadata(str(target)) == "astrbot_plugin_jiyi"
+    shipped = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
+    expected = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("*") if p.is_file() and p.suffix != ".sh"}
+    assert shipped == expected  # every plugin file, flat under the plugin folder; no tests, no scripts

@@ -9,7 +9,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from astrbot.core.agent.message import TextPart
+from astrbot.core.pipeline.context_utils import call_event_hook
+from astrbot.core.star.star_handler import EventType
 from astrbot_harness import (
     FakeChatProvider,
     FakeContext,
@@ -93,16 +96,61 @@ async def call_after_sent_again(event: Any) -> None:
     await call_event_hook(event, EventType.OnAfterMessageSentEvent)
 
 
-def test_group_messages_belong_to_their_speaker() -> None:
+def test_a_streamed_reply_is_recorded_once() -> None:
     async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
-        await llm_turn(make_event("我对芒果过敏", sender="A1", name="Alice", group="g1"), "记下了")
-        await llm_turn(make_event("我最喜欢吃芒果", sender="B2", name="Bob", group="g1"), "芒果很好吃")
+        event = make_event("我女儿下个月满三岁")
+        await llm_turn(event, "恭喜！三岁生日可以办个小派对。", streaming=True)  # no after_message_sent
+        eps = await episodes(plugin, "qq1:10001")
+        assert sorted(e.content for e in eps) == sorted(["我女儿下个月满三岁", "恭喜！三岁生日可以办个小派对。"])
+        await call_after_sent_again(event)  # a later after_message_sent does not record it twice
+        assert len(await episodes(plugin, "qq1:10001")) == 2
+        req = await llm_turn(make_event("给我女儿准备什么生日礼物"), "积木", streaming=True)
+        assert "三岁" in memory_parts(req)[0].text
+
+    run(scenario)
+
+
+def test_a_turn_without_a_response_event_is_recorded_after_sending() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        from astrbot.core.provider.entities import ProviderRequest
+
+        event = make_event("我的车牌号尾号是 7")
+        await call_event_hook(event, EventType.OnLLMRequestEvent, ProviderRequest(prompt=event.message_str))
+        await call_event_hook(event, EventType.OnAfterMessageSentEvent)
+        assert [e.content for e in await episodes(plugin, "qq1:10001")] == ["我的车牌号尾号是 7"]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_group_messages_belong_to_their_speaker(streaming: bool) -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await llm_turn(make_event("我对芒果过敏", sender="A1", name="Alice", group="g1"), "记下了", streaming=streaming)
+        await llm_turn(make_event("我最喜欢吃芒果", sender="B2", name="Bob", group="g1"), "芒果很好吃",
+                       streaming=streaming)
         await plugin.wait_idle()
-        req = await llm_turn(make_event("芒果能吃吗", sender="B2", name="Bob", group="g1"), "能")
+        req = await llm_turn(make_event("芒果能吃吗", sender="B2", name="Bob", group="g1"), "能", streaming=streaming)
         block = memory_parts(req)[0].text
         assert "喜欢吃芒果" in block and "过敏" not in block  # Alice's allergy is not Bob's
-        alice = [e.content for e in await episodes(plugin, "qq1:A1")]
-        assert "我对芒果过敏" in alice and "我最喜欢吃芒果" not in alice
+        req = await llm_turn(make_event("芒果能吃吗", sender="A1", name="Alice", group="g1"), "不能",
+                             streaming=streaming)
+        block = memory_parts(req)[0].text
+        assert "过敏" in block and "喜欢吃芒果" not in block  # nor Bob's taste Alice's
+        alice = await episodes(plugin, "qq1:A1")
+        assert "我对芒果过敏" in [e.content for e in alice] and "我最喜欢吃芒果" not in [e.content for e in alice]
+        assert {e.speaker for e in alice if e.metadata.get("role") == "user"} == {"Alice"}
+        bob = await episodes(plugin, "qq1:B2")
+        assert {e.speaker for e in bob if e.metadata.get("role") == "user"} == {"Bob"}
+
+    run(scenario)
+
+
+def test_webchat_dashboard_account_is_not_a_speaker_name() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await llm_turn(make_event("我对花生过敏", sender="astrbot", name="astrbot", platform="webchat",
+                                  adapter="webchat"), "记住了")
+        user = [e for e in await episodes(plugin, "webchat:astrbot") if e.metadata.get("role") == "user"]
+        assert [e.content for e in user] == ["我对花生过敏"] and not user[0].speaker
 
     run(scenario)
 

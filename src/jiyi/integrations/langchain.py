@@ -2,8 +2,9 @@
 
 - :class:`JiyiRetriever`, a ``BaseRetriever``: a user's memories for a query, as Documents,
   best first, each with its kind, score and dates in ``metadata``.
-- :class:`JiyiChatMessageHistory`, a ``BaseChatMessageHistory`` for
-  ``RunnableWithMessageHistory``: every turn goes through ``Memory.add`` (so facts are
+- :class:`JiyiChatMessageHistory`, a ``BaseChatMessageHistory`` (a chain reads ``messages`` and
+  calls ``add_messages``; for agents, LangGraph's store is
+  :class:`jiyi.integrations.langgraph.JiyiStore`): every turn goes through ``Memory.add`` (so facts are
   extracted and kept long-term) and ``messages`` is the session's conversation as jiyi
   stored it: its episodes, oldest first, the last ``max_messages`` of them.
 
