@@ -404,6 +404,8 @@ def _shared_llm(extractor: Extractor) -> LLM | None:
 def _check_content(content: object) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content must be a non-empty string")
+    if "\x00" in content:
+        raise InvalidInput("content contains a NUL character (\\u0000); remove it")
     text = content.strip()
     if len(text) > 2000:
         raise InvalidInput("content is longer than 2,000 characters; store one statement per memory")

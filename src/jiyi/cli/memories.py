@@ -9,6 +9,7 @@ import click
 
 from jiyi.cli.common import console, emit_json, json_option, open_memory, user_option
 from jiyi.records import Hit, MemoryRecord
+from jiyi.redact import redact
 
 
 def register(cli: click.Group) -> None:
@@ -232,7 +233,7 @@ def reembed(yes: bool, as_json: bool) -> None:
                      progress=None if as_json else lambda scope, done, total: click.echo(
                          f"  {scope.tenant}/{scope.user_id}: {done}/{total}", err=True))
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     finally:
         if store is not None:
             store.close()
