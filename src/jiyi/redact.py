@@ -31,11 +31,11 @@ _URI = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s'\"<>]+")
 _QUERY_SECRET = re.compile(rf"(?i)(?P<pre>[?&;](?:{_SECRET_KEYS})=)(?P<pw>[^&#\s]*)")
 # key=value outside URIs (libpq DSNs, env-style lines, log text): quoted values may hold spaces.
 _PAIR_SECRET = re.compile(
-    rf"(?i)(?P<pre>(?<![\w\-])(?:{_SECRET_KEYS})\s*=\s*)"
+    rf"(?i)(?P<pre>(?<![\w\-])[\w\-]*?(?:{_SECRET_KEYS})\s*=\s*)"
     r"(?P<pw>(?!\*\*\*)(?:'(?:[^'\\]|\\.)*'?|\"(?:[^\"\\]|\\.)*\"?|[^\s&,;]+))")
 # "api_key": "…" / 'password': '…' (JSON, Python reprs) and "password: …" (YAML-ish, headers).
 _COLON_SECRET = re.compile(
-    rf"(?i)(?P<pre>(?<![\w\-])[\"']?(?:{_SECRET_KEYS})[\"']?\s*:\s*)"
+    rf"(?i)(?P<pre>(?<![\w\-])[\"']?[\w\-]*?(?:{_SECRET_KEYS})[\"']?\s*:\s*)"
     r"(?P<pw>(?!\*\*\*)(?:\"(?:[^\"\\]|\\.)*\"?|'(?:[^'\\]|\\.)*'?|[^\s,;}\]]+))")
 _BEARER = re.compile(r"(?i)\b(?P<pre>(?:bearer|basic|token)\s+)(?P<pw>(?!\*\*\*)[A-Za-z0-9\-._~+/=:]{6,})")
 # Provider API keys: OpenAI-style sk-…, and a few other well-known prefixes.
