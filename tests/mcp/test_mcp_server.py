@@ -240,5 +240,5 @@ def test_shared_mode_user_ids_follow_the_one_rule(tmp_path: Path) -> None:
 def test_user_and_default_user_together_are_refused(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", "from jiyi.cli import main; main()", "mcp", "--user", "a",
                            "--default-user", "b"], env=_env(tmp_path), capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=120, stdin=subprocess.DEVNULL, check=False)
     assert proc.returncode != 0 and "--user" in proc.stderr and "Traceback" not in proc.stderr
