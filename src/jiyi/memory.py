@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -20,6 +20,7 @@ from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.llms.protocol import LLM
+from jiyi.maintain.erase import RESTORE_WINDOW, cache_hashes, erase_changes, window_keys
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
 from jiyi.read.buffered import buffer_hits
@@ -210,9 +211,49 @@ class Memory:
 
         return self._rewrite(scope, memory_id, edit)
 
-    def delete(self, memory_id: str, *, user_id: str) -> None:
-        """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
+    def delete(self, memory_id: str, *, user_id: str, purge: bool = False) -> None:
+        """Delete one memory: never recalled again, restorable for 7 days (``RESTORE_WINDOW``), then
+        erased by the user's next delete, ``gc`` or :meth:`purge`. ``purge=True`` erases it now."""
+        if purge:
+            self.purge(memory_id, user_id=user_id)
+            return
         self._set_status(memory_id, user_id, Status.DELETED, EventType.DELETE)
+        self.purge(user_id=user_id, older_than=RESTORE_WINDOW)  # the window of earlier deletes has passed
+
+    def purge(self, memory_id: str | None = None, *, user_id: str, older_than: timedelta | None = None,
+              vacuum: bool = False) -> int:
+        """Erase memories for good: ``memory_id`` (any status), else the user's deleted memories
+        (``older_than``: deleted at least that long ago). Text, vectors, keyword-index tokens,
+        embedding-cache rows and the texts of their history go; the history events stay. The
+        store then compacts (SQLite: WAL truncated; ``vacuum=True`` also rewrites the file with
+        VACUUM, PostgreSQL VACUUM FULL). Returns how many memories were erased."""
+        scope = self._scope(user_id)
+        if memory_id is not None:
+            self._get_or_raise(scope, memory_id)
+
+        def attempt() -> int:
+            now = self.clock.now()
+            every = self.store.list(scope, RecordFilter(statuses=None))
+            if memory_id is not None:
+                doomed = [r for r in every if r.id == memory_id]
+            else:
+                doomed = [r for r in every if r.status is Status.DELETED
+                          and (older_than is None or now - r.updated_at >= older_than)]
+            if doomed:
+                windows = {key: self.store.state_get(scope, key) for key in window_keys(doomed)}
+                self.store.apply(erase_changes(scope, doomed, now, reason="purge", neighbours=every,
+                                               buffer=read_buffer(self.store, scope), windows=windows))
+            return len(doomed)
+
+        erased = redo_on_conflict(attempt, f"purge of {scope.tenant}/{scope.user_id}")
+        if vacuum:
+            self._compact(full=True)
+        return erased
+
+    def _compact(self, *, full: bool) -> None:
+        compact = getattr(self.store, "compact", None)
+        if callable(compact):
+            compact(full=full)
 
     def restore(self, memory_id: str, *, user_id: str) -> MemoryRecord:
         """Bring back a soft-deleted, expired or archived memory."""
@@ -245,7 +286,11 @@ class Memory:
         """Forget a user entirely: memories, vectors, history, queue, buffers. Returns memories removed."""
         scope = self._scope(user_id)
         self._worker.wait_idle(30)
-        return self.store.delete_user(scope)
+        every = self.store.list(scope, RecordFilter(statuses=None))
+        removed = self.store.delete_user(scope)
+        if every:  # the embedding cache is shared by all users: drop this user's texts from it
+            self.store.apply(ChangeSet(scope, uncache=cache_hashes(every, every)))
+        return removed
 
     forget = delete_all
 
