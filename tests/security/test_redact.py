@@ -83,3 +83,21 @@ def test_postgres_store_errors_use_it() -> None:
     from jiyi.stores.postgres.options import redact as store_redact
 
     assert "hunter2" not in store_redact("postgresql://u@/db?host=/tmp&password=hunter2")
+
+
+@pytest.mark.parametrize("store", [
+    "postgresql://jiyi@127.0.0.1:9/db?password=Hunter22pw&connect_timeout=2",
+    "postgresql://jiyi:Hunter22pw@127.0.0.1:9/db?connect_timeout=2",
+    "postgresql:///db?host=127.0.0.1&port=9&sslpassword=Hunter22pw&password=Hunter22pw&connect_timeout=2",
+])
+@pytest.mark.parametrize("verb", [["list", "-u", "u1"], ["doctor"]])
+def test_cli_errors_and_doctor_never_print_the_password(tmp_path: object, store: str, verb: list[str]) -> None:
+    pytest.importorskip("psycopg")
+    from click.testing import CliRunner
+
+    from jiyi.cli import cli
+
+    result = CliRunner().invoke(cli, ["--store", store, "--home", str(tmp_path), *verb],
+                                env={"JIYI_EMBEDDER": "hash"})
+    assert result.exit_code != 0
+    assert "Hunter22pw" not in result.output and MASK in result.output
