@@ -218,16 +218,19 @@ class Memory:
             self.purge(memory_id, user_id=user_id)
             return
         self._set_status(memory_id, user_id, Status.DELETED, EventType.DELETE)
-        self.purge(user_id=user_id, older_than=RESTORE_WINDOW)  # the window of earlier deletes has passed
+        self._purge(self._scope(user_id), None, RESTORE_WINDOW)  # earlier deletes whose window has passed
 
-    def purge(self, memory_id: str | None = None, *, user_id: str, older_than: timedelta | None = None,
-              vacuum: bool = False) -> int:
-        """Erase memories for good: ``memory_id`` (any status), else the user's deleted memories
-        (``older_than``: deleted at least that long ago). Text, vectors, keyword-index tokens,
-        embedding-cache rows and the texts of their history go; the history events stay. The
-        store then compacts (SQLite: WAL truncated; ``vacuum=True`` also rewrites the file with
-        VACUUM, PostgreSQL VACUUM FULL). Returns how many memories were erased."""
-        scope = self._scope(user_id)
+    def purge(self, memory_id: str | None = None, *, user_id: str, vacuum: bool = False) -> int:
+        """Erase memories for good: ``memory_id`` (any status), else every deleted memory of the user.
+        Text, vectors, keyword-index tokens, embedding-cache rows and the texts of their history
+        go; the history events stay. The store then compacts (SQLite: WAL truncated; ``vacuum=True``
+        also rewrites the file with VACUUM, PostgreSQL VACUUM FULL). Returns how many were erased."""
+        erased = self._purge(self._scope(user_id), memory_id, None)
+        if vacuum:
+            self._compact(full=True)
+        return erased
+
+    def _purge(self, scope: Scope, memory_id: str | None, older_than: timedelta | None) -> int:
         if memory_id is not None:
             self._get_or_raise(scope, memory_id)
 
@@ -245,10 +248,7 @@ class Memory:
                                                buffer=read_buffer(self.store, scope), windows=windows))
             return len(doomed)
 
-        erased = redo_on_conflict(attempt, f"purge of {scope.tenant}/{scope.user_id}")
-        if vacuum:
-            self._compact(full=True)
-        return erased
+        return redo_on_conflict(attempt, f"purge of {scope.tenant}/{scope.user_id}")
 
     def _compact(self, *, full: bool) -> None:
         compact = getattr(self.store, "compact", None)

@@ -157,17 +157,19 @@ def private_file(path: Path) -> None:
     """
     if str(path) == ":memory:" or str(path).startswith("file:"):
         return
+    # Never open and close a descriptor of an existing database: closing any descriptor of a file
+    # drops every POSIX lock this process holds on it, SQLite's included. Only a new file is
+    # created here (O_EXCL: nobody can have it open); an existing one is changed by path.
     try:
-        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except OSError:
+            pass  # not our file: leave its mode to its owner
     except OSError:
         return  # a read-only place or a missing folder: sqlite3.connect reports it properly
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    except OSError:
-        pass  # not our file: leave its mode to its owner
-    finally:
-        os.close(fd)
     for suffix in ("-wal", "-shm"):
         side = Path(f"{path}{suffix}")
         try:
