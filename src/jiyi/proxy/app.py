@@ -192,7 +192,7 @@ def create_app(memory: Memory, upstream: str | Upstream, options: ProxyOptions |
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
-        return {"status": "ok", "upstream": up.base_url}
+        return {"status": "ok", "upstream": redact(up.base_url)}
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> Response:
