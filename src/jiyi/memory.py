@@ -236,19 +236,25 @@ class Memory:
 
         def attempt() -> int:
             now = self.clock.now()
-            every = self.store.list(scope, RecordFilter(statuses=None))
             if memory_id is not None:
-                doomed = [r for r in every if r.id == memory_id]
+                doomed = [r for r in (self.store.get(scope, memory_id),) if r is not None]
             else:
-                doomed = [r for r in every if r.status is Status.DELETED
-                          and (older_than is None or now - r.updated_at >= older_than)]
+                doomed = [r for r in self.store.list(scope, RecordFilter(statuses=(Status.DELETED,)))
+                          if older_than is None or now - r.updated_at >= older_than]
             if doomed:
                 windows = {key: self.store.state_get(scope, key) for key in window_keys(doomed)}
-                self.store.apply(erase_changes(scope, doomed, now, reason="purge", neighbours=every,
+                self.store.apply(erase_changes(scope, doomed, now, reason="purge",
+                                               neighbours=self._session_turns(scope, doomed),
                                                buffer=read_buffer(self.store, scope), windows=windows))
             return len(doomed)
 
         return redo_on_conflict(attempt, f"purge of {scope.tenant}/{scope.user_id}")
+
+    def _session_turns(self, scope: Scope, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+        """The turns of the sessions ``records``' turns belong to (their neighbours' context vectors)."""
+        sessions = {r.session_id for r in records if r.kind is Kind.EPISODE and r.session_id}
+        return [t for sid in sorted(sessions)
+                for t in self.store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), statuses=None, session_id=sid))]
 
     def _compact(self, *, full: bool) -> None:
         compact = getattr(self.store, "compact", None)
