@@ -45,6 +45,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering (a slow server)
     chunks: list[str] | None = None  # streamed content deltas, when the request asked to stream
+    chunk_delay: float = 0.0  # seconds between streamed events (a slow stream a client may leave)
     usage: dict[str, int] | None = None
 
 
@@ -297,6 +298,8 @@ def _handler_class(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             for event in _stream_events(reply, recorded):
                 self.wfile.write(f"data: {event}\n\n".encode())
                 self.wfile.flush()
+                if reply.chunk_delay and fake._stopping.wait(reply.chunk_delay):
+                    return
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
 

@@ -58,8 +58,12 @@ def speaker_name(name: str, sender_id: str) -> str:
 
 
 def _fit(key: str, limit: int = 128) -> str:
-    if len(key) <= limit and not any(ord(c) < 32 for c in key):
+    """``key`` when jiyi's one user-id rule accepts it, else a cleaned key with a hash of the original
+    (so two different platform ids never become one user, and no door has to strip anything)."""
+    from jiyi.userid import is_valid_user_id
+
+    if is_valid_user_id(key):
         return key
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    clean = "".join(c for c in key if ord(c) >= 32)
+    clean = "".join(c if c.isprintable() else "_" for c in key).strip()
     return f"{clean[: limit - 17]}~{digest}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -20,6 +20,7 @@ from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.llms.protocol import LLM
+from jiyi.maintain.erase import RESTORE_WINDOW, cache_hashes, erase_changes, window_keys
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
 from jiyi.privacy.mask import level_of
@@ -223,9 +224,55 @@ class Memory:
 
         return open_record(self._rewrite(scope, memory_id, edit), self.keyring)
 
-    def delete(self, memory_id: str, *, user_id: str) -> None:
-        """Soft-delete one memory (kept in the history; ``gc`` never resurrects it)."""
+    def delete(self, memory_id: str, *, user_id: str, purge: bool = False) -> None:
+        """Delete one memory: never recalled again, restorable for 7 days (``RESTORE_WINDOW``), then
+        erased by the user's next delete, ``gc`` or :meth:`purge`. ``purge=True`` erases it now."""
+        if purge:
+            self.purge(memory_id, user_id=user_id)
+            return
         self._set_status(memory_id, user_id, Status.DELETED, EventType.DELETE)
+        self._purge(self._scope(user_id), None, RESTORE_WINDOW)  # earlier deletes whose window has passed
+
+    def purge(self, memory_id: str | None = None, *, user_id: str, vacuum: bool = False) -> int:
+        """Erase memories for good: ``memory_id`` (any status), else every deleted memory of the user.
+        Text, vectors, keyword-index tokens, embedding-cache rows and the texts of their history
+        go; the history events stay. The store then compacts (SQLite: WAL truncated; ``vacuum=True``
+        also rewrites the file with VACUUM, PostgreSQL VACUUM FULL). Returns how many were erased."""
+        erased = self._purge(self._scope(user_id), memory_id, None)
+        if vacuum:
+            self._compact(full=True)
+        return erased
+
+    def _purge(self, scope: Scope, memory_id: str | None, older_than: timedelta | None) -> int:
+        if memory_id is not None:
+            self._get_or_raise(scope, memory_id)
+
+        def attempt() -> int:
+            now = self.clock.now()
+            if memory_id is not None:
+                doomed = [r for r in (self.store.get(scope, memory_id),) if r is not None]
+            else:
+                doomed = [r for r in self.store.list(scope, RecordFilter(statuses=(Status.DELETED,)))
+                          if older_than is None or now - r.updated_at >= older_than]
+            if doomed:
+                windows = {key: self.store.state_get(scope, key) for key in window_keys(doomed)}
+                self.store.apply(erase_changes(scope, doomed, now, reason="purge",
+                                               neighbours=self._session_turns(scope, doomed),
+                                               buffer=read_buffer(self.store, scope), windows=windows))
+            return len(doomed)
+
+        return redo_on_conflict(attempt, f"purge of {scope.tenant}/{scope.user_id}")
+
+    def _session_turns(self, scope: Scope, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+        """The turns of the sessions ``records``' turns belong to (their neighbours' context vectors)."""
+        sessions = {r.session_id for r in records if r.kind is Kind.EPISODE and r.session_id}
+        return [t for sid in sorted(sessions)
+                for t in self.store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), statuses=None, session_id=sid))]
+
+    def _compact(self, *, full: bool) -> None:
+        compact = getattr(self.store, "compact", None)
+        if callable(compact):
+            compact(full=full)
 
     def restore(self, memory_id: str, *, user_id: str) -> MemoryRecord:
         """Bring back a soft-deleted, expired or archived memory."""
@@ -258,7 +305,11 @@ class Memory:
         """Forget a user entirely: memories, vectors, history, queue, buffers. Returns memories removed."""
         scope = self._scope(user_id)
         self._worker.wait_idle(30)
-        return self.store.delete_user(scope)
+        every = self.store.list(scope, RecordFilter(statuses=None))
+        removed = self.store.delete_user(scope)
+        if every:  # the embedding cache is shared by all users: drop this user's texts from it
+            self.store.apply(ChangeSet(scope, uncache=cache_hashes(every, every)))
+        return removed
 
     forget = delete_all
 
@@ -428,6 +479,8 @@ def _unsealed(metadata: Mapping[str, Any]) -> dict[str, Any]:
 def _check_content(content: object) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content must be a non-empty string")
+    if "\x00" in content:
+        raise InvalidInput("content contains a NUL character (\\u0000); remove it")
     text = content.strip()
     if len(text) > 2000:
         raise InvalidInput("content is longer than 2,000 characters; store one statement per memory")

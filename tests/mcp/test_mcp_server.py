@@ -174,3 +174,71 @@ def test_streamable_http_transport(http_server: str) -> None:
         assert found and found[0]["content"] == "用户下周三去北京出差"
 
     run(http_server, scenario)
+
+
+def test_a_pinned_server_has_no_user_id_anywhere(tmp_path: Path) -> None:
+    with Memory(home=tmp_path, background_worker=False) as mem:
+        bob = mem.remember("用户的银行卡放在书桌抽屉里", user_id="bob")
+
+    async def scenario(client: Client) -> None:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == TOOLS
+        for tool in tools.values():
+            assert "user_id" not in json.dumps(tool.input_schema), tool.name
+        await client.call_tool("add_memory", {"content": "用户喜欢喝乌龙茶"})
+        mine = data(await client.call_tool("list_memories", {}))["results"]
+        assert [r["content"] for r in mine] == ["用户喜欢喝乌龙茶"]
+        # naming another user is not an option: the argument is refused, bob stays out of reach
+        stolen = await client.call_tool("list_memories", {"user_id": "bob"})
+        assert stolen.is_error or data(stolen)["results"] == mine
+        gone = await client.call_tool("delete_memory", {"memory_id": bob.id})
+        assert gone.is_error and "no memory" in text(gone)
+        ctx = await client.call_tool("get_context", {"query": "银行卡在哪"})
+        assert "抽屉" not in text(ctx)
+
+    run(stdio(tmp_path, "--user", "alice", module=False), scenario)
+    with Memory(home=tmp_path, background_worker=False) as mem:
+        assert [r.content for r in mem.get_all(user_id="alice")] == ["用户喜欢喝乌龙茶"]
+        assert [r.content for r in mem.get_all(user_id="bob")] == ["用户的银行卡放在书桌抽屉里"]
+
+
+def test_pinned_from_the_environment_of_the_module(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        search = {t.name: t for t in (await client.list_tools()).tools}["search_memory"]
+        assert set(search.input_schema["properties"]) == {"query", "limit"}
+        await client.call_tool("add_memory", {"content": "用户在学日语"})
+
+    run(stdio(tmp_path, JIYI_MCP_USER="solo"), scenario)
+    with Memory(home=tmp_path, background_worker=False) as mem:
+        assert mem.users() == ["solo"]
+
+
+def test_list_memories_pages_are_checked(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        await client.call_tool("add_memory", {"content": "用户喜欢爬山"})
+        for args in ({"limit": 0}, {"limit": 1001}, {"limit": -5}, {"offset": -1}):
+            bad = await client.call_tool("list_memories", args)
+            assert bad.is_error and ("limit" in text(bad) or "offset" in text(bad)), args
+        ok = data(await client.call_tool("list_memories", {"limit": 1000, "offset": 0}))["results"]
+        assert len(ok) == 1
+
+    run(stdio(tmp_path, "--user", "me", module=False), scenario)
+
+
+def test_shared_mode_user_ids_follow_the_one_rule(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        await client.call_tool("add_memory", {"content": "用户住在杭州", "user_id": "wa1"})
+        for uid in ("wa1 ", " wa1", "wa\t1", "wa1\x00", "wa1\n", ""):
+            r = await client.call_tool("list_memories", {"user_id": uid})
+            assert r.is_error and "user_id" in text(r), repr(uid)
+
+    run(stdio(tmp_path, "--default-user", "me", module=False), scenario)
+    with Memory(home=tmp_path, background_worker=False) as mem:
+        assert mem.users() == ["wa1"]
+
+
+def test_user_and_default_user_together_are_refused(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-c", "from jiyi.cli import main; main()", "mcp", "--user", "a",
+                           "--default-user", "b"], env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL, check=False)
+    assert proc.returncode != 0 and "--user" in proc.stderr and "Traceback" not in proc.stderr

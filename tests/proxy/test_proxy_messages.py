@@ -10,8 +10,8 @@ from jiyi.proxy.messages import inject_context, last_user_text, pick_user
 
 def test_pick_user_prefers_the_header() -> None:
     assert pick_user({"user": "field"}, {"x-jiyi-user": "header"}) == "header"
-    assert pick_user({"user": " field "}, {}) == "field"
-    assert pick_user({"user": ""}, {"x-jiyi-user": "  "}) is None
+    assert pick_user({"user": " field "}, {}) == " field "  # as sent: the proxy refuses it, never trims it
+    assert pick_user({"user": ""}, {"x-jiyi-user": ""}) is None
     assert pick_user({"user": 42}, {}) is None
 
 

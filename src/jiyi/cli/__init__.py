@@ -41,4 +41,7 @@ for module in (memories, demo, doctor, evaluate, integrations, service, chat, we
 
 
 def main() -> None:
+    from jiyi.redact import install_log_redaction
+
+    install_log_redaction()  # no log line of any command carries a password or an API key
     cli(prog_name="jiyi")

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from jiyi.errors import JiyiError
+from jiyi.redact import redact
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,7 +27,7 @@ def open_memory(**extra: Any) -> Iterator[Any]:
         with Memory(**obj) as mem:
             yield mem
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(str(exc))) from None
 
 
 def json_option(fn: F) -> F:
@@ -48,5 +49,5 @@ def console() -> Any:
 
 
 def fail(message: str) -> None:
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {redact(message)}", err=True)
     sys.exit(1)

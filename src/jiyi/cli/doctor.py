@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import time
 from importlib import metadata
@@ -9,8 +10,9 @@ from importlib import metadata
 import click
 
 from jiyi import registry
-from jiyi.cli.common import emit_json, json_option, open_memory
+from jiyi.cli.common import json_option, open_memory
 from jiyi.config import Settings
+from jiyi.redact import redact
 
 
 def register(cli: click.Group) -> None:
@@ -35,8 +37,8 @@ def doctor(as_json: bool) -> None:
                            "load_and_embed_ms": round((time.perf_counter() - t0) * 1000, 1)}
         report["store"] = {"embedding": mem.store.embedding_info(), **mem.stats()}
     if as_json:
-        emit_json(report)
+        click.echo(redact(json.dumps(report, ensure_ascii=False, indent=2, default=str)))
         return
     for key, value in report.items():
-        click.echo(f"{key:10} {value}")
+        click.echo(redact(f"{key:10} {value}"))
     click.echo("ok")

@@ -12,10 +12,11 @@ import click
 from jiyi.cli.common import console, emit_json, json_option, open_memory, user_option
 from jiyi.clock import to_local
 from jiyi.records import Hit, MemoryRecord
+from jiyi.redact import redact
 
 
 def register(cli: click.Group) -> None:
-    for cmd in (add, search, context, list_, show, update, delete, forget, history, export, import_, gc, reembed,
+    for cmd in (add, search, context, list_, show, update, delete, purge, forget, history, export, import_, gc, reembed,
                 remember):
         cli.add_command(cmd)
 
@@ -135,11 +136,28 @@ def update(user_id: str, memory_id: str, content: str, as_json: bool) -> None:
 @click.command()
 @user_option
 @click.argument("memory_id")
-def delete(user_id: str, memory_id: str) -> None:
-    """Delete one memory (soft: it stays in the history)."""
+@click.option("--purge", is_flag=True, help="Erase it now instead of keeping it restorable for 7 days.")
+def delete(user_id: str, memory_id: str, purge: bool) -> None:
+    """Delete one memory (restorable for 7 days, then erased; --purge erases it now)."""
     with open_memory() as mem:
-        mem.delete(memory_id, user_id=user_id)
-    click.echo(f"deleted {memory_id}")
+        mem.delete(memory_id, user_id=user_id, purge=purge)
+    click.echo(f"{'erased' if purge else 'deleted'} {memory_id}")
+
+
+@click.command()
+@user_option
+@click.argument("memory_id", required=False)
+@click.option("--vacuum", is_flag=True, help="Also rewrite the database (SQLite VACUUM, PostgreSQL VACUUM FULL) "
+                                             "so no erased byte is left in free space.")
+def purge(user_id: str, memory_id: str | None, vacuum: bool) -> None:
+    """Erase now: MEMORY_ID (any status), or every deleted memory of the user.
+
+    Text, vectors, keyword-index tokens, embedding-cache rows and history texts go; see
+    docs/erasure.md.
+    """
+    with open_memory() as mem:
+        n = mem.purge(memory_id, user_id=user_id, vacuum=vacuum)
+    click.echo(f"erased {n} memories of {user_id}")
 
 
 @click.command()
@@ -239,7 +257,7 @@ def reembed(yes: bool, as_json: bool) -> None:
                      progress=None if as_json else lambda scope, done, total: click.echo(
                          f"  {scope.tenant}/{scope.user_id}: {done}/{total}", err=True))
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     finally:
         if store is not None:
             store.close()

@@ -16,6 +16,7 @@ import click
 
 from jiyi.cli.common import emit_json
 from jiyi.errors import JiyiError
+from jiyi.redact import redact
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -34,7 +35,7 @@ def _settings(**extra: Any) -> Any:
     try:
         return Settings(**obj)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
 
 
 def _keystore(keys_db: str | None) -> Any:
@@ -84,7 +85,7 @@ def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: s
     try:
         app = create_app(_settings(), options)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False)
@@ -113,7 +114,7 @@ def worker(once: bool) -> None:
         engine = Engine.build(settings)
         mem = engine.memory(settings, background_worker=not once)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     try:
         if once:
             idle = mem.flush()
@@ -145,7 +146,7 @@ def keys_create(tenant: str, name: str | None, keys_db: str | None, as_json: boo
     try:
         info, secret = store.create(tenant, name=name)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     if as_json:
         emit_json({"id": info.id, "tenant": info.tenant, "name": info.name, "key": secret})
         return
@@ -178,7 +179,7 @@ def keys_revoke(key_id: str, keys_db: str | None) -> None:
     try:
         info = _keystore(keys_db).revoke(key_id)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     click.echo(f"revoked {info.id} (tenant {info.tenant!r})")
 
 
@@ -226,7 +227,7 @@ def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: in
     try:
         report = run_service_bench(options, progress=lambda msg: click.echo(msg, err=True))
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     if as_json:
         emit_json(report.to_dict())
     else:

@@ -8,6 +8,7 @@ import click
 
 from jiyi.cli.common import emit_json
 from jiyi.errors import JiyiError
+from jiyi.redact import redact
 
 
 def register(cli: click.Group) -> None:
@@ -40,7 +41,7 @@ def ui_link(user_id: str, tenant: str | None, ttl: str, base_url: str, as_json: 
         token = make_user_link_token(SecretFile.in_home(settings.home)(), tenant=tenant, user_id=user_id,
                                      expires_at=expires)
     except (JiyiError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(exc)) from None
     url = f"{base_url.rstrip('/')}/ui/u/{token}"
     if as_json:
         emit_json({"url": url, "tenant": tenant, "user_id": user_id, "expires_at": format_iso(expires)})

@@ -213,8 +213,14 @@ def update(memory_id: str, content: str, *, user_id: str) -> Call[MemoryRecord]:
     return Call("PATCH", _memory_path(memory_id), MemoryRecord.from_dict, {"content": content, "user_id": user_id})
 
 
-def delete(memory_id: str, *, user_id: str) -> Call[None]:
-    return Call("DELETE", _memory_path(memory_id), lambda d: None, params={"user_id": user_id})
+def delete(memory_id: str, *, user_id: str, purge: bool = False) -> Call[None]:
+    params: dict[str, Any] = {"user_id": user_id, **({"purge": "true"} if purge else {})}
+    return Call("DELETE", _memory_path(memory_id), lambda d: None, params=params)
+
+
+def purge(memory_id: str | None, *, user_id: str, vacuum: bool) -> Call[int]:
+    return Call("POST", "/v1/memories/purge", lambda d: int(d["purged"]),
+                _fields(user_id=user_id, memory_id=memory_id, vacuum=vacuum))
 
 
 def restore(memory_id: str, *, user_id: str) -> Call[MemoryRecord]:

@@ -120,9 +120,13 @@ class JiyiClient:
         """Replace a memory's content."""
         return self._send(calls.update(memory_id, content, user_id=user_id))
 
-    def delete(self, memory_id: str, *, user_id: str) -> None:
-        """Soft-delete one memory."""
-        self._send(calls.delete(memory_id, user_id=user_id))
+    def delete(self, memory_id: str, *, user_id: str, purge: bool = False) -> None:
+        """Delete one memory (restorable for 7 days; ``purge=True`` erases it now)."""
+        self._send(calls.delete(memory_id, user_id=user_id, purge=purge))
+
+    def purge(self, memory_id: str | None = None, *, user_id: str, vacuum: bool = False) -> int:
+        """Erase ``memory_id``, or every deleted memory of the user, now; returns how many."""
+        return self._send(calls.purge(memory_id, user_id=user_id, vacuum=vacuum))
 
     def restore(self, memory_id: str, *, user_id: str) -> MemoryRecord:
         """Bring back a deleted, expired or archived memory."""
@@ -260,8 +264,11 @@ class AsyncJiyiClient:
     async def update(self, memory_id: str, content: str, *, user_id: str) -> MemoryRecord:
         return await self._send(calls.update(memory_id, content, user_id=user_id))
 
-    async def delete(self, memory_id: str, *, user_id: str) -> None:
-        await self._send(calls.delete(memory_id, user_id=user_id))
+    async def delete(self, memory_id: str, *, user_id: str, purge: bool = False) -> None:
+        await self._send(calls.delete(memory_id, user_id=user_id, purge=purge))
+
+    async def purge(self, memory_id: str | None = None, *, user_id: str, vacuum: bool = False) -> int:
+        return await self._send(calls.purge(memory_id, user_id=user_id, vacuum=vacuum))
 
     async def restore(self, memory_id: str, *, user_id: str) -> MemoryRecord:
         return await self._send(calls.restore(memory_id, user_id=user_id))

@@ -18,6 +18,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from jiyi.errors import MissingDependency
+from jiyi.userid import check_user_id
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -25,7 +26,7 @@ try:
     from langchain_core.documents import Document
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
     from langchain_core.retrievers import BaseRetriever
-    from pydantic import ConfigDict
+    from pydantic import ConfigDict, field_validator
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingDependency("jiyi.integrations.langchain", "langchain") from exc
 
@@ -54,6 +55,11 @@ class JiyiRetriever(BaseRetriever):
     kinds: list[str] | None = None
     """Only these kinds (``fact``, ``preference``, ``event``, ``episode``…); None for all."""
     include_sensitive: bool = False
+
+    @field_validator("user_id")
+    @classmethod
+    def _one_rule(cls, value: str) -> str:
+        return check_user_id(value)
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         hits = self.memory.search(query, user_id=self.user_id, limit=self.k, kinds=self.kinds,
@@ -93,7 +99,7 @@ class JiyiChatMessageHistory(BaseChatMessageHistory):
     def __init__(self, memory: Memory, *, user_id: str, session_id: str, agent_id: str | None = None,
                  max_messages: int = 50, wait: bool = True) -> None:
         self.memory = memory
-        self.user_id = user_id
+        self.user_id = check_user_id(user_id)
         self.session_id = session_id
         self.agent_id = agent_id
         self.max_messages = max_messages

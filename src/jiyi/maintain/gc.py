@@ -5,6 +5,8 @@ Rules, each reported separately:
   ``valid_until`` has passed still happened: it stays recallable as history and fades
   through its short half-life instead;
 - ``purge_replaced``: merged/superseded memories untouched for 30 days → purged (hard delete);
+- ``purge_deleted``: deleted memories past the 7-day restore window → erased (text, vectors,
+  keyword index, embedding cache, history texts; see :mod:`jiyi.maintain.erase`);
 - ``forget_unused``: unimportant memories (importance < 0.4) not hit for 90 days → soft-deleted;
 - ``archive_weak``: strength decayed below 0.05 → archived (kept, not searched by default).
 """
@@ -15,6 +17,7 @@ import math
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from jiyi.maintain.erase import RESTORE_WINDOW, erase_changes
 from jiyi.records import EventType, GcReport, HistoryEvent, MemoryRecord, Scope, Status
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
@@ -24,7 +27,7 @@ UNUSED_AFTER = timedelta(days=90)
 UNIMPORTANT = 0.4
 ARCHIVE_BELOW = 0.05
 STRENGTH_HALF_LIFE_DAYS = 60.0
-RULES = ("expire_events", "purge_replaced", "forget_unused", "archive_weak")
+RULES = ("expire_events", "purge_replaced", "purge_deleted", "forget_unused", "archive_weak")
 
 
 def effective_strength(rec: MemoryRecord, now: datetime) -> float:
@@ -39,6 +42,8 @@ def classify(rec: MemoryRecord, now: datetime) -> str | None:
     """The gc rule that applies to ``rec`` now, if any (first match wins)."""
     if rec.status in (Status.MERGED, Status.SUPERSEDED):
         return "purge_replaced" if now - rec.updated_at >= PURGE_AFTER else None
+    if rec.status is Status.DELETED:
+        return "purge_deleted" if now - rec.updated_at >= RESTORE_WINDOW else None
     if rec.status is not Status.ACTIVE:
         return None
     if rec.expires_at is not None and rec.expires_at <= now:
@@ -53,7 +58,7 @@ def classify(rec: MemoryRecord, now: datetime) -> str | None:
 
 def gc_scope(store: Store, scope: Scope, now: datetime, *, dry_run: bool) -> dict[str, list[str]]:
     """Apply (or only report) the rules for one user; returns rule → memory ids."""
-    flt = RecordFilter(statuses=(Status.ACTIVE, Status.MERGED, Status.SUPERSEDED))
+    flt = RecordFilter(statuses=(Status.ACTIVE, Status.MERGED, Status.SUPERSEDED, Status.DELETED))
 
     def judge_and_write() -> dict[str, list[MemoryRecord]]:
         found: dict[str, list[MemoryRecord]] = {rule: [] for rule in RULES}
@@ -82,6 +87,10 @@ def _changes(scope: Scope, found: dict[str, list[MemoryRecord]], now: datetime) 
     for rec in found["purge_replaced"]:
         changes.purge_ids.append(rec.id)
         changes.history.append(HistoryEvent(EventType.PURGE, rec.id, now, old=rec.content, reason="gc:purge_replaced"))
+    erased = erase_changes(scope, found["purge_deleted"], now, reason="gc:purge_deleted")
+    changes.purge_ids += erased.purge_ids
+    changes.history += erased.history
+    changes.uncache = erased.uncache
     return changes
 
 

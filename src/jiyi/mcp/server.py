@@ -1,10 +1,13 @@
 """``jiyi mcp``: jiyi's memory as MCP tools, on the official ``mcp`` SDK (stdio or streamable HTTP).
 
 Each tool is a thin call into :class:`~jiyi.memory.Memory`, run on a worker thread so the
-server's event loop never blocks on SQLite or the embedding model. Every tool takes an
-optional ``user_id``; when the client leaves it out, the server's ``default_user``
-(``--default-user`` / ``JIYI_MCP_DEFAULT_USER``) is used, so a single-user desktop client
-needs no user plumbing at all. Expected failures (bad input, unknown memory) come back as
+server's event loop never blocks on SQLite or the embedding model. Two modes:
+
+- pinned (``--user ID`` / ``JIYI_MCP_USER``): the server serves exactly that user and no tool
+  has a ``user_id`` parameter, so no tool call can reach anyone else;
+- shared (the default): every tool takes an optional ``user_id``; when the client leaves it
+  out, ``--default-user`` / ``JIYI_MCP_DEFAULT_USER`` is used. Any caller reaches any user:
+  for trusted single-operator setups only. Expected failures (bad input, unknown memory) come back as
 MCP tool errors with jiyi's message; nothing else from an exception reaches the client.
 """
 
@@ -16,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio.to_thread
 
-from jiyi.errors import JiyiError, MissingDependency
+from jiyi.errors import InvalidInput, JiyiError, MissingDependency
+from jiyi.redact import redact
+from jiyi.userid import check_user_id, user_id_problem
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -43,27 +48,73 @@ def _load_sdk() -> type[MCPServer]:
     return MCPServer
 
 
-class MemoryTools:
-    """The six tools, bound to one Memory and one default user."""
+MAX_PAGE = 1000
 
-    def __init__(self, memory: Memory, default_user: str | None = None) -> None:
+
+class _Tools:
+    """The six tools' bodies, each for an explicit user; the subclasses decide where the user comes from."""
+
+    def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        self.default_user = default_user or None
-
-    def user(self, user_id: str | None) -> str:
-        """The caller's user id, or the server's default; a tool error when neither is set."""
-        chosen = (user_id or "").strip() or self.default_user
-        if not chosen:
-            raise _tool_error("user_id is required: pass it, or start the server with --default-user "
-                              "(JIYI_MCP_DEFAULT_USER)")
-        return chosen
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a Memory method on a worker thread; JiyiErrors become tool errors."""
         try:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
         except JiyiError as exc:
-            raise _tool_error(str(exc)) from None
+            raise _tool_error(redact(str(exc))) from None
+
+    async def _add(self, user: str, content: str) -> dict[str, Any]:
+        return _record(await self.call(self.memory.remember, content, user_id=user))
+
+    async def _search(self, user: str, query: str, limit: int) -> dict[str, Any]:
+        hits = await self.call(self.memory.search, query, user_id=user, limit=limit)
+        return {"results": [_hit(h) for h in hits]}
+
+    async def _list(self, user: str, limit: int, offset: int) -> dict[str, Any]:
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise _tool_error(f"limit must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise _tool_error(f"offset must be a whole number of 0 or more, got {offset!r}")
+        records = await self.call(self.memory.get_all, user_id=user, limit=limit, offset=offset)
+        return {"results": [_record(r) for r in records]}
+
+    async def _update(self, user: str, memory_id: str, content: str) -> dict[str, Any]:
+        return _record(await self.call(self.memory.update, memory_id, content, user_id=user))
+
+    async def _delete(self, user: str, memory_id: str) -> dict[str, Any]:
+        await self.call(self.memory.delete, memory_id, user_id=user)
+        return {"deleted": memory_id}
+
+    async def _context(self, user: str, query: str, budget_tokens: int) -> str:
+        return await self.call(self.memory.build_context, query, user_id=user, budget_tokens=budget_tokens)
+
+    def names(self) -> tuple[str, ...]:
+        return ("add_memory", "search_memory", "list_memories", "update_memory", "delete_memory", "get_context")
+
+
+class MemoryTools(_Tools):
+    """The six tools, each with an optional ``user_id``: any caller reaches any user of the store.
+
+    For trusted single-operator setups (``--default-user`` fills in a missing ``user_id``). A
+    prompt-injected tool call can name another user, so a server shared by several people must
+    use :class:`PinnedTools` (``jiyi mcp --user ID``) instead, one server per user.
+    """
+
+    def __init__(self, memory: Memory, default_user: str | None = None) -> None:
+        super().__init__(memory)
+        self.default_user = check_user_id(default_user, "--default-user") if default_user else None
+
+    def user(self, user_id: str | None) -> str:
+        """The caller's user id, or the server's default; a tool error when neither is set."""
+        chosen = self.default_user if user_id is None else user_id
+        if chosen is None:
+            raise _tool_error("user_id is required: pass it, or start the server with --default-user "
+                              "(JIYI_MCP_DEFAULT_USER)")
+        problem = user_id_problem(chosen)
+        if problem is not None:
+            raise _tool_error(f"user_id {problem}: {chosen!r}")
+        return chosen
 
     async def add_memory(self, content: str, user_id: str | None = None) -> dict[str, Any]:
         """Remember one self-contained statement about the user (e.g. "User is allergic to peanuts").
@@ -71,45 +122,79 @@ class MemoryTools:
         Returns the stored memory; a near-duplicate is merged and a new value for a single-valued
         attribute (city, phone) supersedes the old one.
         """
-        rec = await self.call(self.memory.remember, content, user_id=self.user(user_id))
-        return _record(rec)
+        return await self._add(self.user(user_id), content)
 
     async def search_memory(self, query: str, user_id: str | None = None, limit: int = 10) -> dict[str, Any]:
         """Find the memories most relevant to ``query``, best first, each with its score."""
-        hits = await self.call(self.memory.search, query, user_id=self.user(user_id), limit=limit)
-        return {"results": [_hit(h) for h in hits]}
+        return await self._search(self.user(user_id), query, limit)
 
     async def list_memories(self, user_id: str | None = None, limit: int = 100, offset: int = 0) -> dict[str, Any]:
-        """List the user's active memories, newest first (``limit``/``offset`` page through them)."""
-        records = await self.call(self.memory.get_all, user_id=self.user(user_id), limit=limit, offset=offset)
-        return {"results": [_record(r) for r in records]}
+        """List the user's active memories, newest first (``limit`` 1-1000 and ``offset`` page through them)."""
+        return await self._list(self.user(user_id), limit, offset)
 
     async def update_memory(self, memory_id: str, content: str, user_id: str | None = None) -> dict[str, Any]:
         """Replace the text of one memory (the old text stays in its history)."""
-        rec = await self.call(self.memory.update, memory_id, content, user_id=self.user(user_id))
-        return _record(rec)
+        return await self._update(self.user(user_id), memory_id, content)
 
     async def delete_memory(self, memory_id: str, user_id: str | None = None) -> dict[str, Any]:
         """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
-        await self.call(self.memory.delete, memory_id, user_id=self.user(user_id))
-        return {"deleted": memory_id}
+        return await self._delete(self.user(user_id), memory_id)
 
     async def get_context(self, query: str, user_id: str | None = None, budget_tokens: int = 800) -> str:
         """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
-        return await self.call(self.memory.build_context, query, user_id=self.user(user_id),
-                               budget_tokens=budget_tokens)
-
-    def names(self) -> tuple[str, ...]:
-        return ("add_memory", "search_memory", "list_memories", "update_memory", "delete_memory", "get_context")
+        return await self._context(self.user(user_id), query, budget_tokens)
 
 
-def build_server(memory: Memory, *, default_user: str | None = None) -> MCPServer:
-    """An MCPServer exposing :class:`MemoryTools` (caller owns ``memory`` and closes it)."""
+class PinnedTools(_Tools):
+    """The six tools for exactly one user (``jiyi mcp --user ID``): no tool takes a ``user_id`` at all,
+    so no tool call, injected or not, can reach another user's memories."""
+
+    def __init__(self, memory: Memory, user: str) -> None:
+        super().__init__(memory)
+        self.pinned = check_user_id(user, "--user")
+
+    async def add_memory(self, content: str) -> dict[str, Any]:
+        """Remember one self-contained statement about the user (e.g. "User is allergic to peanuts").
+
+        Returns the stored memory; a near-duplicate is merged and a new value for a single-valued
+        attribute (city, phone) supersedes the old one.
+        """
+        return await self._add(self.pinned, content)
+
+    async def search_memory(self, query: str, limit: int = 10) -> dict[str, Any]:
+        """Find the memories most relevant to ``query``, best first, each with its score."""
+        return await self._search(self.pinned, query, limit)
+
+    async def list_memories(self, limit: int = 100, offset: int = 0) -> dict[str, Any]:
+        """List the user's active memories, newest first (``limit`` 1-1000 and ``offset`` page through them)."""
+        return await self._list(self.pinned, limit, offset)
+
+    async def update_memory(self, memory_id: str, content: str) -> dict[str, Any]:
+        """Replace the text of one memory (the old text stays in its history)."""
+        return await self._update(self.pinned, memory_id, content)
+
+    async def delete_memory(self, memory_id: str) -> dict[str, Any]:
+        """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
+        return await self._delete(self.pinned, memory_id)
+
+    async def get_context(self, query: str, budget_tokens: int = 800) -> str:
+        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
+        return await self._context(self.pinned, query, budget_tokens)
+
+
+def build_server(memory: Memory, *, default_user: str | None = None, user: str | None = None) -> MCPServer:
+    """An MCPServer exposing the tools (caller owns ``memory`` and closes it).
+
+    ``user`` pins the server to that one user (:class:`PinnedTools`); otherwise tools take an
+    optional ``user_id`` with ``default_user`` as its default (:class:`MemoryTools`).
+    """
+    if user is not None and default_user is not None:
+        raise InvalidInput("pass either --user (one pinned user) or --default-user, not both")
     server_cls = _load_sdk()
     from mcp.types import ToolAnnotations
 
     server = server_cls(name="jiyi", instructions=INSTRUCTIONS, version=_version())
-    tools = MemoryTools(memory, default_user)
+    tools: _Tools = PinnedTools(memory, user) if user is not None else MemoryTools(memory, default_user)
     read_only = {"search_memory", "list_memories", "get_context"}
     for name in tools.names():
         fn = getattr(tools, name)
@@ -119,12 +204,14 @@ def build_server(memory: Memory, *, default_user: str | None = None) -> MCPServe
 
 
 def serve(memory: Memory, *, transport: Transport = "stdio", default_user: str | None = None,
-          host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
+          user: str | None = None, host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (http)."""
+    from jiyi.redact import install_log_redaction
     from jiyi.text.tokens import warm
 
+    install_log_redaction()
     warm()  # jieba's dictionary and the stemmer now, not on the first tool call
-    server = build_server(memory, default_user=default_user)
+    server = build_server(memory, default_user=default_user, user=user)
     if transport == "stdio":
         server.run("stdio")
     else:

@@ -7,11 +7,17 @@ field):
    or failing memory never blocks the chat: the request then goes out unchanged);
 2. inject the block into the first system message (:func:`~jiyi.proxy.messages.inject_context`);
 3. forward to the upstream, streamed or not, passing the client's headers through;
-4. after the answer is delivered (for a stream: once it completed), record the turn, user
-   message plus assistant reply, with ``Memory.add`` in the background.
+4. once the answer reached the client (for a stream: after its last chunk was written), record
+   the turn, user message plus assistant reply, with ``Memory.add``. A client that disconnected
+   or timed out before the end records nothing.
 
 Without a user, and for every other ``/v1/*`` path, the proxy is a plain pass-through, so
 any OpenAI client works unchanged with only its base URL pointed here.
+
+In front of every ``/v1`` route (:mod:`jiyi.proxy.guard`): browser requests from origins not
+allowed (``--allow-origin``) are refused, bodies must be JSON, the proxy key (``--proxy-key``)
+is checked when set, and bodies over ``max_body_bytes`` get 413. User ids follow the one rule
+(:mod:`jiyi.userid`): an invalid one is refused with 400, never trimmed into another user.
 """
 
 from __future__ import annotations
@@ -27,12 +33,20 @@ from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
-from starlette.background import BackgroundTask
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from jiyi.errors import JiyiError
+from jiyi.proxy.delivery import DeliveredResponse, DeliveredStream, OnDelivered
 from jiyi.proxy.forward import StreamText, Upstream, relay, reply_text, response_headers
+from jiyi.proxy.guard import GuardOptions, ProxyGuard, origins
 from jiyi.proxy.messages import inject_context, last_user_text, pick_session, pick_user
+from jiyi.redact import redact
+from jiyi.server.limits import BodyLimitMiddleware
+from jiyi.userid import user_id_problem
+
+#: The same request body limit as ``jiyi serve`` (its ServiceOptions.max_body_bytes).
+MAX_BODY_BYTES = 2 * 1024 * 1024
 
 if TYPE_CHECKING:
     import httpx
@@ -49,6 +63,13 @@ class ProxyOptions:
     budget_tokens: int = 800
     recall_timeout: float = 3.0
     record: bool = True
+    allow_origins: tuple[str, ...] = ()
+    """Web origins (``https://chat.example.com``) whose browser requests are allowed; none by default."""
+    proxy_key: str | None = None
+    """When set, clients must send it in ``X-Jiyi-Proxy-Key``."""
+    max_body_bytes: int = MAX_BODY_BYTES
+    upstream_timeout: float = 120.0
+    """Seconds the upstream may take to answer (between bytes, for a stream) before the client gets 504."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -76,6 +97,8 @@ class MemoryProxy:
         except ValueError:
             body = None
         user_id = pick_user(body, request.headers) if isinstance(body, dict) else None
+        if user_id is not None and (problem := user_id_problem(user_id)) is not None:
+            return _error(400, "invalid_user", f"jiyi proxy: the user id {problem}: {user_id!r}")
         if not isinstance(body, dict) or user_id is None or not isinstance(body.get("messages"), list):
             return await self.passthrough(request, "chat/completions", raw)
         turn = Turn(user_id, pick_session(request.headers), last_user_text(body["messages"]),
@@ -100,9 +123,8 @@ class MemoryProxy:
             await upstream.aclose()
             return _relay_whole(upstream, None)
         collector = StreamText()
-        task = BackgroundTask(self._record_stream, turn, collector)
-        return StreamingResponse(relay(upstream, collector), status_code=upstream.status_code,
-                                 headers=response_headers(upstream.headers), background=task)
+        return DeliveredStream(relay(upstream, collector), upstream.status_code, response_headers(upstream.headers),
+                               functools.partial(self._record_stream, turn, collector))
 
     async def recall(self, turn: Turn) -> str:
         """The memory block for the question, or "" when recall fails or is too slow."""
@@ -114,10 +136,10 @@ class MemoryProxy:
             log.warning("recall skipped for this request: %s", type(exc).__name__)
             return ""
 
-    def record_later(self, turn: Turn, reply: str) -> BackgroundTask | None:
+    def record_later(self, turn: Turn, reply: str) -> OnDelivered:
         if not self.options.record or not turn.question:
             return None
-        return BackgroundTask(self.record, turn, reply)
+        return functools.partial(self.record, turn, reply)
 
     async def _record_stream(self, turn: Turn, collector: StreamText) -> None:
         if collector.complete and self.options.record and turn.question:
@@ -149,8 +171,9 @@ class MemoryProxy:
 
 def create_app(memory: Memory, upstream: str | Upstream, options: ProxyOptions | None = None) -> FastAPI:
     """The proxy app; ``memory`` stays the caller's to close, the upstream client is closed on shutdown."""
-    up = upstream if isinstance(upstream, Upstream) else Upstream(upstream)
-    proxy = MemoryProxy(memory, up, options or ProxyOptions())
+    opts = options or ProxyOptions()
+    up = upstream if isinstance(upstream, Upstream) else Upstream(upstream, timeout=opts.upstream_timeout)
+    proxy = MemoryProxy(memory, up, opts)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -159,16 +182,23 @@ def create_app(memory: Memory, upstream: str | Upstream, options: ProxyOptions |
 
     app = FastAPI(title="jiyi memory proxy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.proxy = proxy
+    app.add_middleware(BodyLimitMiddleware, max_bytes=opts.max_body_bytes)
+    app.add_middleware(ProxyGuard, options=GuardOptions(origins(opts.allow_origins), opts.proxy_key))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> Response:  # 413 of a chunked body, 404, 405
+        return _error(exc.status_code, "payload_too_large" if exc.status_code == 413 else "http_error",
+                      f"jiyi proxy: {redact(exc.detail)}")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
-        return {"status": "ok", "upstream": up.base_url}
+        return {"status": "ok", "upstream": redact(up.base_url)}
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> Response:
         return await _guard(proxy.chat(request))
 
-    @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+    @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     async def other(request: Request, path: str) -> Response:
         return await _guard(proxy.passthrough(request, path))
 
@@ -180,8 +210,10 @@ def serve(memory: Memory, upstream: str, *, host: str = "127.0.0.1", port: int =
     """Run the proxy with uvicorn until interrupted."""
     import uvicorn
 
+    from jiyi.redact import install_log_redaction
     from jiyi.text.tokens import warm
 
+    install_log_redaction()
     warm()  # jieba's dictionary and the stemmer now, not on the first request
 
     uvicorn.run(create_app(memory, upstream, options), host=host, port=port, log_level="info")
@@ -193,15 +225,24 @@ async def _guard(call: Any) -> Response:
 
     try:
         return await call  # type: ignore[no-any-return]
+    except httpx.TimeoutException as exc:
+        log.warning("upstream timed out: %s", type(exc).__name__)
+        return _error(504, "upstream_timeout", f"jiyi proxy: the upstream did not answer in time "
+                                               f"({type(exc).__name__}); raise --upstream-timeout if it is slow")
     except httpx.HTTPError as exc:
         log.warning("upstream request failed: %s", type(exc).__name__)
         return JSONResponse({"error": {"message": f"jiyi proxy: upstream unreachable ({type(exc).__name__})",
                                        "type": "upstream_error", "code": None}}, status_code=502)
 
 
-def _relay_whole(upstream: httpx.Response, task: BackgroundTask | None) -> Response:
-    return Response(upstream.content, status_code=upstream.status_code,
-                    headers=response_headers(upstream.headers), background=task)
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": "invalid_request_error" if status < 500
+                                   else "upstream_error", "code": code}}, status_code=status)
+
+
+def _relay_whole(upstream: httpx.Response, on_delivered: OnDelivered) -> Response:
+    return DeliveredResponse(upstream.content, upstream.status_code, response_headers(upstream.headers),
+                             on_delivered)
 
 
 def _json_or_none(response: httpx.Response) -> Any:

@@ -14,10 +14,15 @@ SESSION_HEADER = "x-jiyi-session"
 
 
 def pick_user(body: Mapping[str, Any], headers: Mapping[str, str]) -> str | None:
-    """The memory owner: the ``X-Jiyi-User`` header, else the request's ``user`` field, else None."""
+    """The memory owner: the ``X-Jiyi-User`` header, else the request's ``user`` field, else None.
+
+    Returned as sent, never trimmed: the caller checks it with the one user-id rule
+    (:func:`jiyi.userid.user_id_problem`), so ``" alice"`` is refused rather than made ``alice``.
+    An empty value counts as absent.
+    """
     for value in (headers.get(USER_HEADER), body.get("user")):
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str) and value != "":
+            return value
     return None
 
 

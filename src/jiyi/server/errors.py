@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, MissingDependency, NotFound,
                          ProviderBadOutput, ProviderError, ProviderUnavailable, ScopeViolation, StoreError,
                          WriteConflict)
+from jiyi.redact import redact
 
 log = logging.getLogger("jiyi.server")
 
@@ -105,9 +106,10 @@ def classify(exc: JiyiError) -> tuple[int, str]:
 async def _on_jiyi_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, JiyiError)
     status, code = classify(exc)
+    message = redact(str(exc))
     if status >= 500:
-        log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
-    return error_response(status, code, str(exc))
+        log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, message)
+    return error_response(status, code, message)
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -130,7 +132,7 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = exc.code if isinstance(exc, ServiceError) else HTTP_CODES.get(exc.status_code, "http_error")
-    message = str(exc.detail) if exc.detail else code.replace("_", " ")
+    message = redact(exc.detail) if exc.detail else code.replace("_", " ")
     if exc.status_code == 400 and not isinstance(exc, ServiceError):
         code, message = "malformed_body", "the request body could not be read; send JSON with a content-type"
     return error_response(exc.status_code, code, message, headers=dict(exc.headers or {}))

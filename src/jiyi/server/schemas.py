@@ -244,6 +244,19 @@ class DeletedOut(BaseModel):
     deleted: int
 
 
+class PurgeRequest(Request):
+    """Body of POST /v1/memories/purge."""
+
+    user_id: str = UserId
+    memory_id: str | None = Field(None, description="One memory (any status); omitted: every deleted memory "
+                                                    "of the user.")
+    vacuum: bool = Field(False, description="Also rewrite the database (SQLite VACUUM, PostgreSQL VACUUM FULL).")
+
+
+class PurgedOut(BaseModel):
+    purged: int
+
+
 class GcReportOut(BaseModel):
     dry_run: bool
     counts: dict[str, int]

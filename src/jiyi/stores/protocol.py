@@ -173,8 +173,12 @@ class ChangeSet:
     upserts: list[Upsert] = field(default_factory=list)
     history: list[HistoryEvent] = field(default_factory=list)
     purge_ids: list[str] = field(default_factory=list)
+    """Memories to erase: their rows, vectors and keyword-index entries go, and the text of their
+    earlier history events is cleared (the events stay)."""
     done_job_id: str | None = None
     state: dict[str, Any] = field(default_factory=dict)
+    uncache: list[str] = field(default_factory=list)
+    """Content hashes to drop from the embedding cache (every model): the texts of erased memories."""
 
     def check_scope(self) -> None:
         """Raise ScopeViolation if a record belongs to another owner (every store calls this first)."""
@@ -190,7 +194,7 @@ class ChangeSet:
         return {up.record.id: up.expect for up in self.upserts if up.expect is not None}
 
     def __bool__(self) -> bool:
-        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state)
+        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state or self.uncache)
 
 
 def conflict(scope: Scope, expected: dict[str, datetime], stored: dict[str, datetime]) -> WriteConflict | None:

@@ -19,7 +19,7 @@ from jiyi.web.signing import make_user_link_token, parse_ttl
 
 
 class UiLinkRequest(BaseModel):
-    user_id: str = Field(min_length=1, max_length=256, description="The user the link shows.")
+    user_id: str = Field(min_length=1, max_length=128, description="The user the link shows.")
     ttl: str = Field("24h", max_length=16, description="Lifetime: seconds, or a number with s, m, h, d or w "
                                                        "(at most 90 days).", examples=["30m", "24h", "7d"])
 

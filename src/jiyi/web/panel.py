@@ -28,6 +28,7 @@ from jinja2.runtime import Context
 from jiyi.clock import Clock, SystemClock, to_local
 from jiyi.errors import InvalidInput, JiyiError, NotFound, ScopeViolation
 from jiyi.memory import Memory
+from jiyi.userid import check_user_id
 from jiyi.web import i18n
 from jiyi.web import session as sessions
 from jiyi.web.session import Session
@@ -98,7 +99,7 @@ class Ctx:
     def user(self, requested: str | None, *, required: bool = True) -> str | None:
         """The user this request may look at: an end user only ever sees themself."""
         s = self.session
-        requested = (requested or "").strip() or None
+        requested = check_user_id(requested) if requested else None  # the one rule: "wa1 " is refused, not "wa1"
         if s.kind == "user":
             if requested is not None and requested != s.user_id:
                 raise PanelError(403, "other_user")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.errors import InvalidInput
+from jiyi.userid import check_user_id
 
 SECRET_FILE = "ui.secret"
 _TTL = re.compile(r"^\s*(\d+)\s*([smhdw]?)\s*$")
@@ -115,8 +116,7 @@ def parse_ttl(text: str | int) -> timedelta:
 
 def make_user_link_token(secret: bytes, *, tenant: str, user_id: str, expires_at: datetime) -> str:
     """The token of an end-user link: opens the panel as ``user_id`` of ``tenant`` until ``expires_at``."""
-    if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > 256:
-        raise InvalidInput("user_id must be a non-empty string of at most 256 characters")
+    check_user_id(user_id)
     payload = {"t": tenant, "u": user_id, "exp": int(expires_at.timestamp()), "n": secrets.token_hex(4)}
     return sign(secret, "user-link", payload)
 

@@ -10,6 +10,7 @@ from typing import Any
 from jiyi.clock import ensure_utc, parse_iso
 from jiyi.errors import InvalidInput
 from jiyi.records import Message, new_id
+from jiyi.userid import check_user_id
 
 ROLES = ("user", "assistant", "system")
 _ID_RE = re.compile(r"^[\w.:\-/@#]{1,128}$", re.UNICODE)
@@ -17,12 +18,8 @@ _MESSAGE_KEYS = {"role", "content", "id", "timestamp", "name", "created_at", "me
 
 
 def validate_user_id(user_id: object, what: str = "user_id") -> str:
-    """A user id is a non-empty string of at most 128 visible characters."""
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InvalidInput(f"{what} must be a non-empty string, got {user_id!r}")
-    if len(user_id) > 128 or any(ord(c) < 32 for c in user_id):
-        raise InvalidInput(f"{what} must be at most 128 printable characters")
-    return user_id
+    """A user id by the one rule every door uses (:func:`jiyi.userid.check_user_id`)."""
+    return check_user_id(user_id, what)
 
 
 def validate_optional_id(value: object, what: str) -> str | None:

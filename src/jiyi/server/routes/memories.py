@@ -12,8 +12,8 @@ from jiyi.records import MemoryRecord
 from jiyi.server.auth import MemoryDep
 from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
 from jiyi.server.schemas import (AddRequest, AddResultOut, BufferOut, ClearedOut, EndSessionRequest, HistoryOut,
-                                 KindName, MemoryListOut, MemoryOut, RememberRequest, SearchOut, SearchRequest,
-                                 StatusFilter, SummariesOut, UpdateRequest, UserRequest)
+                                 KindName, MemoryListOut, MemoryOut, PurgedOut, PurgeRequest, RememberRequest,
+                                 SearchOut, SearchRequest, StatusFilter, SummariesOut, UpdateRequest, UserRequest)
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).")]
@@ -96,11 +96,26 @@ def update(memory_id: str, req: UpdateRequest, mem: MemoryDep, user_id: UserQuer
 @router.delete("/memories/{memory_id}", response_model=MemoryOut, summary="Delete a memory",
                responses=NOT_FOUND)
 def delete(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
-           req: Annotated[UserRequest | None, Body()] = None) -> dict[str, Any]:
-    """Soft-delete one memory: it is no longer recalled, and stays in the history. Returns it."""
+           req: Annotated[UserRequest | None, Body()] = None,
+           purge: Annotated[bool, Query(description="Erase it now (text, vectors, index, history texts) "
+                                                    "instead of keeping it restorable for 7 days.")] = False,
+           ) -> dict[str, Any]:
+    """Delete one memory: it is no longer recalled, restorable for 7 days, then erased (``purge=true``:
+    erased now). Returns it as it was deleted."""
     uid = pick_user(user_id, req.user_id if req else None)
+    if purge:
+        rec = _require(mem.get(memory_id, user_id=uid), memory_id, uid)
+        mem.delete(memory_id, user_id=uid, purge=True)
+        return {**rec, "status": "deleted"}
     mem.delete(memory_id, user_id=uid)
     return _require(mem.get(memory_id, user_id=uid), memory_id, uid)
+
+
+@router.post("/memories/purge", response_model=PurgedOut, summary="Erase memories now")
+def purge(req: PurgeRequest, mem: MemoryDep) -> dict[str, Any]:
+    """Erase ``memory_id`` (any status), or every deleted memory of the user, now: text, vectors,
+    keyword-index tokens, embedding-cache rows and history texts (docs/erasure.md)."""
+    return {"purged": mem.purge(req.memory_id, user_id=req.user_id, vacuum=req.vacuum)}
 
 
 @router.post("/memories/{memory_id}/restore", response_model=MemoryOut, summary="Restore a memory",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from jiyi.errors import InvalidInput
 
@@ -67,9 +67,7 @@ class PostgresOptions:
 
 
 def redact(uri: str) -> str:
-    """``uri`` with its password masked, for messages and logs."""
-    parts = urlsplit(uri)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return uri
+    """``uri`` with its password masked, for messages and logs (see :func:`jiyi.redact.redact`)."""
+    from jiyi.redact import redact as redact_text
+
+    return redact_text(uri)

@@ -77,6 +77,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("jiyi.stores.postgres")
 
 EXPORT_PAGE = 200
+#: Every table that may hold a user's text or vectors (what ``compact`` vacuums).
+ERASABLE_TABLES = ("memories", "memory_vectors", "memory_entities", "memory_sources", "memory_history", "jobs",
+                   "state", "embedding_cache")
 
 
 def from_settings(settings: Settings) -> PostgresStore:
@@ -233,6 +236,20 @@ class PostgresStore:
                     owner,
                 )
         return removed
+
+    def compact(self, *, full: bool = False) -> None:
+        """``VACUUM`` jiyi's tables so erased rows' space is reclaimed (``full``: ``VACUUM FULL``, which
+        rewrites the tables and their indexes into new files, so no erased byte stays in them; it
+        locks each table while it runs), then ``CHECKPOINT`` when the role may (superuser or
+        ``pg_checkpoint``). WAL segments and backups keep old bytes until they are recycled."""
+        verb = "VACUUM (FULL, ANALYZE)" if full else "VACUUM (ANALYZE)"
+        with self._conn() as conn:
+            for table in ERASABLE_TABLES:
+                conn.execute(sql.SQL(verb + " {}").format(sql.Identifier(table)))
+            try:
+                conn.execute("CHECKPOINT")
+            except psycopg.errors.InsufficientPrivilege:
+                log.info("CHECKPOINT skipped: this role may not run it")
 
     # -- reads -----------------------------------------------------------------------
 

@@ -47,10 +47,18 @@ def apply_changes(conn: psycopg.Connection[Any], changes: ChangeSet, vector_type
             raise err
     added = write_upserts(conn, changes.upserts, vector_type)
     if changes.purge_ids:
+        purged = list(dict.fromkeys(changes.purge_ids))
         added -= conn.execute(
             "DELETE FROM memories WHERE tenant = %s AND user_id = %s AND id = ANY(%s)",
-            (scope.tenant, scope.user_id, list(dict.fromkeys(changes.purge_ids))),
+            (scope.tenant, scope.user_id, purged),
         ).rowcount
+        conn.execute(  # the events stay, their texts go
+            "UPDATE memory_history SET old = NULL, new = NULL WHERE tenant = %s AND user_id = %s "
+            "AND memory_id = ANY(%s) AND (old IS NOT NULL OR new IS NOT NULL)",
+            (scope.tenant, scope.user_id, purged),
+        )
+    if changes.uncache:
+        conn.execute("DELETE FROM embedding_cache WHERE hash = ANY(%s)", (list(dict.fromkeys(changes.uncache)),))
     if added:
         conn.execute(
             "INSERT INTO user_stats AS u (tenant, user_id, memories) VALUES (%s, %s, %s) "

@@ -10,6 +10,7 @@ retried with back-off if the lock stays busy past ``busy_timeout``.
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import threading
@@ -55,10 +56,13 @@ class ConnectionPool:
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves. check_same_thread=False
         # only so that close() may close other threads' connections; each is used by one thread.
+        private_file(self.path)
         conn = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
         )
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # freed space is overwritten with zeros: an erased memory leaves no bytes behind in the file
+        conn.execute("PRAGMA secure_delete = ON")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(
@@ -142,3 +146,34 @@ class ConnectionPool:
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
+
+
+def private_file(path: Path) -> None:
+    """Make ``path`` a file only its owner can read (0600), creating it empty if absent.
+
+    SQLite creates the ``-wal`` and ``-shm`` files with the database file's permissions, so
+    they follow. An existing file that others could read is tightened too (a store holds
+    people's private lives). Special names (``:memory:``) are left alone.
+    """
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        return
+    # Never open and close a descriptor of an existing database: closing any descriptor of a file
+    # drops every POSIX lock this process holds on it, SQLite's included. Only a new file is
+    # created here (O_EXCL: nobody can have it open); an existing one is changed by path.
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except OSError:
+            pass  # not our file: leave its mode to its owner
+    except OSError:
+        return  # a read-only place or a missing folder: sqlite3.connect reports it properly
+    for suffix in ("-wal", "-shm"):
+        side = Path(f"{path}{suffix}")
+        try:
+            if side.exists() and side.stat().st_mode & 0o077:
+                side.chmod(0o600)
+        except OSError:
+            pass

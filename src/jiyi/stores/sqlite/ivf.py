@@ -128,9 +128,9 @@ def index_path(folder: Path, tenant: str, user_id: str, channel: str) -> Path:
 
 def save(path: Path, centroids: np.ndarray, rids: np.ndarray, labels: np.ndarray, prints: np.ndarray) -> None:
     """Write atomically (temp file, then rename): a crash leaves the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with tmp.open("wb") as fh:
+    with os.fdopen(os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600), "wb") as fh:  # owner only
         np.savez(fh, centroids=centroids, rids=rids, labels=labels, prints=prints)
     os.replace(tmp, path)
 

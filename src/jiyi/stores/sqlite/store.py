@@ -145,9 +145,13 @@ class SQLiteStore:
         changes.check_scope()
         if not changes:
             return
+        if changes.uncache:
+            self._drop_unsaved(changes.uncache)
         unsaved = self._unsaved_cache()
         old_gen, new_gen, rids = self._pool.write(lambda conn: self._apply_tx(conn, changes, unsaved))
         self._saved_cache(unsaved)
+        if changes.purge_ids or changes.uncache:
+            self.checkpoint()
         if new_gen != old_gen:
             metas = [RowMeta.of(up.record) for up in changes.upserts]
             rows = [(meta, up.vectors, rid) for meta, up, rid in zip(metas, changes.upserts, rids)]
@@ -169,6 +173,7 @@ class SQLiteStore:
         dim = None if adopted is None else adopted[1]
         rids = writes.upsert_many(conn, scope, changes.upserts, self.vector_dtype, dim)
         writes.purge(conn, scope, changes.purge_ids)
+        writes.uncache(conn, changes.uncache)
         writes.append_history(conn, scope, changes.history)
         for key, value in changes.state.items():
             writes.state_set(conn, scope, key, json.dumps(value, ensure_ascii=False))
@@ -194,7 +199,22 @@ class SQLiteStore:
         self._texts.invalidate((scope.tenant, scope.user_id))
         self._records.invalidate((scope.tenant, scope.user_id))
         self._cache.forget_indexes([(scope.tenant, scope.user_id, ch) for ch in CHANNELS])
+        self.checkpoint()
         return removed
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the database file and truncate it to 0 bytes, so erased rows survive in
+        neither; False when a reader still holds an old snapshot (the next checkpoint finishes it)."""
+        busy, _, _ = self._pool.get().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return not busy
+
+    def compact(self, *, full: bool = False) -> None:
+        """Leave no erased bytes in the files: checkpoint the WAL and, with ``full``, ``VACUUM``
+        (rewrites the whole file: takes as long as copying it and needs as much free disk)."""
+        if full:
+            self.flush_cache()
+            self._pool.get().execute("VACUUM")
+        self.checkpoint()
 
     # -- reads -----------------------------------------------------------------------
 
@@ -431,6 +451,12 @@ class SQLiteStore:
             rows = self._cache_rows(unsaved)
             self._pool.write(lambda conn: writes.cache_put(conn, rows), durable=False)
             self._saved_cache(unsaved)
+
+    def _drop_unsaved(self, hashes: Sequence[str]) -> None:
+        drop = set(hashes)
+        with self._cache_lock:
+            for key in [k for k in self._unsaved if k[1] in drop]:
+                del self._unsaved[key]
 
     def _unsaved_cache(self) -> dict[tuple[str, str], np.ndarray]:
         with self._cache_lock:

@@ -169,7 +169,8 @@ def append_history(conn: sqlite3.Connection, scope: Scope, events: Sequence[Hist
 
 
 def purge(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
-    """Hard-delete rows; vectors, entities and sources follow by cascade; history stays."""
+    """Erase rows: vectors, entities and sources follow by cascade, the keyword index loses them,
+    and their history keeps its events without the texts."""
     for chunk in chunked(ids):
         params = [scope.tenant, scope.user_id, *chunk]
         where = f"tenant = ? AND user_id = ? AND id IN ({marks(chunk)})"
@@ -178,6 +179,25 @@ def purge(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
             params,
         )
         conn.execute(f"DELETE FROM memories WHERE {where}", params)
+        conn.execute(
+            "UPDATE history SET old = NULL, new = NULL WHERE tenant = ? AND user_id = ? "
+            f"AND memory_id IN ({marks(chunk)}) AND (old IS NOT NULL OR new IS NOT NULL)",
+            params,
+        )
+    if ids:
+        optimize_fts(conn)
+
+
+def optimize_fts(conn: sqlite3.Connection) -> None:
+    """Merge the keyword index into one segment: a deleted row's tokens are otherwise kept in the
+    older segments (FTS5 records deletes as new entries) until some later merge."""
+    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+
+
+def uncache(conn: sqlite3.Connection, hashes: Sequence[str]) -> None:
+    """Drop embedding-cache rows of these content hashes (every model)."""
+    for chunk in chunked(list(dict.fromkeys(hashes))):
+        conn.execute(f"DELETE FROM embedding_cache WHERE hash IN ({marks(chunk)})", list(chunk))
 
 
 def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
@@ -192,6 +212,7 @@ def delete_user(conn: sqlite3.Connection, scope: Scope) -> int:
     )
     for table in ("memories", "history", "jobs", "state"):
         conn.execute(f"DELETE FROM {table} WHERE tenant = ? AND user_id = ?", owner)
+    optimize_fts(conn)
     bump_generation(conn, scope)
     return removed
 
