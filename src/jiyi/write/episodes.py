@@ -9,6 +9,7 @@ from datetime import datetime
 import numpy as np
 
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
+from jiyi.text.chunks import PART_CHARS, split_text
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.tokens import keywords_text
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
@@ -88,17 +89,24 @@ def draft_episodes(
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
+    A turn longer than :data:`~jiyi.text.chunks.PART_CHARS` gives one draft per part, each
+    with the turn's id, the part before it as its context.
+
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
     pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
     model the drafts will be embedded with (recorded on them).
     """
     out: list[EpisodeDraft] = []
     prev = previous
-    for m in messages:
+    turn_before: dict[str, str] = {}  # message id → the id of the turn before it (its parts share it)
+    for m in _parts(messages):
         if m.role == "system" or is_smalltalk(m.content):
             prev = m if m.role != "system" else prev
             continue
         text = speaker_text(m)
+        prev_id = turn_before.setdefault(m.id, prev.id) if m.id and prev is not None and prev.id else None
+        if m.id and prev_id == m.id:
+            prev_id = None
         context = f"{speaker_text(prev)}\n{text}" if prev is not None else text
         record = MemoryRecord(
             id=new_id(),
@@ -116,11 +124,21 @@ def draft_episodes(
             agent_id=agent_id,
             speaker=m.name,
             embedding_model=model,
-            metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
+            metadata={"role": m.role, **({"prev_id": prev_id} if prev_id else {}),
                       **(metadata or {})},
         )
         out.append(EpisodeDraft(record, text, context, speaker_text(prev) if prev is not None else None))
         prev = m
+    return out
+
+
+def _parts(messages: Sequence[Message]) -> list[Message]:
+    """Each turn, a long one as several (:func:`~jiyi.text.chunks.split_text`, same id and time):
+    the model reads a part whole, so the end of a long message stays findable."""
+    out: list[Message] = []
+    for m in messages:
+        parts = split_text(m.content) if len(m.content) > PART_CHARS else [m.content]
+        out.extend(Message(m.role, p, m.timestamp, m.id, m.name) for p in parts)
     return out
 
 
