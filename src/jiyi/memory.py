@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jiyi import registry
-from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
+from jiyi.clock import Clock, SystemClock, ensure_utc
 from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
@@ -56,7 +56,20 @@ from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
 from jiyi.write.summaries import from_settings as summarizer_from_settings
 from jiyi.write.summaries import session_end_payload
-from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
+from jiyi.write.validate import (
+    check_choice,
+    check_content,
+    check_kinds,
+    check_limit,
+    check_metadata,
+    check_offset,
+    check_text,
+    check_time,
+    check_unit,
+    validate_messages,
+    validate_optional_id,
+    validate_user_id,
+)
 
 log = logging.getLogger("jiyi")
 
@@ -121,8 +134,7 @@ class Memory:
         scope = self._scope(user_id)
         session_id = validate_optional_id(session_id, "session_id")
         agent_id = validate_optional_id(agent_id, "agent_id")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise InvalidInput("metadata must be a dict")
+        metadata = check_metadata(metadata)
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
                                  max_messages=self.settings.max_messages_per_add)
         payload = {"messages": [message_to_dict(m) for m in msgs], "session_id": session_id, "agent_id": agent_id,
@@ -171,11 +183,14 @@ class Memory:
         """Store one statement now, as given, resolved against existing memories."""
         scope = self._scope(user_id)
         text = _check_content(content)
+        session_id = validate_optional_id(session_id, "session_id")
+        if slot is not None:
+            slot = check_text(slot, "slot", 200)
         now = self.clock.now()
         guess = self._classify(text, now)
         cand = Candidate(
             content=text,
-            kind=Kind(kind) if kind else (guess.kind if guess else Kind.FACT),
+            kind=check_choice(Kind, kind, "kind") if kind else (guess.kind if guess else Kind.FACT),
             slot=slot or (guess.slot if guess else None),
             entities=guess.entities if guess else (),
             importance=_unit(importance, "importance") if importance is not None else 0.8,
@@ -183,7 +198,7 @@ class Memory:
             valid_from=guess.valid_from if guess else None,
             valid_until=_when(valid_until) if valid_until is not None else (guess.valid_until if guess else None),
             expires_at=_when(expires_at) if expires_at is not None else (guess.expires_at if guess else None),
-            visibility=Visibility(visibility) if visibility else (guess.visibility if guess else Visibility.NORMAL),
+            visibility=check_choice(Visibility, visibility, "visibility") if visibility else (guess.visibility if guess else Visibility.NORMAL),
             metadata={"remembered": True},
         )
         changes, events = build_changes(self._write, scope, [], [cand], session_id=session_id, agent_id=None, now=now)
@@ -277,22 +292,24 @@ class Memory:
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
                  include_sensitive: bool, filters: Mapping[str, Any] | None) -> RecallRequest:
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInput("query must be a non-empty string")
-        if len(query) > 4000:
-            raise InvalidInput("query is longer than 4,000 characters")
-        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
-            raise InvalidInput("limit must be an integer between 1 and 1000")
+        query = check_text(query, "query", 4000)
+        limit = check_limit(limit)
+        if filters is not None and not isinstance(filters, Mapping):
+            raise InvalidInput("filters must be a dict")
         f = dict(filters or {})
         unknown = set(f) - {"session_id", "agent_id", "created_after", "created_before"}
         if unknown:
             raise InvalidInput(f"unknown filters {sorted(unknown)}; allowed: session_id, agent_id, "
                                "created_after, created_before")
         return RecallRequest(query=query.strip(), limit=limit, kinds=_kinds(kinds),
-                             at=_when(at) if at is not None else None, include_sensitive=bool(include_sensitive),
-                             session_id=f.get("session_id"), agent_id=f.get("agent_id"),
-                             created_after=_when(f["created_after"]) if f.get("created_after") else None,
-                             created_before=_when(f["created_before"]) if f.get("created_before") else None)
+                             at=_when(at, "at") if at is not None else None,
+                             include_sensitive=bool(include_sensitive),
+                             session_id=validate_optional_id(f.get("session_id"), "filters.session_id"),
+                             agent_id=validate_optional_id(f.get("agent_id"), "filters.agent_id"),
+                             created_after=_when(f["created_after"], "filters.created_after")
+                             if f.get("created_after") else None,
+                             created_before=_when(f["created_before"], "filters.created_before")
+                             if f.get("created_before") else None)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
                       include_sensitive: bool = False, compress: bool | None = None) -> str:
@@ -325,6 +342,8 @@ class Memory:
             statuses = (Status(status),) if status else None
         except ValueError:
             raise InvalidInput(f"status must be one of {[s.value for s in Status]}") from None
+        limit = check_limit(limit) if limit is not None else None
+        offset = check_offset(offset)
         flt = RecordFilter(kinds=_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
                            agent_id=validate_optional_id(agent_id, "agent_id"))
         return self.store.list(scope, flt, limit, offset)
@@ -402,35 +421,16 @@ def _shared_llm(extractor: Extractor) -> LLM | None:
 
 
 def _check_content(content: object) -> str:
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInput("content must be a non-empty string")
-    text = content.strip()
-    if len(text) > 2000:
-        raise InvalidInput("content is longer than 2,000 characters; store one statement per memory")
-    return text
+    return check_content(content)
 
 
 def _unit(value: object, what: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= float(value) <= 1.0:
-        raise InvalidInput(f"{what} must be a number between 0 and 1")
-    return float(value)
+    return check_unit(value, what)
 
 
-def _when(value: datetime | str) -> datetime:
-    if isinstance(value, datetime):
-        return ensure_utc(value)
-    try:
-        return parse_iso(str(value))
-    except ValueError:
-        raise InvalidInput(f"{value!r} is not an ISO 8601 datetime") from None
+def _when(value: object, what: str = "time") -> datetime:
+    return check_time(value, what)
 
 
 def _kinds(kinds: Iterable[Kind | str] | None) -> tuple[Kind, ...] | None:
-    if kinds is None:
-        return None
-    if isinstance(kinds, (str, Kind)):
-        kinds = [kinds]
-    try:
-        return tuple(Kind(k) for k in kinds)
-    except ValueError:
-        raise InvalidInput(f"kinds must be among {[k.value for k in Kind]}") from None
+    return check_kinds(kinds)
