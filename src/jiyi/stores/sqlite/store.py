@@ -27,6 +27,7 @@ from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import (
     CHANNELS,
     ChangeSet,
+    FailedJob,
     Job,
     Ranking,
     RecordFilter,
@@ -385,10 +386,11 @@ class SQLiteStore:
         return self._pool.write(lambda conn: jobs.enqueue(conn, scope, kind, payload, at))
 
     def claim_jobs(
-        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0
+        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
+        scope: Scope | None = None,
     ) -> builtins.list[Job]:
-        """Oldest pending (or lease-expired) jobs, each handed to exactly one caller."""
-        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds))
+        """Oldest pending (or lease-expired) jobs, tenants in turn, each handed to exactly one caller."""
+        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope))
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         """Back to pending, or ``failed`` once it has been tried ``jobs.MAX_ATTEMPTS`` times."""
@@ -398,8 +400,17 @@ class SQLiteStore:
         """Jobs not finished yet: pending or claimed (done and failed ones don't count)."""
         return jobs.count_open(self._pool.get(), scope)
 
-    def failed_jobs(self) -> int:
-        return jobs.count_failed(self._pool.get())
+    def failed_jobs(self, tenant: str | None = None) -> int:
+        return jobs.count_failed(self._pool.get(), tenant)
+
+    def list_failed_jobs(self, tenant: str | None = None, limit: int = 100) -> builtins.list[FailedJob]:
+        return jobs.list_failed(self._pool.get(), tenant, limit)
+
+    def retry_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None, at: datetime) -> int:
+        return self._pool.write(lambda conn: jobs.retry_failed(conn, tenant, None if ids is None else list(ids), at))
+
+    def drop_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None) -> int:
+        return self._pool.write(lambda conn: jobs.drop_failed(conn, tenant, None if ids is None else list(ids)))
 
     # -- embedding cache and key/value state -------------------------------------------
 
