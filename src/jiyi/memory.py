@@ -45,7 +45,7 @@ from jiyi.records import (
     new_id,
 )
 from jiyi.stores.conflicts import redo_on_conflict
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.stores.protocol import ChangeSet, FailedJob, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
@@ -154,7 +154,7 @@ class Memory:
         Not enqueued: it is durable once ``apply`` commits, before the call returns, and its
         events come straight back even when other workers are draining the queue.
         """
-        self._worker.wait_idle()
+        self._worker.wait_idle(scope=scope)  # this user's earlier writes first, not other users'
         job = Job(new_id(), scope, ADD_JOB, payload, 1, self.clock.now())
         return job.id, self._worker.run_inline(job)
 
@@ -172,8 +172,32 @@ class Memory:
         return self.store.get_many(scope, ids) if ids else []
 
     def flush(self, timeout: float = 300.0) -> bool:
-        """Wait until every queued write is processed; False if ``timeout`` passed first."""
-        return self._worker.wait_idle(timeout)
+        """Wait until every queued write is processed.
+
+        Returns False if ``timeout`` passed first, or if some write of this tenant failed for
+        good (after the store's retries): :meth:`failed_jobs` lists them, :meth:`retry_failed`
+        and :meth:`drop_failed` deal with them (``jiyi jobs list|retry|drop``).
+        """
+        idle = self._worker.wait_idle(timeout)
+        failed = self.store.list_failed_jobs(self.scope_tenant, 20)
+        if failed:
+            log.warning("%d write(s) failed for good (ids %s); see Memory.failed_jobs() or `jiyi jobs list`",
+                        self.store.failed_jobs(self.scope_tenant), ", ".join(j.id for j in failed))
+        return idle and not failed
+
+    def failed_jobs(self, limit: int = 100) -> list[FailedJob]:
+        """This tenant's writes that failed past their retries, oldest first, with their last error."""
+        return self.store.list_failed_jobs(self.scope_tenant, check_limit(limit))
+
+    def retry_failed(self, ids: Sequence[str] | None = None) -> int:
+        """Queue failed writes again (all of this tenant's, or those of ``ids``); returns how many."""
+        n = self.store.retry_failed_jobs(self.scope_tenant, _job_ids(ids), self.clock.now())
+        self._worker.wake()
+        return n
+
+    def drop_failed(self, ids: Sequence[str] | None = None) -> int:
+        """Delete failed writes on purpose (their messages are not stored); returns how many."""
+        return self.store.drop_failed_jobs(self.scope_tenant, _job_ids(ids))
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
@@ -389,7 +413,8 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         users = self.users()
         pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
-        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users)}
+        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users),
+                "failed_jobs": self.store.failed_jobs(self.scope_tenant)}
 
     # ---- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -418,6 +443,14 @@ def _shared_llm(extractor: Extractor) -> LLM | None:
     """The LLM extractor's client, so that judge, summaries and compression share its usage totals."""
     llm = getattr(extractor, "llm", None)
     return llm if isinstance(llm, LLM) else None
+
+
+def _job_ids(ids: Sequence[str] | None) -> list[str] | None:
+    if ids is None:
+        return None
+    if isinstance(ids, str) or not isinstance(ids, Sequence):
+        raise InvalidInput("ids must be a list of job ids")
+    return [check_text(i, "job id", 64) for i in ids]
 
 
 def _check_content(content: object) -> str:
