@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from jiyi.cli import bench, chat, demo, doctor, evaluate, integrations, memories, service, web
+from jiyi.cli import bench, chat, demo, doctor, evaluate, integrations, jobs, memories, service, web
+from jiyi.cli.common import JiyiGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=JiyiGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", default=None, help="'sqlite', a .db path, or a postgres:// URI (JIYI_STORE).")
 @click.option("--home", default=None, type=click.Path(), help="Data directory (JIYI_HOME).")
 @click.option("--tenant", default=None, help="Tenant name (JIYI_TENANT).")
@@ -25,7 +26,7 @@ def cli(ctx: click.Context, store: str | None, home: str | None, tenant: str | N
         ctx.obj["debug"] = True
 
 
-for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench):
+for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench, jobs):
     module.register(cli)
 
 

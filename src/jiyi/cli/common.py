@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +15,44 @@ import click
 from jiyi.errors import JiyiError
 
 F = TypeVar("F", bound=Callable[..., Any])
+_SPACE = re.compile(r"\s+")
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """``message`` as one printable line (an error from argv may hold undecodable bytes)."""
+    text = _SPACE.sub(" ", message).strip().encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class CliError(click.ClickException):
+    """One line on stderr, exit status 1."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+
+
+class JiyiGroup(click.Group):
+    """The root group: any error a command raises is one line and exit status 1, the
+    traceback only with ``--debug`` (or ``JIYI_DEBUG=1``)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except JiyiError as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(str(exc)) from None
+        except Exception as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)") from None
+
+
+def _debug(ctx: click.Context) -> bool:
+    obj = ctx.obj if isinstance(ctx.obj, dict) else {}
+    return bool(obj.get("debug")) or os.environ.get("JIYI_DEBUG", "").lower() in {"1", "true", "yes", "on"}
 
 
 @contextmanager
@@ -26,7 +66,7 @@ def open_memory(**extra: Any) -> Iterator[Any]:
         with Memory(**obj) as mem:
             yield mem
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CliError(str(exc)) from None
 
 
 def json_option(fn: F) -> F:
@@ -48,5 +88,5 @@ def console() -> Any:
 
 
 def fail(message: str) -> None:
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(1)

@@ -167,7 +167,7 @@ def validate_user_id(user_id: object, what: str = "user_id") -> str:
         raise InvalidInput(f"{what} must be a non-empty string, got {user_id!r}")
     if len(user_id) > 128 or any(ord(c) < 32 for c in user_id):
         raise InvalidInput(f"{what} must be at most 128 printable characters")
-    return user_id
+    return check_unicode(user_id, what)
 
 
 def validate_optional_id(value: object, what: str) -> str | None:
