@@ -49,11 +49,13 @@ class JobWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the job being run (waiting at most ``timeout`` seconds for it: the
+        thread is a daemon, and a job cut short is redone from the queue)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=30)
+            self._thread.join(timeout=timeout)
             self._thread = None
 
     @property

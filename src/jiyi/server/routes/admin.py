@@ -10,12 +10,21 @@ from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from jiyi import __version__
-from jiyi.clock import parse_iso
-from jiyi.errors import InvalidInput
-from jiyi.server.auth import MemoryDep, authenticate, server_state
+from jiyi.server.auth import MemoryDep, operator, server_state
 from jiyi.server.routes import ERRORS
-from jiyi.server.schemas import (DeletedOut, FlushOut, FlushRequest, GcReportOut, GcRequest, HealthOut, ImportOut,
-                                 ImportRequest, StatsOut, UsersOut)
+from jiyi.server.schemas import (
+    DeletedOut,
+    FlushOut,
+    FlushRequest,
+    GcReportOut,
+    GcRequest,
+    HealthOut,
+    ImportOut,
+    ImportRequest,
+    StatsOut,
+    UsersOut,
+)
+from jiyi.write.validate import check_time
 
 router = APIRouter(prefix="/v1", tags=["users and maintenance"], responses=ERRORS)
 ops = APIRouter(tags=["operations"])
@@ -60,10 +69,7 @@ def import_records(req: ImportRequest, mem: MemoryDep) -> dict[str, Any]:
 def gc(mem: MemoryDep, req: Annotated[GcRequest | None, Body()] = None) -> dict[str, Any]:
     """Expire, purge, forget and archive per the maintenance rules; a dry run (the default) only reports."""
     req = req or GcRequest.model_validate({})
-    try:
-        now = parse_iso(req.now) if req.now else None
-    except ValueError:
-        raise InvalidInput(f"now {req.now!r} is not an ISO 8601 datetime") from None
+    now = check_time(req.now, "now") if req.now else None
     return mem.gc(dry_run=req.dry_run, now=now, user_id=req.user_id).to_dict()
 
 
@@ -86,9 +92,10 @@ def healthz() -> dict[str, Any]:
 
 
 @ops.get("/metrics", response_class=PlainTextResponse, summary="Prometheus metrics",
-         dependencies=[Depends(authenticate)], responses={**ERRORS, 200: {"content": {"text/plain": {}}}})
+         dependencies=[Depends(operator)], responses={**ERRORS, 200: {"content": {"text/plain": {}}}})
 def metrics(request: Request) -> PlainTextResponse:
     """Request counts and latency histograms per route, queue depth (text exposition format 0.0.4).
-    Needs an API key like every other route (Prometheus: ``authorization: {credentials: <key>}``)."""
+    These are every tenant's figures: only an operator key reads them (a key of an operator
+    tenant, by default the configured tenant; Prometheus: ``authorization: {credentials: <key>}``)."""
     text = server_state(request).metrics.render()
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4; charset=utf-8")
