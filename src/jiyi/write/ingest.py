@@ -54,6 +54,18 @@ class WriteContext:
     context_mode: str = "joint"  # how episodes' context vectors are made (write/episodes.py)
 
 
+#: Extraction reads this many characters of a message (bounded work per input: the rules
+#: found ~400 candidates in 20,000 characters, each one embedded and resolved). The whole
+#: message stays findable through its episodes.
+EXTRACT_CHARS = 2000
+
+
+def extraction_window(messages: Sequence[Message]) -> list[Message]:
+    """``messages`` with each one's text cut to :data:`EXTRACT_CHARS` characters."""
+    return [m if len(m.content) <= EXTRACT_CHARS else
+            Message(m.role, m.content[:EXTRACT_CHARS], m.timestamp, m.id, m.name) for m in messages]
+
+
 def message_from_dict(d: dict[str, Any]) -> Message:
     return Message(role=d["role"], content=d["content"], timestamp=parse_iso(d["timestamp"]),
                    id=d.get("id"), name=d.get("name"))
@@ -76,7 +88,7 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        candidates = normalize_candidates(ctx.extractor.extract(window))
+        candidates = normalize_candidates(ctx.extractor.extract(extraction_window(window)))
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         window = []
