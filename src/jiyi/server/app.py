@@ -28,7 +28,7 @@ from jiyi.server.keys import KeyStore
 from jiyi.server.limits import BodyLimitMiddleware
 from jiyi.server.metrics import Metrics, MetricsMiddleware
 from jiyi.server.ratelimit import RateLimiter
-from jiyi.server.routes import admin, context, memories
+from jiyi.server.routes import ERRORS, admin, context, memories
 from jiyi.server.tenants import TenantPool
 from jiyi.web import SecretFile
 from jiyi.web import build_router as build_panel
@@ -102,7 +102,8 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
     for router in (memories.router, context.router, admin.router, admin.ops):
         app.include_router(router)
     app.include_router(build_panel(pool.get, keys, SecretFile.in_home(settings.home), api_auth=authenticate,
-                                   default_tenant=settings.tenant, clock=clock))  # web panel /ui + POST /v1/ui-links
+                                   default_tenant=settings.tenant, clock=clock),
+                       responses=ERRORS)  # web panel /ui + POST /v1/ui-links
     # add_middleware wraps: the last one added is the outermost.
     app.add_middleware(BodyLimitMiddleware, max_bytes=options.max_body_bytes)
     if options.cors_origins:
