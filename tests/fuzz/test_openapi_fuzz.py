@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, settings  # noqa: E402
-from live_uvicorn import serve_in_thread  # noqa: E402
+from hypothesis import HealthCheck, settings
+from live_uvicorn import serve_in_thread
 
-from jiyi.config import Settings  # noqa: E402
-from jiyi.server.app import ServerOptions, create_app  # noqa: E402
-from jiyi.server.keys import KeyStore  # noqa: E402
+from jiyi.config import Settings
+from jiyi.server.app import ServerOptions, create_app
+from jiyi.server.keys import KeyStore
 
 OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 EXAMPLES = 5
