@@ -90,7 +90,7 @@ def draft_episodes(
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
     A turn longer than :data:`~jiyi.text.chunks.PART_CHARS` gives one draft per part, each
-    with the turn's id, the part before it as its context.
+    with the turn's id; the first part has the turn before as its context, the later ones none.
 
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
     pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
@@ -107,6 +107,8 @@ def draft_episodes(
         prev_id = turn_before.setdefault(m.id, prev.id) if m.id and prev is not None and prev.id else None
         if m.id and prev_id == m.id:
             prev_id = None
+        if prev is not None and m.id and prev.id == m.id:  # a later part of a long turn: the part before
+            prev = None  # is no context worth a second model call per part (it halves a long turn's cost)
         context = f"{speaker_text(prev)}\n{text}" if prev is not None else text
         record = MemoryRecord(
             id=new_id(),
