@@ -49,11 +49,10 @@ def test_kill9_at_random_points_loses_no_accepted_message(tmp_path: Path, clock:
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(tmp_path), f"r{run}", "80"],
                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert proc.stdout is not None
-        kill_after, seen = rng.randint(5, 90), 0  # past 80 lines: killed while the worker drains
-        for line in proc.stdout:
+        kill_after = rng.randint(5, 90)  # past 80 lines: killed while the worker drains
+        for seen, line in enumerate(proc.stdout, 1):
             if line.strip() != "done":
                 accepted.add(line.strip())
-            seen += 1
             if seen >= kill_after:
                 time.sleep(rng.random() * 0.3)
                 break
