@@ -18,7 +18,7 @@ T = TypeVar("T")
 #: Methods mirrored from Memory; ``tests/test_async_parity.py`` checks none is missing.
 ASYNC_METHODS = ("add", "end_session", "flush", "remember", "search", "build_context", "get", "get_all",
                  "update", "delete", "restore", "delete_all", "history", "gc", "import_", "users", "stats", "recent_messages",
-                 "clear_buffer")
+                 "clear_buffer", "failed_jobs", "retry_failed", "drop_failed")
 
 
 class AsyncMemory:

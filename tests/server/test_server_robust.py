@@ -84,3 +84,24 @@ def test_failed_jobs_show_in_stats(server: LiveServer) -> None:
 def test_ui_link_ttl_out_of_range(server: LiveServer, ttl: Any) -> None:
     with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {server.keys['acme']}"}) as c:
         assert 400 <= c.post("/v1/ui-links", json={"ttl": ttl}).status_code < 500
+
+
+def test_failed_jobs_over_rest_and_the_client(server: LiveServer) -> None:
+    from jiyi.client import JiyiClient
+    from jiyi.memory import Memory
+    from jiyi.records import Scope
+
+    with Memory(home=server.home, embedder="hash", background_worker=False, tenant="globex") as mem:
+        msg = {"role": "user", "content": "明天我要去北京", "timestamp": "not a time", "id": "m1", "name": None}
+        job = mem.store.enqueue(Scope("globex", "fj1"), "add",
+                                {"messages": [msg], "session_id": None, "agent_id": None, "metadata": {}},
+                                mem.clock.now())
+        assert mem.flush(timeout=30) is False
+    with JiyiClient(server.url, api_key=server.keys["globex"]) as client:
+        (failed,) = client.failed_jobs()
+        assert failed.id == job and failed.scope.user_id == "fj1" and "ValueError" in (failed.error or "")
+        assert client.stats()["failed_jobs"] == 1 and client.flush(timeout=5) is False
+        assert client.retry_failed(["nope"]) == 0 and client.drop_failed([job]) == 1
+        assert client.failed_jobs() == [] and client.stats()["failed_jobs"] == 0
+    with server.http("acme") as acme:  # another tenant's key sees none of it
+        assert acme.get("/v1/jobs/failed").json() == {"jobs": []}

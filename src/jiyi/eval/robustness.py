@@ -69,7 +69,26 @@ def _summary(name: str, times: list[float]) -> str:
             f"max {max(times):.3f} s")
 
 
-def run(chars: int, backlog: int) -> None:
+def _sync_stall(a: httpx.Client, b: httpx.Client, text: str, chars: int) -> None:
+    done = threading.Event()
+    took: list[float] = []
+
+    def sync_add() -> None:
+        t = time.perf_counter()
+        try:
+            a.post("/v1/memories", json={"messages": text, "user_id": "a2", "sync": True}).raise_for_status()
+        finally:
+            took.append(time.perf_counter() - t)
+            done.set()
+
+    th = threading.Thread(target=sync_add)
+    th.start()
+    times = _searches_while(b, done.is_set)
+    th.join()
+    print(_summary(f"stall (sync {chars:,}-character add, answered in {took[0]:.1f} s)", times))
+
+
+def run(chars: int, backlog: int, phases: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="jiyi-robust-") as tmp:
         home = Path(tmp)
         keys = KeyStore(home / "keys.db")
@@ -93,26 +112,16 @@ def run(chars: int, backlog: int) -> None:
             print(_summary("idle", idle))
             text = long_text(chars)
 
-            t0 = time.perf_counter()
-            a.post("/v1/memories", json={"messages": text, "user_id": "a1"}).raise_for_status()
-            times = _searches_while(b, lambda: _pending(a) == 0)
-            print(_summary(f"stall (queued {chars:,}-character add, ingested in {time.perf_counter() - t0:.1f} s)",
-                           times))
-
-            done = threading.Event()
-            took: list[float] = []
-
-            def sync_add() -> None:
-                t = time.perf_counter()
-                a.post("/v1/memories", json={"messages": text + "。", "user_id": "a2", "sync": True}).raise_for_status()
-                took.append(time.perf_counter() - t)
-                done.set()
-
-            th = threading.Thread(target=sync_add)
-            th.start()
-            times = _searches_while(b, done.is_set)
-            th.join()
-            print(_summary(f"stall (sync {chars:,}-character add, answered in {took[0]:.1f} s)", times))
+            if "queued" in phases:
+                t0 = time.perf_counter()
+                a.post("/v1/memories", json={"messages": text, "user_id": "a1"}).raise_for_status()
+                times = _searches_while(b, lambda: _pending(a) == 0)
+                print(_summary(f"stall (queued {chars:,}-character add, ingested in {time.perf_counter() - t0:.1f} s)",
+                               times))
+            if "sync" in phases:
+                _sync_stall(a, b, text[:-1] + "。", chars)
+            if "fairness" not in phases:
+                return
 
             t0 = time.perf_counter()
             for i in range(0, backlog, 50):
@@ -142,8 +151,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--chars", type=int, default=20_000)
     ap.add_argument("--backlog", type=int, default=300)
+    ap.add_argument("--phases", default="queued,sync,fairness",
+                    help="which to run, comma-separated: queued, sync, fairness (shutdown follows fairness)")
     args = ap.parse_args()
-    run(args.chars, args.backlog)
+    run(args.chars, args.backlog, set(args.phases.split(",")))
 
 
 if __name__ == "__main__":

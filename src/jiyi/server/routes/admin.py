@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from jiyi import __version__
@@ -14,6 +14,7 @@ from jiyi.server.auth import MemoryDep, operator, server_state
 from jiyi.server.routes import ERRORS
 from jiyi.server.schemas import (
     DeletedOut,
+    FailedJobsOut,
     FlushOut,
     FlushRequest,
     GcReportOut,
@@ -21,9 +22,12 @@ from jiyi.server.schemas import (
     HealthOut,
     ImportOut,
     ImportRequest,
+    JobsCountOut,
+    JobsRequest,
     StatsOut,
     UsersOut,
 )
+from jiyi.stores.protocol import FailedJob
 from jiyi.write.validate import check_time
 
 router = APIRouter(prefix="/v1", tags=["users and maintenance"], responses=ERRORS)
@@ -75,13 +79,37 @@ def gc(mem: MemoryDep, req: Annotated[GcRequest | None, Body()] = None) -> dict[
 
 @router.post("/flush", response_model=FlushOut, summary="Wait for queued writes")
 def flush(mem: MemoryDep, req: Annotated[FlushRequest | None, Body()] = None) -> dict[str, Any]:
-    """Wait until every queued write is processed (``idle`` is false if ``timeout`` seconds passed first)."""
+    """Wait until every queued write is processed (``idle`` is false if ``timeout`` seconds passed first,
+    or while a write of the tenant has failed for good: see ``GET /v1/jobs/failed``)."""
     return {"idle": mem.flush((req or FlushRequest.model_validate({})).timeout)}
+
+
+@router.get("/jobs/failed", response_model=FailedJobsOut, summary="Writes that failed for good")
+def failed_jobs(mem: MemoryDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> dict[str, Any]:
+    """Queued writes of the tenant that failed past their retries, oldest first, with their last error."""
+    return {"jobs": [failed_job_out(j) for j in mem.failed_jobs(limit)]}
+
+
+@router.post("/jobs/retry", response_model=JobsCountOut, summary="Queue failed writes again")
+def retry_jobs(mem: MemoryDep, req: Annotated[JobsRequest | None, Body()] = None) -> dict[str, Any]:
+    """Failed writes (all of the tenant's, or ``ids``) go back to the queue; returns how many."""
+    return {"count": mem.retry_failed((req or JobsRequest.model_validate({})).ids)}
+
+
+@router.post("/jobs/drop", response_model=JobsCountOut, summary="Drop failed writes")
+def drop_jobs(mem: MemoryDep, req: Annotated[JobsRequest | None, Body()] = None) -> dict[str, Any]:
+    """Delete failed writes on purpose (their messages are not stored); returns how many."""
+    return {"count": mem.drop_failed((req or JobsRequest.model_validate({})).ids)}
+
+
+def failed_job_out(job: FailedJob) -> dict[str, Any]:
+    return {"id": job.id, "user_id": job.scope.user_id, "kind": job.kind, "attempts": job.attempts,
+            "error": job.error, "failed_at": job.failed_at.isoformat(), "created_at": job.created_at.isoformat()}
 
 
 @router.get("/stats", response_model=StatsOut, summary="Tenant statistics")
 def stats(mem: MemoryDep) -> dict[str, Any]:
-    """Users, queue depth and worker errors."""
+    """Users, queue depth, worker errors and writes that failed for good (``failed_jobs``)."""
     return {"tenant": mem.settings.tenant, "stats": mem.stats()}
 
 
