@@ -127,7 +127,10 @@ def worker(once: bool) -> None:
     try:
         if once:
             idle = mem.flush()
-            click.echo(f"jiyi worker: queue {'empty' if idle else 'not empty (timed out)'}", err=True)
+            failed = mem.store.failed_jobs()
+            state = "empty" if idle else "not empty (timed out)" if mem.store.pending_jobs() else "drained"
+            click.echo(f"jiyi worker: queue {state}"
+                       + (f"; {failed} job(s) failed for good (`jiyi jobs list`)" if failed else ""), err=True)
             return
         click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
                    f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)
