@@ -23,7 +23,8 @@ from jiyi.server.keys import KeyStore
 
 OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 EXAMPLES = 5
-schema = schemathesis.openapi.from_dict(json.loads(OPENAPI.read_text(encoding="utf-8")))
+RAW = json.loads(OPENAPI.read_text(encoding="utf-8"))
+schema = schemathesis.openapi.from_dict(RAW)
 COUNTS = {"cases": 0, "server_errors": 0}
 
 
@@ -40,6 +41,13 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     print(f"\nschemathesis: {COUNTS['cases']} cases, {COUNTS['server_errors']} server errors")
 
 
+def _other_route(method: str, path: str) -> bool:
+    """Another operation takes ``method`` on a path this one extends: ``DELETE /v1/users/{user_id}``
+    answers ``DELETE /v1/users/x/export`` (a user id may hold a slash)."""
+    return any(method.lower() in ops and template != path and path.startswith(template.split("{")[0])
+               and template.endswith("{user_id}") for template, ops in RAW["paths"].items())
+
+
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
@@ -52,8 +60,8 @@ def test_every_operation_answers_within_its_document(case: object, live: tuple[s
     assert response.status_code < 500, f"{case.method} {case.path}: {response.status_code} {response.text[:300]}"  # type: ignore[attr-defined]
     method, declared = case.method.upper(), case.operation.method.upper()  # type: ignore[attr-defined]
     if method != declared:  # schemathesis tries methods the path does not have
-        assert response.status_code == 405 or (method == "HEAD" and declared == "GET"), (
-            f"{method} {case.path}: {response.status_code}")  # type: ignore[attr-defined]
+        assert response.status_code == 405 or (method == "HEAD" and declared == "GET") or _other_route(
+            method, case.path), f"{method} {case.path}: {response.status_code}"  # type: ignore[attr-defined]
         return
     documented = case.operation.definition.raw.get("responses", {})  # type: ignore[attr-defined]
     assert str(response.status_code) in documented or "default" in documented, (

@@ -14,6 +14,7 @@ from jiyi.server.auth import MemoryDep, operator, server_state
 from jiyi.server.routes import ERRORS
 from jiyi.server.schemas import (
     DeletedOut,
+    ErrorOut,
     FailedJobsOut,
     FlushOut,
     FlushRequest,
@@ -40,7 +41,12 @@ def users(mem: MemoryDep) -> dict[str, Any]:
     return {"users": mem.users()}
 
 
-@router.delete("/users/{user_id:path}", response_model=DeletedOut, summary="Forget a user")
+#: A path whose user id is empty (or that matches no route) is 404 from the router.
+NO_ROUTE: dict[int | str, dict[str, object]] = {
+    404: {"model": ErrorOut, "description": "The path names no route (an empty user id)."}}
+
+
+@router.delete("/users/{user_id:path}", response_model=DeletedOut, summary="Forget a user", responses=NO_ROUTE)
 def forget_user(user_id: str, mem: MemoryDep) -> dict[str, Any]:
     """Delete everything about a user: memories, vectors, history, queued jobs, buffers (GDPR erasure).
     Returns how many memories were removed."""
@@ -48,7 +54,7 @@ def forget_user(user_id: str, mem: MemoryDep) -> dict[str, Any]:
 
 
 @router.get("/users/{user_id:path}/export", summary="Export a user (JSONL)", response_class=StreamingResponse,
-            responses={200: {"description": "One JSON object per line: every memory, all statuses, "
+            responses={**NO_ROUTE, 200: {"description": "One JSON object per line: every memory, all statuses, "
                                             "with its history.", "content": {"application/x-ndjson": {}}}})
 def export_user(user_id: str, mem: MemoryDep) -> StreamingResponse:
     """Stream a user's memories as JSON lines (the format ``POST /v1/import`` and ``jiyi import`` read)."""
