@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jiyi import registry
-from jiyi.clock import Clock, SystemClock, ensure_utc
+from jiyi.clock import Clock, SystemClock
 from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
@@ -397,7 +397,7 @@ class Memory:
     # ---- maintenance ---------------------------------------------------------------------------
     def gc(self, *, dry_run: bool = True, now: datetime | None = None, user_id: str | None = None) -> GcReport:
         """Apply (or, by default, only report) the maintenance rules to every user of the tenant."""
-        at = ensure_utc(now) if now else self.clock.now()
+        at = check_time(now, "now") if now is not None else self.clock.now()
         scopes = [self._scope(user_id)] if user_id else [Scope(self.scope_tenant, u) for u in self.users()]
         return run_gc(self.store, scopes, at, dry_run=dry_run)
 

@@ -54,6 +54,8 @@ BAD_CALLS: list[tuple[str, Callable[[Memory], object]]] = [
     ("add id newline", lambda m: m.add([{"content": "明天我要去北京", "id": "m1\n"}], user_id="u1")),
     ("add id NUL", lambda m: m.add([{"content": "明天我要去北京", "id": "m\x001"}], user_id="u1")),
     ("update too long", lambda m: m.update("x", "长" * 2001, user_id="u1")),
+    ("gc now garbage", lambda m: m.gc(now="soon")),  # type: ignore[arg-type]
+    ("gc now 9999", lambda m: m.gc(now="9999-12-31T23:59:59Z")),  # type: ignore[arg-type]
 ]
 
 
