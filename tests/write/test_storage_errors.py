@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from jiyi.errors import StoreError
+from jiyi.errors import ConfigError, StoreError
 from jiyi.memory import Memory
 
 
@@ -36,3 +37,22 @@ def test_a_full_disk_is_a_store_error_naming_the_path(mem: Memory) -> None:
         for i in range(200):
             mem.add(f"第{i}条：我今天学了很多关于数据库和存储空间的知识。" * 20, user_id="u1", sync=True)
     assert "jiyi.db" in str(err.value) and "full" in str(err.value)
+
+
+@pytest.mark.parametrize("config", [{"path": "/"}, {"path": "DIR"}, {"home": "FILE"}])
+def test_a_store_path_that_is_a_directory_or_a_home_that_is_a_file(tmp_path: Path, config: dict[str, str]) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    real = {k: {"DIR": str(tmp_path), "FILE": str(tmp_path / "file")}.get(v, v) for k, v in config.items()}
+    with pytest.raises(StoreError):
+        Memory(embedder="hash", background_worker=False, **real)  # type: ignore[arg-type]
+
+
+def test_broken_configuration_is_a_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "config.toml").write_text("store = [\n", encoding="utf-8")
+    monkeypatch.setenv("JIYI_HOME", str(tmp_path))
+    with pytest.raises(ConfigError):
+        Memory(embedder="hash", background_worker=False)
+    monkeypatch.delenv("JIYI_HOME")
+    monkeypatch.setenv("JIYI_WEIGHTS", "{not json")
+    with pytest.raises(ConfigError):
+        Memory(home=tmp_path / "other", embedder="hash", background_worker=False)

@@ -66,6 +66,8 @@ def open_memory(**extra: Any) -> Iterator[Any]:
         with Memory(**obj) as mem:
             yield mem
     except JiyiError as exc:
+        if _debug(click.get_current_context()):
+            raise
         raise CliError(str(exc)) from None
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from jiyi.clock import parse_iso
-from jiyi.errors import EmbeddingMismatch, InvalidInput
+from jiyi.errors import EmbeddingMismatch, InvalidInput, StoreError
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import (
     CHANNELS,
@@ -54,7 +54,12 @@ CACHE_BEHIND = 4096
 def from_settings(settings: Settings) -> SQLiteStore:
     """Registry factory: the file at ``settings.sqlite_path()``, parent folders created."""
     path = settings.sqlite_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() or not path.name:
+        raise StoreError(f"the store path {path} is a directory: name a file (e.g. {path / 'jiyi.db'})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the folder {path.parent} for the store: {exc.strerror or exc}") from None
     return SQLiteStore(path)
 
 
