@@ -17,8 +17,8 @@ T = TypeVar("T")
 
 #: Methods mirrored from Memory; ``tests/test_async_parity.py`` checks none is missing.
 ASYNC_METHODS = ("add", "end_session", "flush", "remember", "search", "build_context", "get", "get_all",
-                 "update", "delete", "purge", "restore", "delete_all", "history", "gc", "import_", "users", "stats", "recent_messages",
-                 "clear_buffer")
+                 "update", "delete", "purge", "restore", "delete_all", "history", "gc", "import_", "users", "stats",
+                 "recent_messages", "clear_buffer", "failed_jobs", "retry_failed", "drop_failed")
 
 
 class AsyncMemory:

@@ -175,3 +175,5 @@ def load_settings(**overrides: Any) -> Settings:
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
         raise ConfigError(f"invalid jiyi settings ({problems}); see README 'Configuration'") from None
+    except ValueError as exc:  # a broken config.toml, a JIYI_* variable that is not valid JSON
+        raise ConfigError(f"invalid jiyi settings: {type(exc).__name__}: {exc}; see README 'Configuration'") from None

@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jiyi import registry
-from jiyi.clock import Clock, SystemClock, ensure_utc, parse_iso
+from jiyi.clock import Clock, SystemClock
 from jiyi.config import Settings, load_settings
 from jiyi.errors import InvalidInput, NotFound
 from jiyi.extractors.protocol import Candidate, Extractor
@@ -49,7 +49,7 @@ from jiyi.records import (
     new_id,
 )
 from jiyi.stores.conflicts import redo_on_conflict
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.stores.protocol import ChangeSet, FailedJob, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
@@ -61,7 +61,20 @@ from jiyi.write.judge import from_settings as judge_from_settings
 from jiyi.write.privacy import protect_candidates, split_forget_messages
 from jiyi.write.summaries import from_settings as summarizer_from_settings
 from jiyi.write.summaries import session_end_payload
-from jiyi.write.validate import validate_messages, validate_optional_id, validate_user_id
+from jiyi.write.validate import (
+    check_choice,
+    check_content,
+    check_kinds,
+    check_limit,
+    check_metadata,
+    check_offset,
+    check_text,
+    check_time,
+    check_unit,
+    validate_messages,
+    validate_optional_id,
+    validate_user_id,
+)
 
 log = logging.getLogger("jiyi")
 
@@ -129,8 +142,7 @@ class Memory:
         scope = self._scope(user_id)
         session_id = validate_optional_id(session_id, "session_id")
         agent_id = validate_optional_id(agent_id, "agent_id")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise InvalidInput("metadata must be a dict")
+        metadata = check_metadata(metadata)
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
                                  max_messages=self.settings.max_messages_per_add)
         protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
@@ -154,7 +166,7 @@ class Memory:
         Not enqueued: it is durable once ``apply`` commits, before the call returns, and its
         events come straight back even when other workers are draining the queue.
         """
-        self._worker.wait_idle()
+        self._worker.wait_idle(scope=scope)  # this user's earlier writes first, not other users'
         job = Job(new_id(), scope, ADD_JOB, payload, 1, self.clock.now())
         return job.id, self._worker.run_inline(job)
 
@@ -172,8 +184,32 @@ class Memory:
         return self.store.get_many(scope, ids) if ids else []
 
     def flush(self, timeout: float = 300.0) -> bool:
-        """Wait until every queued write is processed; False if ``timeout`` passed first."""
-        return self._worker.wait_idle(timeout)
+        """Wait until every queued write is processed.
+
+        Returns False if ``timeout`` passed first, or if some write of this tenant failed for
+        good (after the store's retries): :meth:`failed_jobs` lists them, :meth:`retry_failed`
+        and :meth:`drop_failed` deal with them (``jiyi jobs list|retry|drop``).
+        """
+        idle = self._worker.wait_idle(timeout)
+        failed = self.store.list_failed_jobs(self.scope_tenant, 20)
+        if failed:
+            log.warning("%d write(s) failed for good (ids %s); see Memory.failed_jobs() or `jiyi jobs list`",
+                        self.store.failed_jobs(self.scope_tenant), ", ".join(j.id for j in failed))
+        return idle and not failed
+
+    def failed_jobs(self, limit: int = 100) -> list[FailedJob]:
+        """This tenant's writes that failed past their retries, oldest first, with their last error."""
+        return self.store.list_failed_jobs(self.scope_tenant, check_limit(limit))
+
+    def retry_failed(self, ids: Sequence[str] | None = None) -> int:
+        """Queue failed writes again (all of this tenant's, or those of ``ids``); returns how many."""
+        n = self.store.retry_failed_jobs(self.scope_tenant, _job_ids(ids), self.clock.now())
+        self._worker.wake()
+        return n
+
+    def drop_failed(self, ids: Sequence[str] | None = None) -> int:
+        """Delete failed writes on purpose (their messages are not stored); returns how many."""
+        return self.store.drop_failed_jobs(self.scope_tenant, _job_ids(ids))
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
@@ -183,11 +219,14 @@ class Memory:
         """Store one statement now, as given, resolved against existing memories."""
         scope = self._scope(user_id)
         text = _check_content(content)
+        session_id = validate_optional_id(session_id, "session_id")
+        if slot is not None:
+            slot = check_text(slot, "slot", 200)
         now = self.clock.now()
         guess = self._classify(text, now)
         cand = Candidate(
             content=text,
-            kind=Kind(kind) if kind else (guess.kind if guess else Kind.FACT),
+            kind=check_choice(Kind, kind, "kind") if kind else (guess.kind if guess else Kind.FACT),
             slot=slot or (guess.slot if guess else None),
             entities=guess.entities if guess else (),
             importance=_unit(importance, "importance") if importance is not None else 0.8,
@@ -195,7 +234,7 @@ class Memory:
             valid_from=guess.valid_from if guess else None,
             valid_until=_when(valid_until) if valid_until is not None else (guess.valid_until if guess else None),
             expires_at=_when(expires_at) if expires_at is not None else (guess.expires_at if guess else None),
-            visibility=Visibility(visibility) if visibility else (guess.visibility if guess else Visibility.NORMAL),
+            visibility=check_choice(Visibility, visibility, "visibility") if visibility else (guess.visibility if guess else Visibility.NORMAL),
             metadata={"remembered": True},
         )
         cand = protect_candidates([cand], self.keyring, {})[0]
@@ -344,22 +383,24 @@ class Memory:
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
                  include_sensitive: bool, filters: Mapping[str, Any] | None) -> RecallRequest:
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInput("query must be a non-empty string")
-        if len(query) > 4000:
-            raise InvalidInput("query is longer than 4,000 characters")
-        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
-            raise InvalidInput("limit must be an integer between 1 and 1000")
+        query = check_text(query, "query", 4000)
+        limit = check_limit(limit)
+        if filters is not None and not isinstance(filters, Mapping):
+            raise InvalidInput("filters must be a dict")
         f = dict(filters or {})
         unknown = set(f) - {"session_id", "agent_id", "created_after", "created_before"}
         if unknown:
             raise InvalidInput(f"unknown filters {sorted(unknown)}; allowed: session_id, agent_id, "
                                "created_after, created_before")
         return RecallRequest(query=query.strip(), limit=limit, kinds=_kinds(kinds),
-                             at=_when(at) if at is not None else None, include_sensitive=bool(include_sensitive),
-                             session_id=f.get("session_id"), agent_id=f.get("agent_id"),
-                             created_after=_when(f["created_after"]) if f.get("created_after") else None,
-                             created_before=_when(f["created_before"]) if f.get("created_before") else None)
+                             at=_when(at, "at") if at is not None else None,
+                             include_sensitive=bool(include_sensitive),
+                             session_id=validate_optional_id(f.get("session_id"), "filters.session_id"),
+                             agent_id=validate_optional_id(f.get("agent_id"), "filters.agent_id"),
+                             created_after=_when(f["created_after"], "filters.created_after")
+                             if f.get("created_after") else None,
+                             created_before=_when(f["created_before"], "filters.created_before")
+                             if f.get("created_before") else None)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
                       include_sensitive: bool = False, compress: bool | None = None) -> str:
@@ -393,6 +434,8 @@ class Memory:
             statuses = (Status(status),) if status else None
         except ValueError:
             raise InvalidInput(f"status must be one of {[s.value for s in Status]}") from None
+        limit = check_limit(limit) if limit is not None else None
+        offset = check_offset(offset)
         flt = RecordFilter(kinds=_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
                            agent_id=validate_optional_id(agent_id, "agent_id"))
         return [open_record(r, self.keyring) for r in self.store.list(scope, flt, limit, offset)]
@@ -422,7 +465,7 @@ class Memory:
     # ---- maintenance ---------------------------------------------------------------------------
     def gc(self, *, dry_run: bool = True, now: datetime | None = None, user_id: str | None = None) -> GcReport:
         """Apply (or, by default, only report) the maintenance rules to every user of the tenant."""
-        at = ensure_utc(now) if now else self.clock.now()
+        at = check_time(now, "now") if now is not None else self.clock.now()
         scopes = [self._scope(user_id)] if user_id else [Scope(self.scope_tenant, u) for u in self.users()]
         return run_gc(self.store, scopes, at, dry_run=dry_run)
 
@@ -440,7 +483,8 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         users = self.users()
         pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
-        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users)}
+        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users),
+                "failed_jobs": self.store.failed_jobs(self.scope_tenant)}
 
     # ---- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -476,38 +520,25 @@ def _unsealed(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in metadata.items() if k != SEALED_KEY}
 
 
+def _job_ids(ids: Sequence[str] | None) -> list[str] | None:
+    if ids is None:
+        return None
+    if isinstance(ids, str) or not isinstance(ids, Sequence):
+        raise InvalidInput("ids must be a list of job ids")
+    return [check_text(i, "job id", 64) for i in ids]
+
+
 def _check_content(content: object) -> str:
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInput("content must be a non-empty string")
-    if "\x00" in content:
-        raise InvalidInput("content contains a NUL character (\\u0000); remove it")
-    text = content.strip()
-    if len(text) > 2000:
-        raise InvalidInput("content is longer than 2,000 characters; store one statement per memory")
-    return text
+    return check_content(content)
 
 
 def _unit(value: object, what: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= float(value) <= 1.0:
-        raise InvalidInput(f"{what} must be a number between 0 and 1")
-    return float(value)
+    return check_unit(value, what)
 
 
-def _when(value: datetime | str) -> datetime:
-    if isinstance(value, datetime):
-        return ensure_utc(value)
-    try:
-        return parse_iso(str(value))
-    except ValueError:
-        raise InvalidInput(f"{value!r} is not an ISO 8601 datetime") from None
+def _when(value: object, what: str = "time") -> datetime:
+    return check_time(value, what)
 
 
 def _kinds(kinds: Iterable[Kind | str] | None) -> tuple[Kind, ...] | None:
-    if kinds is None:
-        return None
-    if isinstance(kinds, (str, Kind)):
-        kinds = [kinds]
-    try:
-        return tuple(Kind(k) for k in kinds)
-    except ValueError:
-        raise InvalidInput(f"kinds must be among {[k.value for k in Kind]}") from None
+    return check_kinds(kinds)

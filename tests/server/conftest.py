@@ -17,7 +17,8 @@ from jiyi.server.app import ServerOptions
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """Two tenants, no rate limit, no in-process worker (``jiyi worker`` tests drain the queue)."""
-    live = start_server(tmp_path_factory.mktemp("server"), ServerOptions(worker=False, rate_limit=0),
+    live = start_server(tmp_path_factory.mktemp("server"),
+                        ServerOptions(worker=False, rate_limit=0, operator_tenants=("acme",)),
                         tenants=("acme", "globex"))
     yield live
     live.stop()

@@ -196,7 +196,7 @@ def test_metrics_label_routes_by_template_and_report_queue_depth(acme: httpx.Cli
     mid = acme.post("/v1/remember", json={"content": "用户会说粤语", "user_id": uid}).json()["id"]
     acme.get(f"/v1/memories/{mid}", params={"user_id": uid})
     assert anon.get("/metrics").status_code == 401
-    resp = acme.get("/metrics")
+    resp = acme.get("/metrics")  # acme is an operator tenant of this server (conftest)
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
     text = resp.text
     assert re.search(r'jiyi_http_requests_total\{method="GET",route="/v1/memories/\{memory_id\}",status="200"\} \d+',

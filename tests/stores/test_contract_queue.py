@@ -174,3 +174,39 @@ def test_change_set_state_commits_with_the_records(store: Store, data) -> None:
     with pytest.raises(ScopeViolation):
         store.apply(ChangeSet(data.alice, upserts=[Upsert(bad)], state={"summary:s1": 9}))
     assert store.state_get(data.alice, "summary:s1") == 3
+
+
+def test_claims_take_tenants_in_turn_and_each_users_jobs_in_order(store: Store, data) -> None:
+    backlog = [store.enqueue(data.alice, "add", {"n": i}, data.at(i)) for i in range(6)]
+    late = store.enqueue(data.alice_elsewhere, "add", {}, data.at(10))
+    claimed = store.claim_jobs(3, "w", data.at(20))
+    assert [j.id for j in claimed] == [backlog[0], late, backlog[1]]
+    rest = store.claim_jobs(10, "w", data.at(20))
+    assert [j.id for j in rest] == backlog[2:]
+
+
+def test_a_scoped_claim_takes_only_that_users_jobs(store: Store, data) -> None:
+    store.enqueue(data.alice, "add", {}, data.t0)
+    bobs = [store.enqueue(data.bob, "add", {}, data.at(i + 1)) for i in range(2)]
+    assert [j.id for j in store.claim_jobs(5, "w", data.at(5), scope=data.bob)] == bobs
+    assert store.pending_jobs(data.alice) == 1 and store.claim_jobs(5, "w", data.at(5), scope=data.bob) == []
+
+
+def test_failed_jobs_are_listed_retried_and_dropped_per_tenant(store: Store, data) -> None:
+    ids = {}
+    for scope in (data.alice, data.bob, data.alice_elsewhere):
+        ids[scope] = store.enqueue(scope, "add", {}, data.t0)
+    for attempt in range(1, 6):
+        for job in store.claim_jobs(5, "w", data.at(attempt)):
+            store.fail_job(job.id, f"OverflowError: boom {attempt}", data.at(attempt))
+    assert store.failed_jobs() == 3 and store.failed_jobs("acme") == 2 and store.failed_jobs("globex") == 1
+    listed = store.list_failed_jobs("acme")
+    assert {(j.id, j.scope) for j in listed} == {(ids[data.alice], data.alice), (ids[data.bob], data.bob)}
+    assert all(j.attempts == 5 and "boom 5" in (j.error or "") and j.kind == "add" for j in listed)
+    assert store.retry_failed_jobs("acme", [ids[data.bob]], data.at(10)) == 1
+    assert store.pending_jobs(data.bob) == 1 and store.failed_jobs("acme") == 1
+    (job,) = store.claim_jobs(5, "w", data.at(11))
+    assert (job.id, job.attempts) == (ids[data.bob], 1)
+    assert store.drop_failed_jobs("acme", [ids[data.alice_elsewhere]]) == 0  # another tenant's: untouched
+    assert store.drop_failed_jobs("acme", None) == 1 and store.failed_jobs() == 1
+    assert store.retry_failed_jobs(None, [], data.at(12)) == 0

@@ -11,14 +11,16 @@ from jiyi.cli import (
     doctor,
     evaluate,
     integrations,
+    jobs,
     memories,
     privacy,
     service,
     web,
 )
+from jiyi.cli.common import JiyiGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=JiyiGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", default=None, help="'sqlite', a .db path, or a postgres:// URI (JIYI_STORE).")
 @click.option("--home", default=None, type=click.Path(), help="Data directory (JIYI_HOME).")
 @click.option("--tenant", default=None, help="Tenant name (JIYI_TENANT).")
@@ -36,7 +38,7 @@ def cli(ctx: click.Context, store: str | None, home: str | None, tenant: str | N
         ctx.obj["debug"] = True
 
 
-for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench, privacy):
+for module in (memories, demo, doctor, evaluate, integrations, service, chat, web, bench, privacy, jobs):
     module.register(cli)
 
 

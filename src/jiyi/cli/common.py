@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,6 +16,44 @@ from jiyi.errors import JiyiError
 from jiyi.redact import redact
 
 F = TypeVar("F", bound=Callable[..., Any])
+_SPACE = re.compile(r"\s+")
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """``message`` as one printable line, credentials masked (an error from argv may hold undecodable bytes)."""
+    text = _SPACE.sub(" ", redact(message)).strip().encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class CliError(click.ClickException):
+    """One line on stderr, exit status 1."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+
+
+class JiyiGroup(click.Group):
+    """The root group: any error a command raises is one line and exit status 1, the
+    traceback only with ``--debug`` (or ``JIYI_DEBUG=1``)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except JiyiError as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(str(exc)) from None
+        except Exception as exc:
+            if _debug(ctx):
+                raise
+            raise CliError(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)") from None
+
+
+def _debug(ctx: click.Context) -> bool:
+    obj = ctx.obj if isinstance(ctx.obj, dict) else {}
+    return bool(obj.get("debug")) or os.environ.get("JIYI_DEBUG", "").lower() in {"1", "true", "yes", "on"}
 
 
 @contextmanager
@@ -27,7 +67,9 @@ def open_memory(**extra: Any) -> Iterator[Any]:
         with Memory(**obj) as mem:
             yield mem
     except JiyiError as exc:
-        raise click.ClickException(redact(str(exc))) from None
+        if _debug(click.get_current_context()):
+            raise
+        raise CliError(str(exc)) from None
 
 
 def json_option(fn: F) -> F:
@@ -49,5 +91,5 @@ def console() -> Any:
 
 
 def fail(message: str) -> None:
-    click.echo(f"Error: {redact(message)}", err=True)
+    click.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(1)

@@ -36,9 +36,17 @@ def doctor(as_json: bool) -> None:
         report["model"] = {"name": mem.embedder.model, "dim": mem.embedder.dim,
                            "load_and_embed_ms": round((time.perf_counter() - t0) * 1000, 1)}
         report["store"] = {"embedding": mem.store.embedding_info(), **mem.stats()}
+        failed = mem.failed_jobs(20)
+        report["failed_jobs"] = [f"{j.id} user={j.scope.user_id} {j.error}" for j in failed]
     if as_json:
         click.echo(redact(json.dumps(report, ensure_ascii=False, indent=2, default=str)))
         return
     for key, value in report.items():
-        click.echo(redact(f"{key:10} {value}"))
+        if key != "failed_jobs":
+            click.echo(redact(f"{key:10} {value}"))
+    for line in report["failed_jobs"]:  # type: ignore[attr-defined]
+        click.echo(redact(f"failed job {line}"))
+    if report["failed_jobs"]:
+        click.echo("some writes failed for good: `jiyi jobs retry --all` or `jiyi jobs drop --all`")
+        return
     click.echo("ok")

@@ -44,6 +44,8 @@ def _keystore(keys_db: str | None) -> Any:
     return KeyStore(Path(keys_db)) if keys_db else KeyStore.in_home(_settings().home)
 
 
+SHUTDOWN_GRACE = 5
+
 keys_db_option = click.option("--keys-db", envvar="JIYI_KEYS_DB", default=None, type=click.Path(dir_okay=False),
                               help="API key file (JIYI_KEYS_DB; default $JIYI_HOME/keys.db).")
 
@@ -64,10 +66,14 @@ keys_db_option = click.option("--keys-db", envvar="JIYI_KEYS_DB", default=None, 
               type=int, help="Larger request bodies get 413.")
 @click.option("--cors-origin", "cors_origins", multiple=True,
               help="Allow browser calls from this origin (repeatable). CORS is off by default.")
+@click.option("--operator-tenant", "operator_tenants", multiple=True,
+              help="Keys of this tenant are operator keys: they read /metrics, every tenant's figures "
+                   "(repeatable; default: the configured tenant).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: str | None, rate_limit: float,
-          rate_burst: int, max_body_bytes: int, cors_origins: tuple[str, ...], log_level: str) -> None:
+          rate_burst: int, max_body_bytes: int, cors_origins: tuple[str, ...], operator_tenants: tuple[str, ...],
+          log_level: str) -> None:
     """Serve the HTTP API (REST, OpenAPI at /docs) until SIGTERM or Ctrl-C.
 
     Every request needs an API key from `jiyi keys create --tenant NAME`; with no key
@@ -81,14 +87,18 @@ def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: s
         click.echo(f"WARNING: --insecure-no-auth on {host}: anyone who can reach it reads every memory.", err=True)
     options = ServerOptions(worker=worker, insecure_no_auth=insecure_no_auth,
                             keys_path=Path(keys_db) if keys_db else None, rate_limit=rate_limit,
-                            rate_burst=rate_burst, max_body_bytes=max_body_bytes, cors_origins=cors_origins)
+                            rate_burst=rate_burst, max_body_bytes=max_body_bytes, cors_origins=cors_origins,
+                            operator_tenants=operator_tenants)
     try:
         app = create_app(_settings(), options)
     except JiyiError as exc:
         raise click.ClickException(redact(exc)) from None
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False)
+    # SIGTERM: requests in flight get SHUTDOWN_GRACE seconds, then the server stops (a write
+    # being processed stays queued and is redone by the next worker).
+    uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False,
+                timeout_graceful_shutdown=SHUTDOWN_GRACE)
 
 
 @click.command()
@@ -118,7 +128,10 @@ def worker(once: bool) -> None:
     try:
         if once:
             idle = mem.flush()
-            click.echo(f"jiyi worker: queue {'empty' if idle else 'not empty (timed out)'}", err=True)
+            failed = mem.store.failed_jobs()
+            state = "empty" if idle else "not empty (timed out)" if mem.store.pending_jobs() else "drained"
+            click.echo(f"jiyi worker: queue {state}"
+                       + (f"; {failed} job(s) failed for good (`jiyi jobs list`)" if failed else ""), err=True)
             return
         click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
                    f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)

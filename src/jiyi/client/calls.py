@@ -17,9 +17,32 @@ import httpx
 
 from jiyi.client.errors import AuthError, RateLimited, ServiceError, ServiceUnavailable
 from jiyi.clock import format_iso, parse_iso
-from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, NotFound, ProviderBadOutput,
-                         ProviderError, ProviderUnavailable, ScopeViolation, StoreError, WriteConflict)
-from jiyi.records import AddResult, EventType, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Status, WriteEvent
+from jiyi.errors import (
+    ConfigError,
+    EmbeddingMismatch,
+    InvalidInput,
+    JiyiError,
+    NotFound,
+    ProviderBadOutput,
+    ProviderError,
+    ProviderUnavailable,
+    ScopeViolation,
+    StoreError,
+    WriteConflict,
+)
+from jiyi.records import (
+    AddResult,
+    EventType,
+    GcReport,
+    HistoryEvent,
+    Hit,
+    Kind,
+    MemoryRecord,
+    Scope,
+    Status,
+    WriteEvent,
+)
+from jiyi.stores.protocol import FailedJob
 
 T = TypeVar("T")
 PAGE = 1000  # the server's largest page; get_all(limit=None) walks pages of this size
@@ -250,6 +273,18 @@ def import_(records: Iterable[dict[str, Any]]) -> Call[int]:
 
 def users() -> Call[list[str]]:
     return Call("GET", "/v1/users", lambda d: [str(u) for u in d["users"]])
+
+
+def failed_jobs(limit: int) -> Call[list[FailedJob]]:
+    def parse(d: Any) -> list[FailedJob]:
+        return [FailedJob(j["id"], Scope("", j["user_id"]), j["kind"], j["attempts"], j["error"],
+                          parse_iso(j["failed_at"]), parse_iso(j["created_at"])) for j in d["jobs"]]
+    return Call("GET", "/v1/jobs/failed", parse, params={"limit": limit})
+
+
+def jobs_action(action: str, ids: Iterable[str] | None) -> Call[int]:
+    return Call("POST", f"/v1/jobs/{action}", lambda d: int(d["count"]),
+                {"ids": None if ids is None else list(ids)})
 
 
 def stats() -> Call[dict[str, Any]]:

@@ -15,8 +15,18 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import calls
-from jiyi.client.calls import PAGE, Call, error_from, plain, unreachable
-from jiyi.records import AddResult, GcReport, Hit, HistoryEvent, Kind, MemoryRecord, Status, Visibility
+from jiyi.client.calls import PAGE, Call, error_from, unreachable
+from jiyi.records import (
+    AddResult,
+    GcReport,
+    HistoryEvent,
+    Hit,
+    Kind,
+    MemoryRecord,
+    Status,
+    Visibility,
+)
+from jiyi.stores.protocol import FailedJob
 
 T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8765"
@@ -166,6 +176,16 @@ class JiyiClient:
     def users(self) -> list[str]:
         return self._send(calls.users())
 
+    def failed_jobs(self, limit: int = 100) -> list[FailedJob]:
+        """The tenant's writes that failed for good (their ``scope.tenant`` is left empty)."""
+        return self._send(calls.failed_jobs(limit))
+
+    def retry_failed(self, ids: Sequence[str] | None = None) -> int:
+        return self._send(calls.jobs_action("retry", ids))
+
+    def drop_failed(self, ids: Sequence[str] | None = None) -> int:
+        return self._send(calls.jobs_action("drop", ids))
+
     def stats(self) -> dict[str, Any]:
         return self._send(calls.stats())
 
@@ -300,6 +320,15 @@ class AsyncJiyiClient:
 
     async def users(self) -> list[str]:
         return await self._send(calls.users())
+
+    async def failed_jobs(self, limit: int = 100) -> list[FailedJob]:
+        return await self._send(calls.failed_jobs(limit))
+
+    async def retry_failed(self, ids: Sequence[str] | None = None) -> int:
+        return await self._send(calls.jobs_action("retry", ids))
+
+    async def drop_failed(self, ids: Sequence[str] | None = None) -> int:
+        return await self._send(calls.jobs_action("drop", ids))
 
     async def stats(self) -> dict[str, Any]:
         return await self._send(calls.stats())

@@ -11,11 +11,22 @@ from typing import Any
 
 from jiyi.clock import parse_iso
 from jiyi.errors import InvalidInput
-from jiyi.records import EventType, HistoryEvent, MemoryRecord, Scope
+from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import ChangeSet, Store, Upsert
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
-from jiyi.write.validate import validate_user_id
+from jiyi.write.validate import (
+    MAX_MESSAGE_CHARS,
+    check_choice,
+    check_content,
+    check_metadata,
+    check_record_id,
+    check_text,
+    check_time,
+    check_unit,
+    validate_optional_id,
+    validate_user_id,
+)
 
 FORMAT = "jiyi.memory.v1"
 BATCH = 256
@@ -60,13 +71,56 @@ def _parse(row: Any, tenant: str, i: int) -> tuple[MemoryRecord, list[HistoryEve
     for key in ("id", "user_id", "content", "kind", "created_at", "updated_at"):
         if not data.get(key):
             raise InvalidInput(f"import row {i} lacks {key!r}")
-    validate_user_id(data["user_id"])
+    _check_row(data, f"import row {i}")
     try:
         rec = MemoryRecord.from_dict(data)
         hist = [HistoryEvent(EventType(h["event"]), h["memory_id"], parse_iso(h["at"]), h.get("old"), h.get("new"),
                              h.get("reason"), h.get("actor", "system")) for h in row.get("history") or []]
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, OverflowError) as exc:
         raise InvalidInput(f"import row {i} is malformed: {exc}") from None
     if any(h.memory_id != rec.id for h in hist):
         raise InvalidInput(f"import row {i} has history of another memory")
     return rec, hist
+
+
+_TIMES = ("created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at")
+
+
+def _check_row(data: dict[str, Any], where: str) -> None:
+    """The rules every other door applies: the content limit, ids, ranges, times, metadata."""
+    validate_user_id(data["user_id"], f"{where}.user_id")
+    check_record_id(data["id"], f"{where}.id")
+    kind = check_choice(Kind, data["kind"], f"{where}.kind")
+    # a turn is kept as it was said (up to the message limit), any other memory is one statement
+    data["content"] = (check_text(data["content"], f"{where}.content", MAX_MESSAGE_CHARS) if kind is Kind.EPISODE
+                       else check_content(data["content"], f"{where}.content"))
+    if data.get("status") is not None:
+        check_choice(Status, data["status"], f"{where}.status")
+    if data.get("visibility") is not None:
+        check_choice(Visibility, data["visibility"], f"{where}.visibility")
+    for key in ("importance", "confidence", "strength"):
+        if data.get(key) is not None:
+            check_unit(data[key], f"{where}.{key}")
+    for key in _TIMES:
+        if data.get(key) is not None:
+            data[key] = check_time(data[key], f"{where}.{key}")
+    for key in ("session_id", "agent_id"):
+        validate_optional_id(data.get(key), f"{where}.{key}")
+    for key in ("slot", "speaker"):
+        if data.get(key) is not None:
+            check_text(data[key], f"{where}.{key}", 200)
+    for key in ("source_ids", "links", "entities"):
+        items = data.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list) or len(items) > 1000:
+            raise InvalidInput(f"{where}.{key} must be a list of at most 1,000 strings")
+        for item in items:
+            if key == "entities":
+                check_text(item, f"{where}.{key}[]", 200)
+            else:
+                check_record_id(item, f"{where}.{key}[]")
+    data["metadata"] = check_metadata(data.get("metadata"), f"{where}.metadata")
+    hits = data.get("hit_count")
+    if hits is not None and (not isinstance(hits, int) or isinstance(hits, bool) or hits < 0):
+        raise InvalidInput(f"{where}.hit_count must be a non-negative integer")

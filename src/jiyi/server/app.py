@@ -28,9 +28,10 @@ from jiyi.server.keys import KeyStore
 from jiyi.server.limits import BodyLimitMiddleware
 from jiyi.server.metrics import Metrics, MetricsMiddleware
 from jiyi.server.ratelimit import RateLimiter
-from jiyi.server.routes import admin, context, memories
+from jiyi.server.routes import ERRORS, admin, context, memories
 from jiyi.server.tenants import TenantPool
-from jiyi.web import SecretFile, build_router as build_panel
+from jiyi.web import SecretFile
+from jiyi.web import build_router as build_panel
 
 log = logging.getLogger("jiyi.server")
 
@@ -51,6 +52,7 @@ class ServerOptions:
     to ``rate_burst``; ``max_body_bytes`` caps request bodies (413 beyond);
     ``cors_origins`` is empty by default, which leaves CORS off (browsers on other
     origins cannot call the API). ``keys_path`` defaults to ``$JIYI_HOME/keys.db``.
+    ``operator_tenants``: whose keys may read ``/metrics``.
     """
 
     worker: bool = True
@@ -60,12 +62,15 @@ class ServerOptions:
     rate_burst: int = 100
     max_body_bytes: int = 2 * 1024 * 1024
     cors_origins: tuple[str, ...] = ()
+    #: Keys of these tenants are operator credentials: they read ``/metrics`` (every
+    #: tenant's figures). Empty: the configured default tenant's keys.
+    operator_tenants: tuple[str, ...] = ()
 
 
 def create_app(settings: Settings | None = None, options: ServerOptions | None = None, *,
                keys: KeyStore | None = None, clock: Clock | None = None) -> FastAPI:
     """Build the app. Raises ConfigError when no API key exists, unless ``insecure_no_auth``."""
-    settings = settings or Settings(**{})  # environment and config file
+    settings = settings or Settings()  # environment and config file
     options = options or ServerOptions()
     if options.insecure_no_auth:
         keys = None
@@ -76,7 +81,8 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
                               "(or run without auth on a trusted machine with --insecure-no-auth)")
     pool = TenantPool(settings, clock=clock, worker=options.worker)
     state = ServerState(pool=pool, keys=keys, limiter=RateLimiter(options.rate_limit, options.rate_burst),
-                        metrics=Metrics(), default_tenant=settings.tenant, insecure=options.insecure_no_auth)
+                        metrics=Metrics(), default_tenant=settings.tenant, insecure=options.insecure_no_auth,
+                        operators=frozenset(options.operator_tenants or (settings.tenant,)))
     _register_gauges(state)
 
     @asynccontextmanager
@@ -96,7 +102,8 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
     for router in (memories.router, context.router, admin.router, admin.ops):
         app.include_router(router)
     app.include_router(build_panel(pool.get, keys, SecretFile.in_home(settings.home), api_auth=authenticate,
-                                   default_tenant=settings.tenant, clock=clock))  # web panel /ui + POST /v1/ui-links
+                                   default_tenant=settings.tenant, clock=clock),
+                       responses=ERRORS)  # web panel /ui + POST /v1/ui-links
     # add_middleware wraps: the last one added is the outermost.
     app.add_middleware(BodyLimitMiddleware, max_bytes=options.max_body_bytes)
     if options.cors_origins:

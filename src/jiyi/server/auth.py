@@ -19,7 +19,7 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from jiyi.memory import Memory
-from jiyi.server.errors import rate_limited, unauthorized
+from jiyi.server.errors import ServiceError, rate_limited, unauthorized
 from jiyi.server.keys import KeyStore
 from jiyi.server.metrics import Metrics
 from jiyi.server.ratelimit import RateLimiter
@@ -36,6 +36,7 @@ class ServerState:
     metrics: Metrics
     default_tenant: str
     insecure: bool = False
+    operators: frozenset[str] = frozenset()  # tenants whose keys read every tenant's figures
 
 
 @dataclass(slots=True, frozen=True)
@@ -87,3 +88,12 @@ def tenant_memory(request: Request, principal: Annotated[Principal, Depends(auth
 
 
 MemoryDep = Annotated[Memory, Depends(tenant_memory)]
+
+
+def operator(request: Request, principal: Annotated[Principal, Depends(authenticate)]) -> Principal:
+    """Only an operator credential (a key of an operator tenant) passes: 403 otherwise."""
+    state = server_state(request)
+    if not state.insecure and principal.tenant not in state.operators:
+        raise ServiceError(403, "forbidden", "this needs an operator key (a key of an operator tenant: "
+                                             "`jiyi serve --operator-tenant NAME`)")
+    return principal

@@ -12,17 +12,31 @@ be a user's private text).
 
 from __future__ import annotations
 
+import json
 import logging
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from jiyi.errors import (ConfigError, EmbeddingMismatch, InvalidInput, JiyiError, MissingDependency, NotFound,
-                         ProviderBadOutput, ProviderError, ProviderUnavailable, ScopeViolation, StoreError,
-                         WriteConflict)
+from jiyi.errors import (
+    ConfigError,
+    EmbeddingMismatch,
+    InvalidInput,
+    JiyiError,
+    MissingDependency,
+    NotFound,
+    ProviderBadOutput,
+    ProviderError,
+    ProviderUnavailable,
+    ScopeViolation,
+    StoreError,
+    WriteConflict,
+)
 from jiyi.redact import redact
 
 log = logging.getLogger("jiyi.server")
@@ -143,9 +157,51 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "internal_error", "internal server error; the server log has the details")
 
 
+def unexpected_answer(exc: BaseException) -> tuple[int, dict[str, Any]]:
+    """Status and body for an exception no handler took: storage trouble is 503, the rest 500."""
+    if isinstance(exc, sqlite3.OperationalError) or type(exc).__module__.startswith("psycopg"):
+        return 503, error_body("store_unavailable", f"the store failed: {exc}")
+    return 500, error_body("internal_error", "internal server error; the server log has the details")
+
+
+class CatchAllMiddleware:
+    """Answers an unexpected exception itself (500, or 503 for storage trouble) instead of
+    letting it reach the server: Starlette re-raises those after its 500, and uvicorn then
+    drops the kept-alive connection, so the client's next request got a reset."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            if started:
+                raise  # too late for an answer of our own
+            log.exception("%s %s crashed", scope.get("method"), scope.get("path"), exc_info=exc)
+            status, body = unexpected_answer(exc)
+            data = json.dumps(body).encode()
+            await send({"type": "http.response.start", "status": status,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(data)).encode())]})
+            await send({"type": "http.response.body", "body": data})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers above on ``app`` (the only exception handlers jiyi installs)."""
     app.add_exception_handler(JiyiError, _on_jiyi_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
     app.add_exception_handler(Exception, _on_unexpected)
+    app.add_middleware(CatchAllMiddleware)  # innermost of the middlewares: see its docstring

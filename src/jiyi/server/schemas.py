@@ -130,6 +130,11 @@ class FlushRequest(Request):
     timeout: float = Field(60.0, gt=0, le=300)
 
 
+class JobsRequest(Request):
+    ids: list[str] | None = Field(None, max_length=1000,
+                                  description="Failed job ids; leave out (or null) for every failed job of the tenant.")
+
+
 class ImportRequest(Request):
     records: list[dict[str, Any]] = Field(description="Rows produced by export (JSONL lines, parsed).")
 
@@ -265,6 +270,24 @@ class GcReportOut(BaseModel):
 
 class FlushOut(BaseModel):
     idle: bool
+
+
+class FailedJobOut(BaseModel):
+    id: str
+    user_id: str
+    kind: str
+    attempts: int
+    error: str | None
+    failed_at: str
+    created_at: str
+
+
+class FailedJobsOut(BaseModel):
+    jobs: list[FailedJobOut]
+
+
+class JobsCountOut(BaseModel):
+    count: int
 
 
 class ImportOut(BaseModel):

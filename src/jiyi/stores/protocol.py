@@ -221,6 +221,19 @@ class Job:
     created_at: datetime
 
 
+@dataclass(slots=True, frozen=True)
+class FailedJob:
+    """A job that failed past its retry limit: kept until it is retried or dropped on purpose."""
+
+    id: str
+    scope: Scope
+    kind: str
+    attempts: int
+    error: str | None
+    failed_at: datetime
+    created_at: datetime
+
+
 @runtime_checkable
 class Store(Protocol):
     """Storage contract; ``tests/stores/test_contract.py`` runs against every implementation."""
@@ -290,10 +303,18 @@ class Store(Protocol):
 
     # durable jobs
     def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str: ...
-    def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0) -> builtins.list[Job]: ...
+    def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
+                   scope: Scope | None = None) -> builtins.list[Job]:
+        """Up to ``limit`` claimable jobs (``scope``'s only, when given): tenants in turn, each
+        one's oldest first."""
     def fail_job(self, job_id: str, error: str, at: datetime) -> None: ...
     def pending_jobs(self, scope: Scope | None = None) -> int: ...
-    def failed_jobs(self) -> int: ...
+    def failed_jobs(self, tenant: str | None = None) -> int: ...
+    def list_failed_jobs(self, tenant: str | None = None, limit: int = 100) -> builtins.list[FailedJob]: ...
+    def retry_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None, at: datetime) -> int:
+        """Failed jobs (all of ``tenant``'s, or those of ``ids``) claimable again; how many."""
+    def drop_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None) -> int:
+        """Failed jobs deleted on purpose; how many."""
 
     # embedding cache (content hash → vector)
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]: ...

@@ -12,6 +12,7 @@ from jiyi.privacy.mask import level_of
 from jiyi.privacy.protect import protect_text
 from jiyi.privacy.seal import SEALED_KEY
 from jiyi.records import Kind, MemoryRecord, Message, Scope, new_id
+from jiyi.text.chunks import PART_CHARS, split_text
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.tokens import keywords_text
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
@@ -92,6 +93,9 @@ def draft_episodes(
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
 
+    A turn longer than :data:`~jiyi.text.chunks.PART_CHARS` gives one draft per part, each
+    with the turn's id; the first part has the turn before as its context, the later ones none.
+
     Each episode keeps the id of the turn before it (``metadata["prev_id"]``): recall
     pairs a turn with its reply through it (read/boosts.py). ``model`` is the embedding
     model the drafts will be embedded with (recorded on them). The turns come masked
@@ -101,12 +105,18 @@ def draft_episodes(
     """
     out: list[EpisodeDraft] = []
     prev = previous
-    for m in messages:
+    turn_before: dict[str, str] = {}  # message id → the id of the turn before it (its parts share it)
+    for m in _parts(messages):
         if m.role == "system" or is_smalltalk(m.content):
             prev = m if m.role != "system" else prev
             continue
         m = replace(m, content=protect_text(m.content, None).text)  # masked at add already; a secret never slips by
         text = speaker_text(m)
+        prev_id = turn_before.setdefault(m.id, prev.id) if m.id and prev is not None and prev.id else None
+        if m.id and prev_id == m.id:
+            prev_id = None
+        if prev is not None and m.id and prev.id == m.id:  # a later part of a long turn: the part before
+            prev = None  # is no context worth a second model call per part (it halves a long turn's cost)
         context = f"{speaker_text(prev)}\n{text}" if prev is not None else text
         record = MemoryRecord(
             id=new_id(),
@@ -125,12 +135,22 @@ def draft_episodes(
             speaker=m.name,
             embedding_model=model,
             visibility=level_of(m.content),
-            metadata={"role": m.role, **({"prev_id": prev.id} if prev is not None and prev.id else {}),
+            metadata={"role": m.role, **({"prev_id": prev_id} if prev_id else {}),
                       **(metadata or {}),
                       **({SEALED_KEY: sealed[m.id]} if sealed and m.id and m.id in sealed else {})},
         )
         out.append(EpisodeDraft(record, text, context, speaker_text(prev) if prev is not None else None))
         prev = m
+    return out
+
+
+def _parts(messages: Sequence[Message]) -> list[Message]:
+    """Each turn, a long one as several (:func:`~jiyi.text.chunks.split_text`, same id and time):
+    the model reads a part whole, so the end of a long message stays findable."""
+    out: list[Message] = []
+    for m in messages:
+        parts = split_text(m.content) if len(m.content) > PART_CHARS else [m.content]
+        out.extend(Message(m.role, p, m.timestamp, m.id, m.name) for p in parts)
     return out
 
 

@@ -64,6 +64,18 @@ class WriteContext:
     keyring: Keyring | None = None  # seals sensitive and secret values (jiyi.privacy.seal)
 
 
+#: Extraction reads this many characters of a message (bounded work per input: the rules
+#: found ~400 candidates in 20,000 characters, each one embedded and resolved). The whole
+#: message stays findable through its episodes.
+EXTRACT_CHARS = 2000
+
+
+def extraction_window(messages: Sequence[Message]) -> list[Message]:
+    """``messages`` with each one's text cut to :data:`EXTRACT_CHARS` characters."""
+    return [m if len(m.content) <= EXTRACT_CHARS else
+            Message(m.role, m.content[:EXTRACT_CHARS], m.timestamp, m.id, m.name) for m in messages]
+
+
 def message_from_dict(d: dict[str, Any]) -> Message:
     return Message(role=d["role"], content=d["content"], timestamp=parse_iso(d["timestamp"]),
                    id=d.get("id"), name=d.get("name"))
@@ -89,7 +101,7 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        asked, extracted = split_forget_candidates(ctx.extractor.extract(window), window)
+        asked, extracted = split_forget_candidates(ctx.extractor.extract(extraction_window(window)), window)
         forget += asked
         candidates = protect_candidates(normalize_candidates(extracted), ctx.keyring, sealed)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),

@@ -2,7 +2,13 @@
 
 ``add`` enqueues a job (durable once ``enqueue`` returns) and wakes the worker.
 Jobs are claimed with a lease, so a crashed process's jobs are picked up again once
-the lease runs out; a job that keeps failing is retried up to the store's limit.
+the lease runs out; a job that keeps failing is retried up to the store's limit, then
+kept as ``failed`` (``Memory.failed_jobs()``, ``jiyi jobs list``) until it is retried or
+dropped on purpose.
+
+Fair and stoppable: jobs run one at a time under the lock (not a whole drain), so a
+sync add of another user gets its turn between two jobs, and ``stop()`` is seen between
+two jobs (jobs claimed but not run go back to the queue when their lease runs out).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from jiyi.clock import Clock
-from jiyi.records import WriteEvent
+from jiyi.records import Scope, WriteEvent
 from jiyi.stores.protocol import Job, Store
 
 log = logging.getLogger("jiyi.write.jobs")
@@ -29,7 +35,7 @@ class JobWorker:
         self._store, self._handler, self._clock = store, handler, clock
         self._batch, self._lease, self._poll = batch, lease_seconds, poll_seconds
         self._name = f"{os.getpid()}-{id(self):x}"
-        self._lock = threading.Lock()  # one drain at a time per process keeps per-user order
+        self._lock = threading.Lock()  # one job at a time per worker
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -43,24 +49,34 @@ class JobWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the job being run (waiting at most ``timeout`` seconds for it: the
+        thread is a daemon, and a job cut short is redone from the queue)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=30)
+            self._thread.join(timeout=timeout)
             self._thread = None
 
-    def drain(self, max_jobs: int | None = None) -> int:
-        """Run claimable jobs until none is left (or ``max_jobs`` ran); returns how many ran."""
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def drain(self, max_jobs: int | None = None, scope: Scope | None = None) -> int:
+        """Run claimable jobs (``scope``'s only, when given) until none is left, ``max_jobs``
+        ran or the worker is stopping; returns how many ran."""
         done = 0
-        with self._lock:
-            while max_jobs is None or done < max_jobs:
-                jobs = self._store.claim_jobs(self._batch, self._name, self._clock.now(), self._lease)
-                if not jobs:
-                    break
-                for job in jobs:
+        while (max_jobs is None or done < max_jobs) and not self._stop.is_set():
+            batch = self._batch if max_jobs is None else min(self._batch, max_jobs - done)
+            jobs = self._store.claim_jobs(batch, self._name, self._clock.now(), self._lease, scope=scope)
+            if not jobs:
+                break
+            for job in jobs:
+                if self._stop.is_set():
+                    break  # the rest go back to the queue when their lease runs out
+                with self._lock:
                     self._run(job)
-                    done += 1
+                done += 1
         return done
 
     def run_inline(self, job: Job) -> list[WriteEvent]:
@@ -68,20 +84,21 @@ class JobWorker:
         with self._lock:
             return self._handler(job)
 
-    def wait_idle(self, timeout: float = 60.0) -> bool:
-        """Drain, then wait for jobs other workers hold; False if time ran out."""
+    def wait_idle(self, timeout: float = 60.0, scope: Scope | None = None) -> bool:
+        """Drain, then wait for jobs other workers hold (``scope``'s only, when given: a sync
+        add waits for its own user's earlier writes, not for other users'); False if time ran out."""
         deadline = time.monotonic() + timeout
         while True:
-            self.drain()
-            pending = self._store.pending_jobs()
-            if pending <= 0 or time.monotonic() > deadline:
+            self.drain(scope=scope)
+            pending = self._store.pending_jobs(scope)
+            if pending <= 0 or time.monotonic() > deadline or self._stop.is_set():
                 return pending <= 0
             time.sleep(0.05)
 
     def _run(self, job: Job) -> None:
         try:
             self._handler(job)
-        except Exception as exc:  # noqa: BLE001 - any failure must go back to the queue, not vanish
+        except Exception as exc:
             self.errors += 1
             log.exception("job %s failed (attempt %d); it will be retried", job.id, job.attempts)
             self._store.fail_job(job.id, f"{type(exc).__name__}: {exc}", self._clock.now())
@@ -90,7 +107,7 @@ class JobWorker:
         while not self._stop.is_set():
             try:
                 ran = self.drain()
-            except Exception:  # noqa: BLE001 - the worker must survive a store hiccup
+            except Exception:
                 log.exception("worker drain failed; retrying")
                 ran = 0
             if not ran:

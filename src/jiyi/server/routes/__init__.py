@@ -7,10 +7,16 @@ from jiyi.server.schemas import ErrorOut
 
 #: Error responses every authenticated route can give (documented in OpenAPI).
 ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorOut, "description": "The body is not valid JSON or could not be read (malformed_json, "
+                                            "malformed_body)."},
     401: {"model": ErrorOut, "description": "Missing, invalid or revoked API key."},
+    413: {"model": ErrorOut, "description": "The body is larger than the server's limit (payload_too_large)."},
+    415: {"model": ErrorOut, "description": "The body is not sent as JSON (unsupported_media_type)."},
     422: {"model": ErrorOut, "description": "The request was understood but refused (validation_error, "
                                             "invalid_input)."},
     429: {"model": ErrorOut, "description": "Rate limit of this API key exceeded (see Retry-After)."},
+    503: {"model": ErrorOut, "description": "The store failed (read-only, disk full, unreachable: "
+                                            "store_unavailable); retry later."},
 }
 NOT_FOUND: dict[int | str, dict[str, object]] = {
     404: {"model": ErrorOut, "description": "No such memory for this user."}}

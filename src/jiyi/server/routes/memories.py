@@ -11,9 +11,26 @@ from jiyi.errors import NotFound
 from jiyi.records import MemoryRecord
 from jiyi.server.auth import MemoryDep
 from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
-from jiyi.server.schemas import (AddRequest, AddResultOut, BufferOut, ClearedOut, EndSessionRequest, HistoryOut,
-                                 KindName, MemoryListOut, MemoryOut, PurgedOut, PurgeRequest, RememberRequest,
-                                 SearchOut, SearchRequest, StatusFilter, SummariesOut, UpdateRequest, UserRequest)
+from jiyi.server.schemas import (
+    AddRequest,
+    AddResultOut,
+    BufferOut,
+    ClearedOut,
+    EndSessionRequest,
+    HistoryOut,
+    KindName,
+    MemoryListOut,
+    MemoryOut,
+    PurgedOut,
+    PurgeRequest,
+    RememberRequest,
+    SearchOut,
+    SearchRequest,
+    StatusFilter,
+    SummariesOut,
+    UpdateRequest,
+    UserRequest,
+)
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).")]

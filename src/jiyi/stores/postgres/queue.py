@@ -10,6 +10,10 @@ Claims use ``FOR UPDATE SKIP LOCKED``: concurrent workers never wait for each ot
 and never get the same job, and no statement here ever waits on a row another
 claimer holds (the lease-expiry sweep skips locked rows too). Every function runs
 inside the caller's transaction.
+
+Fair between tenants: a claim takes each tenant's oldest jobs in turn (round robin), so
+one tenant's backlog does not hold the others' jobs back; a claim for one scope (a sync
+add waiting for its own user's earlier jobs) takes only that user's jobs.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from psycopg.types.json import Jsonb
 
 from jiyi.clock import ensure_utc
 from jiyi.records import Scope
-from jiyi.stores.protocol import Job
+from jiyi.stores.protocol import FailedJob, Job
 
 MAX_ATTEMPTS = 5
 
@@ -36,15 +40,24 @@ FROM (SELECT tenant, user_id, id FROM jobs
 WHERE (j.tenant, j.user_id, j.id) = (x.tenant, x.user_id, x.id)
 """
 
-_CLAIM_SQL = """
+_CLAIMABLE = """status IN ('pending', 'claimed')
+        AND (status = 'pending' OR lease_until <= %(now)s)
+        AND (status = 'pending' OR attempts < %(max)s)"""
+# FOR UPDATE cannot sit beside a window function: the turns are ranked first, then the
+# chosen rows locked (a row another claimer took meanwhile is skipped).
+_CLAIM_SQL = f"""
 UPDATE jobs j SET status = 'claimed', worker = %(worker)s, lease_until = %(lease)s,
        attempts = j.attempts + 1, updated_at = %(now)s
 FROM (SELECT tenant, user_id, id FROM jobs
-      WHERE status IN ('pending', 'claimed')
-        AND (status = 'pending' OR lease_until <= %(now)s)
-        AND (status = 'pending' OR attempts < %(max)s)
-      ORDER BY created_at, seq
-      LIMIT %(limit)s
+      WHERE (tenant, user_id, id) IN (
+          SELECT tenant, user_id, id FROM (
+              SELECT tenant, user_id, id, created_at, seq,
+                     row_number() OVER (PARTITION BY tenant ORDER BY created_at, seq) AS turn
+              FROM jobs WHERE {_CLAIMABLE}
+                AND (%(tenant)s::text IS NULL OR (tenant = %(tenant)s AND user_id = %(user_id)s))) r
+          ORDER BY turn, created_at, seq
+          LIMIT %(limit)s)
+        AND {_CLAIMABLE}
       FOR UPDATE SKIP LOCKED) x
 WHERE (j.tenant, j.user_id, j.id) = (x.tenant, x.user_id, x.id)
 RETURNING j.id, j.tenant, j.user_id, j.kind, j.payload, j.attempts, j.created_at, j.seq
@@ -64,9 +77,11 @@ def enqueue(
 
 
 def claim(
-    conn: psycopg.Connection[Any], limit: int, worker: str, at: datetime, lease_seconds: float
+    conn: psycopg.Connection[Any], limit: int, worker: str, at: datetime, lease_seconds: float,
+    scope: Scope | None = None,
 ) -> list[Job]:
-    """Claim up to ``limit`` pending or lease-expired jobs, oldest first; each claim is one attempt."""
+    """Claim up to ``limit`` pending or lease-expired jobs (of ``scope`` only, when given),
+    tenants in turn, each one's oldest first; each claim is one attempt."""
     now = ensure_utc(at)
     conn.execute(_EXPIRE_SQL, {"now": now, "max": MAX_ATTEMPTS})
     if limit <= 0:
@@ -77,9 +92,16 @@ def claim(
         "now": now,
         "max": MAX_ATTEMPTS,
         "limit": limit,
+        "tenant": scope.tenant if scope is not None else None,
+        "user_id": scope.user_id if scope is not None else None,
     }
     rows = conn.execute(_CLAIM_SQL, params).fetchall()
-    rows.sort(key=lambda r: (r[6], r[7]))  # RETURNING has no order
+    turn: dict[str, int] = {}  # RETURNING has no order: tenants in turn again, each oldest first
+    ranked = []
+    for r in sorted(rows, key=lambda r: (r[6], r[7])):
+        turn[r[1]] = turn.get(r[1], 0) + 1
+        ranked.append((turn[r[1]], r))
+    rows = [r for _, r in sorted(ranked, key=lambda x: (x[0], x[1][6], x[1][7]))]
     return [
         Job(job_id, Scope(tenant, user_id), kind, payload, attempts, ensure_utc(created))
         for job_id, tenant, user_id, kind, payload, attempts, created, _seq in rows
@@ -118,6 +140,31 @@ def count_open(conn: psycopg.Connection[Any], scope: Scope | None) -> int:
     return int(row[0]) if row else 0
 
 
-def count_failed(conn: psycopg.Connection[Any]) -> int:
-    row = conn.execute("SELECT count(*) FROM jobs WHERE status = 'failed'").fetchone()
+_FAILED = "status = 'failed' AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s) " \
+          "AND (%(ids)s::text[] IS NULL OR id = ANY(%(ids)s))"
+
+
+def count_failed(conn: psycopg.Connection[Any], tenant: str | None = None) -> int:
+    row = conn.execute(f"SELECT count(*) FROM jobs WHERE {_FAILED}", {"tenant": tenant, "ids": None}).fetchone()
     return int(row[0]) if row else 0
+
+
+def list_failed(conn: psycopg.Connection[Any], tenant: str | None, limit: int) -> list[FailedJob]:
+    rows = conn.execute(
+        f"SELECT id, tenant, user_id, kind, attempts, last_error, updated_at, created_at FROM jobs "
+        f"WHERE {_FAILED} ORDER BY created_at, seq LIMIT %(limit)s",
+        {"tenant": tenant, "ids": None, "limit": max(0, limit)}).fetchall()
+    return [FailedJob(job_id, Scope(t, u), kind, attempts, error, ensure_utc(failed), ensure_utc(created))
+            for job_id, t, u, kind, attempts, error, failed, created in rows]
+
+
+def retry_failed(conn: psycopg.Connection[Any], tenant: str | None, ids: list[str] | None, at: datetime) -> int:
+    """Failed jobs back to ``pending`` with their attempts reset (the last error is kept)."""
+    cur = conn.execute(f"UPDATE jobs SET status = 'pending', attempts = 0, updated_at = %(now)s WHERE {_FAILED}",
+                       {"tenant": tenant, "ids": ids, "now": ensure_utc(at)})
+    return cur.rowcount
+
+
+def drop_failed(conn: psycopg.Connection[Any], tenant: str | None, ids: list[str] | None) -> int:
+    """Failed jobs deleted, on purpose (their messages are not written)."""
+    return conn.execute(f"DELETE FROM jobs WHERE {_FAILED}", {"tenant": tenant, "ids": ids}).rowcount

@@ -52,6 +52,7 @@ from jiyi.stores.protocol import (
     HIT_STRENGTH_STEP,
     MAX_STRENGTH,
     ChangeSet,
+    FailedJob,
     Job,
     Ranking,
     RecordFilter,
@@ -373,10 +374,11 @@ class PostgresStore:
             return queue.enqueue(conn, scope, kind, payload, at)
 
     def claim_jobs(
-        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0
+        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
+        scope: Scope | None = None,
     ) -> builtins.list[Job]:
         with self._tx() as conn:
-            return queue.claim(conn, limit, worker, at, lease_seconds)
+            return queue.claim(conn, limit, worker, at, lease_seconds, scope)
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         with self._conn() as conn:
@@ -386,9 +388,21 @@ class PostgresStore:
         with self._conn() as conn:
             return queue.count_open(conn, scope)
 
-    def failed_jobs(self) -> int:
+    def failed_jobs(self, tenant: str | None = None) -> int:
         with self._conn() as conn:
-            return queue.count_failed(conn)
+            return queue.count_failed(conn, tenant)
+
+    def list_failed_jobs(self, tenant: str | None = None, limit: int = 100) -> builtins.list[FailedJob]:
+        with self._conn() as conn:
+            return queue.list_failed(conn, tenant, limit)
+
+    def retry_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None, at: datetime) -> int:
+        with self._tx() as conn:
+            return queue.retry_failed(conn, tenant, None if ids is None else list(ids), at)
+
+    def drop_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None) -> int:
+        with self._tx() as conn:
+            return queue.drop_failed(conn, tenant, None if ids is None else list(ids))
 
     # -- embedding cache and key/value state -------------------------------------------
 

@@ -46,7 +46,10 @@ class ConnectionPool:
             return conn
         if self._closed:
             raise StoreError(f"the store at {self.path} is closed")
-        conn = self._connect()
+        try:
+            conn = self._connect()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the store at {self.path}: {exc}") from exc
         self._local.conn = conn
         with self._lock:
             self._prune_dead_threads()
@@ -90,10 +93,16 @@ class ConnectionPool:
         """Close every connection this pool opened."""
         with self._lock:
             self._closed = True
+            errors = []
             for _thread, conn in self._open.values():
-                conn.close()
+                try:
+                    conn.close()
+                except sqlite3.Error as exc:
+                    errors.append(exc)
             self._open.clear()
         self._local = threading.local()
+        if errors:
+            raise StoreError(f"closing the store at {self.path} failed: {errors[0]}") from errors[0]
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -136,9 +145,14 @@ class ConnectionPool:
                 result = fn(conn)
                 conn.execute("COMMIT")
                 return result
-            except BaseException:
+            except BaseException as exc:
                 if conn.in_transaction:  # some errors (disk full) already rolled back
-                    conn.execute("ROLLBACK")
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                if isinstance(exc, sqlite3.OperationalError):  # read-only file, disk full, I/O error
+                    raise StoreError(f"writing to the store at {self.path} failed: {exc}") from exc
                 raise
         raise AssertionError("unreachable")
 

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from jiyi.clock import parse_iso
-from jiyi.errors import EmbeddingMismatch, InvalidInput
+from jiyi.errors import EmbeddingMismatch, InvalidInput, StoreError
 from jiyi.records import HistoryEvent, MemoryRecord, Scope
 from jiyi.stores.protocol import (
     CHANNELS,
     ChangeSet,
+    FailedJob,
     Job,
     Ranking,
     RecordFilter,
@@ -53,7 +54,12 @@ CACHE_BEHIND = 4096
 def from_settings(settings: Settings) -> SQLiteStore:
     """Registry factory: the file at ``settings.sqlite_path()``, parent folders created."""
     path = settings.sqlite_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() or not path.name:
+        raise StoreError(f"the store path {path} is a directory: name a file (e.g. {path / 'jiyi.db'})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the folder {path.parent} for the store: {exc.strerror or exc}") from None
     return SQLiteStore(path)
 
 
@@ -405,10 +411,11 @@ class SQLiteStore:
         return self._pool.write(lambda conn: jobs.enqueue(conn, scope, kind, payload, at))
 
     def claim_jobs(
-        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0
+        self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
+        scope: Scope | None = None,
     ) -> builtins.list[Job]:
-        """Oldest pending (or lease-expired) jobs, each handed to exactly one caller."""
-        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds))
+        """Oldest pending (or lease-expired) jobs, tenants in turn, each handed to exactly one caller."""
+        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope))
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         """Back to pending, or ``failed`` once it has been tried ``jobs.MAX_ATTEMPTS`` times."""
@@ -418,8 +425,17 @@ class SQLiteStore:
         """Jobs not finished yet: pending or claimed (done and failed ones don't count)."""
         return jobs.count_open(self._pool.get(), scope)
 
-    def failed_jobs(self) -> int:
-        return jobs.count_failed(self._pool.get())
+    def failed_jobs(self, tenant: str | None = None) -> int:
+        return jobs.count_failed(self._pool.get(), tenant)
+
+    def list_failed_jobs(self, tenant: str | None = None, limit: int = 100) -> builtins.list[FailedJob]:
+        return jobs.list_failed(self._pool.get(), tenant, limit)
+
+    def retry_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None, at: datetime) -> int:
+        return self._pool.write(lambda conn: jobs.retry_failed(conn, tenant, None if ids is None else list(ids), at))
+
+    def drop_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None) -> int:
+        return self._pool.write(lambda conn: jobs.drop_failed(conn, tenant, None if ids is None else list(ids)))
 
     # -- embedding cache and key/value state -------------------------------------------
 
