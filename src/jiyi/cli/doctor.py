@@ -20,13 +20,14 @@ def register(cli: click.Group) -> None:
 @click.command()
 @json_option
 def doctor(as_json: bool) -> None:
-    """Check configuration, the embedding model and the store."""
+    """Check configuration, the embedding model, the store and the reranker (one real call)."""
     report: dict[str, object] = {"python": platform.python_version(), "jiyi": metadata.version("jiyi")}
     obj = dict(click.get_current_context().find_root().obj or {})
     settings = Settings(**obj)
     report["settings"] = {"store": settings.store_backend(), "path": str(settings.sqlite_path()),
                           "embedder": settings.embedder, "extractor": settings.extractor,
-                          "tenant": settings.tenant, "llm": settings.llm_base_url or "(none)"}
+                          "tenant": settings.tenant, "llm": settings.llm_base_url or "(none)",
+                          "reranker": settings.reranker or "(none)"}
     report["backends"] = {role: registry.names(role) for role in registry.ROLES}
     t0 = time.perf_counter()
     with open_memory() as mem:
@@ -34,9 +35,16 @@ def doctor(as_json: bool) -> None:
         report["model"] = {"name": mem.embedder.model, "dim": mem.embedder.dim,
                            "load_and_embed_ms": round((time.perf_counter() - t0) * 1000, 1)}
         report["store"] = {"embedding": mem.store.embedding_info(), **mem.stats()}
+        if mem.reranker is not None:  # one tiny real rerank call, within the configured timeout
+            report["reranker"] = mem.reranker.check()
+    checked = report.get("reranker")
+    failed = checked.get("error") if isinstance(checked, dict) else None
     if as_json:
         emit_json(report)
-        return
-    for key, value in report.items():
-        click.echo(f"{key:10} {value}")
-    click.echo("ok")
+    else:
+        for key, value in report.items():
+            click.echo(f"{key:10} {value}")
+    if failed:
+        raise click.ClickException(f"the reranker check failed: {failed}")
+    if not as_json:
+        click.echo("ok")

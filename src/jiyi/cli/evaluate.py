@@ -53,8 +53,12 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--stores", "stores_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="Keep each conversation's store in this folder and reuse it on later runs (ingest "
                    "skipped): for tuning read-side settings. Delete it after changing the write path.")
+@click.option("--simulate-reranker", "simulate", default=None, metavar="AUC[,AUC…]",
+              help="Run once per AUC with a simulated reranker of that quality (the evidence label plus "
+                   "seeded noise; 'none' = no reranker) and print a table: what a reranker would buy.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the simulated reranker's noise.")
 def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
-          limit_questions: int | None, stores_dir: Path | None) -> None:
+          limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
     """Evidence recall of search: every turn added with its dia_id, every question searched.
 
     Each conversation goes into a fresh temporary store. Prints recall@k, all@k,
@@ -66,6 +70,14 @@ def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
 
     opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions,
                        stores_dir=stores_dir)
+    if simulate:
+        from jiyi.eval.simulated import run_simulations
+
+        try:
+            click.echo(run_simulations(data, opts, simulate, seed=seed, json_out=json_out))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--simulate-reranker") from None
+        return
     result = run_eval(data, opts, progress=lambda msg: click.echo(msg, err=True))
     report = result.to_dict()
     if json_out is not None:
