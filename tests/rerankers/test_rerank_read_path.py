@@ -28,7 +28,7 @@ def _favour(word: str) -> Callable[[str, str], float]:
 
 
 def test_hits_follow_the_rerank_scores(rerank_memory: Callable[..., Memory], fake_rerank: FakeRerank) -> None:
-    mem = rerank_memory()
+    mem = rerank_memory(weights={"rerank": 20.0})  # the reranker decides among its candidates
     plain = rerank_memory(reranker=None)  # same file, no reranker: the fused order
     assert "bicycle" not in plain.search(QUERY, user_id="u1")[0].content
     fake_rerank.score = _favour("bicycle")
@@ -40,20 +40,31 @@ def test_hits_follow_the_rerank_scores(rerank_memory: Callable[..., Memory], fak
     assert "Chengdu" in mem.search("what do I like to eat", user_id="u1")[0].content
 
 
-def test_build_context_uses_the_reranker(rerank_memory: Callable[..., Memory], fake_rerank: FakeRerank) -> None:
+def test_default_weight_lifts_what_the_reranker_favours(rerank_memory: Callable[..., Memory],
+                                                        fake_rerank: FakeRerank) -> None:
     mem = rerank_memory()
+    plain = [h.content for h in rerank_memory(reranker=None).search(QUERY, user_id="u1")]
     fake_rerank.score = _favour("bicycle")
-    block = mem.build_context(QUERY, user_id="u1", budget_tokens=400)
-    lines = [line for line in block.splitlines() if "bicycle" in line or "city" in line]
-    assert "bicycle" in lines[0]
+    hits = [h.content for h in mem.search(QUERY, user_id="u1")]
+    before = min(i for i, c in enumerate(plain) if "bicycle" in c)
+    after = min(i for i, c in enumerate(hits) if "bicycle" in c)
+    assert after < before
+
+
+def test_build_context_uses_the_reranker(rerank_memory: Callable[..., Memory], fake_rerank: FakeRerank) -> None:
+    mem = rerank_memory(weights={"rerank": 20.0})
+    assert "bicycle" not in rerank_memory(reranker=None).build_context(QUERY, user_id="u1", limit=1)
+    fake_rerank.score = _favour("bicycle")
+    assert "bicycle" in mem.build_context(QUERY, user_id="u1", limit=1)
 
 
 def test_partial_answer_ranks_the_scored_first(rerank_memory: Callable[..., Memory],
                                                fake_rerank: FakeRerank) -> None:
-    mem = rerank_memory()
+    mem = rerank_memory(weights={"rerank": 20.0})
     fake_rerank.score, fake_rerank.keep = _favour("hangzhou"), 1
     hits = mem.search(QUERY, user_id="u1")
-    assert "Hangzhou" in hits[0].content and "rerank" in hits[0].scores
+    # the turn it scored is first (or the fact extracted from it, which takes a turn's place: recall.novel_first)
+    assert "Hangzhou" in hits[0].content and ("rerank" in hits[0].scores or "took_place_of_turn" in hits[0].scores)
     unscored = [h for h in hits if "rerank" not in h.scores]
     assert unscored and all(h.scores["rerank_z"] == min(x.scores["rerank_z"] for x in hits) for h in unscored)
 
@@ -66,7 +77,7 @@ def test_partial_answer_ranks_the_scored_first(rerank_memory: Callable[..., Memo
 ])
 def test_failure_keeps_the_fused_order(rerank_memory: Callable[..., Memory], fake_rerank: FakeRerank,
                                        answer: Answer) -> None:
-    mem = rerank_memory()
+    mem = rerank_memory(weights={"rerank": 20.0})
     fused = _order(rerank_memory(reranker=None))
     fake_rerank.score = _favour("bicycle")
     fake_rerank.push(answer)

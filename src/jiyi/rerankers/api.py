@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
     from jiyi.config import Settings
 
+#: The HTTP timeout is the search's (JIYI_RERANKER_TIMEOUT, enforced by the read path) plus this:
+#: a request the search gave up on still ends, and frees its thread, soon after.
+BACKSTOP = 1.0
+
 
 class ApiReranker:
     """A :class:`~jiyi.rerankers.protocol.Reranker` behind a ``/rerank`` endpoint (API key optional)."""
@@ -86,4 +90,4 @@ def from_settings(settings: Settings) -> ApiReranker:
     from jiyi.llms.presets import resolve_base_url
 
     return ApiReranker(resolve_base_url(settings.reranker_base_url), settings.reranker_model or "",
-                       settings.reranker_api_key, timeout=settings.reranker_timeout)
+                       settings.reranker_api_key, timeout=settings.reranker_timeout + BACKSTOP)

@@ -24,6 +24,7 @@ from jiyi.errors import ConfigError, ProviderBadOutput
 from jiyi.extractors.prompts.fence import fence
 from jiyi.extractors.prompts.repair import ReplyInvalid, read_json_reply, repair_messages
 from jiyi.llms.protocol import LLM
+from jiyi.rerankers.api import BACKSTOP
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -128,4 +129,4 @@ def from_settings(settings: Settings) -> LLMReranker:
         raise ConfigError("the llm reranker needs the LLM configured: JIYI_LLM_BASE_URL and JIYI_LLM_MODEL "
                           "(or JIYI_RERANKER_MODEL)")
     return LLMReranker(OpenAICompatLLM(resolve_base_url(settings.llm_base_url), model, settings.llm_api_key,
-                                       timeout=settings.reranker_timeout, max_retries=0, concurrency=2))
+                                       timeout=settings.reranker_timeout + BACKSTOP, max_retries=0, concurrency=2))
