@@ -29,7 +29,6 @@ from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
 from jiyi.read.rerank import RerankStep, step_from_settings
-from jiyi.rerankers.protocol import Reranker
 from jiyi.read.tokencount import count_tokens
 from jiyi.records import (
     AddResult,
@@ -46,6 +45,7 @@ from jiyi.records import (
     WriteEvent,
     new_id,
 )
+from jiyi.rerankers.protocol import Reranker
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
@@ -376,7 +376,7 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         users = self.users()
         pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
-        out = {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users)}
+        out: dict[str, Any] = {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users)}
         if self.reranker is not None:
             out["reranker"] = {"name": self.reranker.name, **self.reranker.stats}
         return out

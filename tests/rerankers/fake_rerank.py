@@ -95,7 +95,7 @@ class FakeRerank:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> FakeRerank:
+    def __enter__(self) -> FakeRerank:  # noqa: PYI034 (typing.Self needs 3.11)
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

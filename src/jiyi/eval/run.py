@@ -22,7 +22,15 @@ from typing import Any
 
 from jiyi.clock import FrozenClock
 from jiyi.eval.locomo import APART_CATEGORIES, Conversation, Dataset, Session, load_dataset
-from jiyi.eval.metrics import QuestionResult, abstention, by_category, describe, knowledge_update, percentile, summarize
+from jiyi.eval.metrics import (
+    QuestionResult,
+    abstention,
+    by_category,
+    describe,
+    knowledge_update,
+    percentile,
+    summarize,
+)
 from jiyi.eval.simulated import SimulatedReranker
 from jiyi.memory import Memory
 

@@ -19,8 +19,8 @@ import hashlib
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from statistics import NormalDist
 from pathlib import Path
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from jiyi.records import MemoryRecord

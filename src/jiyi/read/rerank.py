@@ -155,7 +155,7 @@ class RerankStep:
             future.cancel()
             timed_out = True
             reason = f"timed out after {self.timeout:g}s (JIYI_RERANKER_TIMEOUT)"
-        except Exception as exc:  # any failure: the fused order stands
+        except Exception as exc:  # noqa: BLE001 (any failure of any backend: the fused order stands)
             reason = f"{type(exc).__name__}: {exc}"[:300]
         report.failed = reason
         if count:
