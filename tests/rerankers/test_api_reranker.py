@@ -78,14 +78,14 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JIYI_RERANKER_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("JIYI_RERANKER_MODEL", "bge")
     monkeypatch.setenv("JIYI_RERANKER_API_KEY", "k")
-    monkeypatch.setenv("JIYI_RERANKER_CANDIDATES", "50")
+    monkeypatch.setenv("JIYI_RERANKER_CANDIDATES", "80")
     monkeypatch.setenv("JIYI_RERANKER_TIMEOUT", "0.5")
     s = Settings()
     assert (s.reranker, s.reranker_base_url, s.reranker_model, s.reranker_api_key) == (
         "api", "http://127.0.0.1:9/v1", "bge", "k")
-    assert (s.reranker_candidates, s.reranker_timeout) == (50, 0.5)
+    assert (s.reranker_candidates, s.reranker_timeout) == (80, 0.5)
     assert (Settings.model_fields["reranker_candidates"].default,
-            Settings.model_fields["reranker_timeout"].default) == (30, 2.0)
+            Settings.model_fields["reranker_timeout"].default) == (50, 2.0)
 
 
 def test_unknown_backend_names_the_real_ones() -> None:

@@ -73,7 +73,7 @@ class RerankReport:
 class RerankStep:
     """A reranker with a time limit, a cache and counters; one per :class:`~jiyi.memory.Memory`."""
 
-    def __init__(self, reranker: Reranker, *, candidates: int = 30, timeout: float = 2.0,
+    def __init__(self, reranker: Reranker, *, candidates: int = 50, timeout: float = 2.0,
                  cache_size: int = CACHE_SIZE) -> None:
         self.reranker = reranker
         self.candidates = max(1, candidates)
