@@ -145,7 +145,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     routes that listed only the fusion depth.
     """
     fusion = fuse_arrays(routes, weights, _population(store, scope, routes, stats, flt), stats=stats)
-    pool = fusion.best(max(CANDIDATES, req.limit, rerank.candidates if rerank is not None else 0))
+    pool = fusion.best(max(CANDIDATES, req.limit, 2 * rerank.candidates if rerank is not None else 0))
     show_sensitive = req.include_sensitive or info.wants_sensitive
     floor = fusion.floor
 
@@ -161,17 +161,17 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
-    rr = rerank.run(req.query, cands) if rerank is not None else None  # (read/rerank.py)
-    if rr is not None and trace is not None:
-        trace.rerank, trace.timings_ms["rerank"] = rr, rr.ms
-    w_rr = weights.get("rerank", 0.0) if rr is not None else 0.0
     totals: dict[str, float] = {}
     relevances: dict[str, float] = {}
     for rec, relevance in cands:
         totals[rec.id] = relevance + shaper.adjust(rec) + sum(boosts[rec.id].values())
-        if rr is not None:
-            totals[rec.id] += w_rr * rr.z_of(rec.id)
         relevances[rec.id] = relevance
+    rr = rerank.run(req.query, [(rec, totals[rec.id]) for rec, _ in cands]) if rerank is not None else None
+    if rr is not None:  # the reranker saw the best by total so far (read/rerank.py)
+        if trace is not None:
+            trace.rerank, trace.timings_ms["rerank"] = rr, rr.ms
+        for rec, _ in cands:
+            totals[rec.id] += weights.get("rerank", 0.0) * rr.z_of(rec.id)
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
