@@ -55,7 +55,15 @@ class Settings(BaseSettings):
     embedder_api_key: str | None = None
 
     extractor: str = "rules"
-    reranker: str | None = None
+    reranker: str | None = Field(
+        None, description="second-stage scoring of the fused candidates: 'api', 'sentence-transformers', 'llm'")
+    reranker_base_url: str | None = Field(None, description="rerank API base URL ({base_url}/rerank)")
+    reranker_model: str | None = None
+    reranker_api_key: str | None = None
+    reranker_candidates: int = Field(
+        50, ge=1, le=200, description="how many fused candidates the reranker sees (docs/retrieval.md: 30 loses recall)")
+    reranker_timeout: float = Field(
+        2.0, gt=0, description="seconds a search waits for the reranker before keeping the fused order")
 
     llm_base_url: str | None = None
     llm_api_key: str | None = None

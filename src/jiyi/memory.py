@@ -32,6 +32,7 @@ from jiyi.read.context import build_context_block
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
+from jiyi.read.rerank import RerankStep, step_from_settings
 from jiyi.read.tokencount import count_tokens
 from jiyi.records import (
     AddResult,
@@ -48,6 +49,7 @@ from jiyi.records import (
     WriteEvent,
     new_id,
 )
+from jiyi.rerankers.protocol import Reranker
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, FailedJob, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
@@ -89,7 +91,7 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, *, clock: Clock | None = None,
                  store: Store | None = None, embedder: Any = None, extractor: Extractor | None = None,
-                 llm: LLM | None = None, **config: Any) -> None:
+                 llm: LLM | None = None, reranker: Reranker | str | None = None, **config: Any) -> None:
         if path is not None:
             config["path"] = path
         # a string names a registered backend (Memory(store="bot.db", embedder="hash", extractor="llm"))
@@ -99,6 +101,8 @@ class Memory:
             config["embedder"], embedder = embedder, None
         if isinstance(extractor, str):
             config["extractor"], extractor = extractor, None
+        if isinstance(reranker, str):
+            config["reranker"], reranker = reranker, None
         self.settings = load_settings(**config)
         if self.settings.debug:
             enable_debug()
@@ -113,6 +117,7 @@ class Memory:
         self._own_llm = shared is None and _llm_configured(self.settings)
         self.llm: LLM | None = shared or (registry.create("llm", "openai", self.settings) if self._own_llm else None)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
+        self.reranker: RerankStep | None = step_from_settings(self.settings, reranker)
         self.scope_tenant = self.settings.tenant
         key = self.settings.encryption_key
         self.keyring = keyring_from(key.get_secret_value() if key else None, self.settings.encryption_key_file)
@@ -361,7 +366,8 @@ class Memory:
         req = self._request(query, limit, kinds, at, include_sensitive, filters)
         tr = trace if trace is not None else RecallTrace()
         hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
-                      half_lives=self.settings.half_lives, trace=tr, tz=ZoneInfo(self.settings.timezone))
+                      half_lives=self.settings.half_lives, trace=tr, tz=ZoneInfo(self.settings.timezone),
+                      rerank=self.reranker)
         if self.store.pending_jobs(scope):
             hits = self._with_buffer(scope, req, hits, tr)
         self._hits.record(scope, [h.id for h in hits if not h.id.startswith("buffer:")])
@@ -483,8 +489,11 @@ class Memory:
     def stats(self) -> dict[str, Any]:
         users = self.users()
         pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
-        return {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users),
-                "failed_jobs": self.store.failed_jobs(self.scope_tenant)}
+        out: dict[str, Any] = {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users),
+                               "failed_jobs": self.store.failed_jobs(self.scope_tenant)}
+        if self.reranker is not None:
+            out["reranker"] = {"name": self.reranker.name, **self.reranker.stats}
+        return out
 
     # ---- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -493,6 +502,8 @@ class Memory:
         self._closed = True
         self._worker.stop()
         self._hits.close()
+        if self.reranker is not None:
+            self.reranker.close()
         if self._owns_store:
             self.store.close()
         if self._own_llm:

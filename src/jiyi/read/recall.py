@@ -16,6 +16,7 @@ from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
+from jiyi.read.rerank import RerankReport, RerankStep
 from jiyi.read.routes import (
     ROUTE_K,
     context_route,
@@ -55,6 +56,7 @@ class RecallTrace:
     routes: dict[str, Sequence[tuple[str, float]]] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
     sessions: SessionScores | None = None  # the session-keyword scores, when that boost ran
+    rerank: RerankReport | None = None  # what the reranker did, when one is configured
 
 
 def recall(
@@ -68,6 +70,7 @@ def recall(
     half_lives: Mapping[str, float],
     trace: RecallTrace | None = None,
     tz: tzinfo = timezone.utc,
+    rerank: RerankStep | None = None,
 ) -> list[Hit]:
     """Ranked hits for ``req`` in ``scope`` only; ``tz`` is the user's zone (昨天 / 上周 in the query)."""
     tr = trace if trace is not None else RecallTrace()
@@ -105,7 +108,7 @@ def recall(
             tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
-                     weights=weights, half_lives=half_lives, sessions=tr.sessions)
+                     weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr)
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug log)
         log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
@@ -133,7 +136,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
           stats: Mapping[str, ScoreStats], info: QueryInfo,
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
-          sessions: SessionScores | None = None) -> list[Hit]:
+          sessions: SessionScores | None = None, rerank: RerankStep | None = None,
+          trace: RecallTrace | None = None) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
@@ -141,7 +145,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     routes that listed only the fusion depth.
     """
     fusion = fuse_arrays(routes, weights, _population(store, scope, routes, stats, flt), stats=stats)
-    pool = fusion.best(max(CANDIDATES, req.limit))
+    pool = fusion.best(max(CANDIDATES, req.limit, 2 * rerank.candidates if rerank is not None else 0))
     show_sensitive = req.include_sensitive or info.wants_sensitive
     floor = fusion.floor
 
@@ -162,6 +166,12 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     for rec, relevance in cands:
         totals[rec.id] = relevance + shaper.adjust(rec) + sum(boosts[rec.id].values())
         relevances[rec.id] = relevance
+    rr = rerank.run(req.query, [(rec, totals[rec.id]) for rec, _ in cands]) if rerank is not None else None
+    if rr is not None:  # the reranker saw the best by total so far (read/rerank.py)
+        if trace is not None:
+            trace.rerank, trace.timings_ms["rerank"] = rr, rr.ms
+        for rec, _ in cands:
+            totals[rec.id] += weights.get("rerank", 0.0) * rr.z_of(rec.id)
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
@@ -181,6 +191,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         parts.update(shaper.facts(h.record))
         if h.id in lifts:
             parts["successor"] = lifts[h.id]
+        if rr is not None:
+            parts.update(rr.parts(h.id))
         parts.update(h.scores)  # the total, and what novel_first noted
         out.append(Hit(h.record, h.score, parts))
     return out
