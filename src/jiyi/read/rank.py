@@ -49,6 +49,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "outdated": 0.5,
     "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
     "summary": 0.0,  # session digests: they point at no turn in particular
+    # the prompt block's order only (curate.py): a bot's view, not evidence recall
+    "block_importance": 4.0,
+    "block_freshness": 2.0,
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").

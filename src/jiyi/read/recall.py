@@ -78,7 +78,7 @@ def recall(
     tr.query = info
     with timer("embed"):
         qvec = embedder.embed_query(req.query)
-    statuses = (Status.ACTIVE, Status.SUPERSEDED) if req.at else (Status.ACTIVE,)
+    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if req.at else (Status.ACTIVE,)
     flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
                        created_after=req.created_after, created_before=req.created_before)
     ranked: dict[str, Ranking] = {}
