@@ -70,14 +70,17 @@ def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile
     if not (hits or profile or past):
         return ""
     lines = ["<memories>", (_SHORT_HEAD if compact else _HEAD)[lang]]
-    if profile:
-        lines.append(f"## {_PROFILE_TITLE[lang]}")
-        lines.extend(render_line(h, lang, tz) for h in profile)
-    for kind in _ORDER:
-        group = [h for h in hits if h.record.kind is kind]
-        if group:
-            lines.append(f"## {_TITLES[lang][kind]}")
-            lines.extend(render_line(h, lang, tz) for h in group)
+    if compact:  # a tiny budget: one list, most important first, no section titles
+        lines.extend(render_line(h, lang, tz) for h in [*profile, *hits])
+    else:
+        if profile:
+            lines.append(f"## {_PROFILE_TITLE[lang]}")
+            lines.extend(render_line(h, lang, tz) for h in profile)
+        for kind in _ORDER:
+            group = [h for h in hits if h.record.kind is kind]
+            if group:
+                lines.append(f"## {_TITLES[lang][kind]}")
+                lines.extend(render_line(h, lang, tz) for h in group)
     if past:
         lines.append(f"## {_PAST_TITLE[lang]}")
         lines.extend(render_line(h, lang, tz) for h in past)

@@ -12,7 +12,7 @@ so its text must not be able to:
 - imitate the block's section headings: runs of ``#`` shrink to one;
 - pose as a speaker role: a leading ``system:`` / ``assistant:`` / ``系统：`` … loses its
   colon (``system -``). Speaker names get the same treatment, and a speaker named after a
-  role is quoted.
+  role is marked as a name (``name “system”``).
 - ``[INST]`` / ``[/INST]`` markers lose their brackets.
 
 Nothing else changes: Chinese punctuation, emoji and ordinary text render as stored.
@@ -49,5 +49,5 @@ def speaker_label(name: str) -> str:
     """A speaker name safe before ``: `` (one line, no colon, a role name quoted)."""
     s = neutralise(name).replace(":", " ").replace("：", " ").strip()
     if re.fullmatch(rf"(?:{_ROLES})", s, re.IGNORECASE):
-        return f"“{s}”"
+        return f"name “{s}”"
     return s
