@@ -296,23 +296,21 @@ class Memory:
                              created_before=_when(f["created_before"]) if f.get("created_before") else None)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                      include_sensitive: bool = False, compress: bool | None = None,
-                      at: datetime | str | None = None) -> str:
+                      include_sensitive: bool = False, compress: bool | None = None) -> str:
         """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens.
 
         The user's standing facts come first (their own share of the budget), then the
-        ``limit`` best memories the query found, then lapsed ones under a past heading;
-        ``at`` builds the block as of that moment. ``compress`` (default: the
+        ``limit`` best memories the query found, then lapsed ones under a past heading.
+        ``compress`` (default: the
         ``context_compress`` setting) lets the LLM, if one is configured, fold memories
         that exceed the budget into fewer lines instead of dropping some.
         """
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
-        when = _when(at) if at is not None else None
         hits = self.search(query, user_id=user_id, limit=min(1000, max(limit, 1) * 2),
-                           include_sensitive=include_sensitive, at=when)
-        block = assemble(self.store, self._scope(user_id), hits, limit=limit, at=when or self.clock.now(),
-                         historical=when is not None, include_sensitive=include_sensitive, weights=self.weights,
+                           include_sensitive=include_sensitive)
+        block = assemble(self.store, self._scope(user_id), hits, limit=limit, at=self.clock.now(),
+                         historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)
         lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)
         if self.llm is not None and (self.settings.context_compress if compress is None else compress):

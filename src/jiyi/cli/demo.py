@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
-from jiyi.clock import FrozenClock
 from jiyi.cli.common import console
 from jiyi.cli.memories import print_hits
+from jiyi.clock import FrozenClock
 
 CST = timezone(timedelta(hours=8))
 SESSIONS: list[tuple[datetime, list[tuple[str, str]]]] = [

@@ -25,7 +25,13 @@ from jiyi.extractors.prompts.compression import (
 )
 from jiyi.extractors.prompts.repair import ReplyInvalid
 from jiyi.llms.protocol import LLM
-from jiyi.read.context import Block, TokenCounter, build_context_block, drop_covered_episodes, render
+from jiyi.read.context import (
+    Block,
+    TokenCounter,
+    build_context_block,
+    drop_covered_episodes,
+    render,
+)
 from jiyi.records import Hit
 
 log = logging.getLogger("jiyi.read.compress")

@@ -37,6 +37,7 @@ from jiyi.read.profile import profile_records
 from jiyi.read.rank import freshness
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
+from jiyi.text.wordlists import words
 
 #: Memories at or below this importance are small talk (the write path's mark).
 TRIVIAL = 0.1
@@ -49,9 +50,11 @@ PAST_LINES = 5
 
 _CLAUSES = re.compile(r"[，,。.！!？?；;\n]+")
 _ZH_STOP = frozenset("我你他她它的了是在吗呢吧啊哦呀也都就和与跟要会把被着过这那个们用户说")
-_EN_STOP = frozenset("""the and for with that this have has had was were are you your user users i'm im my me
-mine our we its it's not but just very really also then than there here what when from into about will would
-can could should been being some any all""".split())
+_EN_STOP = words("""
+the and for with that this have has had was were are you your user users i'm im my me mine our we its it's not
+but just very really also then than there here what when from into about will would can could should been being
+some any all
+""")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9]+")
 
