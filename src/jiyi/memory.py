@@ -309,7 +309,7 @@ class Memory:
             raise InvalidInput("budget_tokens must be a positive integer")
         hits = self.search(query, user_id=user_id, limit=min(1000, max(limit, 1) * 2),
                            include_sensitive=include_sensitive)
-        block = assemble(self.store, self._scope(user_id), hits, limit=limit, at=self.clock.now(),
+        block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)
         lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)

@@ -17,6 +17,9 @@
 - **successor**: a turn whose statement was superseded (``metadata["outdated_by"]``)
   hands its relevance to the memory that replaced it, which then ranks just above it:
   the question the old turn answers is answered by the new memory now.
+- **lapsed**: a turn whose plan is over (a memory made from it passed its ``expires_at``:
+  "今天中午想吃兰州拉面" three months ago) and that says nothing still current ranks
+  lower: the plan itself is already out of every search; its turn is only evidence now.
 - **current**: for questions about the present state (``wants_current``), newer
   memories among the candidates close to the best rank higher (recency 0–1, by
   when each was said).
@@ -31,7 +34,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from jiyi.records import Kind, MemoryRecord
+from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.stores.protocol import SessionScores
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
@@ -177,3 +180,23 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, flo
         if need > lifts.get(new, 0.0):
             lifts[new] = need
     return lifts
+
+
+def lapsed_turn_penalty(cands: Scored, derived: Mapping[str, Sequence[MemoryRecord]], at: datetime,
+                        weight: float) -> dict[str, float]:
+    """``−weight`` for turns a plan past its ``expires_at`` was made from, unless something current was too.
+
+    ``derived`` maps a message id to the memories made from it (``Store.find_by_sources``).
+    """
+    if weight <= 0:
+        return {}
+    out: dict[str, float] = {}
+    for rec, _ in cands:
+        if rec.kind is not Kind.EPISODE:
+            continue
+        made = [m for sid in rec.source_ids for m in derived.get(sid, ()) if m.kind is not Kind.EPISODE]
+        over = [m for m in made if m.expires_at is not None and m.expires_at <= at]
+        if over and not any(m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > at)
+                            for m in made):
+            out[rec.id] = -weight
+    return out

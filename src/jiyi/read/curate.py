@@ -5,8 +5,9 @@ it answers. A prompt block serves a bot, which must not act on stale, lapsed or 
 lines. So, for the block only:
 
 - **noise goes**: memories with importance ≤ :data:`TRIVIAL` (the write path marks small
-  talk so) and turns that are small talk or courtesies (:mod:`jiyi.read.noise`, for stores
-  written before that mark);
+  talk so), turns that are small talk or courtesies, turns of the user's that say almost
+  nothing and gave no memory (:mod:`jiyi.read.noise`, for stores written before that
+  mark), and the bot's own turns unless the query asks what the bot said;
 - **superseded turns go**: a turn whose statement a newer memory replaced
   (``metadata["outdated_by"]``, or a memory made from it that is now superseded), so "我住在
   上海" never sits beside "用户搬到了杭州";
@@ -32,12 +33,11 @@ from datetime import datetime
 
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed
-from jiyi.read.noise import is_noise
+from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, is_noise, says_little
 from jiyi.read.profile import profile_records
 from jiyi.read.rank import freshness
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
-from jiyi.text.wordlists import words
 
 #: Memories at or below this importance are small talk (the write path's mark).
 TRIVIAL = 0.1
@@ -49,12 +49,6 @@ MIN_CLAUSE_UNITS = 3
 PAST_LINES = 5
 
 _CLAUSES = re.compile(r"[，,。.！!？?；;\n]+")
-_ZH_STOP = frozenset("我你他她它的了是在吗呢吧啊哦呀也都就和与跟要会把被着过这那个们用户说")
-_EN_STOP = words("""
-the and for with that this have has had was were are you your user users i'm im my me mine our we its it's not
-but just very really also then than there here what when from into about will would can could should been being
-some any all
-""")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -80,13 +74,14 @@ def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_li
 
 def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *, at: datetime, historical: bool,
            include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
-           shown: Iterable[MemoryRecord] = ()) -> Selection:
+           shown: Iterable[MemoryRecord] = (), query: str = "") -> Selection:
     """The hits worth a bot's prompt, split into current and past, each ordered by :func:`block_score`.
 
     ``derived`` maps a message id to the memories made from it (any status), for the turns
     among ``hits``; ``shown`` are memories the block carries anyway (the profile), which
-    can cover turns too.
+    can cover turns too. The bot's own turns come only when ``query`` asks what it said.
     """
+    bot_wanted = asks_about_bot(query)
     current: list[Hit] = []
     past: list[Hit] = []
     made_of: dict[str, list[MemoryRecord]] = {}
@@ -95,8 +90,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
         if rec.importance <= TRIVIAL:
             continue
         made = made_of[rec.id] = _made_from(rec, derived)
-        verdict = _turn_verdict(rec, made, at=at, historical=historical,
-                                include_sensitive=include_sensitive) if rec.kind is Kind.EPISODE else "keep"
+        verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
+                                bot_wanted=bot_wanted) if rec.kind is Kind.EPISODE else "keep"
         if verdict == "drop":
             continue
         if verdict == "past" or lapsed(rec, at):
@@ -123,9 +118,12 @@ def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]])
 
 
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
-                  include_sensitive: bool) -> str:
+                  include_sensitive: bool, bot_wanted: bool) -> str:
     """"drop", "past" or "keep" for a raw turn, from its text and the memories made from it."""
-    if is_noise(rec.content, assistant=rec.metadata.get("role") == "assistant"):
+    bot = rec.metadata.get("role") == "assistant"
+    if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
+        return "drop"
+    if not made and says_little(rec.content):
         return "drop"
     if any(m.visibility is not Visibility.NORMAL
            and not (include_sensitive and m.visibility is Visibility.SENSITIVE) for m in made):
@@ -143,8 +141,8 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
 def _units(text: str) -> set[str]:
     """Content characters (Chinese) and words (other scripts) of ``text``."""
     low = text.lower()
-    return {c for c in _CJK.findall(low) if c not in _ZH_STOP} | {w for w in _WORD.findall(low)
-                                                                    if w not in _EN_STOP and len(w) > 1}
+    return {c for c in _CJK.findall(low) if c not in ZH_STOP} | {w for w in _WORD.findall(low)
+                                                                    if w not in EN_STOP and len(w) > 1}
 
 
 def covered(text: str, statements: Sequence[MemoryRecord]) -> bool:
@@ -166,13 +164,15 @@ def covered(text: str, statements: Sequence[MemoryRecord]) -> bool:
 PROFILE_COVERS = 10
 
 
-def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, limit: int, at: datetime, historical: bool,
-             include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float]) -> Block:
+def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, limit: int, at: datetime,
+             historical: bool, include_sensitive: bool, weights: Mapping[str, float],
+             half_lives: Mapping[str, float]) -> Block:
     """The profile, the curated found memories (at most ``limit``) and the past ones for a block."""
-    profile = profile_records(store, scope, at=at, historical=historical, include_sensitive=include_sensitive)
+    profile = profile_records(store, scope, at=at, historical=historical, include_sensitive=include_sensitive,
+                              query=query)
     sources = list(dict.fromkeys(s for h in hits if h.record.kind is Kind.EPISODE for s in h.record.source_ids))
     derived = store.find_by_sources(scope, sources) if sources else {}
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
-                 weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS])
+                 weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query)
     found = sel.current[: max(0, limit)]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)

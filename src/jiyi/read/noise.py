@@ -5,7 +5,10 @@ stores written before that, and the bot's courtesies ("你好！有什么可以�
 你，小明！", "恭喜乔迁！", "Glad to help!"), are caught here when the block is built. A turn
 is noise when every clause of it is small talk (:func:`jiyi.text.smalltalk.is_smalltalk`)
 or a courtesy formula; the bot's own clauses also count as noise when they are too short
-to state anything (a few characters of praise, "杭州很美").
+to state anything (a few characters of praise, "杭州很美"). :func:`says_little` finds a
+user's turns with almost no content ("饿了", "睡了 晚安", "brb dinner"), which the block
+drops when nothing was made from them; :func:`asks_about_bot` tells when the bot's own
+turns are wanted at all.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 import re
 
 from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.wordlists import words
 
-_CLAUSES = re.compile(r"[，,。.！!？?；;：:~～…\n]+")
+_CLAUSES = re.compile(r"[，,。.！!？?；;：:~～…\n]+|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
 _COURTESY = re.compile(
     r"^(?:"
     # Chinese: greetings, offers to help, congratulations, wishes, thanks, praise
@@ -33,8 +37,43 @@ _COURTESY = re.compile(
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+ZH_STOP = frozenset("我你他她它的了是在吗呢吧啊哦呀也都就和与跟要会把被着过这那个们用户说")
+EN_STOP = words("""
+the and for with that this have has had was were are you your user users i'm im my me mine our we its it's not
+but just very really also then than there here what when from into about will would can could should been being
+some any all like
+""")
+#: A user's turn with fewer content words than this, nothing made from it and no number, says nothing.
+MIN_CONTENT = 3
+#: The query asks about what the bot itself said (then its turns may fill the block).
+_ASKS_BOT = re.compile(
+    r"你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"
+    r"\byou (?:said|told|recommended|suggested|promised|mentioned|gave)\b|\bdid you (?:say|tell|recommend|suggest)\b",
+    re.IGNORECASE)
 #: A clause of the bot's shorter than this (CJK characters, or words) states nothing on its own.
 SHORT_CJK, SHORT_WORDS = 6, 3
+
+
+def asks_about_bot(query: str) -> bool:
+    """Does ``query`` ask what the bot itself said ("你上次推荐的书", "what did you suggest")?"""
+    return _ASKS_BOT.search(query) is not None
+
+
+def content_units(text: str) -> int:
+    """Content characters (Chinese) and words (other scripts) outside small-talk and courtesy clauses."""
+    n = 0
+    for clause in _CLAUSES.split(text):
+        clause = clause.strip()
+        if not clause or is_smalltalk(clause) or _COURTESY.match(clause):
+            continue
+        n += sum(1 for ch in _CJK.findall(clause) if ch not in ZH_STOP)
+        n += sum(1 for w in _WORD.findall(clause.lower()) if len(w) > 1 and w not in EN_STOP and not is_smalltalk(w))
+    return n
+
+
+def says_little(text: str) -> bool:
+    """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me")."""
+    return content_units(text) < MIN_CONTENT and not re.search(r"\d", text)
 
 
 def is_noise(text: str, *, assistant: bool) -> bool:

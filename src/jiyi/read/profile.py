@@ -15,7 +15,8 @@ write path recorded, not from its words:
   (:data:`STANDING_SLOTS`: identity ``user/…``, ``allergy/…``, ``health/…``, ``diet/…``,
   reply style ``style/…``, ``contact/…``, key relations ``relation/…``, stable likes and
   dislikes ``pref/…``, which rank after the rest by their lower importance; a slot held by a
-  named other speaker, ``user/city@Melanie``, is theirs, not the user's), or its
+  named speaker, ``user/city@Melanie``, is theirs: it counts only when the query names
+  them, as a group chat's "Melanie: …" does), or its
   importance is at least :data:`STANDING_IMPORTANCE` (what the user asked to remember,
   what an LLM extractor rated essential).
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from jiyi.read.boosts import names_in
 from jiyi.read.gate import lapsed, passes_gate
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
@@ -42,15 +44,20 @@ STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION, Kind.BEHAVIOR)
 PROFILE_SCAN = 500
 
 
-def is_standing(rec: MemoryRecord) -> bool:
-    """Is ``rec`` a standing fact about the user (kind, slot, importance; not its validity)?"""
+def is_standing(rec: MemoryRecord, query: str = "") -> bool:
+    """Is ``rec`` a standing fact about the user (kind, slot, importance; not its validity)?
+
+    A slot held by a named speaker (``user/city@Carol``) counts when ``query`` names them
+    (in a group chat, "Carol: where should I go hiking?").
+    """
     if rec.kind not in STANDING_KINDS:
         return False
-    slot = rec.slot or ""
-    if rec.kind is not Kind.BEHAVIOR and slot and "@" not in slot and slot.startswith(STANDING_SLOTS) \
-            and not slot.startswith(PASSING_SLOTS):
+    slot, _, who = (rec.slot or "").partition("@")
+    if who and not names_in(who, query):
+        return False
+    if rec.kind is not Kind.BEHAVIOR and slot.startswith(STANDING_SLOTS) and not slot.startswith(PASSING_SLOTS):
         return True
-    return rec.importance >= STANDING_IMPORTANCE and "@" not in slot
+    return rec.importance >= STANDING_IMPORTANCE
 
 
 def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
@@ -59,12 +66,12 @@ def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
                                           r.id))
 
 
-def profile_records(store: Store, scope: Scope, *, at: datetime, historical: bool,
-                    include_sensitive: bool) -> list[MemoryRecord]:
+def profile_records(store: Store, scope: Scope, *, at: datetime, historical: bool, include_sensitive: bool,
+                    query: str = "") -> list[MemoryRecord]:
     """The user's standing memories valid at ``at``, in profile order."""
     statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,)
     flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=include_sensitive)
     found = [r for r in store.list(scope, flt, PROFILE_SCAN)
-             if is_standing(r) and not lapsed(r, at)
+             if is_standing(r, query) and not lapsed(r, at)
              and passes_gate(r, at=at, historical=historical, show_sensitive=include_sensitive)]
     return profile_order(found)

@@ -8,6 +8,7 @@
           + w_current·recency   for "now / 现在 / still" questions
           + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
           − w_outdated if a newer memory superseded what this turn said
+          − w_lapsed  if the plan this turn stated is past its expiry   (boosts.py)
           − w_assistant for the bot's own turns, − w_summary for session digests
     score = 1 / (1 + e^(−total / SCORE_SCALE))
 
@@ -47,6 +48,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "freshness": 0.0,
     "time": 0.6,
     "outdated": 0.5,
+    "lapsed": 3.0,  # a turn whose plan passed its expiry (boosts.py)
     "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
     "summary": 0.0,  # session digests: they point at no turn in particular
     # the prompt block's order only (curate.py): a bot's view, not evidence recall

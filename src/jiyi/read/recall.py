@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
-from jiyi.read.boosts import candidate_boosts, successor_lifts
+from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, successor_lifts
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
@@ -156,6 +156,11 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     if missing:
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
+    if weights.get("lapsed", 0.0) > 0:
+        turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
+        derived = store.find_by_sources(scope, turns) if turns else {}
+        for mid, v in lapsed_turn_penalty(cands, derived, at, weights["lapsed"]).items():
+            boosts[mid]["lapsed"] = v
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
     relevances: dict[str, float] = {}

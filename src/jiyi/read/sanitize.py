@@ -29,7 +29,7 @@ _BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f]")
 _HASHES = re.compile(r"[#＃]{2,}")
 _ROLES = r"system|assistant|user|developer|tool|human|ai|bot|model|系统|助手|用户|机器人"
-_ROLE_PREFIX = re.compile(rf"^\s*[\[(（【]?\s*({_ROLES})\s*[\])）】]?\s*[:：]", re.IGNORECASE)
+_ROLE_PREFIX = re.compile(rf"^[\s#*>\-_=|~`'\"]*[\[(（【<‹]?\s*({_ROLES})\s*[\])）】>›]?\s*[:：]", re.IGNORECASE)
 _INST = re.compile(r"\[\s*(/?)\s*(INST|SYS)\s*\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t]{2,}")
 
