@@ -19,7 +19,8 @@
   the question the old turn answers is answered by the new memory now.
 - **lapsed**: a turn whose plan is over (a memory made from it passed its ``expires_at``:
   "今天中午想吃兰州拉面" three months ago) and that says nothing still current ranks
-  lower: the plan itself is already out of every search; its turn is only evidence now.
+  far lower, unless the query names its time: the plan itself is already out of every
+  search; its turn is only evidence of that day now.
 - **current**: for questions about the present state (``wants_current``), newer
   memories among the candidates close to the best rank higher (recency 0–1, by
   when each was said).
@@ -34,8 +35,10 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from jiyi.read.rank import in_spans
 from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.stores.protocol import SessionScores
+from jiyi.write.timeparse import TimeSpan
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
 
@@ -183,8 +186,9 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, flo
 
 
 def lapsed_turn_penalty(cands: Scored, derived: Mapping[str, Sequence[MemoryRecord]], at: datetime,
-                        weight: float) -> dict[str, float]:
-    """``−weight`` for turns a plan past its ``expires_at`` was made from, unless something current was too.
+                        weight: float, spans: Sequence[TimeSpan] = ()) -> dict[str, float]:
+    """``−weight`` for turns a plan past its ``expires_at`` was made from, unless something current was too
+    or the query names their time (``spans``: "9月3号中午吃的啥").
 
     ``derived`` maps a message id to the memories made from it (``Store.find_by_sources``).
     """
@@ -192,7 +196,7 @@ def lapsed_turn_penalty(cands: Scored, derived: Mapping[str, Sequence[MemoryReco
         return {}
     out: dict[str, float] = {}
     for rec, _ in cands:
-        if rec.kind is not Kind.EPISODE:
+        if rec.kind is not Kind.EPISODE or (spans and in_spans(rec, spans)):
             continue
         made = [m for sid in rec.source_ids for m in derived.get(sid, ()) if m.kind is not Kind.EPISODE]
         over = [m for m in made if m.expires_at is not None and m.expires_at <= at]

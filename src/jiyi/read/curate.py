@@ -18,6 +18,9 @@ lines. So, for the block only:
 - **covered turns go**: a turn whose every clause is restated by memories made from it
   that the block shows (its facts say it better); a turn with more to say than they do
   stays ("我对花生过敏，周五要去体检" beside only the allergy);
+- **weak turns go**: a raw turn whose fused relevance is below :data:`RELEVANT` fills the
+  budget with chat the query has nothing to do with (memories made by the write path
+  stay: they were judged worth keeping);
 - **the order** adds importance and per-kind freshness to the search total:
   ``block score = total + w_imp·(importance − ½) + w_fresh·freshness`` with the weights
   ``block_importance`` / ``block_freshness`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and
@@ -43,6 +46,9 @@ from jiyi.stores.protocol import Store
 TRIVIAL = 0.1
 #: Share of a clause's words found in the block's memories for the clause to count as restated.
 COVERED_SHARE = 0.6
+#: Raw turns less relevant than this (fused z-score units: a good match scores 4–10,
+#: an unrelated line 0–1) only pad the block; the profile carries what is needed anyway.
+RELEVANT = 1.5
 #: A clause with fewer content words than this says nothing of its own (记住 / 对了 / btw).
 MIN_CLAUSE_UNITS = 3
 #: At most this many lapsed memories are listed under the past heading.
@@ -87,7 +93,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     made_of: dict[str, list[MemoryRecord]] = {}
     for hit in hits:
         rec = hit.record
-        if rec.importance <= TRIVIAL:
+        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and hit.scores.get("relevance", RELEVANT) < RELEVANT):
             continue
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,

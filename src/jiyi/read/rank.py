@@ -48,7 +48,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "freshness": 0.0,
     "time": 0.6,
     "outdated": 0.5,
-    "lapsed": 3.0,  # a turn whose plan passed its expiry (boosts.py)
+    "lapsed": 10.0,  # a turn whose plan passed its expiry, for queries not naming its time (boosts.py)
     "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
     "summary": 0.0,  # session digests: they point at no turn in particular
     # the prompt block's order only (curate.py): a bot's view, not evidence recall

@@ -159,7 +159,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     if weights.get("lapsed", 0.0) > 0:
         turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
         derived = store.find_by_sources(scope, turns) if turns else {}
-        for mid, v in lapsed_turn_penalty(cands, derived, at, weights["lapsed"]).items():
+        for mid, v in lapsed_turn_penalty(cands, derived, at, weights["lapsed"], info.spans).items():
             boosts[mid]["lapsed"] = v
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
