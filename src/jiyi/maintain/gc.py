@@ -1,7 +1,8 @@
 """Garbage collection and decay (SPEC §4). Dry run by default; every change is in the history.
 
 Rules, each reported separately:
-- ``expire_events``: memories past ``expires_at`` ("lunch today") and events past their
+- ``expire_events``: memories a week past ``expires_at`` ("lunch today"; recall keeps them
+  that week, as past, for "what was that interview yesterday") and events past their
   ``valid_until`` (a trip that is over) → expired. They stop being recalled as current;
   a search with ``at=`` inside their time still finds them, and their turns stay searchable;
 - ``purge_replaced``: merged/superseded memories untouched for 30 days → purged (hard delete);
@@ -15,6 +16,7 @@ import math
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from jiyi.read.gate import EXPIRY_GRACE
 from jiyi.records import EventType, GcReport, HistoryEvent, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
@@ -41,7 +43,7 @@ def classify(rec: MemoryRecord, now: datetime) -> str | None:
         return "purge_replaced" if now - rec.updated_at >= PURGE_AFTER else None
     if rec.status is not Status.ACTIVE:
         return None
-    if rec.expires_at is not None and rec.expires_at <= now:
+    if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= now:
         return "expire_events"
     if rec.kind is Kind.EVENT and rec.valid_until is not None and rec.valid_until <= now:
         return "expire_events"

@@ -14,13 +14,16 @@ lines. So, for the block only:
 - **a turn hiding a secret goes**: one that a sensitive memory was made from, unless
   sensitive memories were asked for;
 - **lapsed things are not current**: an event past its end (and the turn it came from) is
-  listed under a *past* heading with its date, a plan past ``expires_at`` is dropped;
+  listed under a *past* heading with its date, and so is a plan in the week after its
+  ``expires_at`` (the search gate drops it after that);
 - **covered turns go**: a turn whose every clause is restated by memories made from it
   that the block shows (its facts say it better); a turn with more to say than they do
   stays ("我对花生过敏，周五要去体检" beside only the allergy);
-- **weak turns go**: a raw turn whose fused relevance is below :data:`RELEVANT` fills the
-  budget with chat the query has nothing to do with (memories made by the write path
-  stay: they were judged worth keeping);
+- **weak turns go**: a raw turn whose fused relevance is below :data:`RELEVANT`, from
+  another conversation than the best matches, fills the budget with chat the query has
+  nothing to do with (memories made by the write path stay: they were judged worth
+  keeping; turns of the best matches' session stay: "signed up for a half marathon"
+  beside "training 4 days a week");
 - **the order** adds importance and per-kind freshness to the search total:
   ``block score = total + w_imp·(importance − ½) + w_fresh·freshness`` with the weights
   ``block_importance`` / ``block_freshness`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and
@@ -35,7 +38,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from jiyi.read.context import Block
-from jiyi.read.gate import lapsed
+from jiyi.read.gate import lapsed, lapsed_share
 from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, is_noise, says_little
 from jiyi.read.profile import profile_records
 from jiyi.read.rank import freshness
@@ -49,6 +52,8 @@ COVERED_SHARE = 0.6
 #: Raw turns less relevant than this (fused z-score units: a good match scores 4–10,
 #: an unrelated line 0–1) only pad the block; the profile carries what is needed anyway.
 RELEVANT = 1.5
+#: ... unless its session's lift shows it belongs to the conversation of the best matches.
+SAME_TALK = 0.5
 #: A clause with fewer content words than this says nothing of its own (记住 / 对了 / btw).
 MIN_CLAUSE_UNITS = 3
 #: At most this many lapsed memories are listed under the past heading.
@@ -93,7 +98,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     made_of: dict[str, list[MemoryRecord]] = {}
     for hit in hits:
         rec = hit.record
-        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and hit.scores.get("relevance", RELEVANT) < RELEVANT):
+        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)):
             continue
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
@@ -101,8 +106,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
         if verdict == "drop":
             continue
         if verdict == "past" or lapsed(rec, at):
-            if rec.expires_at is None or rec.expires_at > at:  # a plan past its expiry is gone for good
-                past.append(hit)
+            past.append(hit)
             continue
         current.append(hit)
     in_block = {r.id for r in shown} | {h.id for h in current if h.record.kind is not Kind.EPISODE}
@@ -113,6 +117,11 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
         return sorted(group, key=lambda h: -block_score(h, at=at, weights=weights, half_lives=half_lives))
 
     return Selection(order(current), order(past)[:PAST_LINES])
+
+
+def _weak(hit: Hit) -> bool:
+    """A turn matching the query weakly, outside the conversation of the best matches."""
+    return hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
 
 
 def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]]) -> list[MemoryRecord]:
@@ -134,13 +143,15 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
     if any(m.visibility is not Visibility.NORMAL
            and not (include_sensitive and m.visibility is Visibility.SENSITIVE) for m in made):
         return "drop"
-    if not historical and (rec.metadata.get("outdated_by") or any(m.status is Status.SUPERSEDED for m in made)):
-        return "drop"
+    replaced = [m for m in made if m.status is Status.SUPERSEDED]
+    until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
+    if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
+        return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
     ended = [m for m in made if m.status is Status.EXPIRED or lapsed(m, at)]
     if not ended or any(m.status is Status.ACTIVE and not lapsed(m, at) for m in made):
         return "keep"  # nothing of it ended, or it still says something current (搬家了 → 住在杭州)
-    if any(m.expires_at is not None and m.expires_at <= at for m in ended):
-        return "drop"
+    if any(lapsed_share(m, at) >= 1.0 for m in ended):
+        return "drop"  # a plan a week past its expiry (lunch three months ago) is gone
     return "past"
 
 

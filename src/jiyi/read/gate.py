@@ -11,25 +11,32 @@ from datetime import datetime, timedelta
 
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 
+#: A plan past its ``expires_at`` is still recalled this long (ranked lower, shown as past):
+#: "我那个面试是哪天来着" the day after asks about it.
+EXPIRY_GRACE = timedelta(days=7)
 #: An event stored without an end (older stores, other extractors) is taken to last this long.
 EVENT_WITHOUT_END = timedelta(days=1)
 
 
 def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensitive: bool) -> bool:
-    """True when ``rec`` may be recalled at time ``at``.
+    """True when ``rec`` may be recalled at time ``at`` (a plan until :data:`EXPIRY_GRACE` after it expired).
 
     ``historical`` (an explicit ``at``) sees the store as it was then: only what was known
     by ``at`` (:func:`known_at`), and also superseded or expired memories whose validity
     window covers ``at`` ("where did I live last year" sees the old city, not the new one).
+    A memory superseded by a change that has not happened yet ("moving to Austin in
+    January") is still true until then, historical or not.
     """
     if rec.visibility is not Visibility.NORMAL and not (show_sensitive and rec.visibility is Visibility.SENSITIVE):
         return False
-    if rec.expires_at is not None and rec.expires_at <= at:
+    if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= at:
         return False
     if historical and not known_at(rec, at):
         return False
     if rec.status is Status.ACTIVE:
         return rec.valid_from is None or rec.valid_from <= at or rec.kind is Kind.EVENT
+    if rec.status is Status.SUPERSEDED and rec.valid_until is not None and at < rec.valid_until:
+        return rec.valid_from is None or rec.valid_from <= at  # replaced by a change still ahead (moving in January)
     if historical and rec.status in (Status.SUPERSEDED, Status.EXPIRED):
         started = rec.valid_from is None or rec.valid_from <= at or rec.kind is Kind.EVENT
         return started and (rec.valid_until is None or at < rec.valid_until)
@@ -57,3 +64,10 @@ def lapsed(rec: MemoryRecord, at: datetime) -> bool:
         return True
     end = event_end(rec)
     return end is not None and end <= at
+
+
+def lapsed_share(rec: MemoryRecord, at: datetime) -> float:
+    """0 before ``expires_at``, rising to 1 over :data:`EXPIRY_GRACE` after it (how over a plan is)."""
+    if rec.expires_at is None or rec.expires_at > at:
+        return 0.0
+    return min(1.0, (at - rec.expires_at) / EXPIRY_GRACE)

@@ -69,7 +69,8 @@ def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
 def profile_records(store: Store, scope: Scope, *, at: datetime, historical: bool, include_sensitive: bool,
                     query: str = "") -> list[MemoryRecord]:
     """The user's standing memories valid at ``at``, in profile order."""
-    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,)
+    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,
+                                                                                      Status.SUPERSEDED)
     flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=include_sensitive)
     found = [r for r in store.list(scope, flt, PROFILE_SCAN)
              if is_standing(r, query) and not lapsed(r, at)

@@ -11,7 +11,7 @@ so its text must not be able to:
   spaces, other control characters and bidirectional overrides are removed;
 - imitate the block's section headings: runs of ``#`` shrink to one;
 - pose as a speaker role: a leading ``system:`` / ``assistant:`` / ``系统：`` … loses its
-  colon (``system -``). Speaker names get the same treatment, and a speaker named after a
+  colon (``system -``; ``User: …`` stays, the English extractor writes statements so). Speaker names get the same treatment, and a speaker named after a
   role is marked as a name (``name “system”``).
 - ``[INST]`` / ``[/INST]`` markers lose their brackets.
 
@@ -29,7 +29,9 @@ _BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f]")
 _HASHES = re.compile(r"[#＃]{2,}")
 _ROLES = r"system|assistant|user|developer|tool|human|ai|bot|model|系统|助手|用户|机器人"
-_ROLE_PREFIX = re.compile(rf"^[\s#*>\-_=|~`'\"]*[\[(（【<‹]?\s*({_ROLES})\s*[\])）】>›]?\s*[:：]", re.IGNORECASE)
+#: In memory text, "User: …" is how the extractor writes some English statements: only the other roles are forged.
+_FORGED = r"system|assistant|developer|tool|ai|bot|model|系统|助手|机器人"
+_ROLE_PREFIX = re.compile(rf"^[\s#*>\-_=|~`'\"]*[\[(（【<‹]?\s*({_FORGED})\s*[\])）】>›]?\s*[:：]", re.IGNORECASE)
 _INST = re.compile(r"\[\s*(/?)\s*(INST|SYS)\s*\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t]{2,}")
 
