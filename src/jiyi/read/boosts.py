@@ -20,7 +20,8 @@
 - **lapsed**: a plan past its ``expires_at``, and the turn it came from ("今天中午想吃兰州
   拉面" three months ago) when that says nothing still current, rank lower, the more so
   the longer ago it lapsed (all of ``lapsed`` a week on, when the plan leaves search),
-  unless the query names its time.
+  unless the query names its time or asks about the past or a date ("约的是哪一天",
+  "when did…": recall.py skips it then).
 - **current**: for questions about the present state (``wants_current``), newer
   memories among the candidates close to the best rank higher (recency 0–1, by
   when each was said).

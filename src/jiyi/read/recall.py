@@ -156,7 +156,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     if missing:
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
-    if weights.get("lapsed", 0.0) > 0:
+    if weights.get("lapsed", 0.0) > 0 and not info.asks_past:
         turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
         derived = store.find_by_sources(scope, turns) if turns else {}
         for mid, v in lapsed_turn_penalty(cands, derived, at, weights["lapsed"], info.spans).items():
