@@ -96,9 +96,11 @@ def test_a_lapsed_plan_is_not_presented_as_current(mem: Memory, clock: FrozenClo
     mem.add({"role": "user", "content": "我最近在减肥，少吃碳水", "timestamp": clock.now().isoformat()},
             user_id="u1", sync=True)
     block = mem.build_context("中午吃什么", user_id="u1", budget_tokens=800)
-    current = block.split("已经过去")[0]
-    assert "兰州拉面" not in current
-    assert "减肥" in block
+    current, _, past = block.partition("已经过去")
+    assert "兰州拉面" not in current  # at most under the past heading, with its date
+    assert all("2025-03-03" in line for line in past.splitlines() if "兰州拉面" in line)
+    assert "杭州" in current
+
 
 
 def test_a_trip_long_over_is_listed_as_past_with_its_date(mem: Memory, clock: FrozenClock) -> None:
@@ -128,3 +130,19 @@ def test_at_answers_as_of_that_moment(mem: Memory, clock: FrozenClock) -> None:
     assert "杭州" in now[0].content
     block_now = mem.build_context("我住在哪", user_id="u1")
     assert "杭州" in block_now and "我住在上海" not in block_now and "用户住在上海" not in block_now
+
+
+def test_search_ranks_a_plan_long_past_its_expiry_last(mem: Memory, clock: FrozenClock) -> None:
+    morning = datetime(2025, 3, 3, 9, 0, tzinfo=CST)  # said before lunch: the plan expires that day
+    clock.set(morning)
+    mem.add({"role": "user", "content": "今天中午想吃兰州拉面", "timestamp": morning.isoformat()}, user_id="u2",
+            sync=True)
+    mem.add({"role": "user", "content": "我最近中午都吃沙拉", "timestamp": morning.isoformat()}, user_id="u2",
+            sync=True)
+    assert "兰州拉面" in mem.search("中午吃什么", user_id="u2")[0].content
+    clock.set(morning + timedelta(days=90))
+    hits = mem.search("中午吃什么", user_id="u2")
+    assert "沙拉" in hits[0].content
+    assert all(h.scores["lapsed"] < 0 for h in hits if "兰州拉面" in h.content)
+    asked = mem.search("3月3号中午吃的什么来着", user_id="u2")  # asking about that day: no penalty
+    assert "兰州拉面" in asked[0].content
