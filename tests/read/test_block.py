@@ -146,3 +146,13 @@ def test_search_ranks_a_plan_long_past_its_expiry_last(mem: Memory, clock: Froze
     assert all(h.scores["lapsed"] < 0 for h in hits if "兰州拉面" in h.content)
     asked = mem.search("3月3号中午吃的什么来着", user_id="u2")  # asking about that day: no penalty
     assert "兰州拉面" in asked[0].content
+
+
+def test_the_block_dates_in_the_users_zone(mem: Memory, clock: FrozenClock) -> None:
+    evening = datetime(2026, 12, 1, 21, 30, tzinfo=CST)  # Tuesday evening in Shanghai, 13:30 UTC
+    clock.set(evening)
+    mem.add({"role": "user", "content": "下周三我要去深圳出差", "timestamp": evening.isoformat()}, user_id="u1",
+            sync=True)
+    block = mem.build_context("我最近要出差吗", user_id="u1")
+    line = next(ln for ln in block.splitlines() if "深圳" in ln and not ln.startswith("- 下周三"))
+    assert "2026-12-09" in line and "2026-12-08" not in block
