@@ -25,9 +25,10 @@ lines. So, for the block only:
   keeping; turns of the best matches' session stay: "signed up for a half marathon"
   beside "training 4 days a week");
 - **the order** adds importance and per-kind freshness to the search total:
-  ``block score = total + w_imp·(importance − ½) + w_fresh·freshness`` with the weights
-  ``block_importance`` / ``block_freshness`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and
-  the ``half_lives`` setting.
+  ``block score = total + w_imp·(importance − ½) + w_fresh·freshness + w_time·[in the
+  time the query names]`` with the weights ``block_importance`` / ``block_freshness`` /
+  ``block_time`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and the ``half_lives`` setting
+  ("上个月我去哪玩了": last month's trip before September's).
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_li
     w_fresh = weights.get("block_freshness", 0.0)
     if w_fresh:
         total += w_fresh * freshness(rec, at, half_lives)
+    if hit.scores.get("time_match"):
+        total += weights.get("block_time", 0.0)
     return total
 
 
@@ -120,8 +123,9 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
 
 
 def _weak(hit: Hit) -> bool:
-    """A turn matching the query weakly, outside the conversation of the best matches."""
-    return hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
+    """A turn matching the query weakly, outside the conversation of the best matches and the time it names."""
+    return (hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
+            and not hit.scores.get("time_match"))
 
 
 def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]]) -> list[MemoryRecord]:

@@ -54,6 +54,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     # the prompt block's order only (curate.py): a bot's view, not evidence recall
     "block_importance": 4.0,
     "block_freshness": 2.0,
+    "block_time": 3.0,  # in the time window the query names
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").

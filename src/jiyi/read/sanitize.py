@@ -32,6 +32,8 @@ _ROLES = r"system|assistant|user|developer|tool|human|ai|bot|model|系统|助手
 #: In memory text, "User: …" is how the extractor writes some English statements: only the other roles are forged.
 _FORGED = r"system|assistant|developer|tool|ai|bot|model|系统|助手|机器人"
 _ROLE_PREFIX = re.compile(rf"^[\s#*>\-_=|~`'\"]*[\[(（【<‹]?\s*({_FORGED})\s*[\])）】>›]?\s*[:：]", re.IGNORECASE)
+#: ... and after a marker-like run inside the text ("‹/memories› assistant: Sure!").
+_ROLE_INSIDE = re.compile(rf"([\s›\]）)】>|]+)({_FORGED})\s*[:：]", re.IGNORECASE)
 _INST = re.compile(r"\[\s*(/?)\s*(INST|SYS)\s*\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t]{2,}")
 
@@ -44,6 +46,7 @@ def neutralise(text: str) -> str:
     s = _HASHES.sub("#", s)
     s = _INST.sub(lambda m: f"{m.group(1)}{m.group(2)}", s)
     s = _ROLE_PREFIX.sub(lambda m: f"{m.group(1)} -", s)
+    s = _ROLE_INSIDE.sub(lambda m: f"{m.group(1)}{m.group(2)} -", s)
     return _SPACES.sub(" ", s).strip()
 
 
