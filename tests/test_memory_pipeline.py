@@ -81,7 +81,11 @@ def test_event_expires(mem: Memory, clock: FrozenClock) -> None:
     mem.add([{"role": "user", "content": "今天中午想吃兰州拉面", "timestamp": "2025-03-05T09:00:00+08:00"}],
             user_id="u1", sync=True)
     assert any("拉面" in h.content for h in mem.search("中午吃什么", user_id="u1"))
-    clock.set(clock.now() + timedelta(days=2))
+    clock.set(clock.now() + timedelta(days=2))  # past its expiry: ranked lower, shown as past for a week
+    late = mem.search("中午吃什么", user_id="u1")
+    assert all(h.scores.get("lapsed", 0.0) < 0 for h in late if "拉面" in h.content and h.kind is Kind.EVENT)
+    assert "拉面" not in mem.build_context("中午吃什么", user_id="u1").split("已经过去")[0]
+    clock.set(clock.now() + timedelta(days=6))  # a week on: out of search
     assert not any("拉面" in h.content and h.kind is Kind.EVENT for h in mem.search("中午吃什么", user_id="u1"))
     report = mem.gc(dry_run=True)
     assert report.counts["expire_events"] >= 1

@@ -29,6 +29,7 @@ from jiyi.privacy.seal import SEALED_KEY, keyring_from
 from jiyi.read.buffered import buffer_hits
 from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
+from jiyi.read.curate import assemble
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -412,17 +413,24 @@ class Memory:
                       include_sensitive: bool = False, compress: bool | None = None) -> str:
         """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens.
 
-        ``compress`` (default: the ``context_compress`` setting) lets the LLM, if one is
-        configured, fold memories that exceed the budget into fewer lines instead of dropping some.
+        The user's standing facts come first (their own share of the budget), then the
+        ``limit`` best memories the query found, then lapsed ones under a past heading.
+        ``compress`` (default: the
+        ``context_compress`` setting) lets the LLM, if one is configured, fold memories
+        that exceed the budget into fewer lines instead of dropping some.
         """
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
-        hits = self.search(query, user_id=user_id, limit=limit, include_sensitive=include_sensitive)
-        lang = detect_language(query)
+        hits = self.search(query, user_id=user_id, limit=min(1000, max(limit, 1) * 2),
+                           include_sensitive=include_sensitive)
+        block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
+                         historical=False, include_sensitive=include_sensitive, weights=self.weights,
+                         half_lives=self.settings.half_lives)
+        lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)
         if self.llm is not None and (self.settings.context_compress if compress is None else compress):
-            return compress_context(hits, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,
-                                    lang=lang)
-        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang)
+            return compress_context(block, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,
+                                    lang=lang, tz=tz)
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
 
     def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         scope = self._scope(user_id)

@@ -16,6 +16,8 @@ def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
                          expires_at=clock.now() + timedelta(hours=3))
     trip = mem.remember("用户三月去了深圳出差", user_id="u1", kind="event", importance=0.7,
                         valid_until=clock.now() + timedelta(days=3))
+    later_trip = mem.remember("用户明年去成都出差", user_id="u1", kind="event", importance=0.7,
+                              valid_until=clock.now() + timedelta(days=300))
     clock.set(clock.now() + timedelta(days=100))
 
     dry = mem.gc()
@@ -23,7 +25,8 @@ def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
     assert old_city.id in dry.ids["purge_replaced"]
     assert trivia.id in dry.ids["forget_unused"]
     assert lunch.id in dry.ids["expire_events"]
-    assert trip.id not in dry.ids["expire_events"]  # a past trip is history, not expired
+    assert trip.id in dry.ids["expire_events"]  # a trip that is over lapses
+    assert later_trip.id not in dry.ids["expire_events"]  # one still ahead does not
     assert mem.get(old_city.id, user_id="u1") is not None  # nothing changed yet
 
     done = mem.gc(dry_run=False)
@@ -31,6 +34,11 @@ def test_gc_dry_run_then_apply(mem: Memory, clock: FrozenClock) -> None:
     assert mem.get(old_city.id, user_id="u1") is None
     assert mem.get(trivia.id, user_id="u1").status is Status.DELETED  # type: ignore[union-attr]
     assert mem.get(lunch.id, user_id="u1").status is Status.EXPIRED  # type: ignore[union-attr]
+    assert mem.get(trip.id, user_id="u1").status is Status.EXPIRED  # type: ignore[union-attr]
+    assert mem.store.history(mem._scope("u1"), trip.id)[-1].event is EventType.EXPIRE
+    assert trip.id not in {h.id for h in mem.search("深圳出差", user_id="u1")}  # not current any more
+    during = clock.now() - timedelta(days=99)
+    assert trip.id in {h.id for h in mem.search("深圳出差", user_id="u1", at=during)}  # but it was then
     assert mem.store.history(mem._scope("u1"), old_city.id)[-1].event is EventType.PURGE
     assert mem.gc().counts["purge_replaced"] == 0
 

@@ -1,7 +1,7 @@
 """``jiyi demo``: a scripted Chinese conversation over three sessions on a fresh store.
 
 Shows extraction, recall with scores, a move superseding the old city, an event that
-expires, and the rendered context block. Offline: the bundled model, one temp file.
+expires, and the rendered context blocks (standing facts first, no small talk). Offline: the bundled model, one temp file.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
-from jiyi.clock import FrozenClock
 from jiyi.cli.common import console
 from jiyi.cli.memories import print_hits
+from jiyi.clock import FrozenClock
 
 CST = timezone(timedelta(hours=8))
 SESSIONS: list[tuple[datetime, list[tuple[str, str]]]] = [
@@ -35,6 +35,8 @@ SESSIONS: list[tuple[datetime, list[tuple[str, str]]]] = [
     ]),
 ]
 QUERIES = ["我现在住在哪个城市？", "推荐一个零食给我", "我中午吃什么来着？", "我女朋友是谁？"]
+#: Blocks a bot would get: the profile (the allergy) is there though neither query names it.
+CONTEXT_QUERIES = ["推荐一个零食给我", "周末想和女朋友出去吃饭，有什么建议？"]
 
 
 def register(cli: click.Group) -> None:
@@ -74,8 +76,8 @@ def demo(keep: bool) -> None:
                 out.print(f"  {rec.status.value:10} {rec.kind.value:10} {rec.content}")
         report = mem.gc(dry_run=False)
         out.print(f"gc: {report.counts}")
-        out.rule("build_context (budget 300 tokens)")
-        out.print(mem.build_context("周末想和女朋友出去吃饭，有什么建议？", user_id="xiaoming", budget_tokens=300),
-                  markup=False)
+        for q in CONTEXT_QUERIES:
+            out.rule(f"build_context (budget 300 tokens): {q}")
+            out.print(mem.build_context(q, user_id="xiaoming", budget_tokens=300), markup=False)
     if keep:
         click.echo(f"demo database: {tmp / 'demo.db'}")

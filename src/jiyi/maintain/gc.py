@@ -1,9 +1,10 @@
 """Garbage collection and decay (SPEC §4). Dry run by default; every change is in the history.
 
 Rules, each reported separately:
-- ``expire_events``: memories past ``expires_at`` ("lunch today") → expired. An event whose
-  ``valid_until`` has passed still happened: it stays recallable as history and fades
-  through its short half-life instead;
+- ``expire_events``: memories a week past ``expires_at`` ("lunch today"; recall keeps them
+  that week, as past, for "what was that interview yesterday") and events past their
+  ``valid_until`` (a trip that is over) → expired. They stop being recalled as current;
+  a search with ``at=`` inside their time still finds them, and their turns stay searchable;
 - ``purge_replaced``: merged/superseded memories untouched for 30 days → purged (hard delete);
 - ``purge_deleted``: deleted memories past the 7-day restore window → erased (text, vectors,
   keyword index, embedding cache, history texts; see :mod:`jiyi.maintain.erase`);
@@ -18,7 +19,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from jiyi.maintain.erase import RESTORE_WINDOW, erase_changes
-from jiyi.records import EventType, GcReport, HistoryEvent, MemoryRecord, Scope, Status
+from jiyi.read.gate import EXPIRY_GRACE
+from jiyi.records import EventType, GcReport, HistoryEvent, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 
@@ -46,7 +48,9 @@ def classify(rec: MemoryRecord, now: datetime) -> str | None:
         return "purge_deleted" if now - rec.updated_at >= RESTORE_WINDOW else None
     if rec.status is not Status.ACTIVE:
         return None
-    if rec.expires_at is not None and rec.expires_at <= now:
+    if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= now:
+        return "expire_events"
+    if rec.kind is Kind.EVENT and rec.valid_until is not None and rec.valid_until <= now:
         return "expire_events"
     last_use = rec.last_hit_at or rec.created_at
     if rec.importance < UNIMPORTANT and now - last_use >= UNUSED_AFTER:

@@ -17,6 +17,11 @@
 - **successor**: a turn whose statement was superseded (``metadata["outdated_by"]``)
   hands its relevance to the memory that replaced it, which then ranks just above it:
   the question the old turn answers is answered by the new memory now.
+- **lapsed**: a plan past its ``expires_at``, and the turn it came from ("今天中午想吃兰州
+  拉面" three months ago) when that says nothing still current, rank lower, the more so
+  the longer ago it lapsed (all of ``lapsed`` a week on, when the plan leaves search),
+  unless the query names its time or asks about the past or a date ("约的是哪一天",
+  "when did…": recall.py skips it then).
 - **current**: for questions about the present state (``wants_current``), newer
   memories among the candidates close to the best rank higher (recency 0–1, by
   when each was said).
@@ -31,8 +36,11 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from jiyi.records import Kind, MemoryRecord
+from jiyi.read.gate import lapsed_share
+from jiyi.read.rank import in_spans
+from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.stores.protocol import SessionScores
+from jiyi.write.timeparse import TimeSpan
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
 
@@ -177,3 +185,29 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, flo
         if need > lifts.get(new, 0.0):
             lifts[new] = need
     return lifts
+
+
+def lapsed_turn_penalty(cands: Scored, derived: Mapping[str, Sequence[MemoryRecord]], at: datetime,
+                        weight: float, spans: Sequence[TimeSpan] = ()) -> dict[str, float]:
+    """``−weight`` × how over it is (:func:`~jiyi.read.gate.lapsed_share`) for a plan past its
+    ``expires_at`` and for the turn it was made from (unless something current was made
+    from it too), except when the query names their time (``spans``: "9月3号中午吃的啥").
+
+    ``derived`` maps a message id to the memories made from it (``Store.find_by_sources``).
+    """
+    if weight <= 0:
+        return {}
+    out: dict[str, float] = {}
+    for rec, _ in cands:
+        if spans and in_spans(rec, spans):
+            continue
+        if rec.kind is not Kind.EPISODE:
+            if (share := lapsed_share(rec, at)) > 0:
+                out[rec.id] = -weight * share
+            continue
+        made = [m for sid in rec.source_ids for m in derived.get(sid, ()) if m.kind is not Kind.EPISODE]
+        over = max((lapsed_share(m, at) for m in made), default=0.0)
+        if over > 0 and not any(m.status is Status.ACTIVE and (m.expires_at is None or m.expires_at > at)
+                                for m in made):
+            out[rec.id] = -weight * over
+    return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 
 from jiyi.errors import ProviderError
 from jiyi.extractors.prompts.compression import (
@@ -25,17 +25,28 @@ from jiyi.extractors.prompts.compression import (
 )
 from jiyi.extractors.prompts.repair import ReplyInvalid
 from jiyi.llms.protocol import LLM
-from jiyi.read.context import TokenCounter, build_context_block, drop_covered_episodes, render
+from jiyi.read.context import (
+    Block,
+    TokenCounter,
+    build_context_block,
+    drop_covered_episodes,
+    render,
+)
 from jiyi.records import Hit
 
 log = logging.getLogger("jiyi.read.compress")
 
 
-def compress_context(hits: Sequence[Hit], *, llm: LLM, budget_tokens: int, count_tokens: TokenCounter,
-                     lang: str, max_tokens: int = 1500) -> str:
-    """The context block for ``hits`` within ``budget_tokens``, compressed by ``llm`` if it would not fit."""
-    chosen = drop_covered_episodes(hits)
-    full = render(chosen, lang)
+def compress_context(hits: Sequence[Hit] | Block, *, llm: LLM, budget_tokens: int, count_tokens: TokenCounter,
+                     lang: str, max_tokens: int = 1500, tz: tzinfo = timezone.utc) -> str:
+    """The context block for ``hits`` within ``budget_tokens``, compressed by ``llm`` if it would not fit.
+
+    ``hits`` is a :class:`~jiyi.read.context.Block` or a ranked list; compressed lines
+    keep the kind of their first source (the profile and past headings are not kept).
+    """
+    block = hits if isinstance(hits, Block) else Block(found=drop_covered_episodes(hits))
+    chosen = [*block.profile, *block.found, *block.past]
+    full = render(block.found, lang, tz=tz, profile=block.profile, past=block.past)
     if not chosen or count_tokens(full) <= budget_tokens:
         return full
     labels = {f"h{i}": hit for i, hit in enumerate(chosen, start=1)}
@@ -48,14 +59,14 @@ def compress_context(hits: Sequence[Hit], *, llm: LLM, budget_tokens: int, count
     except (ProviderError, ReplyInvalid) as exc:
         log.warning("context compression failed (%s: %s); dropping the lowest-ranked lines instead",
                     type(exc).__name__, exc)
-        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang)
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
     if reply.dropped:
         log.info("context compression: %d line(s) without a valid source dropped", reply.dropped)
-    block = _fit([_as_hit(line, labels) for line in reply.lines], budget_tokens, count_tokens, lang)
-    if not block:
+    text = _fit([_as_hit(line, labels) for line in reply.lines], budget_tokens, count_tokens, lang, tz)
+    if not text:
         log.warning("the compressed context does not fit %d tokens; dropping lines instead", budget_tokens)
-        return build_context_block(hits, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang)
-    return block
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
+    return text
 
 
 def _as_hit(line: CompressedLine, labels: dict[str, Hit]) -> Hit:
@@ -70,9 +81,9 @@ def _as_hit(line: CompressedLine, labels: dict[str, Hit]) -> Hit:
     return Hit(rec, max(s.score for s in sources), {"compressed_from": float(len(sources))})
 
 
-def _fit(lines: list[Hit], budget_tokens: int, count_tokens: TokenCounter, lang: str) -> str:
+def _fit(lines: list[Hit], budget_tokens: int, count_tokens: TokenCounter, lang: str, tz: tzinfo) -> str:
     while lines:
-        block = render(lines, lang)
+        block = render(lines, lang, tz=tz)
         if count_tokens(block) <= budget_tokens:
             return block
         lines.pop()

@@ -1,66 +1,142 @@
 """``build_context``: render chosen memories as a prompt block within a token budget.
 
-Grouped by kind, each line with its confidence and date, headed by a note that these
-are past memories that may be outdated (newer ones win). Lines are dropped lowest
-rank first until the block fits.
+The block, in order: a note that these are past memories that may be outdated (newer ones
+win); the **profile** (standing facts, :mod:`jiyi.read.profile`) within its own share of
+the budget; the memories the query found, grouped by kind; then, under a heading that says
+so, lapsed ones (:mod:`jiyi.read.curate`). Each line carries its confidence and its date
+in the user's time zone. Lines are added in priority order (profile, found, past) while
+the block fits; a budget too small for the note gets a compact one, so that the most
+important line still gets through.
+
+Every piece of stored text goes through :func:`jiyi.read.sanitize.neutralise`: a memory
+is always exactly one bullet line and cannot close or open the block or fake a role.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import timezone, tzinfo
 
+from jiyi.read.sanitize import neutralise, speaker_label
 from jiyi.records import Hit, Kind
 
 TokenCounter = Callable[[str], int]
+
+#: The profile's share of the budget (its best line gets in whatever the share).
+PROFILE_SHARE = 0.3
 
 _HEAD = {
     "zh": "以下是关于用户的过往记忆，可能已过时；若相互矛盾，以日期较新的为准。仅在相关时使用。",
     "en": "Past memories about the user. They may be outdated; when two disagree, the newer one wins. "
           "Use them only when relevant.",
 }
+_SHORT_HEAD = {"zh": "过往记忆（可能过时，新的为准）", "en": "Past memories (may be outdated; newer wins)"}
 _TITLES = {
     "zh": {Kind.FACT: "事实", Kind.PREFERENCE: "偏好", Kind.EVENT: "事件", Kind.RELATION: "人际关系",
            Kind.BEHAVIOR: "习惯", Kind.SUMMARY: "会话摘要", Kind.EPISODE: "相关对话"},
     "en": {Kind.FACT: "Facts", Kind.PREFERENCE: "Preferences", Kind.EVENT: "Events", Kind.RELATION: "People",
            Kind.BEHAVIOR: "Habits", Kind.SUMMARY: "Session summaries", Kind.EPISODE: "Related conversation"},
 }
+_PROFILE_TITLE = {"zh": "用户档案（长期有效）", "en": "Profile (standing facts)"}
+_PAST_TITLE = {"zh": "已经过去（不是当前情况）", "en": "Past (no longer current)"}
 _ORDER = (Kind.FACT, Kind.RELATION, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.EVENT, Kind.SUMMARY, Kind.EPISODE)
 
 
-def render_line(hit: Hit, lang: str) -> str:
+@dataclass(slots=True)
+class Block:
+    """What a block may show, each part in priority order."""
+
+    found: list[Hit] = field(default_factory=list)
+    profile: list[Hit] = field(default_factory=list)
+    past: list[Hit] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.found or self.profile or self.past)
+
+
+def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
+    """``- [speaker: ]content (confidence, local date)``, one inert line."""
     rec = hit.record
-    when = (rec.valid_from or rec.created_at).date().isoformat()
+    when = (rec.valid_from or rec.created_at).astimezone(tz).date().isoformat()
     conf = f"置信 {rec.confidence:.1f}" if lang == "zh" else f"confidence {rec.confidence:.1f}"
-    speaker = f"{rec.speaker}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
-    return f"- {speaker}{rec.content} ({conf}, {when})"
+    speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
+    return f"- {speaker}{neutralise(rec.content)} ({conf}, {when})"
 
 
-def render(hits: Sequence[Hit], lang: str) -> str:
-    """The block for exactly these hits (no budget applied)."""
-    if not hits:
+def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile: Sequence[Hit] = (),
+           past: Sequence[Hit] = (), compact: bool = False) -> str:
+    """The block for exactly these memories (no budget applied)."""
+    if not (hits or profile or past):
         return ""
-    lines = ["<memories>", _HEAD[lang]]
-    for kind in _ORDER:
-        group = [h for h in hits if h.record.kind is kind]
-        if group:
-            lines.append(f"## {_TITLES[lang][kind]}")
-            lines.extend(render_line(h, lang) for h in group)
+    lines = ["<memories>", (_SHORT_HEAD if compact else _HEAD)[lang]]
+    if compact:  # a tiny budget: one list, most important first, no section titles
+        lines.extend(render_line(h, lang, tz) for h in [*profile, *hits])
+    else:
+        if profile:
+            lines.append(f"## {_PROFILE_TITLE[lang]}")
+            lines.extend(render_line(h, lang, tz) for h in profile)
+        for kind in _ORDER:
+            group = [h for h in hits if h.record.kind is kind]
+            if group:
+                lines.append(f"## {_TITLES[lang][kind]}")
+                lines.extend(render_line(h, lang, tz) for h in group)
+    if past:
+        lines.append(f"## {_PAST_TITLE[lang]}")
+        lines.extend(render_line(h, lang, tz) for h in past)
     lines.append("</memories>")
     return "\n".join(lines)
 
 
 def drop_covered_episodes(hits: Sequence[Hit]) -> list[Hit]:
-    """Skip a raw turn when a memory extracted from it is already in the block (same source ids)."""
+    """Skip a raw turn when a memory extracted from it is already in the block (same source ids).
+
+    The plain rule for callers that have no store at hand; ``Memory.build_context`` uses
+    :func:`jiyi.read.curate.curate`, which keeps a turn's content its memories do not restate.
+    """
     covered = {s for h in hits if h.record.kind is not Kind.EPISODE for s in h.record.source_ids}
     return [h for h in hits if h.record.kind is not Kind.EPISODE or not set(h.record.source_ids) <= covered]
 
 
-def build_context_block(hits: Sequence[Hit], *, budget_tokens: int, count_tokens: TokenCounter, lang: str) -> str:
-    """The largest prefix of ``hits`` (by rank) whose rendering fits ``budget_tokens``."""
-    chosen = drop_covered_episodes(hits)
-    while chosen:
-        block = render(chosen, lang)
-        if count_tokens(block) <= budget_tokens:
-            return block
-        chosen.pop()
-    return ""
+def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, count_tokens: TokenCounter, lang: str,
+                        tz: tzinfo = timezone.utc, profile_share: float = PROFILE_SHARE) -> str:
+    """The block of the most important lines that fit ``budget_tokens``.
+
+    ``hits`` is a :class:`Block`, or a ranked list of hits (then turns restated by a memory
+    among them are skipped, :func:`drop_covered_episodes`). Lines are taken in priority
+    order: profile lines while they fit the profile's share (the first always may), then
+    the found ones, then the past ones, each only if the whole block still fits.
+    """
+    block = hits if isinstance(hits, Block) else Block(found=drop_covered_episodes(hits))
+    if not block:
+        return ""
+    first = (block.profile or block.found or block.past)[:1]
+    compact = count_tokens(render(first, lang, tz=tz)) > budget_tokens
+    chosen = Block()
+
+    def fits() -> bool:
+        text = render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, compact=compact)
+        return count_tokens(text) <= budget_tokens
+
+    share = profile_share * budget_tokens
+    used = 0
+    for hit in block.profile:
+        cost = count_tokens(render_line(hit, lang, tz))
+        if chosen.profile and used + cost > share:
+            continue
+        chosen.profile.append(hit)
+        if fits():
+            used += cost
+        else:
+            chosen.profile.pop()
+    shown = {h.id for h in chosen.profile}
+    for part in ("found", "past"):
+        for hit in getattr(block, part):
+            if hit.id in shown:  # already in the profile
+                continue
+            getattr(chosen, part).append(hit)
+            if not fits():
+                getattr(chosen, part).pop()
+    if not chosen:
+        return ""
+    return render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, compact=compact)

@@ -1,27 +1,75 @@
-"""The gate: only what is active (or was valid at ``at``), unexpired and visible gets through."""
+"""The gate: only what is active (or was valid at ``at``), unexpired and visible gets through.
+
+And :func:`lapsed`: whether a memory's time is over (a plan past its expiry, an event past
+its end). Lapsed events still pass the gate of ``search`` (they happened: "上个月去哪玩了"
+needs them), but ``build_context`` never presents them as current, and ``gc`` expires them.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from jiyi.records import MemoryRecord, Status, Visibility
+from jiyi.records import Kind, MemoryRecord, Status, Visibility
+
+#: A plan past its ``expires_at`` is still recalled this long (ranked lower, shown as past):
+#: "我那个面试是哪天来着" the day after asks about it.
+EXPIRY_GRACE = timedelta(days=7)
+#: An event stored without an end (older stores, other extractors) is taken to last this long.
+EVENT_WITHOUT_END = timedelta(days=1)
 
 
 def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensitive: bool) -> bool:
-    """True when ``rec`` may be recalled at time ``at``.
+    """True when ``rec`` may be recalled at time ``at`` (a plan until :data:`EXPIRY_GRACE` after it expired).
 
-    ``historical`` (an explicit ``at``) also admits superseded memories whose validity
-    window covers ``at``: "where did I live last year" sees the old city.
+    ``historical`` (an explicit ``at``) sees the store as it was then: only what was known
+    by ``at`` (:func:`known_at`), and also superseded or expired memories whose validity
+    window covers ``at`` ("where did I live last year" sees the old city, not the new one).
+    A memory superseded by a change that has not happened yet ("moving to Austin in
+    January") is still true until then, historical or not.
     """
     if rec.visibility is Visibility.SECRET:  # never recalled into a prompt, asked for or not
         return False
     if rec.visibility is Visibility.SENSITIVE and not show_sensitive:
         return False
-    if rec.expires_at is not None and rec.expires_at <= at:
+    if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= at:
+        return False
+    if historical and not known_at(rec, at):
         return False
     if rec.status is Status.ACTIVE:
-        return rec.valid_from is None or rec.valid_from <= at or rec.kind.value == "event"
-    if historical and rec.status is Status.SUPERSEDED:
-        started = rec.valid_from is None or rec.valid_from <= at
+        return rec.valid_from is None or rec.valid_from <= at or rec.kind is Kind.EVENT
+    if rec.status is Status.SUPERSEDED and rec.valid_until is not None and at < rec.valid_until:
+        return rec.valid_from is None or rec.valid_from <= at  # replaced by a change still ahead (moving in January)
+    if historical and rec.status in (Status.SUPERSEDED, Status.EXPIRED):
+        started = rec.valid_from is None or rec.valid_from <= at or rec.kind is Kind.EVENT
         return started and (rec.valid_until is None or at < rec.valid_until)
     return False
+
+
+def known_at(rec: MemoryRecord, at: datetime) -> bool:
+    """Was ``rec`` said by ``at``? A turn by its message time, anything else by when it was recorded."""
+    said = rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at
+    return said <= at
+
+
+def event_end(rec: MemoryRecord) -> datetime | None:
+    """When an event is over: its ``valid_until``, else a day after it began (None for other kinds)."""
+    if rec.kind is not Kind.EVENT:
+        return None
+    if rec.valid_until is not None:
+        return rec.valid_until
+    return (rec.valid_from or rec.created_at) + EVENT_WITHOUT_END
+
+
+def lapsed(rec: MemoryRecord, at: datetime) -> bool:
+    """Is ``rec``'s time over at ``at``: past ``expires_at``, or an event past its end?"""
+    if rec.expires_at is not None and rec.expires_at <= at:
+        return True
+    end = event_end(rec)
+    return end is not None and end <= at
+
+
+def lapsed_share(rec: MemoryRecord, at: datetime) -> float:
+    """0 before ``expires_at``, rising to 1 over :data:`EXPIRY_GRACE` after it (how over a plan is)."""
+    if rec.expires_at is None or rec.expires_at > at:
+        return 0.0
+    return min(1.0, (at - rec.expires_at) / EXPIRY_GRACE)

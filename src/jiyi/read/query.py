@@ -21,6 +21,12 @@ _CURRENT_ASK = re.compile(
     r"\bnowadays\b",
     re.IGNORECASE,
 )
+#: Questions about the past or about a date ("约的是哪一天", "面试是哪天来着", "when did I…"): a lapsed plan may answer.
+_PAST_ASK = re.compile(
+    r"哪天|哪一天|几号|几月几|什么时候|啥时候|何时|哪个月|哪年|来着|上次|那次|之前|以前|当时|那天|"
+    r"\bwhen\b|\bwhat (?:day|date|time)\b|\bwhich day\b|\blast time\b|\bbefore\b|\bago\b|\bused to\b",
+    re.IGNORECASE,
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _QUESTION_WORDS = {"What", "When", "Where", "Who", "Why", "How", "Which", "Did", "Does", "Do", "Is", "Are",
                    "Was", "Were", "Has", "Have", "Would", "Could", "Can", "Will", "The", "And", "Yes"}
@@ -34,6 +40,7 @@ class QueryInfo:
     names: tuple[str, ...]
     wants_sensitive: bool
     wants_current: bool = False
+    asks_past: bool = False  # about the past or a date: lapsed plans stay candidates (boosts.lapsed_turn_penalty)
 
 
 def analyze_query(text: str, *, ref: datetime, tz: tzinfo | None = None) -> QueryInfo:
@@ -42,4 +49,4 @@ def analyze_query(text: str, *, ref: datetime, tz: tzinfo | None = None) -> Quer
     names = tuple(dict.fromkeys(w for w in _CAPITALISED.findall(text) if w not in _QUESTION_WORDS))
     return QueryInfo(text=text, tokens=tuple(tokenize(text)), spans=spans, names=names,
                      wants_sensitive=bool(_SENSITIVE_ASK.search(text)),
-                     wants_current=bool(_CURRENT_ASK.search(text)))
+                     wants_current=bool(_CURRENT_ASK.search(text)), asks_past=bool(_PAST_ASK.search(text)))

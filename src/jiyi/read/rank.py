@@ -8,6 +8,7 @@
           + w_current·recency   for "now / 现在 / still" questions
           + w_imp·(importance−½) + w_conf·(confidence−½) + w_fresh·freshness
           − w_outdated if a newer memory superseded what this turn said
+          − w_lapsed  if the plan this turn stated is past its expiry   (boosts.py)
           − w_assistant for the bot's own turns, − w_summary for session digests
     score = 1 / (1 + e^(−total / SCORE_SCALE))
 
@@ -46,10 +47,15 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "importance": 0.0,
     "confidence": 0.0,
     "freshness": 0.0,
-    "time": 0.6,
+    "time": 4.0,  # 0.6 before issue 17 (LoCoMo R@10 by weight: 0.6 0.751, 1.5 0.755, 2.5 0.759, 4 0.762, 6 0.761)
     "outdated": 0.5,
+    "lapsed": 10.0,  # a turn whose plan passed its expiry, for queries not naming its time (boosts.py)
     "assistant": 1.0,  # the bot's own turns: they mostly echo what the user said
     "summary": 0.0,  # session digests: they point at no turn in particular
+    # the prompt block's order only (curate.py): a bot's view, not evidence recall
+    "block_importance": 4.0,
+    "block_freshness": 2.0,
+    "block_time": 3.0,  # in the time window the query names
 }
 
 #: Events are usually talked about a little after they happen ("last week I…").

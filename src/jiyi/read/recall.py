@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
-from jiyi.read.boosts import candidate_boosts, successor_lifts
+from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, successor_lifts
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
@@ -81,7 +81,7 @@ def recall(
     tr.query = info
     with timer("embed"):
         qvec = embedder.embed_query(req.query)
-    statuses = (Status.ACTIVE, Status.SUPERSEDED) if req.at else (Status.ACTIVE,)
+    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if req.at else (Status.ACTIVE,)
     flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
                        created_after=req.created_after, created_before=req.created_before)
     ranked: dict[str, Ranking] = {}
@@ -160,6 +160,11 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     if missing:
         cands += admit(sorted(missing))
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
+    if weights.get("lapsed", 0.0) > 0 and not info.asks_past:
+        turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
+        derived = store.find_by_sources(scope, turns) if turns else {}
+        for mid, v in lapsed_turn_penalty(cands, derived, at, weights["lapsed"], info.spans).items():
+            boosts[mid]["lapsed"] = v
     shaper = Shaper(at=at, spans=info.spans, weights=weights, half_lives=half_lives)
     totals: dict[str, float] = {}
     relevances: dict[str, float] = {}

@@ -1,0 +1,199 @@
+"""What of a search's hits a bot should see, and in which order (``build_context`` only).
+
+``search`` ranks for evidence recall: a raw turn, old or new, important or not, counts if
+it answers. A prompt block serves a bot, which must not act on stale, lapsed or empty
+lines. So, for the block only:
+
+- **noise goes**: memories with importance ≤ :data:`TRIVIAL` (the write path marks small
+  talk so), turns that are small talk or courtesies, turns of the user's that say almost
+  nothing and gave no memory (:mod:`jiyi.read.noise`, for stores written before that
+  mark), and the bot's own turns unless the query asks what the bot said;
+- **superseded turns go**: a turn whose statement a newer memory replaced
+  (``metadata["outdated_by"]``, or a memory made from it that is now superseded), so "我住在
+  上海" never sits beside "用户搬到了杭州";
+- **a turn hiding a secret goes**: one that a sensitive memory was made from, unless
+  sensitive memories were asked for;
+- **lapsed things are not current**: an event past its end (and the turn it came from) is
+  listed under a *past* heading with its date, and so is a plan in the week after its
+  ``expires_at`` (the search gate drops it after that);
+- **covered turns go**: a turn whose every clause is restated by memories made from it
+  that the block shows (its facts say it better); a turn with more to say than they do
+  stays ("我对花生过敏，周五要去体检" beside only the allergy);
+- **weak turns go**: a raw turn whose fused relevance is below :data:`RELEVANT`, from
+  another conversation than the best matches, fills the budget with chat the query has
+  nothing to do with (memories made by the write path stay: they were judged worth
+  keeping; turns of the best matches' session stay: "signed up for a half marathon"
+  beside "training 4 days a week");
+- **the order** adds importance and per-kind freshness to the search total:
+  ``block score = total + w_imp·(importance − ½) + w_fresh·freshness + w_time·[in the
+  time the query names]`` with the weights ``block_importance`` / ``block_freshness`` /
+  ``block_time`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and the ``half_lives`` setting
+  ("上个月我去哪玩了": last month's trip before September's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from jiyi.read.context import Block
+from jiyi.read.gate import lapsed, lapsed_share
+from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, is_noise, says_little
+from jiyi.read.profile import profile_records
+from jiyi.read.rank import freshness
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
+from jiyi.stores.protocol import Store
+
+#: Memories at or below this importance are small talk (the write path's mark).
+TRIVIAL = 0.1
+#: Share of a clause's words found in the block's memories for the clause to count as restated.
+COVERED_SHARE = 0.6
+#: Raw turns less relevant than this (fused z-score units: a good match scores 4–10,
+#: an unrelated line 0–1) only pad the block; the profile carries what is needed anyway.
+RELEVANT = 1.5
+#: ... unless its session's lift shows it belongs to the conversation of the best matches.
+SAME_TALK = 0.5
+#: A clause with fewer content words than this says nothing of its own (记住 / 对了 / btw).
+MIN_CLAUSE_UNITS = 3
+#: At most this many lapsed memories are listed under the past heading.
+PAST_LINES = 5
+
+_CLAUSES = re.compile(r"[，,。.！!？?；;\n]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(slots=True)
+class Selection:
+    """The hits a block may show: current ones and lapsed ones, each in block order."""
+
+    current: list[Hit] = field(default_factory=list)
+    past: list[Hit] = field(default_factory=list)
+
+
+def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_lives: Mapping[str, float]) -> float:
+    """The search total plus importance and freshness, as the block orders memories."""
+    rec = hit.record
+    total = hit.scores.get("total", 0.0)
+    total += weights.get("block_importance", 0.0) * (rec.importance - 0.5)
+    w_fresh = weights.get("block_freshness", 0.0)
+    if w_fresh:
+        total += w_fresh * freshness(rec, at, half_lives)
+    if hit.scores.get("time_match"):
+        total += weights.get("block_time", 0.0)
+    return total
+
+
+def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *, at: datetime, historical: bool,
+           include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
+           shown: Iterable[MemoryRecord] = (), query: str = "") -> Selection:
+    """The hits worth a bot's prompt, split into current and past, each ordered by :func:`block_score`.
+
+    ``derived`` maps a message id to the memories made from it (any status), for the turns
+    among ``hits``; ``shown`` are memories the block carries anyway (the profile), which
+    can cover turns too. The bot's own turns come only when ``query`` asks what it said.
+    """
+    bot_wanted = asks_about_bot(query)
+    current: list[Hit] = []
+    past: list[Hit] = []
+    made_of: dict[str, list[MemoryRecord]] = {}
+    for hit in hits:
+        rec = hit.record
+        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)):
+            continue
+        made = made_of[rec.id] = _made_from(rec, derived)
+        verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
+                                bot_wanted=bot_wanted) if rec.kind is Kind.EPISODE else "keep"
+        if verdict == "drop":
+            continue
+        if verdict == "past" or lapsed(rec, at):
+            past.append(hit)
+            continue
+        current.append(hit)
+    in_block = {r.id for r in shown} | {h.id for h in current if h.record.kind is not Kind.EPISODE}
+    current = [h for h in current if h.record.kind is not Kind.EPISODE
+               or not covered(h.record.content, [m for m in made_of[h.id] if m.id in in_block])]
+
+    def order(group: list[Hit]) -> list[Hit]:
+        return sorted(group, key=lambda h: -block_score(h, at=at, weights=weights, half_lives=half_lives))
+
+    return Selection(order(current), order(past)[:PAST_LINES])
+
+
+def _weak(hit: Hit) -> bool:
+    """A turn matching the query weakly, outside the conversation of the best matches and the time it names."""
+    return (hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
+            and not hit.scores.get("time_match"))
+
+
+def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]]) -> list[MemoryRecord]:
+    if rec.kind is not Kind.EPISODE:
+        return []
+    out = {r.id: r for sid in rec.source_ids for r in derived.get(sid, ())
+           if r.kind not in (Kind.EPISODE, Kind.SUMMARY) and r.id != rec.id}
+    return list(out.values())
+
+
+def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
+                  include_sensitive: bool, bot_wanted: bool) -> str:
+    """"drop", "past" or "keep" for a raw turn, from its text and the memories made from it."""
+    bot = rec.metadata.get("role") == "assistant"
+    if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
+        return "drop"
+    if not made and says_little(rec.content):
+        return "drop"
+    if any(m.visibility is not Visibility.NORMAL
+           and not (include_sensitive and m.visibility is Visibility.SENSITIVE) for m in made):
+        return "drop"
+    replaced = [m for m in made if m.status is Status.SUPERSEDED]
+    until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
+    if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
+        return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
+    ended = [m for m in made if m.status is Status.EXPIRED or lapsed(m, at)]
+    if not ended or any(m.status is Status.ACTIVE and not lapsed(m, at) for m in made):
+        return "keep"  # nothing of it ended, or it still says something current (搬家了 → 住在杭州)
+    if any(lapsed_share(m, at) >= 1.0 for m in ended):
+        return "drop"  # a plan a week past its expiry (lunch three months ago) is gone
+    return "past"
+
+
+def _units(text: str) -> set[str]:
+    """Content characters (Chinese) and words (other scripts) of ``text``."""
+    low = text.lower()
+    return {c for c in _CJK.findall(low) if c not in ZH_STOP} | {w for w in _WORD.findall(low)
+                                                                    if w not in EN_STOP and len(w) > 1}
+
+
+def covered(text: str, statements: Sequence[MemoryRecord]) -> bool:
+    """Does every clause of the turn ``text`` have :data:`COVERED_SHARE` of its words in ``statements``
+    (memories made from it that the block shows)?"""
+    units = _units(" ".join(r.content for r in statements))
+    if not units:
+        return False
+    for clause in _CLAUSES.split(text):
+        own = _units(clause)
+        if len(own) < MIN_CLAUSE_UNITS or is_noise(clause, assistant=False):
+            continue
+        if len(own & units) < COVERED_SHARE * len(own):
+            return False
+    return True
+
+
+#: Profile memories that may cover a turn (those likely to be shown).
+PROFILE_COVERS = 10
+
+
+def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, limit: int, at: datetime,
+             historical: bool, include_sensitive: bool, weights: Mapping[str, float],
+             half_lives: Mapping[str, float]) -> Block:
+    """The profile, the curated found memories (at most ``limit``) and the past ones for a block."""
+    profile = profile_records(store, scope, at=at, historical=historical, include_sensitive=include_sensitive,
+                              query=query)
+    sources = list(dict.fromkeys(s for h in hits if h.record.kind is Kind.EPISODE for s in h.record.source_ids))
+    derived = store.find_by_sources(scope, sources) if sources else {}
+    sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
+                 weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query)
+    found = sel.current[: max(0, limit)]
+    return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)

@@ -1,0 +1,93 @@
+"""Turns that carry nothing for a prompt: small talk and the bot's pleasantries.
+
+The write path stores small-talk turns with importance ≤ 0.1 (and skips the plainest);
+stores written before that, and the bot's courtesies ("你好！有什么可以帮你？", "很高兴认识
+你，小明！", "恭喜乔迁！", "Glad to help!"), are caught here when the block is built. A turn
+is noise when every clause of it is small talk (:func:`jiyi.text.smalltalk.is_smalltalk`)
+or a courtesy formula; the bot's own clauses also count as noise when they are too short
+to state anything (a few characters of praise, "杭州很美"). :func:`says_little` finds a
+user's turns with almost no content ("饿了", "睡了 晚安", "brb dinner"), which the block
+drops when nothing was made from them; :func:`asks_about_bot` tells when the bot's own
+turns are wanted at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.wordlists import words
+
+_CLAUSES = re.compile(r"[，,。.！!？?；;：:~～…\n]+|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
+_COURTESY = re.compile(
+    r"^(?:"
+    # Chinese: greetings, offers to help, congratulations, wishes, thanks, praise
+    r"(?:你好|您好|嗨|哈喽)\S{0,3}|有什么(?:可以|能|需要)?(?:帮|帮助|为)\S*|(?:请问)?(?:还)?有什么(?:事|需要|问题)\S*"
+    r"|很高兴(?:认识|见到|为|帮|和)\S*|(?:恭喜|祝贺|祝你|祝您|祝)\S*|(?:谢谢|感谢|多谢)\S*|不客气\S*|不用谢\S*"
+    r"|(?:加油|棒棒哒|真棒|太棒了|好厉害|真厉害|好的呢|好嘞|没问题|随时\S*|欢迎\S*|希望\S*(?:愉快|开心|顺利)\S*)"
+    r"|(?:听起来|看起来)(?:不错|很棒|很好|很有意思|真好)\S{0,3}|哈+\S{0,3}|嘿嘿\S{0,3}"
+    # English
+    r"|(?:hi|hello|hey)\b(?:\s+\S+){0,1}|(?:how|what) can i (?:help|do)\b(?:\s+\S+){0,5}|(?:is there )?anything else\b(?:\s+\S+){0,5}"
+    r"|(?:nice|glad|great|happy) to (?:meet|see|hear|help)\b(?:\s+\S+){0,5}|congrat\w*\b(?:\s+\S+){0,5}|(?:thank|thanks)\b(?:\s+\S+){0,5}"
+    r"|you'?re welcome\b(?:\s+\S+){0,5}|(?:have|enjoy) (?:a|your) (?:nice|good|great|lovely)\b(?:\s+\S+){0,5}|good luck\b(?:\s+\S+){0,5}"
+    r"|sounds (?:great|good|fun|lovely|nice)\b(?:\s+\S+){0,5}|that(?:'?s| is) (?:great|awesome|wonderful|nice|cool|amazing|exciting)\b(?:\s+\S+){0,5}"
+    r"|(?:i'?m )?(?:always )?here (?:to help|for you)\b(?:\s+\S+){0,5}|no problem\b(?:\s+\S+){0,5}|my pleasure\b(?:\s+\S+){0,5}"
+    r")$",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+ZH_STOP = frozenset("我你他她它的了是在吗呢吧啊哦呀也都就和与跟要会把被着过这那个们用户说")
+EN_STOP = words("""
+the and for with that this have has had was were are you your user users i'm im my me mine our we its it's not
+but just very really also then than there here what when from into about will would can could should been being
+some any all like
+""")
+#: A user's turn with fewer content words than this, nothing made from it and no number, says nothing.
+MIN_CONTENT = 3
+#: The query asks about what the bot itself said (then its turns may fill the block).
+_ASKS_BOT = re.compile(
+    r"你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"
+    r"\byou (?:said|told|recommended|suggested|promised|mentioned|gave)\b|\bdid you (?:say|tell|recommend|suggest)\b",
+    re.IGNORECASE)
+#: A clause of the bot's shorter than this (CJK characters, or words) states nothing on its own.
+SHORT_CJK, SHORT_WORDS = 6, 3
+
+
+def asks_about_bot(query: str) -> bool:
+    """Does ``query`` ask what the bot itself said ("你上次推荐的书", "what did you suggest")?"""
+    return _ASKS_BOT.search(query) is not None
+
+
+def content_units(text: str) -> int:
+    """Content characters (Chinese) and words (other scripts) outside small-talk and courtesy clauses."""
+    n = 0
+    for clause in _CLAUSES.split(text):
+        clause = clause.strip()
+        if not clause or is_smalltalk(clause) or _COURTESY.match(clause):
+            continue
+        n += sum(1 for ch in _CJK.findall(clause) if ch not in ZH_STOP)
+        n += sum(1 for w in _WORD.findall(clause.lower()) if len(w) > 1 and w not in EN_STOP and not is_smalltalk(w))
+    return n
+
+
+def says_little(text: str) -> bool:
+    """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me")."""
+    return content_units(text) < MIN_CONTENT and not re.search(r"\d", text)
+
+
+def is_noise(text: str, *, assistant: bool) -> bool:
+    """True when every clause of ``text`` is small talk or a courtesy (``assistant``: or too short)."""
+    if is_smalltalk(text):
+        return True
+    clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+    return bool(clauses) and all(_empty_clause(c, assistant) for c in clauses)
+
+
+def _empty_clause(clause: str, assistant: bool) -> bool:
+    if is_smalltalk(clause) or _COURTESY.match(clause):
+        return True
+    if not assistant:
+        return False
+    return len(_CJK.findall(clause)) < SHORT_CJK and len(_WORD.findall(clause)) < SHORT_WORDS \
+        and not re.search(r"\d", clause)

@@ -1,0 +1,78 @@
+"""The profile tier: standing facts every reply may need, whether the query names them or not.
+
+"推荐点零食" never mentions peanuts, yet a bot that forgets the peanut allergy there fails
+its user. So ``build_context`` considers the user's standing facts for every block, with a
+share of the budget of their own, before the memories the query found.
+
+A memory is *standing* when it is about the user's lasting state, judged from what the
+write path recorded, not from its words:
+
+- its kind is a fact, preference or relation (never an event, a turn or a digest; a
+  habit only when marked important);
+- it is active, visible (sensitive ones only with ``include_sensitive``), unexpired and
+  was known at the asked moment;
+- and either its slot is one of the user's own single-valued attributes
+  (:data:`STANDING_SLOTS`: identity ``user/…``, ``allergy/…``, ``health/…``, ``diet/…``,
+  reply style ``style/…``, ``contact/…``, key relations ``relation/…``, stable likes and
+  dislikes ``pref/…``, which rank after the rest by their lower importance; a slot held by a
+  named speaker, ``user/city@Melanie``, is theirs: it counts only when the query names
+  them, as a group chat's "Melanie: …" does), or its
+  importance is at least :data:`STANDING_IMPORTANCE` (what the user asked to remember,
+  what an LLM extractor rated essential).
+
+Order: importance, then confidence, then the newest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.read.boosts import names_in
+from jiyi.read.gate import lapsed, passes_gate
+from jiyi.records import Kind, MemoryRecord, Scope, Status
+from jiyi.stores.protocol import RecordFilter, Store
+
+#: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
+STANDING_SLOTS = ("user/", "allergy/", "health/", "diet/", "style/", "contact/", "relation/", "pref/")
+#: Slots under ``user/`` that describe a passing state rather than who the user is.
+PASSING_SLOTS = ("user/rank", "user/plan", "user/membership")
+#: Without a standing slot, a memory this important is standing too.
+STANDING_IMPORTANCE = 0.8
+STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION, Kind.BEHAVIOR)
+#: Most memories a profile is chosen from (the newest of the standing kinds).
+PROFILE_SCAN = 500
+
+
+def is_standing(rec: MemoryRecord, query: str = "") -> bool:
+    """Is ``rec`` a standing fact about the user (kind, slot, importance; not its validity)?
+
+    A slot held by a named speaker (``user/city@Carol``) counts when ``query`` names them
+    (in a group chat, "Carol: where should I go hiking?").
+    """
+    if rec.kind not in STANDING_KINDS:
+        return False
+    slot, _, who = (rec.slot or "").partition("@")
+    if who and not names_in(who, query):
+        return False
+    if rec.kind is not Kind.BEHAVIOR and slot.startswith(STANDING_SLOTS) and not slot.startswith(PASSING_SLOTS):
+        return True
+    return rec.importance >= STANDING_IMPORTANCE
+
+
+def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Importance first, then confidence, then the newest."""
+    return sorted(records, key=lambda r: (-r.importance, -r.confidence, -(r.valid_from or r.created_at).timestamp(),
+                                          r.id))
+
+
+def profile_records(store: Store, scope: Scope, *, at: datetime, historical: bool, include_sensitive: bool,
+                    query: str = "") -> list[MemoryRecord]:
+    """The user's standing memories valid at ``at``, in profile order."""
+    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,
+                                                                                      Status.SUPERSEDED)
+    flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=include_sensitive)
+    found = [r for r in store.list(scope, flt, PROFILE_SCAN)
+             if is_standing(r, query) and not lapsed(r, at)
+             and passes_gate(r, at=at, historical=historical, show_sensitive=include_sensitive)]
+    return profile_order(found)

@@ -1,0 +1,87 @@
+"""What of the search's hits a bot's block keeps, from the hits and the memories made from each turn."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from jiyi.read.curate import Selection, covered, curate
+from jiyi.read.rank import DEFAULT_WEIGHTS
+from jiyi.records import Hit, Kind, MemoryRecord, Status, Visibility
+
+NOW = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
+HALF_LIVES = {"episode": 30.0, "fact": 365.0, "event": 14.0}
+
+
+def rec(mid: str, content: str, kind: Kind = Kind.EPISODE, *, source: str | None = None, days_ago: float = 1,
+        **fields: object) -> MemoryRecord:
+    at = NOW - timedelta(days=days_ago)
+    base = MemoryRecord(id=mid, tenant="t", user_id="u", content=content, kind=kind, created_at=at, updated_at=at,
+                        valid_from=at, source_ids=(source or f"msg-{mid}",))
+    return base.replace(**fields)
+
+
+def hit(r: MemoryRecord, total: float = 5.0) -> Hit:
+    return Hit(r, 0.5, {"total": total, "relevance": total})
+
+
+def run(hits: list[Hit], derived: dict[str, list[MemoryRecord]], query: str = "帮我安排一下",
+        shown: tuple[MemoryRecord, ...] | list[MemoryRecord] = ()) -> Selection:
+    return curate(hits, derived, at=NOW, historical=False, include_sensitive=False, weights=DEFAULT_WEIGHTS,
+                  half_lives=HALF_LIVES, shown=shown, query=query)
+
+
+def test_a_turn_stays_unless_the_memories_shown_restate_it() -> None:
+    turn = rec("t1", "我对花生过敏，周五要去体检", source="m1")
+    allergy = rec("f1", "用户对花生过敏", Kind.FACT, source="m1")
+    checkup = rec("e1", "用户周五要去体检", Kind.EVENT, source="m1", valid_until=NOW + timedelta(days=3))
+    kept = run([hit(turn)], {"m1": [allergy]}, shown=[allergy]).current
+    assert [h.id for h in kept] == ["t1"]  # the allergy alone does not say the check-up
+    assert run([hit(turn)], {"m1": [allergy, checkup]}, shown=[allergy, checkup]).current == []
+    assert [h.id for h in run([hit(turn)], {"m1": [allergy, checkup]}, shown=[allergy]).current] == ["t1"]
+
+
+def test_covered_counts_each_clause() -> None:
+    facts = [rec("f", "用户叫王小明", Kind.FACT), rec("g", "用户住在上海", Kind.FACT)]
+    assert covered("我叫王小明，住在上海。", facts)
+    assert not covered("我叫王小明，住在上海，在腾讯做产品经理", facts)
+    assert covered("记住，我叫王小明", facts[:1])  # 记住 says nothing of its own
+
+
+def test_superseded_turns_go_unless_the_change_is_still_ahead() -> None:
+    turn = rec("t1", "我住在丹佛", source="m1")
+    gone = rec("f1", "用户住在丹佛", Kind.FACT, source="m1", status=Status.SUPERSEDED, valid_until=NOW - timedelta(days=1))
+    assert run([hit(turn)], {"m1": [gone]}).current == []
+    marked = rec("t2", "我喜欢喝咖啡", source="m2", metadata={"outdated_by": "x"})
+    assert run([hit(marked)], {}).current == []
+    ahead = gone.replace(valid_until=NOW + timedelta(days=30))
+    assert [h.id for h in run([hit(turn)], {"m1": [ahead]}).current] == ["t1"]
+
+
+def test_lapsed_events_and_their_turns_are_past() -> None:
+    trip = rec("e1", "用户3月去成都出差", Kind.EVENT, source="m1", days_ago=200, valid_until=NOW - timedelta(days=190))
+    turn = rec("t1", "下个月去成都出差", source="m1", days_ago=230)
+    plan = rec("e2", "用户今天中午想吃拉面", Kind.EVENT, source="m2", days_ago=90, expires_at=NOW - timedelta(days=89))
+    lunch = rec("t2", "今天中午想吃拉面", source="m2", days_ago=90)
+    out = run([hit(trip), hit(turn), hit(lunch)], {"m1": [trip], "m2": [plan]})
+    assert out.current == []
+    assert {h.id for h in out.past} == {"e1", "t1"}  # the lunch plan is long gone, not even past
+
+
+def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
+    phone = rec("f1", "用户的手机号是13912345678", Kind.FACT, source="m1", visibility=Visibility.SENSITIVE)
+    turn = rec("t1", "我的手机号是13912345678", source="m1")
+    hello = rec("t2", "你好！有什么可以帮你？", metadata={"role": "assistant"})
+    tip = rec("t3", "你上次说想看《三体》，我推荐先读第一部", metadata={"role": "assistant"})
+    chat = rec("t4", "嗯嗯好的")
+    trivial = rec("f2", "用户说了声谢谢", Kind.FACT, importance=0.05)
+    hits = [hit(turn), hit(hello), hit(tip), hit(chat), hit(trivial)]
+    assert run(hits, {"m1": [phone]}).current == []
+    assert [h.id for h in run(hits, {"m1": [phone]}, query="你上次推荐我看什么书").current] == ["t3"]
+
+
+def test_order_adds_importance_and_freshness() -> None:
+    old_turn = rec("t1", "今天想吃火锅", days_ago=90)
+    fact = rec("f1", "用户喜欢吃辣", Kind.FACT, importance=0.8, days_ago=30)
+    new_turn = rec("t2", "最近想吃清淡点", days_ago=1)
+    out = run([hit(old_turn, 6.0), hit(fact, 5.0), hit(new_turn, 5.0)], {})
+    assert [h.id for h in out.current] == ["f1", "t2", "t1"]

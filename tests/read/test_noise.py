@@ -1,0 +1,44 @@
+"""Small talk, courtesies and turns that say almost nothing (read side)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.read.noise import asks_about_bot, is_noise, says_little
+
+
+@pytest.mark.parametrize("text", ["你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！杭州很美。", "在呢～",
+                                  "Hi Maya! How can I help you today?", "Congrats on the new job! That is great news.",
+                                  "好的呢，随时找我", "Sounds great, have a lovely weekend!", "早上好！"])
+def test_the_bots_courtesies_are_noise(text: str) -> None:
+    assert is_noise(text, assistant=True)
+
+
+@pytest.mark.parametrize("text", ["你上次推荐的书是《三体》", "记得周五体检前别吃早饭，空腹抽血",
+                                  "Your flight to Tokyo leaves at 9:40 from Terminal 2"])
+def test_the_bots_content_is_not_noise(text: str) -> None:
+    assert not is_noise(text, assistant=True)
+
+
+@pytest.mark.parametrize("text", ["我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅",
+                                  "I went to Paris with my sister last week", "恭喜我吧，我升职当经理了"])
+def test_a_users_content_is_not_noise(text: str) -> None:
+    assert not is_noise(text, assistant=False)
+    assert not says_little(text)
+
+
+@pytest.mark.parametrize("text", ["饿了", "睡了 晚安", "随便 哈哈", "哈哈哈 会说话", "works for me", "brb dinner",
+                                  "haha yes mom", "lol just testing"])
+def test_turns_that_say_almost_nothing(text: str) -> None:
+    assert says_little(text)
+
+
+def test_numbers_always_say_something() -> None:
+    assert not says_little("8点") and not says_little("room 42")
+
+
+@pytest.mark.parametrize(("query", "wanted"), [("你上次推荐的那本书叫啥", True), ("what did you suggest for dinner", True),
+                                               ("你之前答应过我什么", True), ("推荐点零食", False),
+                                               ("where do I live", False)])
+def test_asks_about_bot(query: str, wanted: bool) -> None:
+    assert asks_about_bot(query) is wanted

@@ -1,0 +1,63 @@
+"""Which memories are standing (the profile tier), and in which order."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from jiyi.read.profile import is_standing, profile_order
+from jiyi.records import Kind, MemoryRecord
+
+T = datetime(2026, 12, 1, tzinfo=timezone.utc)
+
+
+def rec(content: str, kind: Kind = Kind.FACT, slot: str | None = None, importance: float = 0.6,
+        confidence: float = 0.8, days_ago: int = 0) -> MemoryRecord:
+    at = T - timedelta(days=days_ago)
+    return MemoryRecord(id=content, tenant="t", user_id="u", content=content, kind=kind, created_at=at,
+                        updated_at=at, slot=slot, importance=importance, confidence=confidence)
+
+
+@pytest.mark.parametrize("memory", [
+    rec("用户对花生过敏", slot="allergy/花生", importance=0.9),
+    rec("用户叫陈晨", slot="user/name", importance=0.8),
+    rec("用户住在杭州", slot="user/city", importance=0.7),
+    rec("用户吃素", Kind.PREFERENCE, slot="diet/type", importance=0.7),
+    rec("用户希望回答简短", Kind.PREFERENCE, slot="style/length", importance=0.7),
+    rec("用户的女朋友叫小雅", Kind.RELATION, slot="relation/girlfriend", importance=0.7),
+    rec("用户戒了咖啡", Kind.PREFERENCE, slot="pref/咖啡", importance=0.7),
+    rec("用户在字节跳动做后端开发", slot="user/工作"),  # an LLM extractor's slot name
+    rec("用户有糖尿病", slot="health/糖尿病", importance=0.8),
+    rec("用户让助手记住：每晚十点提醒吃药", importance=0.85),  # no slot, but marked important
+])
+def test_standing_memories(memory: MemoryRecord) -> None:
+    assert is_standing(memory)
+
+
+@pytest.mark.parametrize("memory", [
+    rec("用户下周三要去深圳出差", Kind.EVENT, importance=0.9),  # events are never standing
+    rec("我对花生过敏", Kind.EPISODE, importance=0.9),
+    rec("这次会话聊了旅行", Kind.SUMMARY, importance=0.9),
+    rec("用户周末常去爬山", Kind.BEHAVIOR, importance=0.5),
+    rec("用户的猫叫年糕", Kind.RELATION, importance=0.6),
+    rec("用户排第12", slot="user/rank", importance=0.7),  # a passing state
+    rec("Carol lives in Denver", slot="user/city@Carol", importance=0.7),  # another speaker's
+    rec("用户觉得今天好累"),
+])
+def test_not_standing(memory: MemoryRecord) -> None:
+    assert not is_standing(memory)
+
+
+def test_a_named_speakers_slot_counts_when_the_query_names_them() -> None:
+    carol = rec("Carol lives in Denver", slot="user/city@Carol", importance=0.7)
+    assert is_standing(carol, "Carol: where should I go hiking near me?")
+    assert not is_standing(carol, "Alice: any book ideas?")
+
+
+def test_order_is_importance_then_confidence_then_newest() -> None:
+    a = rec("a", importance=0.9, confidence=0.5)
+    b = rec("b", importance=0.7, confidence=0.9, days_ago=1)
+    c = rec("c", importance=0.7, confidence=0.9)
+    d = rec("d", importance=0.7, confidence=0.6)
+    assert [r.id for r in profile_order([d, b, c, a])] == ["a", "c", "b", "d"]
