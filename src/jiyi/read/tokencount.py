@@ -17,6 +17,7 @@ def count_tokens(text: str) -> int:
     try:
         from jiyi.embedders.e5 import _model
 
-        return int(_model(1).token_count(text)) - 2  # minus <s> and </s>
-    except Exception:  # noqa: BLE001 - counting must never break rendering
+        model = _model(1, "query")  # the read path's handle: counting never waits behind ingest
+    except (ImportError, OSError, RuntimeError):  # the engine cannot load: estimate
         return len(_CJK.findall(text)) + int(len(_WORD.findall(_CJK.sub(" ", text))) * 1.3)
+    return int(model.token_count(text)) - 2  # minus <s> and </s>
