@@ -53,6 +53,7 @@ class Clause:
     consumed: bool = False
     question: bool = False
     inherited: bool = False  # no subject of its own: continues the previous clause
+    person: str | None = None  # subject "other" named at the clause's start (小明住在杭州 / "Maya lives in Berlin")
 
 
 def fact(content: str, slot: str | None, value: str, *, kind: Kind = Kind.FACT, importance: float = 0.6,

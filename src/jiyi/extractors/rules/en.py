@@ -23,6 +23,9 @@ _EN_NAME = (
     re.compile(r"(?i:(?<!don't\s)(?<!not\s)\b(?:call\s+me|i\s+go\s+by|i'm\s+called|i\s+am\s+called)\s+)"
                r"(?P<v>[A-Za-z][\w'-]*)"),
     re.compile(r"(?i:^(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+(?:i'm|i\s+am|this\s+is)\s+)(?P<v>[A-Z][a-z]+)\b"),
+    # "I'm Maya" / "I am June, nice to meet you": a capitalised word alone, not a nationality or a feeling
+    re.compile(r"(?i:^(?:(?:hi|hello|hey|oh|well|yes|yeah)[,!.]?\s+)*(?:i['\u2019]m|i\s+am)\s+)"
+               r"(?P<v>[A-Z][a-z]{1,15})(?<!ese)(?<!ian)(?<!ish)(?<!can)(?<!ean)(?=\s*(?:[,.!;]|$|\band\b))"),
 )
 _EN_OTHERS_CALL_ME = re.compile(r"(?i:\b(?:my\s+[\w-]+|our\s+[\w-]+|they|he|she|people|friends|family|folks)\s+"
                                 r"(?:all\s+|usually\s+|always\s+|sometimes\s+|still\s+|often\s+|just\s+)?"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.clauses import RecentRelation, without_times
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
+from jiyi.extractors.rules.others import person_facts, person_key
 from jiyi.records import Kind
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.text.relations import (
@@ -85,8 +86,28 @@ def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
     for word, key, name in named:
         out += _named(work.lang, (word, key), [name])
     if c.subject == "rel" and not c.question and not work.qualifying(c):
-        out += _relation_statement(work, c, [n for _, _, n in named])
+        names = [n for _, _, n in named]
+        statement = _relation_statement(work, c, names)
+        who = c.rel_name or (names[0] if names else None) or person_key(c, work.lang)
+        if statement and who:  # 我妈住在杭州 → person:mother/city; 我同事小李喜欢篮球 → person:小李/pref/篮球
+            slotted = [d for d in person_facts(work, _after_relative(c, work.lang, names), who, None) if d.slot]
+            if slotted:
+                statement[0].slot = slotted[0].slot
+                statement[0].values = list(dict.fromkeys([*statement[0].values, *slotted[0].values]))
+        out += statement
     return out
+
+
+def _after_relative(c: Clause, lang: str, names: list[str]) -> str:
+    """The clause after its subject: 我同事小李喜欢打篮球 → 喜欢打篮球; "my wife Anna loves tulips" → "loves tulips"."""
+    who = alternation([n for n in [*names, c.rel_name or ""] if n])
+    rel = re.escape(c.rel or "")
+    if lang == "zh":
+        lead = rf"^(?:(?:我|俺)(?:的|家)?)?(?:{rel})?(?:{who})?" if who else rf"^(?:(?:我|俺)(?:的|家)?)?(?:{rel})?"
+        return re.sub(lead, "", c.body, count=1)
+    lead = (rf"(?i:^(?:and\s+|but\s+|so\s+|also\s+)?(?:(?:my|our)\s+{rel}|she|he|they|it)\b)"
+            + (rf"(?:,?\s*(?:{who})\b,?)?" if who else ""))
+    return re.sub(lead, "", c.body, count=1).strip()
 
 
 _ZH_CALLS_USER = re.compile(r"叫(?:我|俺)(?P<v>[^，,。！？!?；;\s]{1,6})")
