@@ -76,7 +76,8 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        candidates = normalize_candidates(ctx.extractor.extract(window))
+        said_at = max((m.timestamp for m in window), default=None)
+        candidates = normalize_candidates(ctx.extractor.extract(window), said_at=said_at)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         window = []

@@ -101,6 +101,9 @@ _NOT_PEOPLE_EN = frozenset({"User", "Monday", "Tuesday", "Wednesday", "Thursday"
                             "January", "February", "March", "April", "May", "June", "July", "August", "September",
                             "October", "November", "December", "Everyone", "Everything", "Nobody", "Someone",
                             "Something", "There", "Here", "Work", "School", "Life", "Dinner", "Lunch"})
+_RECUR_THEN_SELF = re.compile(r"^((?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|工作日|平日|平时|"
+                              r"节假日|假期|下班后|放学后)(?:的时候)?[，,]?)(我们|我|俺)")
+_TIME_WORD_ZH = re.compile(r"^(?:周[一二三四五六日天末]|星期|礼拜|平时|平常|平日|每|早|晚|上午|下午|中午|今|明|昨|前天|后天|工作日|节假日)")
 _NOT_PEOPLE_ASCII = re.compile(r"(?i)^(?:qq|vip|app|wifi|iphone|ipad|mac|pc|ai|gpt|chatgpt|bot|id|ok)$")
 
 
@@ -108,7 +111,8 @@ def name_ok_zh(name: str) -> bool:
     """Is ``name`` (at a Chinese clause's start) someone's name: 小明 / 王芳 / bob, not 上海 / QQ?"""
     if name.isascii():
         return not _NOT_PEOPLE_ASCII.match(name) and not (name.isupper() and len(name) <= 3)
-    return looks_like_name_zh(name) and name not in NAME_DENY and not name.startswith(("用户", "助手"))
+    return (looks_like_name_zh(name) and name not in NAME_DENY and not name.startswith(("用户", "助手"))
+            and not _TIME_WORD_ZH.match(name))
 
 
 def name_ok_en(name: str) -> bool:
@@ -129,7 +133,7 @@ def without_times(c: Clause) -> str:
 
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
     """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers and times)."""
-    t = tidy_zh(without_times(c))
+    t = _RECUR_THEN_SELF.sub(r"\2\1", tidy_zh(without_times(c)))  # 周末我喜欢… → 我周末喜欢…
     if m := _ZH_REL_START.match(t):
         word = m.group("rel") or m.group("bare")
         c.subject, c.rel, c.body = "rel", word, t

@@ -20,6 +20,8 @@ from jiyi.write.timeparse import cn_to_int
 ZH_ADV = r"(?:现在|目前|已经|也|还|都|就|才|刚|刚刚|正|今年|最近|本来|一直|平时|其实|真的|确实|主要|目前还)*"
 #: a value: everything up to the next punctuation or space
 ZH_VAL = r"(?P<v>[^，,。！？!?；;\s]{1,40})"
+#: recurring days that may open a habit or a liking (周末喜欢喝咖啡): see :mod:`.recurring`
+_ZH_RECUR = r"(?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|工作日|平日|节假日|假期|下班后|放学后)"
 _PUNCT_CUT = re.compile(r"[，,。！？!?；;\s]")
 
 _ZH_NAME_IS = re.compile(rf"^{ZH_ADV}(?:的)?(?:名字|姓名|全名|大名)(?:叫做|叫|是|为)?[:：]?\s*{ZH_VAL}")
@@ -59,7 +61,7 @@ _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|�
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
 _ZH_QUIT_TOPIC = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?戒(?:了|掉了|掉)")
 _ZH_LIKE = re.compile(
-    rf"^{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
+    rf"^{ZH_ADV}(?:{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?)?{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
     r"(?P<verb>喜欢|爱|讨厌|烦|受不了|偏好|偏爱|钟爱|热爱|迷上了|沉迷于?|害怕|反感)(?P<v>[^，,。！？!?；;]{1,40})"
 )
@@ -67,6 +69,10 @@ _ZH_HABIT = re.compile(
     rf"^{ZH_ADV}(?P<adv>每天|天天|每晚|每周|每个月|每月|每年|每次|经常|常常|通常|一般|平时|平常|总是|老是|一直|从不|从来不|"
     r"从来没|向来|习惯|一向)(?P<v>[^，,。！？!?；;]{2,40})"
 )
+#: a habit on a recurring day: 周末一般在家 / 周一都去游泳 / 工作日早上喝咖啡
+_ZH_RECUR_HABIT = re.compile(
+    rf"^{ZH_ADV}{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?(?:都|一般|通常|总是|经常|常常|基本上?|会|也|喜欢)+"
+    r"(?P<v>[^，,。！？!?；;]{2,40})")
 _ZH_FREQ = re.compile(r"^(?:一天|每天|一周|每周|一个月|每月)[\d一二两三四五六七八九十几]+(?:杯|次|包|顿|个|小时|公里|趟|瓶|支)")
 _STYLE_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("style/length", re.compile(
@@ -250,7 +256,7 @@ def zh_like(body: str, content: str) -> list[Draft]:
 
 def zh_habit(body: str, content: str) -> list[Draft]:
     """每天 / 一般 / 从不 … → a behaviour with no date."""
-    if _ZH_HABIT.match(body) or _ZH_FREQ.match(body):
+    if _ZH_HABIT.match(body) or _ZH_FREQ.match(body) or _ZH_RECUR_HABIT.match(body):
         return [fact(content, None, "", kind=Kind.BEHAVIOR, importance=0.5, confidence=0.8)]
     return []
 
