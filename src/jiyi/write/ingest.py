@@ -27,7 +27,14 @@ from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision
 from jiyi.write.normalize import normalize_candidates
-from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
+from jiyi.write.resolve import (
+    Decision,
+    ended_slots,
+    ends_mention,
+    resolvable_kinds,
+    resolve_candidate,
+    to_record,
+)
 from jiyi.write.triggers import should_extract
 
 if TYPE_CHECKING:
@@ -36,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("jiyi.write")
 ADD_JOB = "add"
 SIMILAR_K = 5
+ENDS_K = 30  # neighbours searched for the habits an ending (戒了咖啡) names
 
 
 @dataclass(slots=True)
@@ -167,9 +175,10 @@ class _BatchResolver:
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._similar(vec)
         holders = self._slot_holders(cand.slot) if cand.slot else []
+        ended = self._ended(cand, vec)
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
-                                     merge_threshold=self.ctx.merge_threshold)
-        if self.ctx.judge is not None:
+                                     merge_threshold=self.ctx.merge_threshold, ended=ended)
+        if self.ctx.judge is not None and not ended:  # an ending is not a close call
             decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.NONE:
@@ -217,6 +226,16 @@ class _BatchResolver:
             if rec is not None:
                 out.append((rec, float(np.dot(v, vec))))
         return out
+
+    def _ended(self, cand: Candidate, vec: np.ndarray) -> list[MemoryRecord]:
+        """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its object."""
+        out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
+        if cand.metadata.get("ends_mention"):
+            found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
+            stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
+            batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
+            out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
+        return list({r.id: r for r in out}.values())
 
     def _slot_holders(self, slot: str) -> list[MemoryRecord]:
         stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))

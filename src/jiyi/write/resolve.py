@@ -58,14 +58,25 @@ def resolve_candidate(
     slot_holders: Sequence[MemoryRecord],
     now: datetime,
     merge_threshold: float,
+    ended: Sequence[MemoryRecord] = (),
 ) -> Decision:
-    """Decide ADD / MERGE / SUPERSEDE / NONE for ``new`` (built from ``cand``)."""
+    """Decide ADD / MERGE / SUPERSEDE / NONE for ``new`` (built from ``cand``).
+
+    ``ended`` are active memories the candidate ends besides its own slot's (see
+    :func:`ended_slots`): "用户和女朋友分手了" ends the girlfriend's name, "用户辞职了" the
+    job title, "用户戒了咖啡" a habit that names coffee. They are superseded with the
+    slot's holders, unless the candidate only repeats what its slot already holds.
+    """
     if cand.slot:
         same = [r for r in slot_holders if _same_value(r, new, similar, merge_threshold)]
         if same:
             return merge(same[0], new, now, reason=f"same value in slot {cand.slot}")
-        if slot_holders:
-            return supersede(list(slot_holders), new, now, reason=f"new value in slot {cand.slot}")
+    olds = list({r.id: r for r in (*slot_holders, *ended) if r.id != new.id}.values())
+    if ended:
+        return supersede(olds, new, now, reason=f"ends {', '.join(ended_slots(cand)) or 'what it names'}"
+                                                  + (f" and slot {cand.slot}" if cand.slot else ""))
+    if cand.slot and slot_holders:
+        return supersede(list(slot_holders), new, now, reason=f"new value in slot {cand.slot}")
     best = max(similar, key=lambda rs: rs[1], default=None)
     if cand.corrects and best is not None and best[1] >= CORRECTION_MIN_COSINE:
         return supersede([best[0]], new, now, reason=f"explicit correction (cosine {best[1]:.2f})")
@@ -73,6 +84,32 @@ def resolve_candidate(
         return merge(best[0], new, now, reason=f"near duplicate (cosine {best[1]:.3f})")
     return Decision(EventType.ADD, new, is_new=True,
                     history=[HistoryEvent(EventType.ADD, new.id, now, new=new.content, reason="new memory")])
+
+
+def ended_slots(cand: Candidate) -> list[str]:
+    """The other slots a candidate ends (``metadata["ends"]``: 分手 → the partner slots)."""
+    ends = cand.metadata.get("ends")
+    return [str(s) for s in ends if isinstance(s, str) and s and s != cand.slot] if isinstance(ends, list) else []
+
+
+#: words of a statement that itself says something stopped (it is not ended by another ending)
+_STOPPED = re.compile(r"戒|不再|不喝|不吃|不抽|不玩|放弃|quit|stopp|gave\s+up|no\s+longer|anymore|don't|doesn't", re.IGNORECASE)
+
+
+def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
+    """Does ``cand`` (戒了咖啡, ``metadata["ends_mention"]`` 咖啡) end ``rec`` (用户每天早上喝咖啡)?
+
+    Only active preferences and behaviours that name the object and do not say it
+    stopped themselves; slotted ones of another object are left to their slot.
+    """
+    mention = cand.metadata.get("ends_mention")
+    if not isinstance(mention, str) or len(mention) < 2 or rec.status is not Status.ACTIVE:
+        return False
+    if rec.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR) or rec.slot == cand.slot:
+        return False
+    if rec.slot is not None and not rec.slot.startswith("pref/"):
+        return False
+    return mention.lower() in rec.content.lower() and not _STOPPED.search(rec.content)
 
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],

@@ -35,6 +35,8 @@ class Draft:
     template: str | None = None
     source: str = ""
     source_at: int = 0
+    ends: list[str] = field(default_factory=list)  # other slots this statement ends (分手 → the partner slots)
+    ends_mention: str | None = None  # 戒了咖啡: also ends slot-less habits that name 咖啡
 
 
 @dataclass(slots=True)

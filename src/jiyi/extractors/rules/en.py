@@ -66,9 +66,19 @@ _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:stri
                      r"|kosher|keto)\b")
 _EN_NO_EAT = re.compile(r"(?i)\bi\s+(?P<neg>don't|do\s+not|can't|cannot|never|won't)\s+(?P<verb>eat|drink|touch)\s+"
                         r"(?P<v>[\w\s-]{2,30}?)(?=[.,;!?]|$|\s+(?:and|but|because|anymore|since|at\s+all)\b)")
-_EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:quit|gave\s+up|have\s+quit|'ve\s+quit|"
-                      r"'ve\s+given\s+up|stopped|am\s+quitting|'m\s+quitting)\s+"
-                      r"(?P<v>smoking|drinking|coffee|caffeine|alcohol|sugar|meat|soda|vaping|junk\s+food|sweets)\b")
+_EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\s+|had\s+)?(?:quit|gave\s+up|"
+                      r"given\s+up|stopped|am\s+quitting|'m\s+quitting|no\s+longer)\s+"
+                      r"(?P<v>(?!my\s+job\b|the\s+job\b|work\b|on\b|by\b|at\b|to\b|for\b)[a-z][\w\s-]{1,30}?)"
+                      r"(?=[.,;!?]|$|\s+(?:and|but|because|since|last|a\s+|two|three|for|after|when|ago|this|cold)\b)")
+_EN_ANYMORE = re.compile(r"(?i)\bi\s+(?:don't|do\s+not|no\s+longer)\s+(?P<verb>drink|eat|play|smoke|watch|do|go|"
+                         r"like|love|enjoy)\s+(?P<v>[\w\s-]{2,30}?)\s+(?:any\s*more|these\s+days)\b")
+_GERUND_LEAD = re.compile(r"(?i)^(?:drinking|eating|smoking|playing|watching|doing|going|reading|listening\s+to|"
+                          r"drink|eat|smoke|play|watch|do|go\s+to|go|to)\s+(?=\w)")
+
+
+def pref_key_en(obj: str) -> str:
+    """The ``pref/…`` key of an English object: "playing tennis" and "tennis" are one slot."""
+    return re.sub(r"(?i)^(?:the|a|an|my)\s+", "", _GERUND_LEAD.sub("", obj.strip())).lower()
 _EN_LIKE = (
     re.compile(rf"(?i)\bi\s+{_EN_ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|can't\s+stand|cannot\s+stand|"
                r"don't\s+like|do\s+not\s+like|don't\s+enjoy)\s+(?P<v>[^.;!?]{2,60})"),
@@ -150,13 +160,22 @@ def en_diet(text: str) -> list[Draft]:
     if m := _EN_VEG.search(text):
         return [fact(f"User is {m.group('v').lower()}", "diet/type", m.group("v").lower(), kind=Kind.PREFERENCE,
                       importance=0.7)]
+    if m := _EN_ANYMORE.search(text):
+        item = m.group("v").strip()
+        d = fact(f"User doesn't {m.group('verb').lower()} {item} anymore", f"pref/{pref_key_en(item)}", item,
+                 kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item)
+        return [d]
     if m := _EN_NO_EAT.search(text):
         item = m.group("v").strip()
-        return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{item.lower()}", item,
+        return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{pref_key_en(item)}", item,
                       kind=Kind.PREFERENCE, importance=0.7)]
     if m := _EN_QUIT.search(text):
-        item = m.group("v").lower()
-        return [fact(f"User quit {item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+        item = m.group("v").strip().lower()
+        verb = "no longer" if "no longer" in m.group(0).lower() else "quit"
+        d = fact(f"User {verb} {item}", f"pref/{pref_key_en(item)}", item, kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item).removesuffix("ing") if item in ("smoking", "drinking") else pref_key_en(item)
+        return [d]
     return []
 
 
@@ -174,7 +193,7 @@ def en_preference(text: str) -> list[Draft]:
         obj = _en_value(re.sub(r"(?i)^(?:to\s+|the\s+|a\s+|an\s+)", "", m.group("v")))
         if len(re.sub(r"[^A-Za-z]", "", obj)) < 3:
             continue  # "I love to."
-        slot = f"pref/{obj.lower()}" if 0 < len(obj.split()) <= 3 else None
+        slot = f"pref/{pref_key_en(obj)}" if 0 < len(obj.split()) <= 3 else None
         content = third_person(text[m.start():].strip().rstrip(".!,"), "en")
         return [fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
     return []

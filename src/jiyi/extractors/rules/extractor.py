@@ -89,10 +89,20 @@ def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Ca
                   importance=round(d.importance, 3), confidence=round(d.confidence, 3),
                   valid_from=d.valid_from, valid_until=d.valid_until, expires_at=d.expires_at,
                   visibility=d.visibility, source_ids=(msg.id,) if msg.id else (), corrects=corrects,
-                  speaker=msg.name, metadata={"extractor": "rules", "lang": lang})
+                  speaker=msg.name, metadata=_metadata(d, lang))
         for i, piece in enumerate(pieces)
         if len(piece.removeprefix(ZH_USER).removeprefix(EN_USER).strip(" ：:")) >= 2
     ]
+
+
+def _metadata(d: Draft, lang: str) -> dict[str, object]:
+    """Provenance, and what the statement ends besides its own slot (read by write/resolve.py)."""
+    meta: dict[str, object] = {"extractor": "rules", "lang": lang}
+    if d.ends:
+        meta["ends"] = list(d.ends)
+    if d.ends_mention:
+        meta["ends_mention"] = d.ends_mention
+    return meta
 
 
 _SENT_END = re.compile(r"(?<=[。！？!?；;])|(?<=[.])\s+")

@@ -30,6 +30,7 @@ from jiyi.extractors.rules.en import (
     style_slots_en,
 )
 from jiyi.extractors.rules.claims import en_claim, zh_claim
+from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.recurring import one_off
@@ -98,6 +99,7 @@ class MessageExtraction:
             drafts += found
             recent = recent_relation(c, found, recent)
             prev = c
+        drafts += endings(self, {d.slot for d in drafts if d.slot})  # before events: 上周分手了 is an ending
         drafts += events(self)
         drafts += changes(self)
         return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
