@@ -8,6 +8,7 @@ so a redo does not duplicate them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
@@ -77,9 +79,9 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     state = ctx.store.state_get(scope, state_key) or {}
     previous = message_from_dict(state["last"]) if state.get("last") else None
 
-    drafts = _new_episodes(ctx.store, scope, draft_episodes(
+    drafts = _weighed(_new_episodes(ctx.store, scope, draft_episodes(
         messages, scope=scope, session_id=session_id, agent_id=agent_id, previous=previous, now=now,
-        metadata=payload.get("metadata"), model=ctx.embedder.model))
+        metadata=payload.get("metadata"), model=ctx.embedder.model)))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
@@ -111,6 +113,22 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     # A memory the candidates merge into may change meanwhile (a user's edit): resolve again
     # on fresh reads, without extracting again; after the last try the queue retries the job.
     return redo_on_conflict(resolve_and_write, f"job {job.id}")
+
+
+def _weighed(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
+    """Each turn's importance from what it says (text/smalltalk.py ``turn_importance``).
+
+    A pleasantry ("你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！", "thanks!")
+    is kept at importance 0.05 with ``metadata["smalltalk"] = True``, so a context block
+    can leave it out; a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
+    """
+    out = []
+    for d in drafts:
+        rec = d.record
+        weight = turn_importance(rec.content, str(rec.metadata.get("role", "user")))
+        meta = {**rec.metadata, "smalltalk": True} if weight <= SMALLTALK_IMPORTANCE else rec.metadata
+        out.append(dataclasses.replace(d, record=rec.replace(importance=weight, metadata=meta)))
+    return out
 
 
 def _new_episodes(store: Store, scope: Scope, drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:

@@ -47,7 +47,7 @@ _ROLE_SLOT_EN = ((r"girlfriend|gf", "relation/girlfriend"), (r"boyfriend|bf", "r
                  (r"wife", "relation/wife"), (r"husband", "relation/husband"),
                  (r"fianc[ée]e?", "relation/fiance"), (r"partner", "relation/partner"))
 
-_ZH_BREAKUP = re.compile(r"分手|分了手|离婚|离了婚|掰了|分开了|散了|吹了")
+_ZH_BREAKUP = re.compile(r"分手|分了手|离婚|离了婚|掰了|分开了|散了|吹了|(?:跟|和|与)[^，,。]{1,8}分了(?![钟半一两几\d])")
 _ZH_DIVORCE = re.compile(r"离婚|离了婚")
 _EN_BREAKUP = re.compile(r"(?i)\b(?:broke\s+up|break\s+up|split\s+up|splitting\s+up|divorced|divorcing|separated|"
                          r"dumped\s+me|i\s+dumped|ended\s+things|called\s+it\s+off|we're\s+done|we\s+are\s+done|"
@@ -95,11 +95,18 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
     out: list[Draft] = []
     zh = work.lang == "zh"
     for sentence in sorted({c.sentence for c in work.clauses}):
-        mine = [c for c in work.clauses if c.sentence == sentence and c.subject == "self" and not c.question]
-        if not mine:
+        own = [c for c in work.clauses if c.sentence == sentence and not c.question]
+        mine = [c for c in own if c.subject == "self"]
+        couple = [c for c in own if c.subject == "self" or c.subject == "rel" and _partner(c.rel, zh)]  # 我女朋友和我分手了
+        if not couple:
             continue
         text = ("，" if zh else ", ").join(c.text for c in mine)
-        found = _relationship(text, zh) or _job(text, zh) or _pursuit(text, zh)
+        whole = " ".join(c.text for c in couple)  # "My girlfriend and I split up"
+        found = _relationship(text, whole, zh)
+        if found is not None:
+            mine = couple
+        elif mine:
+            found = _job(text, zh) or _pursuit(text, zh)
         if found is None:
             continue
         slot, ends = found
@@ -115,12 +122,18 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
     return out
 
 
-def _relationship(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
-    if not (_ZH_BREAKUP if zh else _EN_BREAKUP).search(text):
+def _partner(rel: str | None, zh: bool) -> bool:
+    """Is ``rel`` (女朋友 / wife) a partner of the user's, whose breakup is the user's?"""
+    return bool(rel) and any(re.fullmatch(words, rel or "", re.IGNORECASE)
+                             for words, _ in (_ROLE_SLOT_ZH if zh else _ROLE_SLOT_EN))
+
+
+def _relationship(text: str, whole: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
+    if not (_ZH_BREAKUP if zh else _EN_BREAKUP).search(whole if zh else text):
         return None
-    divorce = bool((_ZH_DIVORCE if zh else _EN_DIVORCE).search(text))
+    divorce = bool((_ZH_DIVORCE if zh else _EN_DIVORCE).search(whole))
     named = [slot for words, slot in (_ROLE_SLOT_ZH if zh else _ROLE_SLOT_EN)
-             if re.search(words if zh else rf"(?i)\b(?:{words})\b", text)]
+             if re.search(words if zh else rf"(?i)\b(?:{words})\b", whole)]
     family = _SPOUSES if divorce or any(s in _SPOUSES for s in named) else _PARTNERS
     own = named[0] if named else family[0] if divorce else "relation/partner"
     return own, tuple(s for s in family if s != own)
