@@ -11,8 +11,8 @@ from jiyi.write.normalize import normalize_candidates
 SAID = datetime(2025, 3, 5, 10, tzinfo=timezone.utc)
 
 
-def _event(**kw: object) -> Candidate:
-    return Candidate(content="用户2025年3月12日要去深圳出差", kind=Kind.EVENT, **kw)  # type: ignore[arg-type]
+def _event(content: str = "用户2025年3月12日要去深圳出差", **kw: object) -> Candidate:
+    return Candidate(content=content, kind=Kind.EVENT, **kw)  # type: ignore[arg-type]
 
 
 def test_a_plan_without_expiry_expires_when_its_window_ends() -> None:
@@ -22,7 +22,7 @@ def test_a_plan_without_expiry_expires_when_its_window_ends() -> None:
 
 
 def test_a_past_event_an_explicit_expiry_and_a_fact_are_left_alone() -> None:
-    past = _event(valid_until=datetime(2025, 3, 1, tzinfo=timezone.utc))
+    past = _event("用户2025年2月28日去了三亚", valid_until=datetime(2025, 3, 1, tzinfo=timezone.utc))
     own = _event(valid_until=datetime(2025, 3, 13, tzinfo=timezone.utc), expires_at=datetime(2025, 3, 20, tzinfo=timezone.utc))
     fact = Candidate(content="用户住在杭州", kind=Kind.FACT, valid_until=datetime(2025, 4, 1, tzinfo=timezone.utc))
     out = normalize_candidates([past, own, fact], said_at=SAID)
