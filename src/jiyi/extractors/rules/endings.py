@@ -69,6 +69,7 @@ _PURSUITS: tuple[tuple[str, str, str], ...] = (
      r"job\s+hunt(?:ing)?|job[\s-]searching|looking\s+for\s+(?:a\s+)?(?:new\s+)?(?:job|work)|applying\s+for\s+jobs"),
     ("weight_loss", r"减肥|减脂|瘦身", r"los(?:e|ing)\s+weight|on\s+a\s+diet|dieting"),
 )
+_BARE_PURSUITS = frozenset({"备考", "考研", "考公", "找工作", "求职", "减肥"})
 _ZH_PURSUING = re.compile(r"(?:在|正在|开始|准备|打算|要|忙着|一直在)?(?:准备|备战|复习|备考|忙着|开始|在)")
 _EN_PURSUING = re.compile(r"(?i)\b(?:studying\s+for|preparing\s+for|prepping\s+for|getting\s+ready\s+for|"
                           r"(?:am|i'm|been)\s+(?:still\s+)?(?:job\s+hunting|looking\s+for|trying\s+to\s+lose|on\s+a\s+diet|"
@@ -152,10 +153,10 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
         if pattern.search(text):
             return f"status/{topic}", ()
     for topic, zh_words, en_words in _PURSUITS:
-        if zh and (m := re.search(zh_words, text, re.IGNORECASE)) and (
-                _ZH_PURSUING.search(text[:m.start()]) or m.group() in ("备考", "考研", "考公", "找工作", "求职", "减肥")):
-            if not re.search(r"过|了(?!解)|完", text[m.end():m.end() + 3]):
-                return f"status/{topic}", ()
+        m = re.search(zh_words, text, re.IGNORECASE) if zh else None
+        if m and (_ZH_PURSUING.search(text[:m.start()]) or m.group() in _BARE_PURSUITS) and not re.search(
+                r"过|了(?!解)|完", text[m.end():m.end() + 3]):  # 考研过了 / 面试完了: done, not pursued
+            return f"status/{topic}", ()
         if not zh and re.search(rf"(?i)\b(?:{en_words})\b", text) and _EN_PURSUING.search(text):
             return f"status/{topic}", ()
     return None

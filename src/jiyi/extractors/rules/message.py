@@ -12,6 +12,7 @@ from datetime import timezone, tzinfo
 
 from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.changes import changes
+from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
     RecentRelation,
     assign_subject_en,
@@ -29,12 +30,11 @@ from jiyi.extractors.rules.en import (
     en_preference,
     style_slots_en,
 )
-from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
 from jiyi.extractors.rules.others import named_person
-from jiyi.extractors.rules.recurring import one_off
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
+from jiyi.extractors.rules.recurring import one_off
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,

@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.drafts import Clause, Draft
 from jiyi.extractors.rules.en import en_diet, en_habit, en_identity, en_preference
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
-from jiyi.extractors.rules.zh import zh_age, zh_diet, zh_habit, zh_like, zh_name, zh_residence, zh_work
+from jiyi.extractors.rules.zh import (
+    zh_age,
+    zh_diet,
+    zh_habit,
+    zh_like,
+    zh_name,
+    zh_residence,
+    zh_work,
+)
 from jiyi.records import Kind
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.text.relations import REL_EN, REL_ZH, SINGLE_VALUED
