@@ -158,11 +158,14 @@ def is_pleasantry(text: str) -> bool:
     "Congrats on the new job at Google — when do you start?" no. A name left over
     (小明 / Maya) is part of the pleasantry; anything else is not.
     """
-    if is_smalltalk(text):
-        return True
     if len(text) > 160:
         return False
-    rest = _PLEASANTRY_EN.sub(" ", _PLEASANTRY_ZH.sub(" ", _PLACEHOLDER.sub(" ", unicodedata.normalize("NFKC", text))))
+    if is_smalltalk(text):
+        return True
+    norm = unicodedata.normalize("NFKC", text)
+    if not _PLEASANTRY_ZH.search(norm) and not (norm.isascii() and _PLEASANTRY_EN.search(norm)):
+        return False  # most messages: no pleasantry at all
+    rest = _PLEASANTRY_EN.sub(" ", _PLEASANTRY_ZH.sub(" ", _PLACEHOLDER.sub(" ", norm)))
     words = [w for w in _LEFTOVER.split(rest) if w and not is_smalltalk(w)]
     if not words:
         return True

@@ -20,7 +20,7 @@ from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
-from jiyi.text.smalltalk import is_pleasantry, is_smalltalk
+from jiyi.text.smalltalk import is_pleasantry
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -55,7 +55,7 @@ class RulesExtractor:
 
     def _from_message(self, msg: Message, hint: str | None, thread: Thread) -> list[Candidate]:
         text = msg.content.strip()
-        if not text or is_smalltalk(text) or is_pleasantry(text):
+        if not text or is_pleasantry(text):  # small talk included
             return []
         lang = hint if hint in ("zh", "en") else detect_language(text)
         work = MessageExtraction(msg, lang, self.tz)
