@@ -5,7 +5,7 @@ Every datetime inside jiyi is timezone-aware UTC. Naive inputs are taken as UTC.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from typing import Protocol
 
 
@@ -54,3 +54,8 @@ def parse_iso(text: str) -> datetime:
 
 def format_iso(dt: datetime) -> str:
     return ensure_utc(dt).isoformat()
+
+
+def to_local(dt: datetime, zone: tzinfo) -> datetime:
+    """``dt`` (naive = UTC) as wall-clock time in ``zone``: what a date shown to a person uses."""
+    return ensure_utc(dt).astimezone(zone)

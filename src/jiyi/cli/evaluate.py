@@ -1,4 +1,4 @@
-"""``jiyi eval``: evidence recall on a LoCoMo-schema file (LoCoMo, or our Chinese set)."""
+"""``jiyi eval``: evidence recall on a LoCoMo-schema file (LoCoMo, or our Chinese set), or a scenario file."""
 
 from __future__ import annotations
 
@@ -42,8 +42,17 @@ def parse_ks(text: str) -> tuple[int, ...]:
 
 
 @click.command("eval")
-@click.option("--data", "data", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--data", "data", default=None, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A LoCoMo-schema JSON file (e.g. shared/bench/locomo_dev.json or zh_dev.json).")
+@click.option("--scenarios", "scenarios", default=None, metavar="FILE|dev",
+              help="A scenario file (docs/scenarios.md), or 'dev' for the bundled one: checks what the "
+                   "build_context block and search return for each probe.")
+@click.option("--category", "categories", default=None,
+              help="With --scenarios: only probes of these categories (comma-separated).")
+@click.option("--probe", "probe_ids", default=None, help="With --scenarios: only these probe ids (comma-separated).")
+@click.option("--min-pass", type=click.FloatRange(0.0, 1.0), default=None,
+              help="With --scenarios: exit with status 1 when the overall pass rate is below this (0-1).")
+@click.option("--brief", is_flag=True, help="With --scenarios: list failing probes without their blocks.")
 @click.option("--conversations", default=None, help="Which conversations, by index: 0-4, 0,2 (default all).")
 @click.option("--k", "ks", default="1,5,10,20", show_default=True, help="Cut-offs for recall@k.")
 @click.option("--json", "json_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
@@ -53,14 +62,27 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--stores", "stores_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="Keep each conversation's store in this folder and reuse it on later runs (ingest "
                    "skipped): for tuning read-side settings. Delete it after changing the write path.")
-def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
+def eval_(data: Path | None, scenarios: str | None, categories: str | None, probe_ids: str | None,
+          min_pass: float | None, brief: bool, conversations: str | None, ks: str, json_out: Path | None,
           limit_questions: int | None, stores_dir: Path | None) -> None:
-    """Evidence recall of search: every turn added with its dia_id, every question searched.
+    """Evidence recall of search (--data), or the scenario evaluation (--scenarios).
 
-    Each conversation goes into a fresh temporary store. Prints recall@k, all@k,
-    session recall, nDCG@10 and MRR per category, search latency and ingest time.
+    --data: every turn added with its dia_id, every question searched, each conversation
+    in a fresh temporary store. Prints recall@k, all@k, session recall, nDCG@10 and MRR
+    per category, search latency and ingest time.
+
+    --scenarios: chat histories replayed through the write path, then each probe asks
+    build_context and search at its moment. Prints the pass rate per category and every
+    failing probe with the reason and the block it got.
+
     Engine settings come from JIYI_* variables as usual (e.g. JIYI_WEIGHTS='{"keyword": 0.5}').
     """
+    if (data is None) == (scenarios is None):
+        raise click.UsageError("give one of --data FILE or --scenarios FILE")
+    if scenarios is not None:
+        _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief)
+        return
+    assert data is not None
     from jiyi.eval.report import format_report
     from jiyi.eval.run import EvalOptions, run_eval
 
@@ -71,3 +93,26 @@ def eval_(data: Path, conversations: str | None, ks: str, json_out: Path | None,
     if json_out is not None:
         json_out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     click.echo(format_report(report))
+
+
+def _csv(text: str | None) -> list[str] | None:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
+def _eval_scenarios(spec: str, categories: list[str] | None, probe_ids: list[str] | None, json_out: Path | None,
+                    min_pass: float | None, brief: bool) -> None:
+    from jiyi.errors import JiyiError
+    from jiyi.eval.scenarios import ScenarioOptions, run_scenarios
+
+    try:
+        report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids),
+                               progress=lambda msg: click.echo(msg, err=True))
+    except JiyiError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not report.results:
+        raise click.ClickException("no probe matched --category/--probe")
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(report.format(show_blocks=not brief))
+    if min_pass is not None and report.overall.rate < min_pass:
+        raise click.ClickException(f"overall pass rate {report.overall.rate:.1%} is below --min-pass {min_pass:.0%}")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import click
 
 from jiyi.cli.common import console, emit_json, json_option, open_memory, user_option
+from jiyi.clock import to_local
 from jiyi.records import Hit, MemoryRecord
 
 
@@ -86,14 +89,15 @@ def context(user_id: str, query: str, budget: int) -> None:
 @click.option("--limit", "-n", default=50, show_default=True)
 @json_option
 def list_(user_id: str, kinds: tuple[str, ...], status: str, limit: int, as_json: bool) -> None:
-    """List a user's memories, newest first."""
+    """List a user's memories, newest first (times in the `timezone` setting; --json: UTC ISO 8601)."""
     with open_memory() as mem:
         recs = mem.get_all(user_id=user_id, kinds=kinds or None, status=None if status == "all" else status,
                            limit=limit)
+        zone = ZoneInfo(mem.settings.timezone)
     if as_json:
         emit_json([r.to_dict() for r in recs])
         return
-    print_records(recs)
+    print_records(recs, zone)
 
 
 @click.command()
@@ -101,9 +105,10 @@ def list_(user_id: str, kinds: tuple[str, ...], status: str, limit: int, as_json
 @click.argument("memory_id")
 @json_option
 def show(user_id: str, memory_id: str, as_json: bool) -> None:
-    """Show one memory with every field."""
+    """Show one memory with every field (times in the `timezone` setting; --json: UTC ISO 8601)."""
     with open_memory() as mem:
         rec = mem.get(memory_id, user_id=user_id)
+        zone = ZoneInfo(mem.settings.timezone)
     if rec is None:
         raise click.ClickException(f"no memory {memory_id!r} for user {user_id!r}")
     data = rec.to_dict()
@@ -111,7 +116,8 @@ def show(user_id: str, memory_id: str, as_json: bool) -> None:
         emit_json(data)
         return
     for key, value in data.items():
-        click.echo(f"{key:15} {value}")
+        field = getattr(rec, key, None)
+        click.echo(f"{key:15} {local_time(field, zone) if isinstance(field, datetime) else value}")
 
 
 @click.command()
@@ -153,14 +159,15 @@ def forget(user_id: str, yes: bool) -> None:
 @click.argument("memory_id")
 @json_option
 def history(user_id: str, memory_id: str, as_json: bool) -> None:
-    """The audit history of a memory."""
+    """The audit history of a memory (times in the `timezone` setting; --json: UTC ISO 8601)."""
     with open_memory() as mem:
         events = mem.history(memory_id, user_id=user_id)
+        zone = ZoneInfo(mem.settings.timezone)
     if as_json:
         emit_json([e.to_dict() for e in events])
         return
     for e in events:
-        click.echo(f"{e.at.isoformat()} {e.event.value:9} {e.old or ''} → {e.new or ''} ({e.reason or ''})")
+        click.echo(f"{local_time(e.at, zone)} {e.event.value:9} {e.old or ''} → {e.new or ''} ({e.reason or ''})")
 
 
 @click.command()
@@ -261,12 +268,18 @@ def explain(scores: dict[str, float]) -> str:
     return " ".join(f"{short}={scores[key]:.2f}" for key, short in _SHORT.items() if scores.get(key))
 
 
-def print_records(recs: list[MemoryRecord]) -> None:
+def local_time(at: datetime, zone: tzinfo) -> str:
+    """``2026-12-02 01:30:00+08:00``: a stored time as wall-clock time in ``zone``, offset shown."""
+    return to_local(at, zone).isoformat(sep=" ", timespec="seconds")
+
+
+def print_records(recs: list[MemoryRecord], zone: tzinfo) -> None:
     from rich.table import Table
 
     table = Table("id", "kind", "status", "memory", "slot", "created")
     for r in recs:
-        table.add_row(r.id[:8], r.kind.value, r.status.value, r.content, r.slot or "", r.created_at.date().isoformat())
+        table.add_row(r.id[:8], r.kind.value, r.status.value, r.content, r.slot or "",
+                      to_local(r.created_at, zone).strftime("%Y-%m-%d %H:%M"))
     console().print(table)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 from urllib.parse import urlencode
 
@@ -91,10 +91,13 @@ class ListPage:
     pages: int
 
 
-def list_memories(mem: Memory, user_id: str, lq: ListQuery) -> ListPage:
-    """One page of the user's memories matching ``lq``, newest first, and per-status counts."""
+def list_memories(mem: Memory, user_id: str, lq: ListQuery, tz: tzinfo = timezone.utc) -> ListPage:
+    """One page of the user's memories matching ``lq``, newest first, and per-status counts.
+
+    ``since`` / ``until`` are whole days in ``tz`` (the tenant's time zone), as the table shows them.
+    """
     records = mem.get_all(user_id=user_id, kinds=lq.kinds or None, status=None)
-    matching = [r for r in records if _matches(r, lq)]
+    matching = [r for r in records if _matches(r, lq, tz)]
     counts = Counter(r.status.value for r in matching)
     if lq.status:
         matching = [r for r in matching if r.status.value == lq.status]
@@ -104,7 +107,7 @@ def list_memories(mem: Memory, user_id: str, lq: ListQuery) -> ListPage:
     return ListPage(matching[start:start + lq.per_page], len(matching), dict(counts), page, pages)
 
 
-def _matches(rec: MemoryRecord, lq: ListQuery) -> bool:
+def _matches(rec: MemoryRecord, lq: ListQuery, tz: tzinfo) -> bool:
     if lq.q:
         needle = lq.q.casefold()
         haystack = " ".join([rec.content, rec.slot or "", *rec.entities]).casefold()
@@ -114,13 +117,13 @@ def _matches(rec: MemoryRecord, lq: ListQuery) -> bool:
         return False
     if lq.sensitive == "hide" and rec.visibility is Visibility.SENSITIVE:
         return False
-    if lq.since and rec.created_at < _start_of(lq.since):
+    if lq.since and rec.created_at < _start_of(lq.since, tz):
         return False
-    return not (lq.until and rec.created_at >= _start_of(lq.until) + timedelta(days=1))
+    return not (lq.until and rec.created_at >= _start_of(lq.until + timedelta(days=1), tz))
 
 
-def _start_of(day: date) -> datetime:
-    return datetime.combine(day, time.min, tzinfo=timezone.utc)
+def _start_of(day: date, tz: tzinfo) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=tz)
 
 
 def _date(text: str, name: str, errors: list[str]) -> date | None:

@@ -12,17 +12,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote, urlsplit
+from zoneinfo import ZoneInfo
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.routing import APIRoute
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 
-from jiyi.clock import Clock, SystemClock
+from jiyi.clock import Clock, SystemClock, to_local
 from jiyi.errors import InvalidInput, JiyiError, NotFound, ScopeViolation
 from jiyi.memory import Memory
 from jiyi.web import i18n
@@ -86,6 +89,12 @@ class Ctx:
             raise PanelError(401, "signin", redirect=login_url(self.request))
         return self.panel.memory_for(self.session.tenant)
 
+    def zone(self) -> tzinfo:
+        """The signed-in tenant's ``timezone`` setting (UTC before sign-in, when no page shows a date)."""
+        if not self.session.signed_in or self.session.tenant is None:
+            return timezone.utc
+        return ZoneInfo(self.panel.memory_for(self.session.tenant).settings.timezone)
+
     def user(self, requested: str | None, *, required: bool = True) -> str | None:
         """The user this request may look at: an end user only ever sees themself."""
         s = self.session
@@ -109,6 +118,13 @@ class Ctx:
             raise PanelError(403, "csrf")
         if not self.session.csrf_ok(presented or self.request.headers.get("x-csrf-token")):
             raise PanelError(403, "csrf")
+
+
+@pass_context
+def _local_time(context: Context, value: datetime, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """Jinja filter ``|local``: a stored (UTC) time as the tenant's wall-clock time."""
+    zone = context.get("tz") or timezone.utc
+    return to_local(value, zone).strftime(fmt)
 
 
 def login_url(request: Request) -> str:
@@ -137,6 +153,7 @@ class Panel:
         self.env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                                trim_blocks=True, lstrip_blocks=True)
         self.env.globals.update(PREFIX=PREFIX, KINDS=i18n.KIND_ORDER)
+        self.env.filters["local"] = _local_time
 
     @property
     def secret(self) -> bytes:
@@ -179,6 +196,7 @@ class Panel:
 
     # ---- responses ---------------------------------------------------------------------------
     def render(self, ctx: Ctx, template: str, *, status: int = 200, **values: Any) -> HTMLResponse:
+        values.setdefault("tz", ctx.zone())
         html = self.env.get_template(template).render(ctx=ctx, t=ctx.t, lang=ctx.lang, session=ctx.session,
                                                       csrf=ctx.session.csrf, now=self.clock.now(), **values)
         response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)

@@ -177,7 +177,7 @@ def memories(ctx: CtxDep, request: Request, user: str | None = None, done: str |
     uid = _uid(ctx, user)
     params = {k: request.query_params.getlist(k) for k in request.query_params}
     lq = ListQuery.parse(params)
-    result = list_memories(ctx.memory(), uid, lq)
+    result = list_memories(ctx.memory(), uid, lq, ctx.zone())
     here = f"{PREFIX}/memories?{_user_q(ctx, uid)}{lq.params(page=result.page)}"
     return ctx.panel.render(ctx, "memories.html", uid=uid, lq=lq, result=result, here=here, done=done, n=n,
                             kinds=KINDS, statuses=STATUSES, sensitive_opts=SENSITIVE, per_page_opts=PER_PAGE,
@@ -304,8 +304,9 @@ def forget(ctx: CtxDep, user: UserParam = None, csrf: Csrf = None,
 def timeline(ctx: CtxDep, user: str | None = None, deleted: bool = False) -> Response:
     uid = _uid(ctx, user)
     records = ctx.memory().get_all(user_id=uid, status=None)
-    groups = build_timeline(records, now=ctx.panel.clock.now(), include_deleted=deleted)
-    return ctx.panel.render(ctx, "timeline.html", uid=uid, groups=groups, axis=build_axis(groups),
+    zone = ctx.zone()
+    groups = build_timeline(records, now=ctx.panel.clock.now(), include_deleted=deleted, tz=zone)
+    return ctx.panel.render(ctx, "timeline.html", uid=uid, groups=groups, axis=build_axis(groups, zone),
                             deleted=deleted, user_q=_user_q(ctx, uid))
 
 
@@ -341,7 +342,7 @@ def debug(ctx: CtxDep, message: Annotated[str, Form()], user: UserParam = None, 
 def stats(ctx: CtxDep, gc: bool = False) -> Response:
     ctx.require_operator()
     mem, now = ctx.memory(), ctx.panel.clock.now()
-    return ctx.panel.render(ctx, "stats.html", stats=tenant_stats(mem, now=now),
+    return ctx.panel.render(ctx, "stats.html", stats=tenant_stats(mem, now=now, tz=ctx.zone()),
                             gc=gc_preview(mem, now=now) if gc else None, uid=None, user_q="")
 
 

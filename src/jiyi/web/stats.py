@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone, tzinfo
 
+from jiyi.clock import to_local
 from jiyi.memory import Memory
 from jiyi.records import GcReport
 from jiyi.web.listing import KINDS, STATUSES
@@ -41,17 +42,17 @@ class TenantStats:
     engine: dict[str, object] = field(default_factory=dict)
 
 
-def tenant_stats(mem: Memory, *, now: datetime, days: int = GROWTH_DAYS) -> TenantStats:
-    """Everything on the stats page except the gc preview (that one runs on request)."""
+def tenant_stats(mem: Memory, *, now: datetime, days: int = GROWTH_DAYS, tz: tzinfo = timezone.utc) -> TenantStats:
+    """Everything on the stats page except the gc preview (that one runs on request); days are days in ``tz``."""
     users = mem.users()
     matrix: Counter[tuple[str, str]] = Counter()
     per_day: Counter[date] = Counter()
     before = 0
-    first = (now - timedelta(days=days - 1)).date()
+    first = (to_local(now, tz) - timedelta(days=days - 1)).date()
     for uid in users:
         for rec in mem.get_all(user_id=uid, status=None):
             matrix[(rec.kind.value, rec.status.value)] += 1
-            day = rec.created_at.date()
+            day = to_local(rec.created_at, tz).date()
             if day < first:
                 before += 1
             else:

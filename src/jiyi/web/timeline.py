@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 
+from jiyi.clock import to_local
 from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.web.listing import is_greyed
 
@@ -54,8 +55,8 @@ def when_of(rec: MemoryRecord) -> datetime:
 
 
 def build_timeline(records: Sequence[MemoryRecord], *, now: datetime, include_deleted: bool = False,
-                   kinds: Sequence[str] = ()) -> list[TimelineGroup]:
-    """Month groups, newest first; chains folded at their newest member."""
+                   kinds: Sequence[str] = (), tz: tzinfo = timezone.utc) -> list[TimelineGroup]:
+    """Month groups (months of the zone ``tz``), newest first; chains folded at their newest member."""
     shown = set(SHOWN) | ({Status.DELETED, Status.MERGED} if include_deleted else set())
     recs = [r for r in records if r.status in shown and (not kinds or r.kind.value in kinds)]
     by_id = {r.id: r for r in recs}
@@ -72,7 +73,7 @@ def build_timeline(records: Sequence[MemoryRecord], *, now: datetime, include_de
     items.sort(key=lambda i: (i.when, i.record.id), reverse=True)
     groups: list[TimelineGroup] = []
     for item in items:
-        label = item.when.strftime("%Y-%m")
+        label = to_local(item.when, tz).strftime("%Y-%m")
         if not groups or groups[-1].label != label:
             groups.append(TimelineGroup(label, []))
         groups[-1].items.append(item)
@@ -95,18 +96,21 @@ def _past_event(rec: MemoryRecord, now: datetime) -> bool:
     return (now - rec.valid_from).days >= 1
 
 
-def build_axis(groups: Sequence[TimelineGroup]) -> Axis:
-    """Dots for every shown memory across the covered range, with month ticks (at most 12 labelled)."""
+def build_axis(groups: Sequence[TimelineGroup], tz: tzinfo = timezone.utc) -> Axis:
+    """Dots for every shown memory across the covered range, with month ticks (at most 12 labelled).
+
+    Dates on the axis (titles, month starts, tick labels) are wall-clock dates in ``tz``.
+    """
     items = [i for g in groups for i in g.items]
     if not items:
         return Axis([], [])
-    lo, hi = min(i.when for i in items), max(i.when for i in items)
+    lo, hi = to_local(min(i.when for i in items), tz), to_local(max(i.when for i in items), tz)
     span = max((hi - lo).total_seconds(), 86400.0)
 
     def x(t: datetime) -> float:
         return round(20 + 960 * (t - lo).total_seconds() / span, 1)
 
-    dots = [AxisDot(x(i.when), i.record.kind.value, i.greyed, f"{i.when:%Y-%m-%d} {i.record.content[:60]}",
+    dots = [AxisDot(x(i.when), i.record.kind.value, i.greyed, f"{to_local(i.when, tz):%Y-%m-%d} {i.record.content[:60]}",
                     f"m-{i.record.id}") for i in items]
     months: list[datetime] = []
     cur = lo.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
