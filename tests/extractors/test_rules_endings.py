@@ -141,3 +141,12 @@ def test_relative_dates_near_midnight_utc_resolve_in_the_users_zone() -> None:
     assert c.content == "用户2025年3月12日要去深圳出差"
     assert c.valid_from == datetime(2025, 3, 12, tzinfo=SHANGHAI)
     assert c.expires_at == datetime(2025, 3, 13, tzinfo=SHANGHAI)
+
+
+@pytest.mark.parametrize(("text", "year"), [
+    ("I went to Japan in May", 2024), ("5月去了日本", 2024), ("On October 3 we visited Paris", 2024),
+    ("I'm going to Japan in May", 2025), ("我5月要去日本", 2025), ("明年5月去日本", 2026),
+])
+def test_a_bare_month_told_in_the_past_is_the_last_one(text: str, year: int) -> None:
+    """Said in March 2025: a May (or October) told as done is 2024's, one told as a plan the coming one."""
+    assert only(text, kind=Kind.EVENT).valid_from.year == year  # type: ignore[union-attr]

@@ -34,7 +34,7 @@ from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
-from jiyi.extractors.rules.recurring import one_off
+from jiyi.extractors.rules.recurring import one_off, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
@@ -61,7 +61,8 @@ class MessageExtraction:
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         self.text, self.corrects, self.remember_at = strip_markers(first_person(msg.content, lang), lang)
-        self.spans = one_off(self.text, find_time_expressions(self.text, self.ref, tz=tz))  # 周末喜欢… is a habit
+        found = find_time_expressions(self.text, self.ref, tz=tz)
+        self.spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
         self.clauses = split_clauses(self.text, lang, self.spans)
 
     # -- helpers

@@ -12,8 +12,10 @@ parser.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from jiyi.write.timeparse import TimeSpan
 
@@ -46,3 +48,38 @@ def is_recurring(text: str, span: TimeSpan) -> bool:
 def one_off(text: str, spans: Sequence[TimeSpan]) -> list[TimeSpan]:
     """``spans`` without the recurring ones."""
     return [s for s in spans if not is_recurring(text, s)]
+
+
+# ---------------------------------------------------------------- a bare month told in the past tense
+
+_BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:january|february|march|april|may|june|july|"
+                        r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+                        r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
+                        r"(?:初|中旬|下旬|底|末)?$")
+_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节)|已经|那时|当时")
+_ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
+_EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
+_EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next)\b")
+
+
+def _year_back(dt: datetime) -> datetime:
+    try:
+        return dt.replace(year=dt.year - 1)
+    except ValueError:  # 29 February
+        return dt.replace(year=dt.year - 1, day=28)
+
+
+def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
+    """A bare month or date ahead of ``ref`` in a clause told in the past ("I went to Japan in May",
+    said in December; 5月去了日本) is the last one, not the next: moved back a year."""
+    out: list[TimeSpan] = []
+    for span in spans:
+        if span.start > ref and _BARE_DATE.match(span.text.strip()):
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_TOLD).search(clause)
+            if past and not future:
+                span = dataclasses.replace(span, start=_year_back(span.start), end=_year_back(span.end))
+        out.append(span)
+    return out
