@@ -72,6 +72,13 @@ def templated(template: str, slot: str, value: str, *, kind: Kind = Kind.FACT, i
                 template=template)
 
 
+def drop_lead(content: str, lang: str) -> str:
+    """A statement without its subject, to follow another about the same one (用户住在滨江 → 住在滨江)."""
+    if lang == "zh":
+        return content.removeprefix("用户")
+    return content[5:] if content.startswith("User ") else content
+
+
 def merge_slots(drafts: list[Draft], lang: str) -> list[Draft]:
     """One draft per slot per message: style requests are joined, facts keep the last value."""
     out: list[Draft] = []
@@ -90,6 +97,9 @@ def merge_slots(drafts: list[Draft], lang: str) -> list[Draft]:
             prefix = "用户要求助手" if lang == "zh" else ""
             addition = d.content.removeprefix(prefix) if prefix else d.content
             first.content = first.content + ("；" if lang == "zh" else "; ") + addition
+        elif d.slot.startswith("user/city") and d.values and d.values[0] not in first.content and first.values:
+            first.content += ("，" if lang == "zh" else ", ") + drop_lead(d.content, lang)  # 搬到杭州了，住在滨江
+            first.values = [*first.values, *d.values]
         elif d.content != first.content:
             out[out.index(first)] = d
             by_slot[d.slot] = d

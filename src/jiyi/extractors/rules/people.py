@@ -118,8 +118,9 @@ _ONLY_NAMING = re.compile(r"(?i)[\s，,。.]*(?:['\u2019]s\s+name\s+is|is\s+call
 def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) -> list[Draft]:
     if work.lang == "zh":
         text = work.content(c)
-        if not text.startswith("用户"):  # 她喜欢… resolved to the relative just mentioned
-            text = f"用户的{c.rel}{c.rel_name or ''}" + third_person(tidy_zh(c.body), "zh")
+        if not text.startswith("用户"):  # 她喜欢… resolved to the relative just mentioned; 同事说… names it itself
+            body = tidy_zh(c.body).removeprefix(c.rel or "")
+            text = f"用户的{c.rel}{c.rel_name or ''}" + third_person(body, "zh")
         rest = text.removeprefix(f"用户的{c.rel}")
     else:
         text = work.content(c)
@@ -130,6 +131,7 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
         rest = rest.replace(name, "", 1)
     if len(rest.strip(" ，,。.")) < 2 or _ONLY_NAMING.fullmatch(rest):
         return []  # "my sister's name is Emma" is already the relation name
+    text = text.rstrip("，, ")
     importance = 0.8 if re.search(r"过敏|allerg", text, re.IGNORECASE) else 0.6
     values = names + ([c.rel_name] if c.rel_name else [])
     if work.lang == "zh" and (nick := _ZH_CALLS_USER.search(c.text)):  # 我朋友叫我小王: 小王 is worth finding

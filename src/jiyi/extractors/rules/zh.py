@@ -64,7 +64,7 @@ _ZH_TOPIC_NO_LONGER = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|�
 _VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
-_ZH_QUIT_TOPIC = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?戒(?:了|掉了|掉)")
+_ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
 _ZH_LIKE = re.compile(
     rf"^{ZH_ADV}(?:{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?)?{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
@@ -129,7 +129,7 @@ def zh_name(body: str) -> list[Draft]:
     for pattern in (_ZH_NAME_IS, _ZH_NAME_CALLED):
         if m := pattern.match(body):
             name = name_at_start(m.group("v"), explicit=True)
-            if name and name[0] not in "他她它你您我这那别不没一":
+            if name and name[0] not in "他她它你您我这那别不没一得的了起着过醒声来出去做":
                 return [templated("用户名字是{v}", "user/name", name, importance=0.8)]
     if called := zh_call_me(body):
         return called
@@ -239,7 +239,7 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
         return [fact("用户吃素", "diet/type", "素食", kind=Kind.PREFERENCE, importance=0.7)]
     if (m := _ZH_NO_EAT.match(body)) and not timed:
         item = re.sub(r"(?:的|了|东西|啊|哦)+$", "", clean_value(m.group("v")))
-        if item:
+        if item and not re.match(r"[就也都会了的得太过没还]", item):  # 不喝就没精神: no object
             d = fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
                      kind=Kind.PREFERENCE, importance=0.7)
             if m.group("neg") in ("不再", "再也不") or clean_value(body).endswith("了"):
