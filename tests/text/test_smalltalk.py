@@ -61,3 +61,15 @@ def test_not_pleasantries(text: str) -> None:
 def test_a_user_turn_with_a_memory_signal_weighs_more() -> None:
     assert turn_importance("我对花生过敏", "user") > turn_importance("推荐点零食", "user")
     assert turn_importance("I'm allergic to peanuts", "user") > turn_importance("what should I eat?", "user")
+
+
+@pytest.mark.parametrize("text", ["Fingers crossed!", "Enjoy!", "Will do.", "Awesome goal!", "Good night, Jake!",
+                                  "sup bot", "lol noted", "gn", "Hey Jake! What's up?"])
+def test_more_english_pleasantries(text: str) -> None:
+    assert is_pleasantry(text)
+
+
+@pytest.mark.parametrize("text", ["brb dinner", "How did it go?", "Nice, remember rest days.",
+                                  "Nice to meet you, I live in Paris", "good night, see you in Paris"])
+def test_pleasantries_with_something_else_are_not(text: str) -> None:
+    assert not is_pleasantry(text)

@@ -79,3 +79,16 @@ def test_an_ending_with_its_new_value_in_one_message(mem: Memory, clock: FrozenC
     say(mem, clock, "u", "我在腾讯工作", "我换工作了，现在在阿里上班")
     now = active(mem, "u")
     assert any("阿里" in c for c in now) and not any("腾讯" in c for c in now), now
+
+
+@pytest.mark.parametrize(("before", "ending", "gone"), [
+    ("今天和男朋友阿强吵架了", "我和阿强分手了", "阿强吵架"),
+    ("I live in Berlin, work at google as a UX researcher", "I quit google. starting at a startup next month", "works at google"),
+    ("haha always, I drink like 3 espressos a day", "also I switched from coffee to green tea", "espressos"),
+    ("我在准备考研 每天学到十二点", "我上岸了！", "学到十二点"),
+    ("我在银行上班", "跟你说 我把银行的工作辞了", "银行上班"),
+])
+def test_endings_seen_in_chat(mem: Memory, clock: FrozenClock, before: str, ending: str, gone: str) -> None:
+    say(mem, clock, "u", before, ending)
+    now = active(mem, "u")
+    assert not any(gone in c for c in now), now

@@ -136,7 +136,8 @@ _PLEASANTRY_ZH = re.compile(
     r"希望(?:这些)?(?:对你|对您|能)?(?:有所?|帮到)(?:帮助|你|您)|有(?:问题|需要|事)(?:的话)?随时(?:问|找|叫)我"
     r"|我(?:一直)?都?在(?:的|呢|哦)?|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|拜拜|再见|回头聊")
 _PLEASANTRY_EN = re.compile(
-    r"(?i)\b(?:hi|hello|hey|hiya|howdy)(?:\s+there)?\b|\bhow\s+(?:can|may)\s+i\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b"
+    r"(?i)\b(?:awesome|great|nice|cool|amazing|lovely|wonderful)\s+(?:goal|job|news|idea|choice|one|work|pick|plan)\b"
+    r"|\b(?:hi|hello|hey|hiya|howdy)(?:\s+there)?\b|\bhow\s+(?:can|may)\s+i\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b"
     r"|\bwhat\s+can\s+i\s+do\s+for\s+you(?:\s+today)?\b|\b(?:(?:it's|it\s+is)\s+)?(?:so\s+)?(?:nice|great|good|lovely|"
     r"pleased|glad)\s+to\s+(?:meet|see|hear\s+from)\s+you\b|\bcongrat(?:s|ulations)\b(?:\s+on\s+(?:your\s+)?[\w\s'-]{1,25})?"
     r"|\b(?:you're|you\s+are)\s+(?:very\s+|so\s+|most\s+)?welcome\b|\bno\s+(?:problem|worries)\b|\b(?:glad|happy)\s+"
@@ -145,7 +146,11 @@ _PLEASANTRY_EN = re.compile(
     r"(?:\s+(?:so|very)\s+much|\s+a\s+lot)?\b|\bthank\s+you(?:\s+(?:so|very)\s+much)?\b|\bcheers\b|\bbye\b|\bsee\s+you"
     r"(?:\s+(?:later|soon|around))?\b|\benjoy\b|\blet\s+me\s+know\s+if\s+(?:you\s+)?(?:need|have)\s+(?:anything|any\s+"
     r"(?:other\s+)?questions?)(?:\s+else)?\b|\bfeel\s+free\s+to\s+(?:ask|reach\s+out)\b|\b(?:i'm|i\s+am)\s+(?:here|happy)"
-    r"\s+(?:to\s+help|for\s+you)\b|\bwelcome(?:\s+back)?\b|\bgreat\b|\bawesome\b|\bcool\b|\bnice\b|\bsure\b|\byes\b|\bno\b")
+    r"\s+(?:to\s+help|for\s+you)\b|\bwelcome(?:\s+back)?\b|\bgreat\b|\bawesome\b|\bcool\b|\bnice\b|\bsure\b|\byes\b|\bno\b"
+    r"|\bfingers\s+crossed\b|\bwill\s+do\b|\bgood\s+(?:night|morning|evening|afternoon|call|idea|choice|question|"
+    r"point|one|job|news)\b|\b(?:sup|wassup|what'?s\s+up)\b|\bbrb\b|\bgtg\b|\bttyl\b|\bgn\b|\bnight\b|\bmorning\b"
+    r"|\bhave\s+fun\b|\bgood\s+for\s+you\b|\bwell\s+done\b|\byou\s+got\s+this\b|\boh\s+no\b|\bi\s+see\b"
+    r"|\bmakes\s+sense\b|\bgot\s+it\b|\bnoted\b|\bbot\b|\bhehe\b|\blmao\b|\bikr\b|\bomg\b|\bwow\b|\byay\b")
 _LEFTOVER = re.compile(r"[\W_]+")
 _EN_NAME = re.compile(r"^[A-Z][a-z]{1,15}$")
 

@@ -105,6 +105,9 @@ def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
     mention = cand.metadata.get("ends_mention")
     if not isinstance(mention, str) or len(mention) < 2 or rec.status is not Status.ACTIVE:
         return False
+    if cand.metadata.get("ends_person") is True:  # 我和阿强分手了 ends 用户和男朋友阿强吵架了 / 阿强的生日…
+        return (rec.kind in (Kind.EVENT, Kind.RELATION, Kind.PREFERENCE, Kind.BEHAVIOR) and rec.slot != cand.slot
+                and mention.lower() in rec.content.lower())
     if rec.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR) or rec.slot == cand.slot:
         return False
     if rec.slot is not None and not rec.slot.startswith("pref/"):

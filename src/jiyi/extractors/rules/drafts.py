@@ -37,6 +37,7 @@ class Draft:
     source_at: int = 0
     ends: list[str] = field(default_factory=list)  # other slots this statement ends (分手 → the partner slots)
     ends_mention: str | None = None  # 戒了咖啡: also ends slot-less habits that name 咖啡
+    ends_person: bool = False  # the mention is a person (我和阿强分手了): their events and relations end too
 
 
 @dataclass(slots=True)
@@ -76,7 +77,7 @@ def drop_lead(content: str, lang: str) -> str:
     """A statement without its subject, to follow another about the same one (用户住在滨江 → 住在滨江)."""
     if lang == "zh":
         return content.removeprefix("用户")
-    return content[5:] if content.startswith("User ") else content
+    return content.removeprefix("User ")
 
 
 def merge_slots(drafts: list[Draft], lang: str) -> list[Draft]:

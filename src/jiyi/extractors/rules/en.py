@@ -55,11 +55,13 @@ _EN_JOB = (
     re.compile(rf"(?i:\b(?:i'm|i\s+am)\s+(?:now\s+|currently\s+)?(?:an?\s+))(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
-_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE})"
+_LOWER_ORG = r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}(?=\s+as\b|[.,;!?]|$)"
+_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE}|{_LOWER_ORG})"
 _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:work|am\s+working|'m\s+working)"
                           r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
                           r"(?:a\s+new\s+job\s+)?at)|\b(?:i'm|i\s+am)\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
-                          r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for))\s+" + _ORG_EN)
+                          r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
+                          r"|\bi\s+\w+\s+[^.;!?]{0,40}?,\s*(?:and\s+)?(?:now\s+)?work(?:ing)?\s+(?:at|for))\s+" + _ORG_EN)
 
 _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
@@ -72,6 +74,17 @@ _EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\
                       r"(?=[.,;!?]|$|\s+(?:and|but|because|since|last|a\s+|two|three|for|after|when|ago|this|cold)\b)")
 _EN_ANYMORE = re.compile(r"(?i)\bi\s+(?:don't|do\s+not|no\s+longer)\s+(?P<verb>drink|eat|play|smoke|watch|do|go|"
                          r"like|love|enjoy)\s+(?P<v>[\w\s-]{2,30}?)\s+(?:any\s*more|these\s+days)\b")
+_EN_SWITCH_FROM = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\s+)?(?:switched|changed|went|moved)\s+"
+                             r"from\s+(?P<v>[a-z][\w\s-]{1,25}?)\s+to\s+(?P<w>[a-z][\w\s-]{1,25}?)(?=[.,;!?]|$|\s+(?:and|but|because|since|my)\b)")
+#: what people quit that is a habit, not an employer ("I quit google" is a job)
+HABIT_OBJECTS_EN = re.compile(r"(?i)^(?:smoking|drinking|coffee|caffeine|alcohol|sugar|meat|soda|vaping|junk\s+food|sweets|"
+                            r"gluten|dairy|carbs|booze|cigarettes?|weed|gaming|video\s+games|social\s+media|tiktok|"
+                            r"instagram|twitter|facebook|netflix|(?:playing|eating|drinking|doing|going|watching|running|"
+                            r"biting|using|taking)\b.*|the\s+gym|gym|running|yoga|tea|wine|beer|chocolate|fast\s+food|"
+                            r"energy\s+drinks?|milk|bread|rice|[a-z]+ing\b.*|(?:play|eat|drink|do|go|watch|use|take|"
+                            r"smoke)\b.*|tennis|football|soccer|basketball|baseball|golf|yoga|pilates|piano|guitar|"
+                            r"violin|chess|poker|crossfit|climbing|bouldering|swimming|cycling|boxing|karate|dance|"
+                            r"ballet|volleyball|hockey|rugby|cricket|badminton|the\s+\w+)$")
 _GERUND_LEAD = re.compile(r"(?i)^(?:drinking|eating|smoking|playing|watching|doing|going|reading|listening\s+to|"
                           r"drink|eat|smoke|play|watch|do|go\s+to|go|to)\s+(?=\w)")
 
@@ -89,7 +102,8 @@ _EN_FAVORITE = re.compile(r"(?i)\bmy\s+(?:all-time\s+)?fav(?:ou?rite)?\s+(?P<x>[
                           r"(?P<v>[^.;!?,]{1,40})")
 _EN_HABIT = re.compile(r"(?i)\b(?:i|we)\s+(?P<adv>always|never|usually|often|normally|typically|regularly|rarely|"
                        r"seldom|generally)\s+(?P<verb>[a-z']+)|\bevery\s+(?:day|morning|night|evening|week|weekend|"
-                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
+                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+                       r"|(?<=\w\s)(?:a|per)\s+(?:day|week|night)\b(?=\s*(?:[.,;!?]|$))")
 _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("style/length", re.compile(r"(?i)\b(?:be\s+(?:more\s+)?(?:concise|brief|succinct)|keep\s+(?:it|your\s+"
                                 r"(?:answers?|replies|responses))\s+(?:short|brief)|(?:shorter|brief|short)\s+"
@@ -170,7 +184,13 @@ def en_diet(text: str) -> list[Draft]:
         item = m.group("v").strip()
         return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{pref_key_en(item)}", item,
                       kind=Kind.PREFERENCE, importance=0.7)]
-    if m := _EN_QUIT.search(text):
+    if m := _EN_SWITCH_FROM.search(text):  # "I switched from coffee to green tea"
+        item = m.group("v").strip().lower()
+        d = fact(third_person(text[m.start():m.end()].strip(), "en"), f"pref/{pref_key_en(item)}", item,
+                 kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item)
+        return [d]
+    if (m := _EN_QUIT.search(text)) and HABIT_OBJECTS_EN.match(m.group("v").strip()):
         item = m.group("v").strip().lower()
         verb = "no longer" if "no longer" in m.group(0).lower() else "quit"
         d = fact(f"User {verb} {item}", f"pref/{pref_key_en(item)}", item, kind=Kind.PREFERENCE, importance=0.7)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
+from jiyi.extractors.rules.en import HABIT_OBJECTS_EN
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -54,9 +55,12 @@ _EN_BREAKUP = re.compile(r"(?i)\b(?:broke\s+up|break\s+up|split\s+up|splitting\s
                          r"(?:am|i'm)\s+single\s+(?:again|now))\b")
 _EN_DIVORCE = re.compile(r"(?i)\bdivorc")
 
-_ZH_JOB_END = re.compile(r"辞职|离职|裸辞|被裁|裁员了|被开除|被辞退|失业|退休了|不干了|辞了工作|辞掉了?工作")
+_ZH_JOB_END = re.compile(r"辞职|离职|裸辞|被裁|裁员了|被开除|被辞退|失业|退休了|不干了|辞了工作|辞掉了?工作|"
+                         r"工作(?:给)?辞(?:了|掉)|(?:工作|班)不上了")
 _ZH_JOB_CHANGE = re.compile(r"换工作|换了(?:个|份|一份)?工作|跳槽|换了家公司|换公司|新工作")
-_EN_JOB_END = re.compile(r"(?i)\b(?:quit|left|lost)\s+my\s+job\b|\bresigned\b|\b(?:got|was|been)\s+(?:laid\s+off|fired|"
+_EN_JOB_END = re.compile(r"(?i)\b(?:quit|left|lost)\s+my\s+job\b|\b(?:quit|left)\s+(?:my\s+job\s+at\s+)?(?!smoking|drinking|"
+                         r"coffee|caffeine|alcohol|sugar|meat|soda|vaping|the\s+gym|gym|my\b|it\b|that\b|this\b|"
+                         r"\w+ing\b)(?P<org>[A-Z][\w&-]+|[a-z][\w&-]+)(?=\s*(?:[.,;!]|$|\s+(?:and|last|yesterday|today|this)\b))|\bresigned\b|\b(?:got|was|been)\s+(?:laid\s+off|fired|"
                          r"let\s+go)\b|\bi(?:'m|\s+am)\s+(?:unemployed|between\s+jobs)\b|\bi(?:\s+just|\s+have|'ve)?\s+retired\b")
 _EN_JOB_CHANGE = re.compile(r"(?i)\b(?:changed|switched)\s+jobs\b|\b(?:got|started|have|took)\s+a\s+new\s+job\b|"
                             r"\bnew\s+job\b")
@@ -114,6 +118,8 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
         if slot in taken:
             continue
         d = _draft(work, mine, slot, ends)
+        if slot.startswith("relation/") and (partner := _partner_name(whole, zh)):
+            d.ends_mention, d.ends_person = partner, True  # 我和阿强分手了: what was said about 阿强 ends too
         timed = [sp for c in mine for sp in work.qualifying(c)]
         if timed:  # 上周分手了: the old state ended then
             d.valid_from = min(sp.start for sp in timed)
@@ -121,6 +127,23 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
             c.consumed = True  # not an event as well
         out.append(d)
     return out
+
+
+_ZH_PARTNER_NAME = re.compile(r"(?:和|跟|与)(?:(?:女朋友|男朋友|女友|男友|老婆|老公|对象|前任))?(?P<n>[\u4e00-\u9fff]{2,3}?)(?:分手|分了|离婚|离了婚|掰了|分开)")
+_EN_PARTNER_NAME = re.compile(r"(?:\b(?:with|and)\s+(?P<n>[A-Z][a-z]+)\b.{0,20}?\b(?:broke\s+up|split|divorc)|\b(?P<m>[A-Z][a-z]+)\s+and\s+I\s+"
+                              r"(?:just\s+)?(?:broke\s+up|split\s+up|got\s+divorced))")
+
+
+def _partner_name(text: str, zh: bool) -> str | None:
+    """The partner's name in a breakup sentence (我和阿强分手了 → 阿强; "Tom and I broke up" → Tom)."""
+    from jiyi.text.relations import EN_NAME_DENY, looks_like_name_zh
+
+    if zh:
+        m = _ZH_PARTNER_NAME.search(text)
+        return m.group("n") if m and looks_like_name_zh(m.group("n")) else None
+    m = _EN_PARTNER_NAME.search(text)
+    name = (m.group("n") or m.group("m")) if m else None
+    return name if name and name not in EN_NAME_DENY else None
 
 
 def _partner(rel: str | None, zh: bool) -> bool:
@@ -141,7 +164,8 @@ def _relationship(text: str, whole: str, zh: bool) -> tuple[str, tuple[str, ...]
 
 
 def _job(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
-    if (_ZH_JOB_END if zh else _EN_JOB_END).search(text):
+    m = (_ZH_JOB_END if zh else _EN_JOB_END).search(text)
+    if m and not (not zh and m.group("org") and HABIT_OBJECTS_EN.match(m.group("org"))):  # "I quit tennis"
         return "user/employer", ("user/job",)
     if (_ZH_JOB_CHANGE if zh else _EN_JOB_CHANGE).search(text):
         return "user/employer", ()
@@ -164,7 +188,7 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
 
 def _draft(work: MessageExtraction, group: list[Clause], slot: str, ends: tuple[str, ...]) -> Draft:
     joiner = "，" if work.lang == "zh" else ", "
-    parts = [work.content(c) for c in group]
+    parts = [p for p in (work.content(c) for c in group) if p.removeprefix("用户").strip("：:，, ")]  # 跟你说 → nothing
     if work.lang == "zh":
         parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
     text = joiner.join(p for p in parts if p)[:MAX_CHARS]

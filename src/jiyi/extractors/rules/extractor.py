@@ -102,6 +102,8 @@ def _metadata(d: Draft, lang: str) -> dict[str, object]:
         meta["ends"] = list(d.ends)
     if d.ends_mention:
         meta["ends_mention"] = d.ends_mention
+        if d.ends_person:
+            meta["ends_person"] = True
     return meta
 
 

@@ -100,10 +100,16 @@ class MessageExtraction:
             drafts += found
             recent = recent_relation(c, found, recent)
             prev = c
-        drafts += endings(self, {d.slot for d in drafts if d.slot})  # before events: 上周分手了 is an ending
+        ended = endings(self, {d.slot for d in drafts if d.slot})  # before events: 上周分手了 is an ending
+        covered = {c.start for d in ended for c in self.clauses if c.sentence == self._sentence_at(d.source_at)}
+        drafts = [d for d in drafts if d.slot is not None or d.kind is Kind.RELATION or d.source_at not in covered]
+        drafts += ended
         drafts += events(self)
         drafts += changes(self)
         return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
+
+    def _sentence_at(self, start: int) -> int:
+        return next((c.sentence for c in self.clauses if c.start == start), -1)
 
     def facts(self, c: Clause) -> list[Draft]:
         """What a clause says about the user: contacts, identity, reply style, preferences."""
