@@ -112,8 +112,12 @@ def _s_form(verb: str) -> str:
     return verb + "s"
 
 
+_EN_LOWER_I = re.compile(r"\bi(?=['\u2019](?:m|ve|ll|d)\b|\s|$)|\bim(?=\s)")
+
+
 def third_person_en(text: str) -> str:
-    """``I love hiking with my dog`` → ``User loves hiking with User's dog``."""
+    """``I love hiking with my dog`` → ``User loves hiking with User's dog`` (chat's lowercase "i" too)."""
+    text = _EN_LOWER_I.sub(lambda m: "I'm" if m.group() == "im" else "I", text)
     for pattern, repl in _EN_CONTRACTIONS:
         text = pattern.sub(repl, text)
     text = _EN_I.sub(lambda m: f"{EN_USER}{m.group('adv')} {_s_form(m.group('verb'))}", text)
