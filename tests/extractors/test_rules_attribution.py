@@ -107,3 +107,18 @@ def test_a_month_is_still_a_month(text: str) -> None:
 @pytest.mark.parametrize("text", ["I'm Fine.", "I'm Chinese", "I'm Sorry"])
 def test_words_after_im_that_are_not_names(text: str) -> None:
     assert all(c.slot != "user/name" for c in run(text))
+
+
+@pytest.mark.parametrize(("text", "slot", "least"), [
+    ("我对花生过敏", "allergy/花生", 0.9), ("I'm allergic to penicillin", "allergy/penicillin", 0.9),
+    ("我叫小王", "user/name", 0.8), ("我今年28岁", "user/age", 0.7), ("I work at Google", "user/employer", 0.7),
+    ("我吃素", "diet/type", 0.75), ("回答简短点", "style/length", 0.7), ("我老婆叫苏琳", "relation/wife", 0.7),
+])
+def test_standing_facts_are_important(text: str, slot: str, least: float) -> None:
+    assert only(text, slot).importance >= least
+
+
+def test_a_passing_plan_and_a_liking_weigh_less_than_an_allergy() -> None:
+    lunch = only("今天中午想吃面", kind=Kind.EVENT).importance
+    liking = only("我喜欢猫", "pref/猫").importance
+    assert lunch < liking < only("我对花生过敏", "allergy/花生").importance
