@@ -63,6 +63,7 @@ def test_a_third_partys_city_does_not_replace_the_users(mem: Memory) -> None:
     ("I'm studying for the GRE", "I passed the GRE!", "studying"),
     ("我每天早上喝咖啡", "我戒咖啡了", "每天早上喝咖啡"),
     ("我每天早上都得来一杯美式", "我把咖啡戒了", "美式"),
+    ("我每天早上都得来一杯美式 不喝就没精神", "还有个事 医生说我心率有点快 我把咖啡戒了 现在只喝白水和茶", "美式"),
     ("我喜欢喝奶茶", "奶茶不喝了", "喜欢喝奶茶"),
     ("I love playing tennis", "I gave up playing tennis", "loves playing tennis"),
     ("I drink coffee every morning", "I don't drink coffee anymore", "every morning"),
