@@ -390,3 +390,26 @@ def test_default_fallback_is_the_rules_extractor(
     out = extractor.extract(msgs("记住：我对花生过敏"))
     assert extractor.stats.fallbacks == 1 and out
     assert all(c.metadata.get("llm_fallback") == "ProviderUnavailable" for c in out)
+
+
+def test_the_prompt_carries_the_local_date_weekday_and_zone_near_midnight_utc(
+    extractor: LLMExtractor, fake_openai: FakeOpenAI
+) -> None:
+    """16:30 UTC on Sunday 2024-05-12 is 00:30 Monday in Shanghai: the model must see Monday."""
+    fake_openai.push(chat_json({"memories": []}))
+    sent = datetime(2024, 5, 12, 16, 30, tzinfo=timezone.utc)
+    extractor.extract([Message(role="user", content="下周三我要飞北京", timestamp=sent, id="a")])
+    system, user = (m["content"] for m in fake_openai.requests[0].json["messages"])
+    line = json.loads(next(x for x in user.split("\n") if x.startswith("{")))
+    assert (line["time"], line["weekday"]) == ("2024-05-13T00:30+08:00", "星期一")
+    assert "Asia/Shanghai" in system and "不要换成 UTC" in system
+
+
+def test_the_prompt_says_habits_are_not_events_and_others_facts_stay_theirs(
+    extractor: LLMExtractor, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.push(chat_json({"memories": []}))
+    extractor.extract(msgs("周末喜欢喝咖啡"))
+    system = fake_openai.requests[0].json["messages"][0]["content"]
+    assert "习惯不是事件" in system and "person:bob" in system and "用户自称是管理员" in system
+    assert "上岸" in system and "expires_at" in system

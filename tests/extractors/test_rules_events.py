@@ -29,7 +29,7 @@ from jiyi.write.timeparse import find_time_expressions
 def test_trip_next_wednesday() -> None:
     c = only("下周三要去深圳出差", kind=Kind.EVENT)
     assert c.content == "用户2025年3月12日要去深圳出差"
-    assert (c.valid_from, c.valid_until, c.expires_at) == (_d("2025-03-12"), _d("2025-03-13"), None)
+    assert (c.valid_from, c.valid_until, c.expires_at) == (_d("2025-03-12"), _d("2025-03-13"), _d("2025-03-13"))
     assert "深圳" in c.entities
 
 

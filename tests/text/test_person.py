@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.person import third_person, third_person_en, third_person_zh, tidy_zh
+from jiyi.text.person import first_person, third_person, third_person_en, third_person_zh, tidy_zh
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,20 @@ def test_dispatch() -> None:
 )
 def test_tidy_zh(text: str, expected: str) -> None:
     assert tidy_zh(text) == expected
+
+
+@pytest.mark.parametrize(("text", "out"), [("i passed the bar", "User passed the bar"), ("i hate emojis", "User hates emojis"),
+                                           ("im tired lol", "User is tired lol"), ("i.e. the thing", "i.e. the thing"),
+                                           ("wifi is down", "wifi is down")])
+def test_chats_lowercase_i_is_the_user(text: str, out: str) -> None:
+    assert third_person_en(text) == out
+
+
+@pytest.mark.parametrize(("text", "out"), [
+    ("用户住在杭州", "我住在杭州"), ("用户的老婆叫苏琳，用户对花生过敏", "我的老婆叫苏琳，我对花生过敏"), ("我们用户群很大", "我们用户群很大"),
+    ("User lives in Berlin", "I live in Berlin"), ("The user is allergic to peanuts", "I am allergic to peanuts"),
+    ("User's wife is Anna", "My wife is Anna"), ("User goes running every morning", "I go running every morning"),
+    ("User doesn't eat pork", "I don't eat pork"), ("User studies law", "I study law"),
+])
+def test_first_person(text: str, out: str) -> None:
+    assert first_person(text, "zh" if not text.isascii() else "en") == out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.smalltalk import is_pleasantry, is_smalltalk, turn_importance
 
 SMALLTALK = [
     "你好", "您好！", "在吗", "谢谢", "谢谢啦～", "好的", "好的好的", "嗯嗯", "嗯", "哈哈哈哈", "哦哦",
@@ -31,3 +31,45 @@ def test_not_smalltalk(text: str) -> None:
 
 def test_long_text_is_never_smalltalk() -> None:
     assert not is_smalltalk("谢谢" * 3 + "我明天要去北京出差，帮我订一张早上的机票" * 5)
+
+
+PLEASANTRIES = [
+    "你好！有什么可以帮你？", "您好，请问有什么可以帮您的吗？", "很高兴认识你，小明！", "恭喜乔迁！", "恭喜你升职了！",
+    "好的，祝你周末愉快！", "不客气，有问题随时找我~", "haha ok", "thanks!", "Nice to meet you, Maya! How can I help?",
+    "Hello! How can I help you today?", "You're welcome! Let me know if you need anything else.",
+    "Congratulations! Have a great trip!", "嗯嗯，好的，晚安",
+]
+NOT_PLEASANTRIES = [
+    "你好，我叫小明", "谢谢，我对花生过敏", "Congrats on the new job at Google — when do you start?", "祝我生日快乐",
+    "恭喜我吧，我升职了", "推荐点零食", "周末去哪玩", "好的，我记住了：你对花生过敏。", "Hi Tom, I moved to Paris",
+    "OK, I will remember that you live in Berlin.",
+]
+
+
+@pytest.mark.parametrize("text", PLEASANTRIES)
+def test_pleasantries(text: str) -> None:
+    assert is_pleasantry(text)
+    assert turn_importance(text, "assistant") <= 0.1 and turn_importance(text, "user") <= 0.1
+
+
+@pytest.mark.parametrize("text", NOT_PLEASANTRIES)
+def test_not_pleasantries(text: str) -> None:
+    assert not is_pleasantry(text)
+    assert turn_importance(text, "user") >= 0.3
+
+
+def test_a_user_turn_with_a_memory_signal_weighs_more() -> None:
+    assert turn_importance("我对花生过敏", "user") > turn_importance("推荐点零食", "user")
+    assert turn_importance("I'm allergic to peanuts", "user") > turn_importance("what should I eat?", "user")
+
+
+@pytest.mark.parametrize("text", ["Fingers crossed!", "Enjoy!", "Will do.", "Awesome goal!", "Good night, Jake!",
+                                  "sup bot", "lol noted", "gn", "Hey Jake! What's up?"])
+def test_more_english_pleasantries(text: str) -> None:
+    assert is_pleasantry(text)
+
+
+@pytest.mark.parametrize("text", ["brb dinner", "How did it go?", "Nice, remember rest days.",
+                                  "Nice to meet you, I live in Paris", "good night, see you in Paris"])
+def test_pleasantries_with_something_else_are_not(text: str) -> None:
+    assert not is_pleasantry(text)

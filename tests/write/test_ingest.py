@@ -46,3 +46,16 @@ def test_one_source_lookup_per_add_not_per_turn(make_memory: object) -> None:
     mem.add(turns([f"m{i}" for i in range(50)]), user_id="u1", session_id="s1", sync=True)
     assert calls == Counter({"find_by_sources": 1})
     assert len(episodes(mem, "u1")) == 50
+
+
+def test_pleasantries_are_kept_as_low_importance_episodes_flagged_smalltalk(make_memory: object) -> None:
+    mem: Memory = make_memory()  # type: ignore[operator]
+    mem.add([{"role": "user", "content": "我对花生过敏", "id": "1"},
+             {"role": "assistant", "content": "你好！有什么可以帮你？", "id": "2"},
+             {"role": "user", "content": "推荐点零食", "id": "3"},
+             {"role": "assistant", "content": "很高兴认识你，小明！", "id": "4"}], user_id="u", sync=True)
+    eps = {r.source_ids[0]: r for r in mem.get_all(user_id="u", kinds=[Kind.EPISODE])}
+    assert eps["2"].importance <= 0.1 and eps["4"].importance <= 0.1
+    assert eps["2"].metadata.get("smalltalk") is True and eps["4"].metadata.get("smalltalk") is True
+    assert eps["1"].importance > eps["3"].importance > 0.1
+    assert "smalltalk" not in eps["1"].metadata and "smalltalk" not in eps["3"].metadata

@@ -270,3 +270,29 @@ def test_cn_to_int(text: str, value: int) -> None:
 def test_cn_to_int_rejects_words() -> None:
     with pytest.raises(ValueError):
         cn_to_int("几个")
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("next week on friday", "2025-03-14"), ("I fly to Tokyo next week on Friday", "2025-03-14"),
+    ("on Friday next week", "2025-03-14"), ("friday of next week", "2025-03-14"), ("下周的周五", "2025-03-14"),
+    ("next week Friday", "2025-03-14"), ("last week on Tuesday", "2025-02-25"), ("this week, monday", "2025-03-03"),
+])
+def test_a_weekday_next_to_a_week_is_that_weeks(text: str, day: str) -> None:
+    span = _one(text)
+    assert (span.granularity, span.start, span.end) == ("day", _d(day), _d(day) + timedelta(days=1))
+
+
+def test_a_weekday_in_another_clause_stays_apart_from_the_week() -> None:
+    spans = find_time_expressions("next week I'm busy, Friday is free", REF)
+    assert [s.granularity for s in spans] == ["week", "day"]
+
+
+@pytest.mark.parametrize("text", ["I'm Maya", "I'm June, nice to meet you", "Call me April", "June said hi",
+                                  "dinner with May's family", "Maya's birthday party"])
+def test_names_are_not_months(text: str) -> None:
+    assert find_time_expressions(text, REF) == []
+
+
+@pytest.mark.parametrize("text", ["in May", "I went to Japan in June", "June 5", "August 2024"])
+def test_months_are_still_months(text: str) -> None:
+    assert _one(text).granularity in ("month", "day")

@@ -112,8 +112,12 @@ def _s_form(verb: str) -> str:
     return verb + "s"
 
 
+_EN_LOWER_I = re.compile(r"\bi(?=['\u2019](?:m|ve|ll|d)\b|\s|$)|\bim(?=\s)")
+
+
 def third_person_en(text: str) -> str:
-    """``I love hiking with my dog`` → ``User loves hiking with User's dog``."""
+    """``I love hiking with my dog`` → ``User loves hiking with User's dog`` (chat's lowercase "i" too)."""
+    text = _EN_LOWER_I.sub(lambda m: "I'm" if m.group() == "im" else "I", text)
     for pattern, repl in _EN_CONTRACTIONS:
         text = pattern.sub(repl, text)
     text = _EN_I.sub(lambda m: f"{EN_USER}{m.group('adv')} {_s_form(m.group('verb'))}", text)
@@ -158,3 +162,56 @@ def name_subject(text: str, name: str | None, lang: str, *, lead_only: bool = Fa
         return text.replace(ZH_USER, who)
     return _EN_SUBJECT.sub(lambda _m: who, text, count=1 if lead_only else 0) if (
         not lead_only or text.startswith(EN_USER)) else text
+
+
+# ---------------------------------------------------------------- third person back to first
+
+_ZH_USER_LEAD = re.compile(r"(?:(?<=^)|(?<=[，,。！？!?；;：:\s]))(?:该用户|这位用户|这个用户|用户)(?P<of>的)?(?![们群量数名])")
+_EN_USER_LEAD = re.compile(r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\band\s))(?:[Tt]he\s+)?[Uu]ser(?P<of>['\u2019]s)?\b(?!\s+(?:id|name\s+is\s+not))")
+_EN_BACK = {"is": "am", "was": "was", "has": "have", "does": "do", "doesn't": "don't", "doesn\u2019t": "don't",
+            "isn't": "am not", "hasn't": "haven't", "goes": "go", "wasn't": "wasn't"}
+_EN_VERB_AFTER = re.compile(r"(?P<adv>(?:\s+(?:really|just|also|still|always|never|usually|often|sometimes|actually|"
+                            r"now|currently|recently|no\s+longer|mostly|rarely|generally|normally|typically))*)"
+                            r"\s+(?P<verb>[A-Za-z'\u2019]+)")
+
+
+def _base_form(verb: str) -> str:
+    low = verb.lower()
+    if low in _EN_BACK:
+        return _EN_BACK[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
+        return verb[:-1]
+    return verb
+
+
+def first_person(text: str, lang: str) -> str:
+    """A statement written about "the user" as the user would say it: 用户住在杭州 → 我住在杭州,
+    "User lives in Berlin" → "I live in Berlin", "The user's wife is Anna" → "my wife is Anna".
+
+    Only a subject at the start of a sentence or clause is rewritten (我们用户群 stays),
+    so the first-person patterns, slots and supersession apply to the form the
+    ``add_memory`` tool and ``remember()`` callers write in.
+    """
+    if lang == "zh":
+        return _ZH_USER_LEAD.sub(lambda m: "我的" if m.group("of") else "我", text)
+
+    def en(m: re.Match[str]) -> str:
+        if m.group("of"):
+            return "my" if m.start() > 0 and text[m.start() - 2:m.start()] not in (". ", "! ", "? ") else "My"
+        return "I"
+
+    out: list[str] = []
+    pos = 0
+    for m in _EN_USER_LEAD.finditer(text):
+        out.append(text[pos:m.start()])
+        out.append(en(m))
+        pos = m.end()
+        if not m.group("of") and (v := _EN_VERB_AFTER.match(text, pos)):
+            out.append(v.group("adv") + " " + _base_form(v.group("verb")))
+            pos = v.end()
+    out.append(text[pos:])
+    return "".join(out)

@@ -119,7 +119,10 @@ def zh_relation_names(text: str) -> list[tuple[str, str, str]]:
 _EN_REL_NAME = re.compile(rf"(?i:\bmy\s+(?P<rel>{alternation(list(REL_EN))}))(?i:'s\s+name\s+is|\s+is\s+called|"
                           r"\s+is\s+named|\s+named|\s+called|,)?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
 EN_NAME_DENY = words("I The And But So Or Is Was Are Were Has Had Have Who Which That This It He She They "
-                      "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow")
+                      "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow "
+                      "Fine Good Okay Ok Sorry Back Here Done Ready Tired Happy Sad Single Married Divorced Vegan "
+                      "Vegetarian Home Sure Great Well Busy Sick Free Jewish Muslim Catholic Christian Buddhist "
+                      "Hindu Gay Straight Retired Pregnant Hungry Bored Late Excited Glad Lost Alone Not So Still")
 
 
 def en_relation_names(text: str) -> list[tuple[str, str, str]]:

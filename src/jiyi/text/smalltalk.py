@@ -118,3 +118,82 @@ def _longest() -> int:
 def _alphabet() -> frozenset[str]:
     """Every character of every phrase (collapsing repeats only removes characters)."""
     return frozenset("".join(_phrases()))
+
+
+# ---------------------------------------------------------------- pleasantries
+
+#: what bots (and polite users) say that carries nothing about anyone: greetings with an offer
+#: of help, nice-to-meet-you, congratulations and wishes, you're-welcome, sign-offs
+_PLEASANTRY_ZH = re.compile(
+    r"(?:你好|您好|嗨|哈喽|在的|我在)(?:呀|啊|哦)?"
+    r"|(?:请问)?(?:有什么|有啥|有哪些|什么)(?:事情?|问题|地方)?(?:我)?(?:可以|能|能够|需要我)?(?:帮|帮助|帮到|帮上|为)(?:你|您)(?:的|忙|服务)?(?:吗|呢|的吗)?"
+    r"|(?:还)?有什么(?:需要|想)(?:我)?(?:帮忙|帮助|聊|问)?的?(?:吗|呢)?"
+    r"|(?:很|非常|真)?高兴(?:认识|见到|为)(?:你|您)(?:服务)?"
+    r"|(?:恭喜|祝贺)(?:你|您)?(?![我俺])[\u4e00-\u9fff]{0,6}"
+    r"|祝(?:你|您|大家)[\u4e00-\u9fff]{0,10}?(?:快乐|顺利|愉快|成功|健康|开心|好运|如意|平安|大吉)"
+    r"|(?<![我祝])(?:生日|新年|节日|中秋|春节|周末|圣诞|元旦)快乐|乔迁之喜|一路顺风|旅途愉快"
+    r"|不客气|不用谢|客气啦|应该的|随时(?:找我|问我|欢迎|叫我)|欢迎(?:回来|再来|随时)?|加油|辛苦了|"
+    r"希望(?:这些)?(?:对你|对您|能)?(?:有所?|帮到)(?:帮助|你|您)|有(?:问题|需要|事)(?:的话)?随时(?:问|找|叫)我"
+    r"|我(?:一直)?都?在(?:的|呢|哦)?|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|拜拜|再见|回头聊")
+_PLEASANTRY_EN = re.compile(
+    r"(?i)\b(?:awesome|great|nice|cool|amazing|lovely|wonderful)\s+(?:goal|job|news|idea|choice|one|work|pick|plan)\b"
+    r"|\b(?:hi|hello|hey|hiya|howdy)(?:\s+there)?\b|\bhow\s+(?:can|may)\s+i\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b"
+    r"|\bwhat\s+can\s+i\s+do\s+for\s+you(?:\s+today)?\b|\b(?:(?:it's|it\s+is)\s+)?(?:so\s+)?(?:nice|great|good|lovely|"
+    r"pleased|glad)\s+to\s+(?:meet|see|hear\s+from)\s+you\b|\bcongrat(?:s|ulations)\b(?:\s+on\s+(?:your\s+)?[\w\s'-]{1,25})?"
+    r"|\b(?:you're|you\s+are)\s+(?:very\s+|so\s+|most\s+)?welcome\b|\bno\s+(?:problem|worries)\b|\b(?:glad|happy)\s+"
+    r"(?:i\s+could|to)\s+help\b|\banytime\b|\bhave\s+a\s+(?:great|nice|good|lovely|wonderful)\s+(?:day|weekend|one|night|"
+    r"time|trip)\b|\bgood\s+luck\b|\btake\s+care\b|\bsounds\s+(?:good|great)\b|\b(?:ha)+\b|\blol\b|\bok(?:ay)?\b|\bthanks?"
+    r"(?:\s+(?:so|very)\s+much|\s+a\s+lot)?\b|\bthank\s+you(?:\s+(?:so|very)\s+much)?\b|\bcheers\b|\bbye\b|\bsee\s+you"
+    r"(?:\s+(?:later|soon|around))?\b|\benjoy\b|\blet\s+me\s+know\s+if\s+(?:you\s+)?(?:need|have)\s+(?:anything|any\s+"
+    r"(?:other\s+)?questions?)(?:\s+else)?\b|\bfeel\s+free\s+to\s+(?:ask|reach\s+out)\b|\b(?:i'm|i\s+am)\s+(?:here|happy)"
+    r"\s+(?:to\s+help|for\s+you)\b|\bwelcome(?:\s+back)?\b|\bgreat\b|\bawesome\b|\bcool\b|\bnice\b|\bsure\b|\byes\b|\bno\b"
+    r"|\bfingers\s+crossed\b|\bwill\s+do\b|\bgood\s+(?:night|morning|evening|afternoon|call|idea|choice|question|"
+    r"point|one|job|news)\b|\b(?:sup|wassup|what'?s\s+up)\b|\bbrb\b|\bgtg\b|\bttyl\b|\bgn\b|\bnight\b|\bmorning\b"
+    r"|\bhave\s+fun\b|\bgood\s+for\s+you\b|\bwell\s+done\b|\byou\s+got\s+this\b|\boh\s+no\b|\bi\s+see\b"
+    r"|\bmakes\s+sense\b|\bgot\s+it\b|\bnoted\b|\bbot\b|\bhehe\b|\blmao\b|\bikr\b|\bomg\b|\bwow\b|\byay\b")
+_LEFTOVER = re.compile(r"[\W_]+")
+_EN_NAME = re.compile(r"^[A-Z][a-z]{1,15}$")
+
+
+def is_pleasantry(text: str) -> bool:
+    """A greeting, offer of help, nice-to-meet-you, congratulation or wish with nothing else in it.
+
+    "你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！", "haha ok", "thanks!",
+    "Nice to meet you, Maya! How can I help?" yes; "你好，我叫小明", "谢谢，我对花生过敏",
+    "Congrats on the new job at Google — when do you start?" no. A name left over
+    (小明 / Maya) is part of the pleasantry; anything else is not.
+    """
+    if len(text) > 160:
+        return False
+    if is_smalltalk(text):
+        return True
+    norm = unicodedata.normalize("NFKC", text)
+    if not _PLEASANTRY_ZH.search(norm) and not (norm.isascii() and _PLEASANTRY_EN.search(norm)):
+        return False  # most messages: no pleasantry at all
+    rest = _PLEASANTRY_EN.sub(" ", _PLEASANTRY_ZH.sub(" ", _PLACEHOLDER.sub(" ", norm)))
+    words = [w for w in _LEFTOVER.split(rest) if w and not is_smalltalk(w)]
+    if not words:
+        return True
+    if len(words) == 1:
+        w = words[0]
+        from jiyi.text.relations import looks_like_name_zh
+
+        if re.search(r"[我你您他她俺咱]", w):
+            return False
+        return bool(_EN_NAME.match(w)) or (not w.isascii() and len(w) <= 3 and looks_like_name_zh(w))
+    return False
+
+
+#: importance of a turn kept as an episode: small talk and pleasantries are noise a block can drop
+SMALLTALK_IMPORTANCE = 0.05
+TURN_IMPORTANCE = 0.3
+SIGNAL_TURN_IMPORTANCE = 0.4
+
+
+def turn_importance(text: str, role: str) -> float:
+    """0.05 for small talk and pleasantries, 0.4 for a user turn with a memory signal, else 0.3."""
+    if is_pleasantry(text):
+        return SMALLTALK_IMPORTANCE
+    from jiyi.text.signals import has_memory_signal
+
+    return SIGNAL_TURN_IMPORTANCE if role == "user" and has_memory_signal(text) else TURN_IMPORTANCE

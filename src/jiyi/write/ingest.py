@@ -8,6 +8,7 @@ so a redo does not duplicate them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from jiyi.privacy.seal import SEALED_KEY, Keyring
 from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
@@ -36,7 +38,14 @@ from jiyi.write.privacy import (
     split_forget_candidates,
     split_forget_messages,
 )
-from jiyi.write.resolve import Decision, resolvable_kinds, resolve_candidate, to_record
+from jiyi.write.resolve import (
+    Decision,
+    ended_slots,
+    ends_mention,
+    resolvable_kinds,
+    resolve_candidate,
+    to_record,
+)
 from jiyi.write.triggers import should_extract
 
 if TYPE_CHECKING:
@@ -45,6 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("jiyi.write")
 ADD_JOB = "add"
 SIMILAR_K = 5
+ENDS_K = 30  # neighbours searched for the habits an ending (戒了咖啡) names
 
 
 @dataclass(slots=True)
@@ -93,17 +103,18 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     state = ctx.store.state_get(scope, state_key) or {}
     previous = message_from_dict(state["last"]) if state.get("last") else None
 
-    drafts = _new_episodes(ctx.store, scope, draft_episodes(
+    drafts = _weighed(_new_episodes(ctx.store, scope, draft_episodes(
         messages, scope=scope, session_id=session_id, agent_id=agent_id, previous=previous, now=now,
-        metadata=payload.get("metadata"), model=ctx.embedder.model, sealed=sealed))
+        metadata=payload.get("metadata"), model=ctx.embedder.model, sealed=sealed)))
     sealed.update(sealed_by_message(state.get("pending", [])))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
+        said_at = max((m.timestamp for m in window), default=None)
         asked, extracted = split_forget_candidates(ctx.extractor.extract(extraction_window(window)), window)
         forget += asked
-        candidates = protect_candidates(normalize_candidates(extracted), ctx.keyring, sealed)
+        candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         window = []
@@ -132,6 +143,22 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     # A memory the candidates merge into may change meanwhile (a user's edit): resolve again
     # on fresh reads, without extracting again; after the last try the queue retries the job.
     return redo_on_conflict(resolve_and_write, f"job {job.id}")
+
+
+def _weighed(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
+    """Each turn's importance from what it says (text/smalltalk.py ``turn_importance``).
+
+    A pleasantry ("你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！", "thanks!")
+    is kept at importance 0.05 with ``metadata["smalltalk"] = True``, so a context block
+    can leave it out; a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
+    """
+    out = []
+    for d in drafts:
+        rec = d.record
+        weight = turn_importance(rec.content, str(rec.metadata.get("role", "user")))
+        meta = {**rec.metadata, "smalltalk": True} if weight <= SMALLTALK_IMPORTANCE else rec.metadata
+        out.append(dataclasses.replace(d, record=rec.replace(importance=weight, metadata=meta)))
+    return out
 
 
 def _new_episodes(store: Store, scope: Scope, drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
@@ -196,9 +223,10 @@ class _BatchResolver:
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._similar(vec)
         holders = self._slot_holders(cand.slot) if cand.slot else []
+        ended = self._ended(cand, vec)
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
-                                     merge_threshold=self.ctx.merge_threshold)
-        if self.ctx.judge is not None:
+                                     merge_threshold=self.ctx.merge_threshold, ended=ended)
+        if self.ctx.judge is not None and not ended:  # an ending is not a close call
             decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.NONE:
@@ -246,6 +274,16 @@ class _BatchResolver:
             if rec is not None:
                 out.append((rec, float(np.dot(v, vec))))
         return out
+
+    def _ended(self, cand: Candidate, vec: np.ndarray) -> list[MemoryRecord]:
+        """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its object."""
+        out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
+        if cand.metadata.get("ends_mention"):
+            found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
+            stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
+            batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
+            out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
+        return list({r.id: r for r in out}.values())
 
     def _slot_holders(self, slot: str) -> list[MemoryRecord]:
         stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))

@@ -58,14 +58,25 @@ def resolve_candidate(
     slot_holders: Sequence[MemoryRecord],
     now: datetime,
     merge_threshold: float,
+    ended: Sequence[MemoryRecord] = (),
 ) -> Decision:
-    """Decide ADD / MERGE / SUPERSEDE / NONE for ``new`` (built from ``cand``)."""
+    """Decide ADD / MERGE / SUPERSEDE / NONE for ``new`` (built from ``cand``).
+
+    ``ended`` are active memories the candidate ends besides its own slot's (see
+    :func:`ended_slots`): "用户和女朋友分手了" ends the girlfriend's name, "用户辞职了" the
+    job title, "用户戒了咖啡" a habit that names coffee. They are superseded with the
+    slot's holders, unless the candidate only repeats what its slot already holds.
+    """
     if cand.slot:
         same = [r for r in slot_holders if _same_value(r, new, similar, merge_threshold)]
         if same:
             return merge(same[0], new, now, reason=f"same value in slot {cand.slot}")
-        if slot_holders:
-            return supersede(list(slot_holders), new, now, reason=f"new value in slot {cand.slot}")
+    olds = list({r.id: r for r in (*slot_holders, *ended) if r.id != new.id}.values())
+    if ended:
+        return supersede(olds, new, now, reason=f"ends {', '.join(ended_slots(cand)) or 'what it names'}"
+                                                  + (f" and slot {cand.slot}" if cand.slot else ""))
+    if cand.slot and slot_holders:
+        return supersede(list(slot_holders), new, now, reason=f"new value in slot {cand.slot}")
     best = max(similar, key=lambda rs: rs[1], default=None)
     if cand.corrects and best is not None and best[1] >= CORRECTION_MIN_COSINE:
         return supersede([best[0]], new, now, reason=f"explicit correction (cosine {best[1]:.2f})")
@@ -73,6 +84,49 @@ def resolve_candidate(
         return merge(best[0], new, now, reason=f"near duplicate (cosine {best[1]:.3f})")
     return Decision(EventType.ADD, new, is_new=True,
                     history=[HistoryEvent(EventType.ADD, new.id, now, new=new.content, reason="new memory")])
+
+
+def ended_slots(cand: Candidate) -> list[str]:
+    """The other slots a candidate ends (``metadata["ends"]``: 分手 → the partner slots)."""
+    ends = cand.metadata.get("ends")
+    return [str(s) for s in ends if isinstance(s, str) and s and s != cand.slot] if isinstance(ends, list) else []
+
+
+#: words of a statement that itself says something stopped (it is not ended by another ending)
+_STOPPED = re.compile(r"^(?:用户|User)\S{0,8}?(?:戒|不再|不喝|不吃|不抽|不玩|放弃)|^User\s+(?:\w+\s+)?(?:quit|stopped|gave\s+up|"
+                      r"no\s+longer|doesn't|switched\s+from)|anymore", re.IGNORECASE)
+
+
+def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
+    """Does ``cand`` (戒了咖啡, ``metadata["ends_mention"]`` 咖啡) end ``rec`` (用户每天早上喝咖啡)?
+
+    Only active preferences and behaviours that name the object and do not say it
+    stopped themselves; slotted ones of another object are left to their slot.
+    """
+    mention = cand.metadata.get("ends_mention")
+    if not isinstance(mention, str) or len(mention) < 2 or rec.status is not Status.ACTIVE:
+        return False
+    if cand.metadata.get("ends_person") is True:  # 我和阿强分手了 ends 用户和男朋友阿强吵架了 / 阿强的生日…
+        return (rec.kind in (Kind.EVENT, Kind.RELATION, Kind.PREFERENCE, Kind.BEHAVIOR) and rec.slot != cand.slot
+                and mention.lower() in rec.content.lower())
+    if rec.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR) or rec.slot == cand.slot:
+        return False
+    if rec.slot is not None and not rec.slot.startswith("pref/"):
+        return False
+    content = rec.content.lower()
+    named = any(w in content for w in (mention.lower(), *_KINDS_OF.get(mention.lower(), ())))
+    return named and not _STOPPED.search(rec.content)
+
+
+#: what a habit may name instead of the thing given up (戒了咖啡 ends 每天早上一杯美式)
+_KINDS_OF: dict[str, tuple[str, ...]] = {
+    "咖啡": ("美式", "拿铁", "卡布奇诺", "摩卡", "浓缩", "星巴克", "瑞幸"),
+    "coffee": ("latte", "espresso", "cappuccino", "americano", "starbucks"),
+    "烟": ("抽烟", "香烟", "电子烟"), "酒": ("喝酒", "啤酒", "白酒", "红酒", "小酒"),
+    "奶茶": ("波霸", "珍珠奶茶", "喜茶", "一点点"), "可乐": ("肥宅快乐水", "雪碧"),
+    "smoking": ("cigarette", "smoke", "vape"), "drinking": ("alcohol", "beer", "wine", "drinks"),
+    "alcohol": ("beer", "wine", "drinks"), "soda": ("coke", "pepsi", "sprite"),
+}
 
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],

@@ -14,7 +14,16 @@ from collections.abc import Sequence
 
 from jiyi.extractors.rules.drafts import Clause
 from jiyi.text.person import tidy_zh
-from jiyi.text.relations import PRONOUN_GENDER, REL_EN, REL_ZH, REL_ZH_RE, alternation
+from jiyi.text.relations import (
+    EN_NAME_DENY,
+    NAME_DENY,
+    PRONOUN_GENDER,
+    REL_EN,
+    REL_ZH,
+    REL_ZH_RE,
+    alternation,
+    looks_like_name_zh,
+)
 from jiyi.write.timeparse import TimeSpan
 
 #: who a later 她/他/she/he can refer to: (relation word, name or None)
@@ -80,6 +89,38 @@ _ZH_BOT = re.compile(r"^(?:你们|您|你|请你?|麻烦你?)")
 _ZH_PRON = re.compile(r"^(?P<p>他们|她们|他|她|它)")
 
 
+#: a clause that opens with someone's name and a statement about them: 小明住在杭州 / bob的手机号是…
+_ZH_NAMED = re.compile(
+    r"^(?P<n>[A-Za-z][A-Za-z.'-]{1,19}|[\u4e00-\u9fff]{2,3}?)(?=的(?!话|时候)|住|家住|家在|在|是|喜欢|爱|讨厌|今年|对|不吃|不喝|"
+    r"吃素|搬|有|最近|现在|已经|也|都|每|一直|平时|从不|\d|[一二两三四五六七八九十]+岁)")
+_EN_NAMED = re.compile(
+    r"^(?P<n>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?=['\u2019]s\s|\s+(?:is|was|has|had|lives|lived|works|worked|moved|"
+    r"likes|loves|hates|enjoys|prefers|doesn't|does|can't|just|now|also|really|got|went|will|wants|plays|studies|"
+    r"teaches|turned|quit|started|broke|always|never|usually|recently|still|used)\b)")
+_NOT_PEOPLE_EN = frozenset({"User", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+                            "January", "February", "March", "April", "May", "June", "July", "August", "September",
+                            "October", "November", "December", "Everyone", "Everything", "Nobody", "Someone",
+                            "Something", "There", "Here", "Work", "School", "Life", "Dinner", "Lunch"})
+_RECUR_THEN_SELF = re.compile(r"^((?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|工作日|平日|平时|"
+                              r"节假日|假期|下班后|放学后)(?:的时候)?[，,]?)(我们|我|俺)")
+_TIME_WORD_ZH = re.compile(r"^(?:周[一二三四五六日天末]|星期|礼拜|平时|平常|平日|每|早|晚|上午|下午|中午|今|明|昨|前天|后天|工作日|节假日)")
+_NOT_PEOPLE_ASCII = re.compile(r"(?i)^(?:qq|vip|app|wifi|iphone|ipad|mac|pc|ai|gpt|chatgpt|bot|id|ok)$")
+
+
+def name_ok_zh(name: str) -> bool:
+    """Is ``name`` (at a Chinese clause's start) someone's name: 小明 / 王芳 / bob, not 上海 / QQ?"""
+    if name.isascii():
+        return not _NOT_PEOPLE_ASCII.match(name) and not (name.isupper() and len(name) <= 3)
+    return (looks_like_name_zh(name) and name not in NAME_DENY and not name.startswith(("用户", "助手"))
+            and not _TIME_WORD_ZH.match(name))
+
+
+def name_ok_en(name: str) -> bool:
+    """Is ``name`` (at an English clause's start) a person's name rather than a day, a month or a pronoun?"""
+    first = name.split()[0]
+    return first not in EN_NAME_DENY and first not in _NOT_PEOPLE_EN
+
+
 def without_times(c: Clause) -> str:
     """The clause with its time expressions cut out: patterns see 我搬到杭州 in 我下个月搬到杭州."""
     text = c.text
@@ -92,7 +133,7 @@ def without_times(c: Clause) -> str:
 
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
     """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers and times)."""
-    t = tidy_zh(without_times(c))
+    t = _RECUR_THEN_SELF.sub(r"\2\1", tidy_zh(without_times(c)))  # 周末我喜欢… → 我周末喜欢…
     if m := _ZH_REL_START.match(t):
         word = m.group("rel") or m.group("bare")
         c.subject, c.rel, c.body = "rel", word, t
@@ -113,8 +154,13 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         else:
             c.subject, c.body = "other", t
         return
+    if m := _ZH_NAMED.match(t):
+        name = m.group("n")
+        if name_ok_zh(name):
+            c.subject, c.person, c.body = "other", name, t[m.end("n"):]
+            return
     if prev is not None and prev.sentence == c.sentence:
-        c.subject, c.rel, c.rel_name = prev.subject, prev.rel, prev.rel_name
+        c.subject, c.rel, c.rel_name, c.person = prev.subject, prev.rel, prev.rel_name, prev.person
         c.inherited = True
     c.body = t
 
@@ -144,6 +190,8 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
         else:
             c.subject = "other"
+    elif (m := _EN_NAMED.match(t)) and name_ok_en(m.group("n")):
+        c.subject, c.person, c.body = "other", m.group("n"), t[m.end("n"):]
     elif prev is not None and prev.sentence == c.sentence:
-        c.subject, c.rel, c.rel_name = prev.subject, prev.rel, prev.rel_name
+        c.subject, c.rel, c.rel_name, c.person = prev.subject, prev.rel, prev.rel_name, prev.person
         c.inherited = True

@@ -110,8 +110,8 @@ _EN_LEAD = re.compile(r"(?i)^(?:(?:yeah|yes|yep|oh|well|so|and|but|wow|haha|lol|
                       r"honestly|btw|also)\b[,!.]?\s+)+")
 _ZH_PRONOUN = re.compile(r"^[他她它](?![们])")
 _EN_PRONOUN = re.compile(r"(?i)^(?:she|he|it|they)(['\u2019](?:s|re))?\b")
-_TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从]{2,30})用户(?!的)")
-_ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌)")
+_TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从末星期礼拜二三四五六天工作平节假每个]{2,30})用户(?!的)")
+_ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌|周末|周[一二三四五六日天]|星期|礼拜|工作日|平日|早上|晚上|上午|下午|中午)")
 
 
 def with_user_prefix(text: str) -> str:

@@ -35,6 +35,9 @@ class Draft:
     template: str | None = None
     source: str = ""
     source_at: int = 0
+    ends: list[str] = field(default_factory=list)  # other slots this statement ends (分手 → the partner slots)
+    ends_mention: str | None = None  # 戒了咖啡: also ends slot-less habits that name 咖啡
+    ends_person: bool = False  # the mention is a person (我和阿强分手了): their events and relations end too
 
 
 @dataclass(slots=True)
@@ -53,6 +56,7 @@ class Clause:
     consumed: bool = False
     question: bool = False
     inherited: bool = False  # no subject of its own: continues the previous clause
+    person: str | None = None  # subject "other" named at the clause's start (小明住在杭州 / "Maya lives in Berlin")
 
 
 def fact(content: str, slot: str | None, value: str, *, kind: Kind = Kind.FACT, importance: float = 0.6,
@@ -67,6 +71,13 @@ def templated(template: str, slot: str, value: str, *, kind: Kind = Kind.FACT, i
     """A single-valued fact whose ``template`` can restate it with a corrected value."""
     return fact(template.format(v=value), slot, value, kind=kind, importance=importance, visibility=visibility,
                 template=template)
+
+
+def drop_lead(content: str, lang: str) -> str:
+    """A statement without its subject, to follow another about the same one (用户住在滨江 → 住在滨江)."""
+    if lang == "zh":
+        return content.removeprefix("用户")
+    return content.removeprefix("User ")
 
 
 def merge_slots(drafts: list[Draft], lang: str) -> list[Draft]:
@@ -87,6 +98,9 @@ def merge_slots(drafts: list[Draft], lang: str) -> list[Draft]:
             prefix = "用户要求助手" if lang == "zh" else ""
             addition = d.content.removeprefix(prefix) if prefix else d.content
             first.content = first.content + ("；" if lang == "zh" else "; ") + addition
+        elif d.slot.startswith("user/city") and d.values and d.values[0] not in first.content and first.values:
+            first.content += ("，" if lang == "zh" else ", ") + drop_lead(d.content, lang)  # 搬到杭州了，住在滨江
+            first.values = [*first.values, *d.values]
         elif d.content != first.content:
             out[out.index(first)] = d
             by_slot[d.slot] = d

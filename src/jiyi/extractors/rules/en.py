@@ -23,6 +23,9 @@ _EN_NAME = (
     re.compile(r"(?i:(?<!don't\s)(?<!not\s)\b(?:call\s+me|i\s+go\s+by|i'm\s+called|i\s+am\s+called)\s+)"
                r"(?P<v>[A-Za-z][\w'-]*)"),
     re.compile(r"(?i:^(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+(?:i'm|i\s+am|this\s+is)\s+)(?P<v>[A-Z][a-z]+)\b"),
+    # "I'm Maya" / "I am June, nice to meet you": a capitalised word alone, not a nationality or a feeling
+    re.compile(r"(?i:^(?:(?:hi|hello|hey|oh|well|yes|yeah)[,!.]?\s+)*(?:i['\u2019]m|i\s+am)\s+)"
+               r"(?P<v>[A-Z][a-z]{1,15})(?<!ese)(?<!ian)(?<!ish)(?<!can)(?<!ean)(?=\s*(?:[,.!;]|$|\band\b))"),
 )
 _EN_OTHERS_CALL_ME = re.compile(r"(?i:\b(?:my\s+[\w-]+|our\s+[\w-]+|they|he|she|people|friends|family|folks)\s+"
                                 r"(?:all\s+|usually\s+|always\s+|sometimes\s+|still\s+|often\s+|just\s+)?"
@@ -52,20 +55,43 @@ _EN_JOB = (
     re.compile(rf"(?i:\b(?:i'm|i\s+am)\s+(?:now\s+|currently\s+)?(?:an?\s+))(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
-_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE})"
+_LOWER_ORG = r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}(?=\s+as\b|[.,;!?]|$)"
+_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE}|{_LOWER_ORG})"
 _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:work|am\s+working|'m\s+working)"
                           r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
                           r"(?:a\s+new\s+job\s+)?at)|\b(?:i'm|i\s+am)\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
-                          r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for))\s+" + _ORG_EN)
+                          r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
+                          r"|\bi\s+\w+\s+[^.;!?]{0,40}?,\s*(?:and\s+)?(?:now\s+)?work(?:ing)?\s+(?:at|for))\s+" + _ORG_EN)
 
 _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
                      r"|kosher|keto)\b")
 _EN_NO_EAT = re.compile(r"(?i)\bi\s+(?P<neg>don't|do\s+not|can't|cannot|never|won't)\s+(?P<verb>eat|drink|touch)\s+"
                         r"(?P<v>[\w\s-]{2,30}?)(?=[.,;!?]|$|\s+(?:and|but|because|anymore|since|at\s+all)\b)")
-_EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:quit|gave\s+up|have\s+quit|'ve\s+quit|"
-                      r"'ve\s+given\s+up|stopped|am\s+quitting|'m\s+quitting)\s+"
-                      r"(?P<v>smoking|drinking|coffee|caffeine|alcohol|sugar|meat|soda|vaping|junk\s+food|sweets)\b")
+_EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\s+|had\s+)?(?:quit|gave\s+up|"
+                      r"given\s+up|stopped|am\s+quitting|'m\s+quitting|no\s+longer)\s+"
+                      r"(?P<v>(?!my\s+job\b|the\s+job\b|work\b|on\b|by\b|at\b|to\b|for\b)[a-z][\w\s-]{1,30}?)"
+                      r"(?=[.,;!?]|$|\s+(?:and|but|because|since|last|a\s+|two|three|for|after|when|ago|this|cold)\b)")
+_EN_ANYMORE = re.compile(r"(?i)\bi\s+(?:don't|do\s+not|no\s+longer)\s+(?P<verb>drink|eat|play|smoke|watch|do|go|"
+                         r"like|love|enjoy)\s+(?P<v>[\w\s-]{2,30}?)\s+(?:any\s*more|these\s+days)\b")
+_EN_SWITCH_FROM = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\s+)?(?:switched|changed|went|moved)\s+"
+                             r"from\s+(?P<v>[a-z][\w\s-]{1,25}?)\s+to\s+(?P<w>[a-z][\w\s-]{1,25}?)(?=[.,;!?]|$|\s+(?:and|but|because|since|my)\b)")
+#: what people quit that is a habit, not an employer ("I quit google" is a job)
+HABIT_OBJECTS_EN = re.compile(r"(?i)^(?:smoking|drinking|coffee|caffeine|alcohol|sugar|meat|soda|vaping|junk\s+food|sweets|"
+                            r"gluten|dairy|carbs|booze|cigarettes?|weed|gaming|video\s+games|social\s+media|tiktok|"
+                            r"instagram|twitter|facebook|netflix|(?:playing|eating|drinking|doing|going|watching|running|"
+                            r"biting|using|taking)\b.*|the\s+gym|gym|running|yoga|tea|wine|beer|chocolate|fast\s+food|"
+                            r"energy\s+drinks?|milk|bread|rice|[a-z]+ing\b.*|(?:play|eat|drink|do|go|watch|use|take|"
+                            r"smoke)\b.*|tennis|football|soccer|basketball|baseball|golf|yoga|pilates|piano|guitar|"
+                            r"violin|chess|poker|crossfit|climbing|bouldering|swimming|cycling|boxing|karate|dance|"
+                            r"ballet|volleyball|hockey|rugby|cricket|badminton|the\s+\w+)$")
+_GERUND_LEAD = re.compile(r"(?i)^(?:drinking|eating|smoking|playing|watching|doing|going|reading|listening\s+to|"
+                          r"drink|eat|smoke|play|watch|do|go\s+to|go|to)\s+(?=\w)")
+
+
+def pref_key_en(obj: str) -> str:
+    """The ``pref/…`` key of an English object: "playing tennis" and "tennis" are one slot."""
+    return re.sub(r"(?i)^(?:the|a|an|my)\s+", "", _GERUND_LEAD.sub("", obj.strip())).lower()
 _EN_LIKE = (
     re.compile(rf"(?i)\bi\s+{_EN_ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|can't\s+stand|cannot\s+stand|"
                r"don't\s+like|do\s+not\s+like|don't\s+enjoy)\s+(?P<v>[^.;!?]{2,60})"),
@@ -76,7 +102,8 @@ _EN_FAVORITE = re.compile(r"(?i)\bmy\s+(?:all-time\s+)?fav(?:ou?rite)?\s+(?P<x>[
                           r"(?P<v>[^.;!?,]{1,40})")
 _EN_HABIT = re.compile(r"(?i)\b(?:i|we)\s+(?P<adv>always|never|usually|often|normally|typically|regularly|rarely|"
                        r"seldom|generally)\s+(?P<verb>[a-z']+)|\bevery\s+(?:day|morning|night|evening|week|weekend|"
-                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
+                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+                       r"|(?<=\w\s)(?:a|per)\s+(?:day|week|night)\b(?=\s*(?:[.,;!?]|$))")
 _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("style/length", re.compile(r"(?i)\b(?:be\s+(?:more\s+)?(?:concise|brief|succinct)|keep\s+(?:it|your\s+"
                                 r"(?:answers?|replies|responses))\s+(?:short|brief)|(?:shorter|brief|short)\s+"
@@ -147,13 +174,28 @@ def en_diet(text: str) -> list[Draft]:
     if m := _EN_VEG.search(text):
         return [fact(f"User is {m.group('v').lower()}", "diet/type", m.group("v").lower(), kind=Kind.PREFERENCE,
                       importance=0.7)]
+    if m := _EN_ANYMORE.search(text):
+        item = m.group("v").strip()
+        d = fact(f"User doesn't {m.group('verb').lower()} {item} anymore", f"pref/{pref_key_en(item)}", item,
+                 kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item)
+        return [d]
     if m := _EN_NO_EAT.search(text):
         item = m.group("v").strip()
-        return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{item.lower()}", item,
+        return [fact(f"User doesn't {m.group('verb').lower()} {item}", f"pref/{pref_key_en(item)}", item,
                       kind=Kind.PREFERENCE, importance=0.7)]
-    if m := _EN_QUIT.search(text):
-        item = m.group("v").lower()
-        return [fact(f"User quit {item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+    if m := _EN_SWITCH_FROM.search(text):  # "I switched from coffee to green tea"
+        item = m.group("v").strip().lower()
+        d = fact(third_person(text[m.start():m.end()].strip(), "en"), f"pref/{pref_key_en(item)}", item,
+                 kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item)
+        return [d]
+    if (m := _EN_QUIT.search(text)) and HABIT_OBJECTS_EN.match(m.group("v").strip()):
+        item = m.group("v").strip().lower()
+        verb = "no longer" if "no longer" in m.group(0).lower() else "quit"
+        d = fact(f"User {verb} {item}", f"pref/{pref_key_en(item)}", item, kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item).removesuffix("ing") if item in ("smoking", "drinking") else pref_key_en(item)
+        return [d]
     return []
 
 
@@ -171,7 +213,7 @@ def en_preference(text: str) -> list[Draft]:
         obj = _en_value(re.sub(r"(?i)^(?:to\s+|the\s+|a\s+|an\s+)", "", m.group("v")))
         if len(re.sub(r"[^A-Za-z]", "", obj)) < 3:
             continue  # "I love to."
-        slot = f"pref/{obj.lower()}" if 0 < len(obj.split()) <= 3 else None
+        slot = f"pref/{pref_key_en(obj)}" if 0 < len(obj.split()) <= 3 else None
         content = third_person(text[m.start():].strip().rstrip(".!,"), "en")
         return [fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
     return []

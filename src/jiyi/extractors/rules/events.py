@@ -1,9 +1,11 @@
 """Events: what the user did or plans on a date no fact pattern claimed.
 
 An event gets ``valid_from``/``valid_until`` from its time expressions, resolved
-against the message's timestamp in the user's zone. A same-day or next-day plan that
-has not happened yet (今天中午想吃面) also gets ``expires_at`` at the end of that day,
-with a lower importance: it is useful today and noise next week.
+against the message's timestamp in the user's zone. A plan (not told as done) also
+gets ``expires_at`` at the end of the last day it names, however far ahead: once
+that time is over it is no longer current, and ``gc`` lapses it. A same-day or
+next-day plan (今天中午想吃面) has a lower importance: useful today, noise next week.
+Habits on recurring days (周末喜欢…) never become events (:mod:`.recurring`).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
     draft = Draft(Kind.EVENT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans),
                   valid_until=max(s.end for s in spans))
     draft.expires_at = _expiry(work, spans, raw)
-    if draft.expires_at is not None:
+    if draft.expires_at is not None and _near(work, spans):
         draft.importance = 0.4
     draft.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
     draft.source_at = group[0].start
@@ -73,19 +75,28 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
 
 
 def _expiry(work: MessageExtraction, spans: list[TimeSpan], raw: str) -> datetime | None:
-    """End of the day for a plan today or tomorrow that has not happened yet (今天中午想吃面)."""
-    local = work.ref.astimezone(work.tz)
-    today = local.replace(hour=0, minute=0, second=0, microsecond=0)
-    horizon = today + timedelta(days=2)
-    near = all(s.granularity in ("day", "daypart", "hour", "minute") and s.start >= today
-               and s.end <= horizon for s in spans)
-    if not near or max(s.end for s in spans) <= work.ref:
-        return None
+    """When a plan stops being current: the end of the last day it names, in the user's zone.
+
+    Every plan gets one, however far ahead (下周三 / next Friday / 周末 / 12月3日到5日) and
+    whenever it was said (今天中午想吃面 said at 18:00 lapses at midnight too). An event
+    told as done (去了 / went), or whose time was already over when it was told (昨天看电影),
+    gets none: it stays true as history, and its ``valid_until`` says when it ended.
+    """
+    end = max(s.end for s in spans)
     if work.lang == "zh":
-        past = _ZH_PAST.search(raw) and not _ZH_FUTURE.search(raw)
+        past, future = _ZH_PAST.search(raw), _ZH_FUTURE.search(raw)
     else:
-        past = _EN_PAST_CUE.search(raw) and not _EN_FUTURE_CUE.search(raw)
-    if past:
+        past, future = _EN_PAST_CUE.search(raw), _EN_FUTURE_CUE.search(raw)
+    if past and not future:
         return None
-    last = max(s.end for s in spans).astimezone(work.tz) - timedelta(microseconds=1)
+    if end <= work.ref and not future:
+        return None
+    last = max(end, work.ref).astimezone(work.tz) - timedelta(microseconds=1)
     return (last.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)).astimezone(timezone.utc)
+
+
+def _near(work: MessageExtraction, spans: list[TimeSpan]) -> bool:
+    """Is the plan for today or tomorrow (useful now, noise next week: a lower importance)?"""
+    local = work.ref.astimezone(work.tz)
+    horizon = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=2)
+    return all(s.granularity in ("day", "daypart", "hour", "minute") and s.end <= horizon for s in spans)

@@ -21,7 +21,7 @@ from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
-from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.smalltalk import is_pleasantry
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -56,7 +56,7 @@ class RulesExtractor:
 
     def _from_message(self, msg: Message, hint: str | None, thread: Thread) -> list[Candidate]:
         text = msg.content.strip()
-        if not text or is_smalltalk(text):
+        if not text or is_pleasantry(text):  # small talk included
             return []
         lang = hint if hint in ("zh", "en") else detect_language(text)
         work = MessageExtraction(msg, lang, self.tz)
@@ -87,13 +87,38 @@ def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Ca
     return [
         Candidate(content=name_subject(piece, who, lang, lead_only=lead_only), kind=d.kind,
                   slot=slot if i == 0 else None, entities=entities,
-                  importance=round(d.importance, 3), confidence=round(d.confidence, 3),
+                  importance=importance_of(d), confidence=round(d.confidence, 3),
                   valid_from=d.valid_from, valid_until=d.valid_until, expires_at=d.expires_at,
                   visibility=d.visibility, source_ids=(msg.id,) if msg.id else (), corrects=corrects,
-                  speaker=msg.name, metadata={"extractor": "rules", "lang": lang})
+                  speaker=msg.name, metadata=_metadata(d, lang))
         for i, piece in enumerate(pieces)
         if len(piece.removeprefix(ZH_USER).removeprefix(EN_USER).strip(" ：:")) >= 2
     ]
+
+
+#: the least importance of a slot family: what a bot must never forget ranks first in a profile
+_FLOORS: tuple[tuple[str, float], ...] = (
+    ("allergy/", 0.9), ("health/", 0.85), ("user/name", 0.8), ("diet/", 0.75), ("user/", 0.7), ("relation/", 0.7),
+    ("style/", 0.7), ("contact/", 0.7), ("status/", 0.7),
+)
+
+
+def importance_of(d: Draft) -> float:
+    """The draft's importance, raised to its slot family's floor (allergy 0.9, health 0.85, identity 0.7…)."""
+    floor = next((f for prefix, f in _FLOORS if (d.slot or "").startswith(prefix)), 0.0)
+    return round(max(d.importance, floor), 3)
+
+
+def _metadata(d: Draft, lang: str) -> dict[str, object]:
+    """Provenance, and what the statement ends besides its own slot (read by write/resolve.py)."""
+    meta: dict[str, object] = {"extractor": "rules", "lang": lang}
+    if d.ends:
+        meta["ends"] = list(d.ends)
+    if d.ends_mention:
+        meta["ends_mention"] = d.ends_mention
+        if d.ends_person:
+            meta["ends_person"] = True
+    return meta
 
 
 _SENT_END = re.compile(r"(?<=[。！？!?；;])|(?<=[.])\s+")

@@ -12,6 +12,7 @@ from datetime import timezone, tzinfo
 
 from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.changes import changes
+from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
     RecentRelation,
     assign_subject_en,
@@ -29,8 +30,11 @@ from jiyi.extractors.rules.en import (
     en_preference,
     style_slots_en,
 )
+from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
+from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
+from jiyi.extractors.rules.recurring import one_off, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
@@ -45,7 +49,7 @@ from jiyi.extractors.rules.zh import (
     zh_work,
 )
 from jiyi.records import Kind, Message
-from jiyi.text.person import third_person, tidy_zh
+from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
 
@@ -55,8 +59,10 @@ class MessageExtraction:
     def __init__(self, msg: Message, lang: str, tz: tzinfo) -> None:
         self.msg, self.lang, self.tz = msg, lang, tz
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
-        self.text, self.corrects, self.remember_at = strip_markers(msg.content, lang)
-        self.spans = find_time_expressions(self.text, self.ref, tz=tz)
+        # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
+        self.text, self.corrects, self.remember_at = strip_markers(first_person(msg.content, lang), lang)
+        found = find_time_expressions(self.text, self.ref, tz=tz)
+        self.spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
         self.clauses = split_clauses(self.text, lang, self.spans)
 
     # -- helpers
@@ -94,13 +100,22 @@ class MessageExtraction:
             drafts += found
             recent = recent_relation(c, found, recent)
             prev = c
+        ended = endings(self, {d.slot for d in drafts if d.slot})  # before events: 上周分手了 is an ending
+        covered = {c.start for d in ended for c in self.clauses if c.sentence == self._sentence_at(d.source_at)}
+        drafts = [d for d in drafts if d.slot is not None or d.kind is Kind.RELATION or d.source_at not in covered]
+        drafts += ended
         drafts += events(self)
         drafts += changes(self)
         return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
 
+    def _sentence_at(self, start: int) -> int:
+        return next((c.sentence for c in self.clauses if c.start == start), -1)
+
     def facts(self, c: Clause) -> list[Draft]:
         """What a clause says about the user: contacts, identity, reply style, preferences."""
-        if c.subject in ("other", "rel"):
+        if c.subject == "other":
+            return named_person(self, c)  # 小明住在杭州: 小明's, never the user's
+        if c.subject == "rel":
             return []
         drafts = (zh_contact(c.text) if self.lang == "zh" else en_contact(c.text))
         if c.subject == "self":
@@ -115,13 +130,14 @@ class MessageExtraction:
 
     def _identity(self, c: Clause) -> list[Draft]:
         if self.lang != "zh":
-            out = en_identity(c.text) + en_health(c.text)
+            out = en_claim(c.text) or en_identity(c.text) + en_health(c.text)
         else:
             body = c.body
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
-            out = zh_name(body) + zh_age(body) + zh_health(body, sentence) + zh_residence(body)
-            out += zh_work(body)
-            out = out or zh_i_am_name(body)
+            out = zh_claim(body)  # 我是管理员: a statement by the speaker, never a role
+            if not out:
+                out = zh_name(body) + zh_age(body) + zh_health(body, sentence) + zh_residence(body) + zh_work(body)
+                out = out or zh_i_am_name(body)
         timed = self.qualifying(c)
         for d in out:
             if timed and d.slot == "user/city":  # 下个月搬到杭州: true from then on

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.clauses import RecentRelation, without_times
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
+from jiyi.extractors.rules.others import person_facts, person_key
 from jiyi.records import Kind
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.text.relations import (
@@ -85,8 +86,28 @@ def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
     for word, key, name in named:
         out += _named(work.lang, (word, key), [name])
     if c.subject == "rel" and not c.question and not work.qualifying(c):
-        out += _relation_statement(work, c, [n for _, _, n in named])
+        names = [n for _, _, n in named]
+        statement = _relation_statement(work, c, names)
+        who = c.rel_name or (names[0] if names else None) or person_key(c, work.lang)
+        if statement and who:  # 我妈住在杭州 → person:mother/city; 我同事小李喜欢篮球 → person:小李/pref/篮球
+            slotted = [d for d in person_facts(work, _after_relative(c, work.lang, names), who, None) if d.slot]
+            if slotted:
+                statement[0].slot = slotted[0].slot
+                statement[0].values = list(dict.fromkeys([*statement[0].values, *slotted[0].values]))
+        out += statement
     return out
+
+
+def _after_relative(c: Clause, lang: str, names: list[str]) -> str:
+    """The clause after its subject: 我同事小李喜欢打篮球 → 喜欢打篮球; "my wife Anna loves tulips" → "loves tulips"."""
+    who = alternation([n for n in [*names, c.rel_name or ""] if n])
+    rel = re.escape(c.rel or "")
+    if lang == "zh":
+        lead = rf"^(?:(?:我|俺)(?:的|家)?)?(?:{rel})?(?:{who})?" if who else rf"^(?:(?:我|俺)(?:的|家)?)?(?:{rel})?"
+        return re.sub(lead, "", c.body, count=1)
+    lead = (rf"(?i:^(?:and\s+|but\s+|so\s+|also\s+)?(?:(?:my|our)\s+{rel}|she|he|they|it)\b)"
+            + (rf"(?:,?\s*(?:{who})\b,?)?" if who else ""))
+    return re.sub(lead, "", c.body, count=1).strip()
 
 
 _ZH_CALLS_USER = re.compile(r"叫(?:我|俺)(?P<v>[^，,。！？!?；;\s]{1,6})")
@@ -97,8 +118,9 @@ _ONLY_NAMING = re.compile(r"(?i)[\s，,。.]*(?:['\u2019]s\s+name\s+is|is\s+call
 def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) -> list[Draft]:
     if work.lang == "zh":
         text = work.content(c)
-        if not text.startswith("用户"):  # 她喜欢… resolved to the relative just mentioned
-            text = f"用户的{c.rel}{c.rel_name or ''}" + third_person(tidy_zh(c.body), "zh")
+        if not text.startswith("用户"):  # 她喜欢… resolved to the relative just mentioned; 同事说… names it itself
+            body = tidy_zh(c.body).removeprefix(c.rel or "")
+            text = f"用户的{c.rel}{c.rel_name or ''}" + third_person(body, "zh")
         rest = text.removeprefix(f"用户的{c.rel}")
     else:
         text = work.content(c)
@@ -109,6 +131,7 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
         rest = rest.replace(name, "", 1)
     if len(rest.strip(" ，,。.")) < 2 or _ONLY_NAMING.fullmatch(rest):
         return []  # "my sister's name is Emma" is already the relation name
+    text = text.rstrip("，, ")
     importance = 0.8 if re.search(r"过敏|allerg", text, re.IGNORECASE) else 0.6
     values = names + ([c.rel_name] if c.rel_name else [])
     if work.lang == "zh" and (nick := _ZH_CALLS_USER.search(c.text)):  # 我朋友叫我小王: 小王 is worth finding

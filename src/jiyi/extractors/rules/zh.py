@@ -20,6 +20,8 @@ from jiyi.write.timeparse import cn_to_int
 ZH_ADV = r"(?:现在|目前|已经|也|还|都|就|才|刚|刚刚|正|今年|最近|本来|一直|平时|其实|真的|确实|主要|目前还)*"
 #: a value: everything up to the next punctuation or space
 ZH_VAL = r"(?P<v>[^，,。！？!?；;\s]{1,40})"
+#: recurring days that may open a habit or a liking (周末喜欢喝咖啡): see :mod:`.recurring`
+_ZH_RECUR = r"(?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|工作日|平日|节假日|假期|下班后|放学后)"
 _PUNCT_CUT = re.compile(r"[，,。！？!?；;\s]")
 
 _ZH_NAME_IS = re.compile(rf"^{ZH_ADV}(?:的)?(?:名字|姓名|全名|大名)(?:叫做|叫|是|为)?[:：]?\s*{ZH_VAL}")
@@ -53,13 +55,18 @@ _GENERIC_PLACES = words("家 家里 这 那 这里 那里 公司 单位 宿舍 �
 ADDR_LIKE = re.compile(r"\d+\s*(?:号|弄|室|栋|幢|单元|楼|层|号楼)|(?:路|街|巷|道|弄|村|里)\d")
 _ZH_CITY_OF_ADDR = re.compile(r"^(?P<c>[\u4e00-\u9fff]{2,4}?)市")
 _ZH_VEG = re.compile(rf"^{ZH_ADV}(?:只)?(?:吃素|是素食者|是素食主义者|吃全素|是纯素食?者?)")
-_ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|不)(?P<verb>吃|喝|碰)"
+_ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|再也不|不再|不)(?P<verb>吃|喝|碰)"
                         r"(?P<v>[^，,。！？!?\s]{1,12})")
+#: 不再打篮球 / 再也不玩游戏了 / 不抽烟了: a habit or liking that stopped
+_ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用|练|弹|追|跑|喝|吃)"
+                           r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
+_ZH_TOPIC_NO_LONGER = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
+_VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
-_ZH_QUIT_TOPIC = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?戒(?:了|掉了|掉)")
+_ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
 _ZH_LIKE = re.compile(
-    rf"^{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
+    rf"^{ZH_ADV}(?:{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?)?{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
     r"(?P<verb>喜欢|爱|讨厌|烦|受不了|偏好|偏爱|钟爱|热爱|迷上了|沉迷于?|害怕|反感)(?P<v>[^，,。！？!?；;]{1,40})"
 )
@@ -67,6 +74,10 @@ _ZH_HABIT = re.compile(
     rf"^{ZH_ADV}(?P<adv>每天|天天|每晚|每周|每个月|每月|每年|每次|经常|常常|通常|一般|平时|平常|总是|老是|一直|从不|从来不|"
     r"从来没|向来|习惯|一向)(?P<v>[^，,。！？!?；;]{2,40})"
 )
+#: a habit on a recurring day: 周末一般在家 / 周一都去游泳 / 工作日早上喝咖啡
+_ZH_RECUR_HABIT = re.compile(
+    rf"^{ZH_ADV}{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?(?:都|一般|通常|总是|经常|常常|基本上?|会|也|喜欢)+"
+    r"(?P<v>[^，,。！？!?；;]{2,40})")
 _ZH_FREQ = re.compile(r"^(?:一天|每天|一周|每周|一个月|每月)[\d一二两三四五六七八九十几]+(?:杯|次|包|顿|个|小时|公里|趟|瓶|支)")
 _STYLE_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("style/length", re.compile(
@@ -118,7 +129,7 @@ def zh_name(body: str) -> list[Draft]:
     for pattern in (_ZH_NAME_IS, _ZH_NAME_CALLED):
         if m := pattern.match(body):
             name = name_at_start(m.group("v"), explicit=True)
-            if name and name[0] not in "他她它你您我这那别不没一":
+            if name and name[0] not in "他她它你您我这那别不没一得的了起着过醒声来出去做":
                 return [templated("用户名字是{v}", "user/name", name, importance=0.8)]
     if called := zh_call_me(body):
         return called
@@ -193,7 +204,9 @@ def zh_work(body: str) -> list[Draft]:
         return out
     if m := _ZH_WORK_AT.match(body) or _ZH_EMPLOYED.match(body):
         org = clean_value(m.group("org"))
-        return [] if org in _GENERIC_PLACES or not org else [_org_or_city(org)]
+        if org in _GENERIC_PLACES or not org or org[0] in "找换新":  # 在找工作 / 在换工作: no employer
+            return []
+        return [_org_or_city(org)]
     if m := _ZH_ORG_JOB.match(body):
         org, job = m.group("org"), m.group("job")
         if _is_job(job):
@@ -226,14 +239,31 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
         return [fact("用户吃素", "diet/type", "素食", kind=Kind.PREFERENCE, importance=0.7)]
     if (m := _ZH_NO_EAT.match(body)) and not timed:
         item = re.sub(r"(?:的|了|东西|啊|哦)+$", "", clean_value(m.group("v")))
-        if item:
-            return [fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
-                          kind=Kind.PREFERENCE, importance=0.7)]
+        if item and not re.match(r"[就也都会了的得太过没还]", item):  # 不喝就没精神: no object
+            d = fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
+                     kind=Kind.PREFERENCE, importance=0.7)
+            if m.group("neg") in ("不再", "再也不") or clean_value(body).endswith("了"):
+                d.ends_mention = item  # 不喝奶茶了: a change, it ends 每天喝奶茶 too
+            return [d]
+    m2 = _ZH_NO_LONGER.match(body)
+    if m2 and not (m2.group("neg") == "不" and not m2.group("le")):
+        item = _VERB_LEAD.sub("", m2.group("verb") + m2.group("v"))
+        d = fact(f"用户不再{m2.group('verb')}{m2.group('v')}", f"pref/{item}", item, kind=Kind.PREFERENCE,
+                 importance=0.7)
+        d.ends_mention = item
+        return [d]
+    if (m3 := _ZH_TOPIC_NO_LONGER.match(body)) and not _NOT_A_HABIT_OBJECT.search(m3.group("v")):
+        item = m3.group("v")
+        d = fact(f"用户不再{m3.group('verb')}{item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = item
+        return [d]
     for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
         if m and not _NOT_A_HABIT_OBJECT.search(m.group("v")):  # not 戒了快四个月 / 想想还是戒了
             item = m.group("v")
             text = content if timed else f"用户戒了{item}"
-            return [fact(text, f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)]
+            d = fact(text, f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)
+            d.ends_mention = item
+            return [d]
     return []
 
 
@@ -242,7 +272,7 @@ def zh_like(body: str, content: str) -> list[Draft]:
     m = _ZH_LIKE.match(body)
     if not m or re.match(r"[你您他她它了的吗有]", m.group("v")) or "吗" in m.group("v"):
         return []
-    obj = re.sub(r"^(?:吃|喝|看|听|玩|用|去|穿|养)", "", m.group("v"))
+    obj = _VERB_LEAD.sub("", m.group("v"))
     obj = re.sub(r"(?:的|了|啊|呀|哦|吧)+$", "", obj)
     slot = f"pref/{obj}" if 0 < len(obj) <= 8 and not re.search(r"[，,]", obj) else None
     return [fact(content, slot, obj, kind=Kind.PREFERENCE, importance=0.6, confidence=0.85)]
@@ -250,7 +280,7 @@ def zh_like(body: str, content: str) -> list[Draft]:
 
 def zh_habit(body: str, content: str) -> list[Draft]:
     """每天 / 一般 / 从不 … → a behaviour with no date."""
-    if _ZH_HABIT.match(body) or _ZH_FREQ.match(body):
+    if _ZH_HABIT.match(body) or _ZH_FREQ.match(body) or _ZH_RECUR_HABIT.match(body):
         return [fact(content, None, "", kind=Kind.BEHAVIOR, importance=0.5, confidence=0.8)]
     return []
 

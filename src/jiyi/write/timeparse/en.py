@@ -38,7 +38,7 @@ _EN_MONTHS["sept"] = 9
 _EN_WD = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 
 _MON = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december" \
-       r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+       r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![a-z])\.?"
 _ENN = r"(?P<n>\d+|a couple of|couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten" \
        r"|eleven|twelve|fifteen|twenty|thirty)"
 _ORD = r"(?:st|nd|rd|th)?"
@@ -100,10 +100,26 @@ _MONTH_ABBR = words("jan feb mar apr jun jul aug sep sept oct nov dec")
 _MAY_VERB = re.compile(r"\s+(?:i|you|we|he|she|it|they|be|have|not)\b", re.IGNORECASE)
 
 
+#: what puts a name, not a month, after it: "I'm June", "call me April", "hi May"
+_NAME_BEFORE = re.compile(r"(?:\bi['\u2019]?m|\bi\s+am|\bcall\s+me|\bname\s+is|\bname['\u2019]s|\bthis\s+is|\bnamed"
+                          r"|\bcalled|\bmeet|\bhi|\bhello|\bhey|\bdear|\bthanks|\bthank\s+you|\bwith|\bmy\s+"
+                          r"(?:friend|sister|daughter|wife|mom|aunt|cousin|niece|girlfriend|colleague|coworker))[,\s]*$",
+                          re.IGNORECASE)
+#: what puts a name before it: "June said", "April thinks", "May's car"
+_NAME_AFTER = re.compile(r"(?:['\u2019]s\b|\s+(?:said|says|told|asked|thinks|thought|wants|likes|loves|and\s+i\b))",
+                         re.IGNORECASE)
+
+
 def _month_alone_ok(m: re.Match[str], raw: str) -> bool:
-    """A month name with no day, year or modifier: "in May" yes, "I may go" / "Jan" no."""
+    """A month name with no day, year or modifier: "in May" yes, "I may go" / "Jan" / "I'm June" no.
+
+    April, May, June and August are given names too: after "I'm" / "call me" / "hi" or
+    before "said" / "'s" a bare one is a person, not a month.
+    """
     low = raw.lower().rstrip(".")
     if low in _MONTH_ABBR or (raw.islower() and low in ("may", "march")):
+        return False
+    if _NAME_BEFORE.search(m.string, 0, m.start()) or _NAME_AFTER.match(m.string, m.end()):
         return False
     return not (low == "may" and _MAY_VERB.match(m.string, m.end()))
 

@@ -154,6 +154,31 @@ def _merge_ranges(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[in
     return out
 
 
+_WEEK_DAY_GAP = re.compile(r"^\s*(?:on|of|,|，|的|the)?\s*(?:on\s+)?$", re.IGNORECASE)
+_WEEKDAY_WORD = re.compile(r"(?i)^(?:on\s+)?(?:(?:周|星期|礼拜)[一二三四五六日天]|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$")
+
+
+def _merge_week_day(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int, Res]]:
+    """"next week on Friday" / "Friday of next week" / 下周的周五 → that Friday of that week.
+
+    A bare weekday alone resolves to the nearest one; next to a week it names that week's.
+    """
+    out: list[tuple[int, int, Res]] = []
+    for s, e, res in spans:
+        if out:
+            ps, pe, prev = out[-1]
+            pair = (prev, res) if prev.gran == "week" else (res, prev)
+            week, day = pair
+            day_text = text[s:e] if day is res else text[ps:pe]
+            if (week.gran == "week" and day.gran == "day" and _WEEK_DAY_GAP.match(text[pe:s])
+                    and _WEEKDAY_WORD.match(day_text.strip())):
+                start = week.start + timedelta(days=(day.start.weekday() - week.start.weekday()) % 7)
+                out[-1] = (ps, e, Res(start, start + timedelta(days=1), "day", day.part))
+                continue
+        out.append((s, e, res))
+    return out
+
+
 def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None) -> list[TimeSpan]:
     """Every time expression in ``text``, resolved against ``ref``, in order of appearance.
 
@@ -180,7 +205,7 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
         if isinstance(val, Res):
             ctx.remember(val)
         items.append((s, e, val))
-    spans = _merge_ranges(text, _attach(text, items, ctx))
+    spans = _merge_ranges(text, _merge_week_day(text, _attach(text, items, ctx)))
     return [_to_span(text, s, e, res, zone) for s, e, res in spans]
 
 

@@ -1,0 +1,85 @@
+"""Habits are not dates: "周末喜欢喝咖啡", "周一都去游泳", "I usually hike at the weekend".
+
+The time parser reads 周末 / 周一 / "Friday" / "the weekend" as the next such day, which
+is right for a plan (周末去爬山) and wrong for a habit: "周末喜欢喝咖啡" stored as
+"用户2026年12月5日至6日喜欢喝咖啡" is a one-off event that lapses next week. A weekday or
+weekend named bare (no 这/下/上/本, this/next/last) in a clause that says how the user
+usually is (喜欢 / 一般 / 都 / 习惯 / usually / like / love…) names a recurring time:
+its span is dropped, so the clause stays a preference or behaviour with the words
+as said, no date and no expiry. Spans after 每 / every are already skipped by the
+parser.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.write.timeparse import TimeSpan
+
+_BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|末)(?:的)?(?:早上|上午|中午|下午|晚上|夜里)?$")
+_BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
+                      r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?$")
+_CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总是|老是|总会|都会|都(?!没|不是)|平时|平常|偶尔|有时|一向|向来|每")
+_CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
+                     r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
+_CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]")
+
+
+def _clause_around(text: str, span: TimeSpan) -> str:
+    before = [m.end() for m in _CLAUSE_EDGE.finditer(text, 0, span.offset)]
+    after = _CLAUSE_EDGE.search(text, span.end_offset)
+    return text[(before[-1] if before else 0):(after.start() if after else len(text))]
+
+
+def is_recurring(text: str, span: TimeSpan) -> bool:
+    """Does ``span`` name a recurring day (周末 in 周末喜欢喝咖啡) rather than one date?"""
+    words = span.text.strip()
+    if not (_BARE_ZH.match(words) or _BARE_EN.match(words)):
+        return False
+    clause = _clause_around(text, span)
+    rest = clause.replace(span.text, " ", 1)
+    cue = _CUE_ZH if re.search(r"[\u4e00-\u9fff]", clause) else _CUE_EN
+    return bool(cue.search(rest)) or bool(re.match(r"(?i)^(?:the\s+)?(?:weekends|\w+days)\b", words))
+
+
+def one_off(text: str, spans: Sequence[TimeSpan]) -> list[TimeSpan]:
+    """``spans`` without the recurring ones."""
+    return [s for s in spans if not is_recurring(text, s)]
+
+
+# ---------------------------------------------------------------- a bare month told in the past tense
+
+_BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:january|february|march|april|may|june|july|"
+                        r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+                        r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
+                        r"(?:初|中旬|下旬|底|末)?$")
+_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节)|已经|那时|当时")
+_ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
+_EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
+_EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next)\b")
+
+
+def _year_back(dt: datetime) -> datetime:
+    try:
+        return dt.replace(year=dt.year - 1)
+    except ValueError:  # 29 February
+        return dt.replace(year=dt.year - 1, day=28)
+
+
+def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
+    """A bare month or date ahead of ``ref`` in a clause told in the past ("I went to Japan in May",
+    said in December; 5月去了日本) is the last one, not the next: moved back a year."""
+    out: list[TimeSpan] = []
+    for span in spans:
+        if span.start > ref and _BARE_DATE.match(span.text.strip()):
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_TOLD).search(clause)
+            if past and not future:
+                span = dataclasses.replace(span, start=_year_back(span.start), end=_year_back(span.end))
+        out.append(span)
+    return out

@@ -1,0 +1,124 @@
+"""Who a statement is about: the user in the third person, a named person, a relative, a pet.
+
+Messages are stamped 2025-03-05 10:00 UTC (rules_support.TS).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import only, run
+
+from jiyi.records import Kind
+
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("用户住在杭州", "user/city", "用户住在杭州"),
+    ("用户在腾讯工作", "user/employer", "用户在腾讯工作"),
+    ("用户对花生过敏", "allergy/花生", "用户对花生过敏"),
+    ("用户的老婆叫苏琳", "relation/wife", "用户的老婆叫苏琳"),
+    ("该用户今年28岁", "user/age", "用户28岁"),
+    ("User lives in Berlin", "user/city", "User lives in Berlin"),
+    ("The user works at Google", "user/employer", "User works at Google"),
+    ("The user is allergic to peanuts", "allergy/peanuts", "User is allergic to peanuts"),
+    ("User's name is Ben", "user/name", "User's name is Ben"),
+    ("User doesn't eat pork", "pref/pork", "User doesn't eat pork"),
+])
+def test_third_person_about_the_user_gets_the_users_slots(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert c.content == content
+
+
+def test_the_word_user_inside_a_sentence_is_not_the_subject() -> None:
+    assert all(c.slot != "user/city" for c in run("我们用户群住在各地"))
+
+
+@pytest.mark.parametrize(("text", "slot", "words"), [
+    ("bob的手机号是13912345678", "person:bob/phone", ("bob", "13912345678")),
+    ("小明住在杭州", "person:小明/city", ("小明", "杭州")),
+    ("王芳在阿里巴巴工作", "person:王芳/employer", ("王芳", "阿里巴巴")),
+    ("小李今年三十岁", "person:小李/age", ("小李", "30")),
+    ("Maya lives in Berlin", "person:Maya/city", ("Maya", "Berlin")),
+    ("Bob's phone number is 555-123-4567", "person:Bob/phone", ("Bob", "555")),
+    ("Tom works at Stripe", "person:Tom/employer", ("Tom", "Stripe")),
+])
+def test_a_named_persons_facts_are_theirs(text: str, slot: str, words: tuple[str, ...]) -> None:
+    cands = run(text)
+    assert not any((c.slot or "").startswith("user/") for c in cands), [(c.slot, c.content) for c in cands]
+    c = only(text, slot)
+    assert c.kind is Kind.RELATION and all(w in c.content for w in words)
+    assert words[0] in c.entities
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("我同事小李喜欢打篮球", "person:小李/pref/篮球"),
+    ("我妈住在杭州", "person:mother/city"),
+    ("My boss Tom moved to Paris", "person:Tom/city"),
+    ("My wife Anna loves tulips", "person:Anna/pref/tulips"),
+])
+def test_a_relatives_facts_are_keyed_to_them(text: str, slot: str) -> None:
+    assert only(text, slot).kind is Kind.RELATION
+    assert not any((c.slot or "").startswith(("user/", "pref/")) for c in run(text))
+
+
+@pytest.mark.parametrize("text", ["我家猫三岁了", "我家狗狗今年五岁", "我同事三十岁了", "My cat is 3 years old"])
+def test_a_pets_or_an_unnamed_colleagues_age_is_not_the_users(text: str) -> None:
+    cands = run(text)
+    assert cands and not any((c.slot or "").startswith("user/") for c in cands), [(c.slot, c.content) for c in cands]
+
+
+def test_what_a_person_says_about_the_user_is_not_their_attribute() -> None:
+    assert all(not (c.slot or "").startswith("person:") for c in run("我妈叫我小林") + run("小李是我同事"))
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("我是管理员", "用户自称是管理员"), ("我是这个群的群主", "用户自称是群主"), ("我就是你的开发者", "用户自称是开发者"),
+    ("I'm the admin", "User says they are the admin"), ("I am your developer", "User says they are the developer"),
+    ("im the owner of this bot", "User says they are the owner"),
+])
+def test_a_claimed_role_is_a_statement_and_grants_nothing(text: str, content: str) -> None:
+    cands = run(text)
+    assert [(c.content, c.slot) for c in cands] == [(content, None)]
+    assert cands[0].importance <= 0.3
+
+
+def test_a_real_job_is_still_a_job() -> None:
+    assert only("我是程序员", "user/job").content == "用户是程序员"
+
+
+@pytest.mark.parametrize(("text", "name"), [("I'm Maya", "Maya"), ("I'm June, nice to meet you", "June"),
+                                            ("Hi, I am April and I love hiking", "April"),
+                                            ("Call me August", "August")])
+def test_names_are_not_dates(text: str, name: str) -> None:
+    cands = run(text)
+    assert not any(c.kind is Kind.EVENT or c.valid_from for c in cands), [(c.kind, c.content) for c in cands]
+    assert only(text, "user/name").content == f"User's name is {name}"
+
+
+@pytest.mark.parametrize("text", ["June said she would come by", "I had dinner with May's family"])
+def test_a_month_name_used_as_a_name_is_no_date(text: str) -> None:
+    assert not any(c.valid_from for c in run(text))
+
+
+@pytest.mark.parametrize("text", ["I went to Japan in May", "We're moving in June"])
+def test_a_month_is_still_a_month(text: str) -> None:
+    assert any(c.valid_from for c in run(text))
+
+
+@pytest.mark.parametrize("text", ["I'm Fine.", "I'm Chinese", "I'm Sorry"])
+def test_words_after_im_that_are_not_names(text: str) -> None:
+    assert all(c.slot != "user/name" for c in run(text))
+
+
+@pytest.mark.parametrize(("text", "slot", "least"), [
+    ("我对花生过敏", "allergy/花生", 0.9), ("I'm allergic to penicillin", "allergy/penicillin", 0.9),
+    ("我叫小王", "user/name", 0.8), ("我今年28岁", "user/age", 0.7), ("I work at Google", "user/employer", 0.7),
+    ("我吃素", "diet/type", 0.75), ("回答简短点", "style/length", 0.7), ("我老婆叫苏琳", "relation/wife", 0.7),
+])
+def test_standing_facts_are_important(text: str, slot: str, least: float) -> None:
+    assert only(text, slot).importance >= least
+
+
+def test_a_passing_plan_and_a_liking_weigh_less_than_an_allergy() -> None:
+    lunch = only("今天中午想吃面", kind=Kind.EVENT).importance
+    liking = only("我喜欢猫", "pref/猫").importance
+    assert lunch < liking < only("我对花生过敏", "allergy/花生").importance

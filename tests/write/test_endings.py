@@ -1,0 +1,95 @@
+"""Endings and third-person statements through the whole write path (real SQLite, real model).
+
+What stays active after a sequence of messages or ``remember`` calls is what a bot
+would be shown: one city, no girlfriend's name after the breakup, no job after 辞职,
+no 准备考研 after 上岸, no coffee habit after 戒咖啡.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from jiyi import Kind, Memory
+from jiyi.clock import FrozenClock
+from jiyi.records import Status
+
+
+def active(mem: Memory, user: str) -> list[str]:
+    return [r.content for r in mem.get_all(user_id=user) if r.kind is not Kind.EPISODE and r.status is Status.ACTIVE]
+
+
+def say(mem: Memory, clock: FrozenClock, user: str, *texts: str) -> None:
+    for i, text in enumerate(texts):
+        clock.set(clock.now() + timedelta(days=3))
+        mem.add([{"role": "user", "content": text, "id": f"{user}-{i}"}], user_id=user, sync=True)
+
+
+@pytest.mark.parametrize(("first", "second", "gone", "kept"), [
+    ("用户住在杭州", "用户住在上海", "杭州", "上海"),
+    ("User lives in Berlin", "User lives in Paris", "Berlin", "Paris"),
+    ("The user works at Google", "The user works at Stripe", "Google", "Stripe"),
+    ("用户的老婆叫苏琳", "用户的老婆叫林悦", "苏琳", "林悦"),
+    ("小明住在杭州", "小明搬到了成都", "杭州", "成都"),
+    ("Maya lives in Boston", "Maya moved to Denver", "Boston", "Denver"),
+])
+def test_third_person_statements_supersede_like_first_person(mem: Memory, first: str, second: str, gone: str,
+                                                             kept: str) -> None:
+    mem.remember(first, user_id="u")
+    mem.remember(second, user_id="u")
+    now = active(mem, "u")
+    assert any(kept in c for c in now) and not any(gone in c for c in now), now
+
+
+def test_a_third_partys_city_does_not_replace_the_users(mem: Memory) -> None:
+    mem.remember("我住在上海", user_id="u")
+    mem.remember("小李住在北京", user_id="u")
+    mem.remember("bob的手机号是13912345678", user_id="u")
+    now = active(mem, "u")
+    assert any("上海" in c for c in now) and any("北京" in c for c in now)
+    users = [r for r in mem.get_all(user_id="u") if (r.slot or "").startswith("user/")]
+    assert [r.slot for r in users] == ["user/city"], [(r.slot, r.content) for r in users]
+
+
+@pytest.mark.parametrize(("before", "ending", "gone"), [
+    ("我女朋友叫小美", "我和女朋友分手了", "小美"),
+    ("我女朋友叫小美", "我们上周分手了", "小美"),
+    ("My girlfriend is named Emma", "We broke up last week", "Emma"),
+    ("我在腾讯工作", "我辞职了", "腾讯"),
+    ("I work at Google", "I quit my job", "Google"),
+    ("我是程序员，在字节上班", "我离职了", "程序员"),
+    ("我在准备考研", "我上岸了", "准备考研"),
+    ("I'm studying for the GRE", "I passed the GRE!", "studying"),
+    ("我每天早上喝咖啡", "我戒咖啡了", "每天早上喝咖啡"),
+    ("我每天早上都得来一杯美式", "我把咖啡戒了", "美式"),
+    ("我每天早上都得来一杯美式 不喝就没精神", "还有个事 医生说我心率有点快 我把咖啡戒了 现在只喝白水和茶", "美式"),
+    ("我喜欢喝奶茶", "奶茶不喝了", "喜欢喝奶茶"),
+    ("I love playing tennis", "I gave up playing tennis", "loves playing tennis"),
+    ("I drink coffee every morning", "I don't drink coffee anymore", "every morning"),
+    ("我住在上海", "上个月搬到杭州了", "上海"),
+])
+def test_endings_supersede(mem: Memory, clock: FrozenClock, before: str, ending: str, gone: str) -> None:
+    say(mem, clock, "u", before, ending)
+    now = active(mem, "u")
+    assert not any(gone in c for c in now), now
+    assert now, "the ending itself is kept"
+
+
+def test_an_ending_with_its_new_value_in_one_message(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "u", "我在腾讯工作", "我换工作了，现在在阿里上班")
+    now = active(mem, "u")
+    assert any("阿里" in c for c in now) and not any("腾讯" in c for c in now), now
+
+
+@pytest.mark.parametrize(("before", "ending", "gone"), [
+    ("今天和男朋友阿强吵架了", "我和阿强分手了", "阿强吵架"),
+    ("I live in Berlin, work at google as a UX researcher", "I quit google. starting at a startup next month", "works at google"),
+    ("haha always, I drink like 3 espressos a day", "also I switched from coffee to green tea", "espressos"),
+    ("我在准备考研 每天学到十二点", "我上岸了！", "学到十二点"),
+    ("我在银行上班", "跟你说 我把银行的工作辞了", "银行上班"),
+])
+def test_endings_seen_in_chat(mem: Memory, clock: FrozenClock, before: str, ending: str, gone: str) -> None:
+    say(mem, clock, "u", before, ending)
+    now = active(mem, "u")
+    assert not any(gone in c for c in now), now
