@@ -166,7 +166,7 @@ class _TomlSource(PydanticBaseSettingsSource):
         try:
             import tomllib
         except ModuleNotFoundError:  # Python 3.10
-            import tomli as tomllib  # type: ignore[no-redef,import-not-found]
+            import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
         with candidate.open("rb") as fh:
             data = tomllib.load(fh)
         return dict(data.get("jiyi", data))

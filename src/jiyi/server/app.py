@@ -70,7 +70,7 @@ class ServerOptions:
 def create_app(settings: Settings | None = None, options: ServerOptions | None = None, *,
                keys: KeyStore | None = None, clock: Clock | None = None) -> FastAPI:
     """Build the app. Raises ConfigError when no API key exists, unless ``insecure_no_auth``."""
-    settings = settings or Settings()  # environment and config file
+    settings = settings or Settings(**{})  # environment and config file (mypy sees no pydantic defaults)
     options = options or ServerOptions()
     if options.insecure_no_auth:
         keys = None
