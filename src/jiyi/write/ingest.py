@@ -111,7 +111,8 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     candidates: list[Candidate] = []
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
-        said_at = max((m.timestamp for m in window), default=None)
+        # a default end for plans an extractor left open (an LLM often does); not for one that ends its own
+        said_at = None if getattr(ctx.extractor, "ends_events", False) else max((m.timestamp for m in window), default=None)
         asked, extracted = split_forget_candidates(ctx.extractor.extract(extraction_window(window)), window)
         forget += asked
         candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed)

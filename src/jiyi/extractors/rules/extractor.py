@@ -34,6 +34,9 @@ class RulesExtractor:
 
     name = "rules"
     cheap = True
+    #: every event it returns already carries its end (a plan an ``expires_at``, a thing told as
+    #: done none): the write path adds no default end (write/normalize.py)
+    ends_events = True
 
     def __init__(self, *, tz: tzinfo = timezone.utc) -> None:
         self.tz = tz

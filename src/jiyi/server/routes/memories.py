@@ -128,7 +128,7 @@ def delete(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
     return _require(mem.get(memory_id, user_id=uid), memory_id, uid)
 
 
-@router.post("/memories/purge", response_model=PurgedOut, summary="Erase memories now")
+@router.post("/memories/purge", response_model=PurgedOut, summary="Erase memories now", responses=NOT_FOUND)
 def purge(req: PurgeRequest, mem: MemoryDep) -> dict[str, Any]:
     """Erase ``memory_id`` (any status), or every deleted memory of the user, now: text, vectors,
     keyword-index tokens, embedding-cache rows and history texts (docs/erasure.md)."""
