@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from jiyi.cli.common import CliError
+
 
 def register(cli: click.Group) -> None:
     cli.add_command(eval_)
@@ -121,7 +123,7 @@ def _eval_scenarios(spec: str, categories: list[str] | None, probe_ids: list[str
         report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids),
                                progress=lambda msg: click.echo(msg, err=True))
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CliError(str(exc)) from None
     if not report.results:
         raise click.ClickException("no probe matched --category/--probe")
     if json_out is not None:

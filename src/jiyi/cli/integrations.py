@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from jiyi.cli.common import open_memory
+from jiyi.cli.common import CliError, open_memory
 from jiyi.errors import JiyiError
 from jiyi.redact import redact
 
@@ -79,7 +79,7 @@ def proxy(upstream: str, host: str, port: int, budget: int, recall_timeout: floa
     try:
         allowed = origins(allow_origins)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CliError(str(exc)) from None
     options = ProxyOptions(budget_tokens=budget, recall_timeout=recall_timeout, record=not no_record,
                            allow_origins=allowed, proxy_key=proxy_key or None, max_body_bytes=max_body,
                            upstream_timeout=upstream_timeout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from jiyi.cli.common import emit_json, json_option
+from jiyi.cli.common import CliError, emit_json, json_option
 
 
 def register(cli: click.Group) -> None:
@@ -50,7 +50,7 @@ def reencrypt(as_json: bool) -> None:
         report = reseal(store, CachedEmbedder(embedder, store), keyring, SystemClock().now(),
                         context_mode=settings.episode_context)
     except JiyiError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise CliError(str(exc)) from None
     finally:
         if store is not None:
             store.close()
