@@ -5,6 +5,8 @@ Messages are stamped 2025-03-05 10:00 UTC, a Wednesday, so 下周三 is 2025-03-
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rules_support import _d, only, run
 
@@ -402,3 +404,28 @@ def test_contact_channel_clauses_are_joined() -> None:
 def test_new_contact_channel_uses_the_same_slot() -> None:
     c = only("以后提醒别发邮件了，我邮箱每天几百封。改成App推送吧", "contact/channel")
     assert "App推送" in c.content and "别发邮件" in c.content
+
+
+# ---------------------------------------------------------------- a new job, a move said with an adverb
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("I quit google. starting at a small climate startup next month", "a small climate startup"),
+     ("I'm starting at Stripe next week", "Stripe"), ("I just joined Figma as a designer", "Figma"),
+     ("left Meta, and now starting at Canva", "Canva")],
+)
+def test_a_new_job_is_the_employer_and_the_quit_yields_to_it(text: str, value: str) -> None:
+    employer = [c for c in run(text) if c.slot == "user/employer"]
+    assert [c.content for c in employer] == [f"User works at {value}"]
+
+
+@pytest.mark.parametrize("text", ["I joined a gym", "I joined a book club last week", "starting at 9 tomorrow"])
+def test_joining_a_club_or_a_start_time_is_no_employer(text: str) -> None:
+    assert all(c.slot != "user/employer" for c in run(text))
+
+
+@pytest.mark.parametrize("text", ["ok I've officially moved to Paris, apartment in the 11th", "we've finally moved to Paris"])
+def test_a_move_with_an_adverb_is_the_city_and_no_date(text: str) -> None:
+    c = only(text, "user/city")
+    assert c.content == "User moved to Paris"
+    assert all(re.search(r"\d{4}-\d{2}", x.content) is None for x in run(text))

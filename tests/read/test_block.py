@@ -103,6 +103,35 @@ def test_a_lapsed_plan_is_not_presented_as_current(mem: Memory, clock: FrozenClo
 
 
 
+@pytest.mark.parametrize(("turns", "query"), [
+    ([("user", "我下周六要去广州看展"), ("assistant", "看什么展呀？"), ("user", "一个插画展"),
+      ("assistant", "听起来很棒！")], "最近有什么展"),
+    ([("user", "I'm going to a concert this Saturday"), ("assistant", "Who's playing?"),
+      ("user", "Phoebe Bridgers at the Fillmore"), ("assistant", "Nice!")], "any Phoebe Bridgers concerts coming up?"),
+])
+def test_a_reply_to_a_lapsed_plan_lapses_with_it(mem: Memory, clock: FrozenClock, turns: list[tuple[str, str]],
+                                                  query: str) -> None:
+    load(mem, clock, [(0, turns), (0, [("user", "我在杭州上班 I work in Hangzhou")])])
+    clock.set(START + timedelta(days=30))
+    block = mem.build_context(query, user_id="u1", budget_tokens=800)
+    current = block.split("##", 1)[0] + "".join(p for p in block.split("\n## ")[1:] if "过去" not in p.split("\n")[0]
+                                                 and "Past" not in p.split("\n")[0])
+    assert turns[2][1] not in current
+
+
+@pytest.mark.parametrize(("turns", "query"), [
+    ([("user", "had a job interview at Stripe today"), ("assistant", "How did it go?"),
+      ("user", "pretty good I think, 4 rounds")], "what did I do last week?"),
+    ([("user", "今天去字节面试了"), ("assistant", "感觉怎么样？"), ("user", "还行，面了四轮")], "我上周干了啥"),
+])
+def test_a_lapsed_turn_in_the_time_the_query_names_is_shown(mem: Memory, clock: FrozenClock,
+                                                            turns: list[tuple[str, str]], query: str) -> None:
+    load(mem, clock, [(0, turns), (1, [("user", "brb dinner"), ("user", "我在杭州上班")])])
+    clock.set(START + timedelta(days=9))  # Wednesday of the week after: "last week" is the week of the interview
+    block = mem.build_context(query, user_id="u1", budget_tokens=800)
+    assert turns[0][1] in block  # the event made from it lapsed, but the query asks for its week
+
+
 def test_a_trip_long_over_is_listed_as_past_with_its_date(mem: Memory, clock: FrozenClock) -> None:
     clock.set(datetime(2025, 3, 3, 10, 0, tzinfo=CST))
     trip = mem.remember("用户3月10日去成都出差", user_id="u1", kind="event", importance=0.7,

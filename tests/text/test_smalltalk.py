@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.smalltalk import is_pleasantry, is_smalltalk, turn_importance
+from jiyi.text.smalltalk import (
+    SMALLTALK_IMPORTANCE,
+    is_chatter,
+    is_pleasantry,
+    is_smalltalk,
+    turn_importance,
+)
 
 SMALLTALK = [
     "你好", "您好！", "在吗", "谢谢", "谢谢啦～", "好的", "好的好的", "嗯嗯", "嗯", "哈哈哈哈", "哦哦",
@@ -72,4 +78,27 @@ def test_more_english_pleasantries(text: str) -> None:
 @pytest.mark.parametrize("text", ["brb dinner", "How did it go?", "Nice, remember rest days.",
                                   "Nice to meet you, I live in Paris", "good night, see you in Paris"])
 def test_pleasantries_with_something_else_are_not(text: str) -> None:
+    assert not is_pleasantry(text)
+
+
+CHATTER = [
+    "lol fair, Pepper and Miso say hi", "lmao same", "fair enough", "haha ikr", "my mom says hello!",
+    "哈哈哈 草", "笑死", "好家伙", "确实确实", "666", "年糕和团子向你问好", "我妈让我跟你问好", "草，离谱",
+]
+NOT_CHATTER = [
+    "fair, I will bring wine", "lol I got the job at Stripe", "哈哈 我下周去北京", "草莓好吃", "6点见",
+    "好家伙，我被裁了", "Miso is my cat", "确实，我对花生过敏", "say hi to Bob for me at the party on Friday",
+]
+
+
+@pytest.mark.parametrize("text", CHATTER)
+def test_chatter_is_small_talk_on_both_sides(text: str) -> None:
+    assert is_chatter(text) or is_smalltalk(text)
+    assert is_pleasantry(text)
+    assert turn_importance(text, "user") == SMALLTALK_IMPORTANCE
+
+
+@pytest.mark.parametrize("text", NOT_CHATTER)
+def test_content_is_not_chatter(text: str) -> None:
+    assert not is_chatter(text)
     assert not is_pleasantry(text)

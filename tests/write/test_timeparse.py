@@ -194,6 +194,9 @@ NOT_TIMES = [
     "I get up at 7am every day",
     "we march on",
     "国庆之后我改成6点半起床了"[-10:],  # "改成6点半起床了": a bare clock is no date
+    "ok I've officially moved to Paris, apartment in the 11th",  # a district, no month named
+    "my office is on the 5th floor",
+    "she finished 3rd",
 ]
 
 
@@ -296,3 +299,17 @@ def test_names_are_not_months(text: str) -> None:
 @pytest.mark.parametrize("text", ["in May", "I went to Japan in June", "June 5", "August 2024"])
 def test_months_are_still_months(text: str) -> None:
     assert _one(text).granularity in ("month", "day")
+
+
+@pytest.mark.parametrize("text", ["see you on the 11th", "until the 11th", "from the 11th to the 12th"])
+def test_a_bare_day_after_a_preposition_of_time_is_a_date(text: str) -> None:
+    assert _one_start(text) == "2025-03-11"
+
+
+def test_a_bare_day_with_a_month_named_is_a_date() -> None:
+    spans = find_time_expressions("dinner in April, probably the 11th", REF)
+    assert [s.start.date().isoformat() for s in spans][-1] == "2025-04-11"
+
+
+def _one_start(text: str) -> str:
+    return find_time_expressions(text, REF)[0].start.date().isoformat()

@@ -40,7 +40,7 @@ from datetime import datetime
 
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
-from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, is_noise, says_little
+from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, content_units, is_noise, says_little
 from jiyi.read.profile import profile_records
 from jiyi.read.rank import freshness
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
@@ -57,6 +57,10 @@ RELEVANT = 1.5
 SAME_TALK = 0.5
 #: A clause with fewer content words than this says nothing of its own (记住 / 对了 / btw).
 MIN_CLAUSE_UNITS = 3
+#: A turn with at most this many content words that gave no memory is a reply to the turns before it.
+REPLY_UNITS = 8
+#: How many turns back a reply looks for what it answers (the bot's question, the user's plan before it).
+REPLY_HOPS = 2
 #: At most this many lapsed memories are listed under the past heading.
 PAST_LINES = 5
 
@@ -88,12 +92,16 @@ def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_li
 
 def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *, at: datetime, historical: bool,
            include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
-           shown: Iterable[MemoryRecord] = (), query: str = "") -> Selection:
+           shown: Iterable[MemoryRecord] = (), query: str = "",
+           context: Mapping[str, Sequence[MemoryRecord]] | None = None) -> Selection:
     """The hits worth a bot's prompt, split into current and past, each ordered by :func:`block_score`.
 
     ``derived`` maps a message id to the memories made from it (any status), for the turns
     among ``hits``; ``shown`` are memories the block carries anyway (the profile), which
     can cover turns too. The bot's own turns come only when ``query`` asks what it said.
+    ``context`` maps a turn's id to the memories made from the turns just before it (see
+    :func:`context_memories`): a short reply that gave nothing itself ("一个插画展" after
+    "看什么展呀？") shares the lapse of the plan it answers.
     """
     bot_wanted = asks_about_bot(query)
     current: list[Hit] = []
@@ -106,6 +114,11 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
                                 bot_wanted=bot_wanted) if rec.kind is Kind.EPISODE else "keep"
+        if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
+                and content_units(rec.content) <= REPLY_UNITS:
+            verdict = _lapse_verdict(context[rec.id], at)
+        if verdict == "lapsed":
+            verdict = "past" if hit.scores.get("time_match") else "drop"  # "last week" asks for it
         if verdict == "drop":
             continue
         if verdict == "past" or lapsed(rec, at):
@@ -152,11 +165,16 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
     if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
         return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
+    return _lapse_verdict(made, at)
+
+
+def _lapse_verdict(made: Sequence[MemoryRecord], at: datetime) -> str:
+    """"keep" unless every memory of ``made`` is over: "past", or "lapsed" a week past its expiry."""
     ended = [m for m in made if m.status is Status.EXPIRED or lapsed(m, at)]
     if not ended or any(m.status is Status.ACTIVE and not lapsed(m, at) for m in made):
         return "keep"  # nothing of it ended, or it still says something current (搬家了 → 住在杭州)
     if any(lapsed_share(m, at) >= 1.0 for m in ended):
-        return "drop"  # a plan a week past its expiry (lunch three months ago) is gone
+        return "lapsed"  # a plan a week past its expiry (lunch three months ago) is gone, unless asked for by time
     return "past"
 
 
@@ -194,7 +212,43 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
                               query=query)
     sources = list(dict.fromkeys(s for h in hits if h.record.kind is Kind.EPISODE for s in h.record.source_ids))
     derived = store.find_by_sources(scope, sources) if sources else {}
+    context = context_memories(store, scope, hits, derived)
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
-                 weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query)
+                 weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
+                 context=context)
     found = sel.current[: max(0, limit)]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
+
+
+def context_memories(store: Store, scope: Scope, hits: Sequence[Hit],
+                     derived: Mapping[str, Sequence[MemoryRecord]]) -> dict[str, list[MemoryRecord]]:
+    """For each short turn among ``hits`` that gave no memory: the memories made from the
+    :data:`REPLY_HOPS` turns before it in its conversation (``metadata["prev_id"]``)."""
+    prev: dict[str, str] = {}  # hit id -> message id of the turn before
+    for h in hits:
+        rec = h.record
+        if rec.kind is not Kind.EPISODE or content_units(rec.content) > REPLY_UNITS:
+            continue
+        if any(r.kind not in (Kind.EPISODE, Kind.SUMMARY) and r.id != rec.id
+               for sid in rec.source_ids for r in derived.get(sid, ())):
+            continue
+        p = rec.metadata.get("prev_id")
+        if isinstance(p, str):
+            prev[h.id] = p
+    out: dict[str, list[MemoryRecord]] = {k: [] for k in prev}
+    frontier = dict(prev)
+    for _ in range(REPLY_HOPS):
+        if not frontier:
+            break
+        found = store.find_by_sources(scope, list(set(frontier.values())))
+        nxt: dict[str, str] = {}
+        for hid, mid in frontier.items():
+            for r in found.get(mid, ()):
+                if r.kind is Kind.EPISODE:
+                    p = r.metadata.get("prev_id")
+                    if isinstance(p, str):
+                        nxt[hid] = p
+                elif r.kind is not Kind.SUMMARY:
+                    out[hid].append(r)
+        frontier = {k: v for k, v in nxt.items() if not out[k]}  # the nearest turn that gave something answers
+    return {k: v for k, v in out.items() if v}

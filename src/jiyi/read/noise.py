@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.text.smalltalk import is_smalltalk
+from jiyi.text.smalltalk import is_chatter, is_relayed_greeting, is_smalltalk
 from jiyi.text.wordlists import words
 
 _CLAUSES = re.compile(r"[，,。.！!？?；;：:~～…\n]+|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
@@ -78,14 +78,14 @@ def says_little(text: str) -> bool:
 
 def is_noise(text: str, *, assistant: bool) -> bool:
     """True when every clause of ``text`` is small talk or a courtesy (``assistant``: or too short)."""
-    if is_smalltalk(text):
+    if is_smalltalk(text) or is_chatter(text):
         return True
     clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
     return bool(clauses) and all(_empty_clause(c, assistant) for c in clauses)
 
 
 def _empty_clause(clause: str, assistant: bool) -> bool:
-    if is_smalltalk(clause) or _COURTESY.match(clause):
+    if is_smalltalk(clause) or _COURTESY.match(clause) or is_relayed_greeting(clause):
         return True
     if not assistant:
         return False

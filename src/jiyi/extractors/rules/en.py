@@ -15,7 +15,8 @@ from jiyi.text.person import third_person
 from jiyi.text.relations import EN_NAME_DENY
 
 _CAP = r"[A-Z][\w'.&-]*(?:\s+(?:(?:of|de|la|upon)\s+)?[A-Z][\w'.&-]*)*(?:,\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?"
-_LOWER_PHRASE = r"(?:a|an|the)\s+[a-z][\w\s-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because)\b)"
+_LOWER_PHRASE = (r"(?:a|an|the)\s+[a-z][\w\s-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because|next|this|"
+                 r"in|on|from|tomorrow|today|soon)\b)")
 _PLACE_EN = rf"(?P<v>{_CAP}|{_LOWER_PHRASE})"
 _EN_ADV = r"(?:(?:really|absolutely|just|also|totally|still|kind\s+of|sort\s+of|actually|truly|do|definitely)\s+)*"
 _EN_NAME = (
@@ -35,7 +36,7 @@ _EN_AGE = (
                r"(?=\s*(?:$|[.,!;]|and\b|now\b))"),
     re.compile(r"(?i:\bi\s+(?:just\s+)?turned\s+)(?P<v>\d{1,3})\b"),
 )
-_EN_MOVE = re.compile(r"(?i:\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|have\s+|'ve\s+)?(?:moved|relocated)"
+_EN_MOVE = re.compile(r"(?i:\b(?:i|we)(?:\s+have|\s+had|'ve|'d)?\s+(?:(?:just|recently|finally|officially|now|already)\s+)?(?:moved|relocated)"
                       r"\s+(?:back\s+)?to|\b(?:i'm|i\s+am|we're|we\s+are)\s+moving\s+to)\s+" + _PLACE_EN)
 _EN_LIVE = re.compile(r"(?i:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|"
                       r"are\s+living)\s+in|\b(?:i'm|we're)\s+(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _PLACE_EN)
@@ -61,7 +62,11 @@ _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(
                           r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
                           r"(?:a\s+new\s+job\s+)?at)|\b(?:i'm|i\s+am)\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
                           r"|\bi\s+work\s+as\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
-                          r"|\bi\s+\w+\s+[^.;!?]{0,40}?,\s*(?:and\s+)?(?:now\s+)?work(?:ing)?\s+(?:at|for))\s+" + _ORG_EN)
+                          r"|\bi\s+\w+\s+[^.;!?]{0,40}?,\s*(?:and\s+)?(?:now\s+)?work(?:ing)?\s+(?:at|for)"
+                          # a new job: "I'm starting at X next month", "starting at X" (subject dropped), "I joined X"
+                          r"|(?:\bi(?:'m|\s+am)\s+(?:now\s+)?|(?:^|[.!;]\s*|,\s*(?:and\s+)?|\band\s+)(?:now\s+)?)"
+                          r"(?:starting|start)\s+(?:a\s+new\s+job\s+|work\s+|my\s+new\s+job\s+)?at"
+                          r"|\bi(?:'ve|\s+have)?\s+(?:just\s+)?joined(?=\s+\S+(?:\s+\S+){0,2}\s+as\s+an?\s))\s+" + _ORG_EN)
 
 _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"

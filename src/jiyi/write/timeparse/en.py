@@ -155,7 +155,22 @@ def _en_holiday(m: re.Match[str], c: Ctx) -> Res | None:
     return holiday(c, group(m, "hol").lower().replace("\u2019", "'"), None, pre)
 
 
+#: what puts a bare "the 11th" on the calendar: "on the 11th", "until the 3rd", "from the 3rd to the 5th"
+_NTH_DATE_BEFORE = re.compile(r"\b(?:on|by|until|till|til|since|from|to|before|after|through|thru)\s+$", re.IGNORECASE)
+#: what makes "the 11th" something else: a floor, a century, a district, a place in a row
+_NTH_NOT_DATE_AFTER = re.compile(
+    r"\s+(?:floor|storey|story|century|grade|time|times|place|row|round|street|st|avenue|ave|district|arrondissement"
+    r"|ward|precinct|birthday|anniversary|edition|percentile|generation|person|one|hole|inning|lap|chapter|level"
+    r"|house|term|amendment|pick)\b", re.IGNORECASE)
+
+
 def _en_the_nth(m: re.Match[str], c: Ctx) -> Res | None:
+    """A bare day of month ("the 11th") only with a month named before it in the text or a
+    preposition of time ("on the 11th"); "apartment in the 11th" / "the 5th floor" are no dates."""
+    if _NTH_NOT_DATE_AFTER.match(m.string, m.end()):
+        return None
+    if c.anchor_month is None and not _NTH_DATE_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+        return None
     y, mo = c.anchor_month or (c.today.year, c.today.month)
     day = safe_date(y, mo, int(group(m, "d")))
     return Res(*day_span(day), "day") if day else None
