@@ -49,7 +49,7 @@ def text_rule(max_chars: int) -> dict[str, Any]:
 
 
 #: A speaker name: 1-64 printable characters (spaces allowed, no controls or invisible characters).
-NAME_RULE: dict[str, Any] = {"minLength": 1, "maxLength": 64, "pattern": f"^(?:{_ID_CHAR}| )+$"}
+NAME_RULE: dict[str, Any] = {"minLength": 1, "maxLength": 64, "pattern": f"^ *{_ID_CHAR}(?:{_ID_CHAR}| )*$"}
 
 
 def _whole_number(value: Any) -> Any:
@@ -101,13 +101,13 @@ class MessageIn(Request):
     role: Literal["user", "assistant", "system"] = "user"
     content: str = Field(description="The message text.", examples=["我对花生过敏"],
                          json_schema_extra=text_rule(MAX_MESSAGE_CHARS))
-    id: str | int | None = Field(None, description="Your message id; memories point back to it.",
+    id: str | JsonInt | None = Field(None, description="Your message id; memories point back to it.",
                                  json_schema_extra=RECORD_ID_RULE)
     timestamp: str | None = Field(None, description="ISO 8601; relative times (明天) are resolved against it.",
                                   examples=["2025-03-05T09:00:00+08:00"], json_schema_extra=TIME_RULE)
     name: str | None = Field(None, description="Speaker name.", json_schema_extra=NAME_RULE)
     created_at: str | None = Field(None, description="Alias of timestamp.", json_schema_extra=TIME_RULE)
-    message_id: str | int | None = Field(None, description="Alias of id.", json_schema_extra=RECORD_ID_RULE)
+    message_id: str | JsonInt | None = Field(None, description="Alias of id.", json_schema_extra=RECORD_ID_RULE)
 
 
 class AddRequest(Request):
@@ -150,7 +150,12 @@ class SearchRequest(Request):
                            json_schema_extra=TIME_RULE)
     include_sensitive: bool = False
     filters: dict[str, Any] | None = Field(
-        None, description="session_id, agent_id, created_after, created_before.")
+        None, description="session_id, agent_id, created_after, created_before.",
+        json_schema_extra={"additionalProperties": False, "properties": {
+            "session_id": {"anyOf": [{"type": "string", **ID_RULE}, {"type": "null"}]},
+            "agent_id": {"anyOf": [{"type": "string", **ID_RULE}, {"type": "null"}]},
+            "created_after": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]},
+            "created_before": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]}}})
 
 
 class ContextRequest(Request):
