@@ -9,16 +9,15 @@ from fastapi import APIRouter, Body, Path, Query
 
 from jiyi.errors import NotFound
 from jiyi.records import MemoryRecord
-from jiyi.write.validate import MAX_OFFSET
 from jiyi.server.auth import MemoryDep
 from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
 from jiyi.server.schemas import (
+    ID_RULE,
+    RECORD_ID_RULE,
     AddRequest,
     AddResultOut,
     BufferOut,
     ClearedOut,
-    ID_RULE,
-    RECORD_ID_RULE,
     EndSessionRequest,
     HistoryOut,
     KindName,
@@ -34,6 +33,7 @@ from jiyi.server.schemas import (
     UpdateRequest,
     UserRequest,
 )
+from jiyi.write.validate import MAX_OFFSET
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
 UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).",
