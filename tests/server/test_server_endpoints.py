@@ -102,8 +102,11 @@ def test_user_id_from_query_or_body(acme: httpx.Client, uid: str) -> None:
     assert acme.request("DELETE", f"/v1/memories/{mid}", json={"user_id": uid}).status_code == 200
     patched = acme.patch(f"/v1/memories/{mid}", params={"user_id": uid}, json={"content": "用户养了两只狗"})
     assert patched.status_code == 200
-    missing = acme.get(f"/v1/memories/{mid}")
-    assert missing.status_code == 422 and error_code(missing) == "invalid_input"
+    missing = acme.get(f"/v1/memories/{mid}")  # no body here: the document marks ?user_id= required
+    assert missing.status_code == 422 and error_code(missing) == "validation_error"
+    assert "user_id" in missing.text
+    no_user = acme.patch(f"/v1/memories/{mid}", json={"content": "x"})  # neither query nor body
+    assert no_user.status_code == 422 and error_code(no_user) == "invalid_input"
     clash = acme.patch(f"/v1/memories/{mid}", params={"user_id": uid}, json={"content": "x", "user_id": "other"})
     assert clash.status_code == 422 and "differ" in clash.json()["error"]["message"]
 

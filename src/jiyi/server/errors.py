@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 from typing import Any
 
@@ -149,7 +150,33 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     message = redact(exc.detail) if exc.detail else code.replace("_", " ")
     if exc.status_code == 400 and not isinstance(exc, ServiceError):
         code, message = "malformed_body", "the request body could not be read; send JSON with a content-type"
-    return error_response(exc.status_code, code, message, headers=dict(exc.headers or {}))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request) or headers.get("Allow", "")
+    return error_response(exc.status_code, code, message, headers=headers)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method the API document gives this path (RFC 9110 §15.5.6): Starlette's 405 names only
+    the first route whose path matched (``/v1/memories`` is both POST add and GET list, two routes)."""
+    paths: dict[str, dict[str, Any]] = request.app.openapi().get("paths", {})
+    methods: set[str] = set()
+    for template, operations in paths.items():
+        if _template_re(template).fullmatch(request.url.path):
+            methods |= {m.upper() for m in operations if m in _METHODS}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
+_METHODS = frozenset({"get", "put", "post", "delete", "patch", "head", "options"})
+
+
+def _template_re(template: str) -> re.Pattern[str]:
+    """``/v1/users/{user_id}/export`` as a regex; a user id may hold a slash (its routes take ``:path``)."""
+    parts = re.split(r"(\{[^}]+\})", template)
+    return re.compile("".join((".+" if p == "{user_id}" else "[^/]+") if p.startswith("{") else re.escape(p)
+                              for p in parts))
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -9,17 +9,64 @@ Responses mirror the records' ``to_dict()``; ``tests/server`` checks they stay i
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from jiyi.write.validate import MAX_CONTENT_CHARS, MAX_MESSAGE_CHARS
+
+MAX_QUERY_CHARS = 4000  # Memory.search and Memory.context refuse longer queries
+MAX_MESSAGES = 1000  # the default max_messages_per_add
 
 KindName = Literal["fact", "preference", "event", "relation", "episode", "summary", "behavior"]
 StatusName = Literal["active", "superseded", "merged", "expired", "deleted", "archived"]
 StatusFilter = Literal["active", "superseded", "merged", "expired", "deleted", "archived", "all"]
 VisibilityName = Literal["normal", "sensitive", "secret"]
 EventName = Literal["ADD", "UPDATE", "MERGE", "SUPERSEDE", "EXPIRE", "DELETE", "RESTORE", "PURGE", "ARCHIVE", "NONE"]
-UserId = Field(min_length=1, max_length=128, description="The end user whose memories these are.",
-               examples=["u1"])
+# The document states the rules the core enforces (jiyi.userid, jiyi.write.validate); the core stays
+# the one place that enforces them, so a client gets the same message at every door. JSON Schema has
+# no Unicode categories: the id pattern leaves out controls and the usual format and private-use
+# characters of the BMP; an unassigned or private-use code point elsewhere is refused by the core all the
+# same (and the pattern stays within what ECMA, Rust and Python regex engines read alike).
+_NOT_IN_ID = ("\\s\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u180e\\u200b-\\u200f"
+              "\\u2028-\\u202e\\u2060-\\u206f\\ue000-\\uf8ff\\ufeff\\ufff0-\\uffff")
+_ID_CHAR = f"[^{_NOT_IN_ID}]"
+#: A user, session or agent id: 1-128 characters, no leading/trailing whitespace, no invisible ones.
+ID_RULE: dict[str, Any] = {"minLength": 1, "maxLength": 128,
+                           "pattern": f"^{_ID_CHAR}(?:(?:{_ID_CHAR}| )*{_ID_CHAR})?$"}
+#: A memory, message or job id: 1-128 letters, digits and ``._:-/@#``.
+RECORD_ID_RULE: dict[str, Any] = {"minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:/@#-]{1,128}$"}
+#: An ISO 8601 time between 1900 and 2999 (UTC), e.g. 2025-03-02T09:15:00+08:00.
+TIME_RULE: dict[str, Any] = {"pattern": (
+    "^(?:190[1-9]|19[1-9][0-9]|2[0-8][0-9]{2}|29[0-8][0-9]|299[0-8])-"
+    "(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
+    "(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,6})?)?(?:Z|[+-](?:0[0-9]|1[0-3]):[0-5][0-9])?)?$")}
+
+
+def text_rule(max_chars: int) -> dict[str, Any]:
+    """Text the core strips of whitespace and NUL, then wants non-empty and at most ``max_chars``."""
+    return {"minLength": 1, "maxLength": max_chars, "pattern": "[^\\s\\x00]"}
+
+
+#: A speaker name: 1-64 printable characters (spaces allowed, no controls or invisible characters).
+NAME_RULE: dict[str, Any] = {"minLength": 1, "maxLength": 64, "pattern": f"^ *{_ID_CHAR}(?:{_ID_CHAR}| )*$"}
+
+
+def _whole_number(value: Any) -> Any:
+    """JSON has one number type: ``5.0`` is the integer 5 to JSON Schema, so it is to us too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer field that also takes a whole JSON number written with a fraction (``10.0``).
+JsonInt = Annotated[int, BeforeValidator(_whole_number)]
+
+UserId = Field(description="The end user whose memories these are: 1-128 characters, no leading or trailing "
+               "whitespace, no control or invisible characters.", examples=["u1"], json_schema_extra=ID_RULE)
+
+SessionId = Field(None, description="A conversation session (same rule as user_id).", json_schema_extra=ID_RULE)
+AgentId = Field(None, description="The bot or agent (same rule as user_id).", json_schema_extra=ID_RULE)
 
 
 class Request(BaseModel):
@@ -52,78 +99,91 @@ class MessageIn(Request):
     """One conversation message (``add`` also takes a bare string or a single message)."""
 
     role: Literal["user", "assistant", "system"] = "user"
-    content: str = Field(description="The message text.", examples=["我对花生过敏"])
-    id: str | int | None = Field(None, description="Your message id; memories point back to it.")
+    content: str = Field(description="The message text.", examples=["我对花生过敏"],
+                         json_schema_extra=text_rule(MAX_MESSAGE_CHARS))
+    id: str | JsonInt | None = Field(None, description="Your message id; memories point back to it.",
+                                 json_schema_extra=RECORD_ID_RULE)
     timestamp: str | None = Field(None, description="ISO 8601; relative times (明天) are resolved against it.",
-                                  examples=["2025-03-05T09:00:00+08:00"])
-    name: str | None = Field(None, description="Speaker name.")
-    created_at: str | None = Field(None, description="Alias of timestamp.")
-    message_id: str | int | None = Field(None, description="Alias of id.")
+                                  examples=["2025-03-05T09:00:00+08:00"], json_schema_extra=TIME_RULE)
+    name: str | None = Field(None, description="Speaker name.", json_schema_extra=NAME_RULE)
+    created_at: str | None = Field(None, description="Alias of timestamp.", json_schema_extra=TIME_RULE)
+    message_id: str | JsonInt | None = Field(None, description="Alias of id.", json_schema_extra=RECORD_ID_RULE)
 
 
 class AddRequest(Request):
     messages: str | MessageIn | list[MessageIn] = Field(
-        description="A string (one user message), one message, or a list of messages.")
+        description="A string (one user message), one message, or a list of messages.",
+        json_schema_extra={**text_rule(MAX_MESSAGE_CHARS), "minItems": 1, "maxItems": MAX_MESSAGES})
     user_id: str = UserId
-    session_id: str | None = None
-    agent_id: str | None = None
+    session_id: str | None = SessionId
+    agent_id: str | None = AgentId
     metadata: dict[str, Any] | None = None
     sync: bool = Field(False, description="Wait until extraction has run and return what it did.")
 
 
 class EndSessionRequest(Request):
     user_id: str = UserId
-    session_id: str = Field(min_length=1, description="The session to close.")
+    session_id: str = Field(min_length=1, description="The session to close.", json_schema_extra=ID_RULE)
 
 
 class RememberRequest(Request):
-    content: str = Field(description="One self-contained statement.", examples=["用户对花生过敏"])
+    content: str = Field(description="One self-contained statement.", examples=["用户对花生过敏"],
+                         json_schema_extra=text_rule(MAX_CONTENT_CHARS))
     user_id: str = UserId
     kind: KindName | None = None
     importance: float | None = Field(None, ge=0, le=1)
-    valid_until: str | None = Field(None, description="ISO 8601: when it stops being true.")
-    expires_at: str | None = Field(None, description="ISO 8601: after this it is no longer recalled.")
-    slot: str | None = Field(None, examples=["user/居住城市"])
-    session_id: str | None = None
+    valid_until: str | None = Field(None, description="ISO 8601: when it stops being true.",
+                                    json_schema_extra=TIME_RULE)
+    expires_at: str | None = Field(None, description="ISO 8601: after this it is no longer recalled.",
+                                   json_schema_extra=TIME_RULE)
+    slot: str | None = Field(None, examples=["user/居住城市"], json_schema_extra=text_rule(200))
+    session_id: str | None = SessionId
     visibility: VisibilityName | None = None
 
 
 class SearchRequest(Request):
-    query: str = Field(examples=["能吃花生酱吗"])
+    query: str = Field(examples=["能吃花生酱吗"], json_schema_extra=text_rule(MAX_QUERY_CHARS))
     user_id: str = UserId
-    limit: int = Field(10, ge=1, le=1000)
+    limit: JsonInt = Field(10, ge=1, le=1000)
     kinds: list[KindName] | None = None
-    at: str | None = Field(None, description="Recall as of this ISO 8601 time (default now).")
+    at: str | None = Field(None, description="Recall as of this ISO 8601 time (default now).",
+                           json_schema_extra=TIME_RULE)
     include_sensitive: bool = False
     filters: dict[str, Any] | None = Field(
-        None, description="session_id, agent_id, created_after, created_before.")
+        None, description="session_id, agent_id, created_after, created_before.",
+        json_schema_extra={"additionalProperties": False, "properties": {
+            "session_id": {"anyOf": [{"type": "string", **ID_RULE}, {"type": "null"}]},
+            "agent_id": {"anyOf": [{"type": "string", **ID_RULE}, {"type": "null"}]},
+            "created_after": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]},
+            "created_before": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]}}})
 
 
 class ContextRequest(Request):
-    query: str
+    query: str = Field(json_schema_extra=text_rule(MAX_QUERY_CHARS))
     user_id: str = UserId
-    budget_tokens: int = Field(800, ge=1, le=100_000)
-    limit: int = Field(20, ge=1, le=1000)
+    budget_tokens: JsonInt = Field(800, ge=1, le=100_000)
+    limit: JsonInt = Field(20, ge=1, le=1000)
     include_sensitive: bool = False
     compress: bool | None = Field(None, description="Let the configured LLM fold memories that exceed the "
                                                     "budget into fewer lines (default: the server's setting).")
 
 
 class UpdateRequest(Request):
-    content: str
-    user_id: str | None = Field(None, description="Here or as ?user_id=.")
+    content: str = Field(json_schema_extra=text_rule(MAX_CONTENT_CHARS))
+    user_id: str | None = Field(None, description="Here or as ?user_id=.", json_schema_extra=ID_RULE)
 
 
 class UserRequest(Request):
     """Optional body of DELETE /v1/memories/{id} and POST .../restore (or use ?user_id=)."""
 
-    user_id: str | None = None
+    user_id: str | None = Field(None, json_schema_extra=ID_RULE)
 
 
 class GcRequest(Request):
     dry_run: bool = Field(True, description="Only report what each rule would do.")
-    user_id: str | None = Field(None, description="One user, or every user of the tenant.")
-    now: str | None = Field(None, description="Evaluate the rules as of this ISO 8601 time.")
+    user_id: str | None = Field(None, description="One user, or every user of the tenant.", json_schema_extra=ID_RULE)
+    now: str | None = Field(None, description="Evaluate the rules as of this ISO 8601 time.",
+                            json_schema_extra=TIME_RULE)
 
 
 class FlushRequest(Request):
@@ -131,7 +191,7 @@ class FlushRequest(Request):
 
 
 class JobsRequest(Request):
-    ids: list[str] | None = Field(None, max_length=1000,
+    ids: list[Annotated[str, Field(json_schema_extra=text_rule(64))]] | None = Field(None, max_length=1000,
                                   description="Failed job ids; leave out (or null) for every failed job of the tenant.")
 
 
@@ -253,7 +313,7 @@ class PurgeRequest(Request):
     """Body of POST /v1/memories/purge."""
 
     user_id: str = UserId
-    memory_id: str | None = Field(None, min_length=1, max_length=128,
+    memory_id: str | None = Field(None, min_length=1, max_length=128, json_schema_extra=RECORD_ID_RULE,
                                   description="One memory (any status); omitted: every deleted memory of the user.")
     vacuum: bool = Field(False, description="Also rewrite the database (SQLite VACUUM, PostgreSQL VACUUM FULL).")
 

@@ -6,13 +6,14 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from jiyi import __version__
 from jiyi.server.auth import MemoryDep, operator, server_state
 from jiyi.server.routes import ERRORS
 from jiyi.server.schemas import (
+    ID_RULE,
     DeletedOut,
     ErrorOut,
     FailedJobsOut,
@@ -41,13 +42,14 @@ def users(mem: MemoryDep) -> dict[str, Any]:
     return {"users": mem.users()}
 
 
+UserPath = Annotated[str, Path(description="The user (may hold a slash).", json_schema_extra=ID_RULE)]
 #: A path whose user id is empty (or that matches no route) is 404 from the router.
 NO_ROUTE: dict[int | str, dict[str, object]] = {
     404: {"model": ErrorOut, "description": "The path names no route (an empty user id)."}}
 
 
 @router.delete("/users/{user_id:path}", response_model=DeletedOut, summary="Forget a user", responses=NO_ROUTE)
-def forget_user(user_id: str, mem: MemoryDep) -> dict[str, Any]:
+def forget_user(user_id: UserPath, mem: MemoryDep) -> dict[str, Any]:
     """Delete everything about a user: memories, vectors, history, queued jobs, buffers (GDPR erasure).
     Returns how many memories were removed."""
     return {"deleted": mem.delete_all(user_id=user_id)}
@@ -56,7 +58,7 @@ def forget_user(user_id: str, mem: MemoryDep) -> dict[str, Any]:
 @router.get("/users/{user_id:path}/export", summary="Export a user (JSONL)", response_class=StreamingResponse,
             responses={**NO_ROUTE, 200: {"description": "One JSON object per line: every memory, all statuses, "
                                             "with its history.", "content": {"application/x-ndjson": {}}}})
-def export_user(user_id: str, mem: MemoryDep) -> StreamingResponse:
+def export_user(user_id: UserPath, mem: MemoryDep) -> StreamingResponse:
     """Stream a user's memories as JSON lines (the format ``POST /v1/import`` and ``jiyi import`` read)."""
     rows = mem.export(user_id=user_id)  # validates user_id now, before the 200 is sent
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Path, Query
 
 from jiyi.errors import NotFound
 from jiyi.records import MemoryRecord
 from jiyi.server.auth import MemoryDep
 from jiyi.server.routes import ERRORS, NOT_FOUND, pick_user
 from jiyi.server.schemas import (
+    ID_RULE,
+    RECORD_ID_RULE,
     AddRequest,
     AddResultOut,
     BufferOut,
@@ -31,9 +33,15 @@ from jiyi.server.schemas import (
     UpdateRequest,
     UserRequest,
 )
+from jiyi.write.validate import MAX_OFFSET
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=ERRORS)
-UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).")]
+UserQuery = Annotated[str | None, Query(description="The user (or put user_id in the JSON body).",
+                                        json_schema_extra=ID_RULE)]
+UserParam = Annotated[str, Query(description="The user.", json_schema_extra=ID_RULE)]
+SessionQuery = Annotated[str | None, Query(description="One session (default all).", json_schema_extra=ID_RULE)]
+MemoryId = Annotated[str, Path(description="The memory's id.",
+                               json_schema_extra={**RECORD_ID_RULE, "pattern": "^[A-Za-z0-9_.:@#-]{1,128}$"})]
 
 
 @router.post("/memories", response_model=AddResultOut, summary="Add messages")
@@ -58,16 +66,16 @@ def end_session(req: EndSessionRequest, mem: MemoryDep) -> dict[str, Any]:
 
 
 @router.get("/buffer", response_model=BufferOut, summary="Recent messages")
-def recent_messages(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
-                    session_id: Annotated[str | None, Query(description="One session (default all).")] = None,
+def recent_messages(mem: MemoryDep, user_id: UserParam,
+                    session_id: SessionQuery = None,
                     ) -> dict[str, Any]:
     """The short-term buffer: the last rounds of the session (or of every session), oldest first."""
     return {"messages": mem.recent_messages(user_id=user_id, session_id=session_id)}
 
 
 @router.delete("/buffer", response_model=ClearedOut, summary="Clear recent messages")
-def clear_buffer(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
-                 session_id: Annotated[str | None, Query(description="One session (default all).")] = None,
+def clear_buffer(mem: MemoryDep, user_id: UserParam,
+                 session_id: SessionQuery = None,
                  ) -> dict[str, Any]:
     """Drop buffered turns of the session (or all); stored episodes and memories stay."""
     return {"cleared": mem.clear_buffer(user_id=user_id, session_id=session_id)}
@@ -82,13 +90,13 @@ def search(req: SearchRequest, mem: MemoryDep) -> dict[str, Any]:
 
 
 @router.get("/memories", response_model=MemoryListOut, summary="List memories")
-def list_memories(mem: MemoryDep, user_id: Annotated[str, Query(description="The user.")],
+def list_memories(mem: MemoryDep, user_id: UserParam,
                   kind: Annotated[list[KindName] | None, Query(description="Only these kinds (repeatable).")] = None,
                   status: Annotated[StatusFilter, Query(description="A status, or 'all'.")] = "active",
                   limit: Annotated[int | None, Query(ge=1, le=1000)] = 100,
-                  offset: Annotated[int, Query(ge=0)] = 0,
-                  session_id: Annotated[str | None, Query(description="Only this session.")] = None,
-                  agent_id: Annotated[str | None, Query(description="Only this agent.")] = None) -> dict[str, Any]:
+                  offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+                  session_id: Annotated[str | None, Query(description="Only this session.", json_schema_extra=ID_RULE)] = None,
+                  agent_id: Annotated[str | None, Query(description="Only this agent.", json_schema_extra=ID_RULE)] = None) -> dict[str, Any]:
     """A user's memories, newest first (100 per page unless ``limit`` says otherwise, at most 1000)."""
     records = mem.get_all(user_id=user_id, kinds=kind or None, status=None if status == "all" else status,
                           limit=limit, offset=offset, session_id=session_id, agent_id=agent_id)
@@ -97,7 +105,7 @@ def list_memories(mem: MemoryDep, user_id: Annotated[str, Query(description="The
 
 @router.get("/memories/{memory_id}", response_model=MemoryOut, summary="Get one memory",
             responses=NOT_FOUND)
-def get(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+def get(memory_id: MemoryId, mem: MemoryDep, user_id: UserParam) -> dict[str, Any]:
     """One memory with every field."""
     uid = pick_user(user_id, None)
     return _require(mem.get(memory_id, user_id=uid), memory_id, uid)
@@ -105,14 +113,14 @@ def get(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryOut, summary="Update a memory",
               responses=NOT_FOUND)
-def update(memory_id: str, req: UpdateRequest, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+def update(memory_id: MemoryId, req: UpdateRequest, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
     """Replace a memory's content (re-embedded; the old text stays in its history)."""
     return mem.update(memory_id, req.content, user_id=pick_user(user_id, req.user_id)).to_dict()
 
 
 @router.delete("/memories/{memory_id}", response_model=MemoryOut, summary="Delete a memory",
                responses=NOT_FOUND)
-def delete(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
+def delete(memory_id: MemoryId, mem: MemoryDep, user_id: UserQuery = None,
            req: Annotated[UserRequest | None, Body()] = None,
            purge: Annotated[bool, Query(description="Erase it now (text, vectors, index, history texts) "
                                                     "instead of keeping it restorable for 7 days.")] = False,
@@ -137,7 +145,7 @@ def purge(req: PurgeRequest, mem: MemoryDep) -> dict[str, Any]:
 
 @router.post("/memories/{memory_id}/restore", response_model=MemoryOut, summary="Restore a memory",
              responses=NOT_FOUND)
-def restore(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
+def restore(memory_id: MemoryId, mem: MemoryDep, user_id: UserQuery = None,
             req: Annotated[UserRequest | None, Body()] = None) -> dict[str, Any]:
     """Bring back a deleted, expired or archived memory."""
     return mem.restore(memory_id, user_id=pick_user(user_id, req.user_id if req else None)).to_dict()
@@ -145,7 +153,7 @@ def restore(memory_id: str, mem: MemoryDep, user_id: UserQuery = None,
 
 @router.get("/memories/{memory_id}/history", response_model=HistoryOut, summary="History of a memory",
             responses=NOT_FOUND)
-def history(memory_id: str, mem: MemoryDep, user_id: UserQuery = None) -> dict[str, Any]:
+def history(memory_id: MemoryId, mem: MemoryDep, user_id: UserParam) -> dict[str, Any]:
     """Every change to the memory (add, update, merge, supersede, expire, delete …), oldest first."""
     events = mem.history(memory_id, user_id=pick_user(user_id, None))
     return {"events": [e.to_dict() for e in events]}
