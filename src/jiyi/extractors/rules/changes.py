@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
+from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 
 if TYPE_CHECKING:
@@ -112,16 +112,8 @@ def _looks_back(text: str, m: re.Match[str], zh: bool) -> bool:
 
 
 def _draft(work: MessageExtraction, group: list[Clause], slot: str) -> Draft:
-    joiner = "，" if work.lang == "zh" else ", "
-    parts = [work.content(c) for c in group]
-    if work.lang == "zh":
-        parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
-    text = joiner.join(p for p in parts if p)[:MAX_CHARS]
-    if work.lang == "zh" and "用户" not in text:
-        text = with_user_prefix(text)
-    elif work.lang != "zh" and "User" not in text:
-        text = "User: " + text
+    text = group_statement([work.content(c) for c in group], work.lang, MAX_CHARS)
     d = fact(text, slot, "", importance=0.7, confidence=0.8)
-    d.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+    d.source = group_source(group)
     d.source_at = group[0].start
     return d

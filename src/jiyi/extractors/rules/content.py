@@ -138,6 +138,28 @@ def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
     return t[:1].upper() + t[1:]
 
 
+def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = None) -> str:
+    """The contents of a group of clauses as one statement that names the user: later clauses
+    lose the subject their own rendering put in front (zh), empty ones are skipped, the text is
+    cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing."""
+    zh = lang == "zh"
+    if zh and parts:
+        parts = [parts[0], *(drop_subject(p) for p in parts[1:])]
+    text = ("，" if zh else ", ").join(p for p in parts if p)
+    if max_chars is not None:
+        text = text[:max_chars]
+    if zh and "用户" not in text:
+        return with_user_prefix(text)
+    if not zh and "User" not in text:
+        return "User: " + text
+    return text
+
+
+def group_source(group: Sequence[Clause]) -> str:
+    """The clauses' own words, their times blanked (what entities are read from)."""
+    return " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+
+
 def drop_subject(part: str) -> str:
     """A continuation clause without the 用户/用户： its own rendering put in front."""
     if part.startswith("用户："):

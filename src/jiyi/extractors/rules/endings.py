@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
+from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.extractors.rules.en import HABIT_OBJECTS_EN
 
@@ -187,17 +187,9 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
 
 
 def _draft(work: MessageExtraction, group: list[Clause], slot: str, ends: tuple[str, ...]) -> Draft:
-    joiner = "，" if work.lang == "zh" else ", "
     parts = [p for p in (work.content(c) for c in group) if p.removeprefix("用户").strip("：:，, ")]  # 跟你说 → nothing
-    if work.lang == "zh":
-        parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
-    text = joiner.join(p for p in parts if p)[:MAX_CHARS]
-    if work.lang == "zh" and "用户" not in text:
-        text = with_user_prefix(text)
-    elif work.lang != "zh" and "User" not in text:
-        text = "User: " + text
-    d = fact(text, slot, "", importance=0.7, confidence=0.85)
+    d = fact(group_statement(parts, work.lang, MAX_CHARS), slot, "", importance=0.7, confidence=0.85)
     d.ends = list(ends)
-    d.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+    d.source = group_source(group)
     d.source_at = group[0].start
     return d

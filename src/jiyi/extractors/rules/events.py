@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.content import drop_subject, mask_times, with_user_prefix
+from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import Clause, Draft
 from jiyi.records import Kind
 from jiyi.write.timeparse import TimeSpan
@@ -53,15 +53,7 @@ def events(work: MessageExtraction) -> list[Draft]:
 
 
 def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
-    joiner = "，" if work.lang == "zh" else ", "
-    parts = [work.content(c) for c in group]
-    if work.lang == "zh":
-        parts = [parts[0]] + [drop_subject(p) for p in parts[1:]]
-    text = joiner.join(p for p in parts if p)
-    if work.lang == "zh" and "用户" not in text:
-        text = with_user_prefix(text)
-    elif work.lang != "zh" and "User" not in text:
-        text = "User: " + text
+    text = group_statement([work.content(c) for c in group], work.lang)
     spans = [s for c in group for s in work.qualifying(c)]
     raw = " ".join(c.text for c in group)
     draft = Draft(Kind.EVENT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans),
@@ -69,7 +61,7 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
     draft.expires_at = _expiry(work, spans, raw)
     if draft.expires_at is not None and _near(work, spans):
         draft.importance = 0.4
-    draft.source = " ".join(mask_times(c.text, c.start, c.spans) for c in group)
+    draft.source = group_source(group)
     draft.source_at = group[0].start
     return draft
 
