@@ -72,6 +72,31 @@ def open_memory(**extra: Any) -> Iterator[Any]:
         raise CliError(str(exc)) from None
 
 
+def cli_settings() -> Any:
+    """The Settings the global options, the environment and the config file give."""
+    from jiyi.config import load_settings
+
+    return load_settings(**dict(click.get_current_context().find_root().obj or {}))
+
+
+@contextmanager
+def open_backends(settings: Any) -> Iterator[tuple[Any, Any]]:
+    """The store and embedder ``settings`` configure, without a Memory (for the maintenance
+    commands that walk every tenant); the store is closed after; JiyiErrors become clean CLI errors."""
+    from jiyi import registry
+
+    store = None
+    try:
+        store = registry.create("store", settings.store_backend(), settings)
+        embedder = registry.create("embedder", settings.embedder, settings)
+        yield store, embedder
+    except JiyiError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        if store is not None:
+            store.close()
+
+
 def json_option(fn: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(fn)
 

@@ -9,10 +9,17 @@ from zoneinfo import ZoneInfo
 
 import click
 
-from jiyi.cli.common import console, emit_json, json_option, open_memory, user_option
+from jiyi.cli.common import (
+    cli_settings,
+    console,
+    emit_json,
+    json_option,
+    open_backends,
+    open_memory,
+    user_option,
+)
 from jiyi.clock import to_local
 from jiyi.records import Hit, MemoryRecord
-from jiyi.redact import redact
 
 
 def register(cli: click.Group) -> None:
@@ -238,17 +245,11 @@ def reembed(yes: bool, as_json: bool) -> None:
     Every tenant's memories get new vectors; text and history stay. An interrupted run
     resumes where it stopped when run again.
     """
-    from jiyi import registry
-    from jiyi.config import load_settings
-    from jiyi.errors import JiyiError
     from jiyi.maintain.reembed import reembed as run
     from jiyi.write.embed import CachedEmbedder
 
-    settings = load_settings(**dict(click.get_current_context().find_root().obj or {}))
-    store = None
-    try:
-        store = registry.create("store", settings.store_backend(), settings)
-        embedder = registry.create("embedder", settings.embedder, settings)
+    settings = cli_settings()
+    with open_backends(settings) as (store, embedder):
         held = store.embedding_info()
         if held is not None and held != (embedder.model, embedder.dim) and not yes:
             click.confirm(f"The store holds vectors of {held[0]} (dim {held[1]}); delete them and embed every "
@@ -256,11 +257,6 @@ def reembed(yes: bool, as_json: bool) -> None:
         report = run(store, CachedEmbedder(embedder, store), context_mode=settings.episode_context,
                      progress=None if as_json else lambda scope, done, total: click.echo(
                          f"  {scope.tenant}/{scope.user_id}: {done}/{total}", err=True))
-    except JiyiError as exc:
-        raise click.ClickException(redact(exc)) from None
-    finally:
-        if store is not None:
-            store.close()
     if as_json:
         emit_json(report.to_dict())
         return

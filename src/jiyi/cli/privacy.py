@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from jiyi.cli.common import CliError, emit_json, json_option
+from jiyi.cli.common import CliError, cli_settings, emit_json, json_option, open_backends
 
 
 def register(cli: click.Group) -> None:
@@ -28,32 +28,21 @@ def reencrypt(as_json: bool) -> None:
     Values stored in clear before a key was set are masked and sealed too. Memories
     sealed with a key that is not configured are left as they are.
     """
-    from jiyi import registry
     from jiyi.clock import SystemClock
-    from jiyi.config import load_settings
-    from jiyi.errors import ConfigError, JiyiError
     from jiyi.maintain.reseal import reseal
     from jiyi.privacy.seal import keyring_from
     from jiyi.write.embed import CachedEmbedder
 
-    settings = load_settings(**dict(click.get_current_context().find_root().obj or {}))
-    store = None
-    try:
-        key = settings.encryption_key
-        keyring = keyring_from(key.get_secret_value() if key else None, settings.encryption_key_file)
-        if keyring is None:
-            raise ConfigError("no encryption key: set JIYI_ENCRYPTION_KEY or encryption_key_file "
-                              "(make one with `jiyi new-encryption-key`)")
-        store = registry.create("store", settings.store_backend(), settings)
-        embedder = registry.create("embedder", settings.embedder, settings)
+    settings = cli_settings()
+    key = settings.encryption_key
+    keyring = keyring_from(key.get_secret_value() if key else None, settings.encryption_key_file)
+    if keyring is None:
+        raise CliError("no encryption key: set JIYI_ENCRYPTION_KEY or encryption_key_file "
+                       "(make one with `jiyi new-encryption-key`)")
+    with open_backends(settings) as (store, embedder):
         store.check_embedding(embedder.model, embedder.dim)
         report = reseal(store, CachedEmbedder(embedder, store), keyring, SystemClock().now(),
                         context_mode=settings.episode_context)
-    except JiyiError as exc:
-        raise CliError(str(exc)) from None
-    finally:
-        if store is not None:
-            store.close()
     if as_json:
         emit_json(report.to_dict())
         return
