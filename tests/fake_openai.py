@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from scripted_server import ScriptedServer
 
 
 @dataclass
@@ -165,72 +165,20 @@ def hash_vector(text: str, dim: int = 8) -> list[float]:
 Rule = Callable[[Recorded], "Reply | None"]
 
 
-class FakeOpenAI:
+class FakeOpenAI(ScriptedServer[Recorded, Reply]):
     """The server. Start with :meth:`start` or ``with``; ``base_url`` ends in ``/v1``."""
 
+    name = "fake-openai"
+
     def __init__(self, rule: Rule | None = None, *, embedding_dim: int = 8) -> None:
+        super().__init__(_handler_class)
         self.rule = rule
         self.embedding_dim = embedding_dim
-        self._queue: deque[Reply] = deque()
-        self._requests: list[Recorded] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("FakeOpenAI is not started")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    @property
-    def requests(self) -> list[Recorded]:
-        with self._lock:
-            return list(self._requests)
-
-    def push(self, *replies: Reply) -> None:
-        with self._lock:
-            self._queue.extend(replies)
-
-    def pending(self) -> int:
-        """Scripted replies not consumed yet."""
-        with self._lock:
-            return len(self._queue)
-
-    def start(self) -> FakeOpenAI:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
-        server.daemon_threads = True
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fake-openai",
-            daemon=True,
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()  # wakes handlers sleeping in a slow reply
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def _record(self, request: Recorded) -> Reply:
-        with self._lock:
-            self._requests.append(request)
-            if self._queue:
-                return self._queue.popleft()
+        scripted = self._take(request)
+        if scripted is not None:
+            return scripted
         if self.rule is not None:
             reply = self.rule(request)
             if reply is not None:

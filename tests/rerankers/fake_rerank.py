@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from scripted_server import ScriptedServer
 
 Score = Callable[[str, str], float]
 
@@ -51,61 +51,20 @@ class Request:
     json: Any
 
 
-class FakeRerank:
+class FakeRerank(ScriptedServer[Request, Answer]):
     """The server; ``base_url`` ends in ``/v1``."""
 
+    name = "fake-rerank"
+
     def __init__(self, score: Score = word_overlap, *, keep: int | None = None) -> None:
+        super().__init__(_handler)
         self.score = score
         self.keep = keep
-        self._queue: deque[Answer] = deque()
-        self._requests: list[Request] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    @property
-    def requests(self) -> list[Request]:
-        with self._lock:
-            return list(self._requests)
-
-    def push(self, *answers: Answer) -> None:
-        with self._lock:
-            self._queue.extend(answers)
-
-    def start(self) -> FakeRerank:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fake-rerank", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeRerank:  # noqa: PYI034 (typing.Self needs 3.11)
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def _answer(self, request: Request) -> Answer:
-        with self._lock:
-            self._requests.append(request)
-            if self._queue:
-                return self._queue.popleft()
+        scripted = self._take(request)
+        if scripted is not None:
+            return scripted
         if not request.path.endswith("/rerank"):
             return Answer(404, {"error": f"no route {request.path}"})
         body = request.json if isinstance(request.json, dict) else {}
