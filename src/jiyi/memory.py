@@ -487,6 +487,7 @@ class Memory:
 
     def export(self, *, user_id: str) -> Iterator[dict[str, Any]]:
         """Every memory of the user, all statuses, with its history (JSON-ready dicts)."""
+        self._hits.flush()  # the recalls counted so far are part of the backup
         rows = export_user(self.store, self._scope(user_id))
         return (open_row(row, self.keyring) for row in rows)
 
