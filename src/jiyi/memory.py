@@ -421,7 +421,8 @@ class Memory:
         """
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
-        hits = self.search(query, user_id=user_id, limit=min(1000, max(limit, 1) * 2),
+        limit = check_limit(limit)
+        hits = self.search(query, user_id=user_id, limit=min(1000, limit * 2),
                            include_sensitive=include_sensitive)
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
