@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from jiyi.errors import InvalidInput, JiyiError, MissingDependency
 from jiyi.redact import redact
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from jiyi.records import Hit, MemoryRecord
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 Transport = Literal["stdio", "http"]
 
 INSTRUCTIONS = (
@@ -191,20 +193,42 @@ def build_server(memory: Memory, *, default_user: str | None = None, user: str |
     if user is not None and default_user is not None:
         raise InvalidInput("pass either --user (one pinned user) or --default-user, not both")
     server_cls = _load_sdk()
+    from mcp.server.mcpserver.tools import Tool
     from mcp.types import ToolAnnotations
 
-    server = server_cls(name="jiyi", instructions=INSTRUCTIONS, version=_version())
     tools: _Tools = PinnedTools(memory, user) if user is not None else MemoryTools(memory, default_user)
     read_only = {"search_memory", "list_memories", "get_context"}
+    registered = []
     for name in tools.names():
-        fn = getattr(tools, name)
         hints = ToolAnnotations(read_only_hint=name in read_only, destructive_hint=name == "delete_memory")
-        server.add_tool(fn, name=name, annotations=hints)
-    return server
+        tool = Tool.from_function(getattr(tools, name), name=name, annotations=hints)
+        tool.fn_metadata.arg_model = strict_arguments(tool.fn_metadata.arg_model, name, pinned=user is not None)
+        tool.parameters = tool.fn_metadata.arg_model.model_json_schema(by_alias=True)
+        registered.append(tool)
+    return server_cls(name="jiyi", instructions=INSTRUCTIONS, version=_version(), tools=registered)
+
+
+def strict_arguments(model: type[M], tool: str, *, pinned: bool) -> type[M]:
+    """``model`` refusing arguments it does not name (schema ``additionalProperties: false``), with a
+    message the model can act on; on a pinned server a ``user_id`` is told why it has no place."""
+    allowed = sorted(f.alias or n for n, f in model.model_fields.items())
+
+    def known(data: Any) -> Any:
+        extra = sorted(set(data) - set(allowed)) if isinstance(data, dict) else []
+        if extra:
+            why = (" (this server is pinned to one user: tools take no user_id)"
+                   if pinned and "user_id" in extra else "")
+            raise ValueError(f"{tool} does not take {', '.join(extra)}{why}; its arguments are "
+                             f"{', '.join(allowed) or 'none'}")
+        return data
+
+    namespace = {"model_config": ConfigDict(**{**model.model_config, "extra": "forbid", "title": model.__name__}),
+                 "__module__": model.__module__, "_known": model_validator(mode="before")(staticmethod(known))}
+    return cast("type[M]", type(model.__name__, (model,), namespace))
 
 
 def serve(memory: Memory, *, transport: Transport = "stdio", default_user: str | None = None,
-          user: str | None = None, host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
+          user: str | None = None, host: str = "127.0.0.1", port: int = 8766, path: str = "/mcp") -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (http)."""
     from jiyi.redact import install_log_redaction
     from jiyi.text.tokens import warm
