@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic_core import PydanticCustomError
 
 from jiyi.errors import InvalidInput, JiyiError, MissingDependency
 from jiyi.redact import redact
@@ -218,8 +219,8 @@ def strict_arguments(model: type[M], tool: str, *, pinned: bool) -> type[M]:
         if extra:
             why = (" (this server is pinned to one user: tools take no user_id)"
                    if pinned and "user_id" in extra else "")
-            raise ValueError(f"{tool} does not take {', '.join(extra)}{why}; its arguments are "
-                             f"{', '.join(allowed) or 'none'}")
+            raise PydanticCustomError("unknown_argument", f"{tool} does not take {', '.join(extra)}{why}; its "
+                                      f"arguments are {', '.join(allowed) or 'none'}")
         return data
 
     namespace = {"model_config": ConfigDict(**{**model.model_config, "extra": "forbid", "title": model.__name__}),
