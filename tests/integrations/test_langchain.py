@@ -20,6 +20,7 @@ from langchain_core.runnables import RunnableLambda
 
 from jiyi.clock import FrozenClock
 from jiyi.integrations.langchain import JiyiChatMessageHistory, JiyiRetriever
+from jiyi.errors import InvalidInput
 from jiyi.memory import Memory
 
 
@@ -162,3 +163,20 @@ def test_history_replays_the_turns_the_bot_had_small_talk_included(memory: Memor
     assert [m.content for m in JiyiChatMessageHistory(memory, user_id="bea", session_id="other").messages] == []
     history.clear()
     assert history.messages == []
+
+
+def test_the_retriever_reads_the_conversation_from_its_history(memory: Memory) -> None:
+    memory.remember("The user's favourite ramen bar is Menya Kaze", user_id="kai")
+    history = JiyiChatMessageHistory(memory, user_id="kai", session_id="s1")
+    history.add_messages([HumanMessage("We went for ramen last Friday"), AIMessage("Nice, how was it?")])
+    retriever = JiyiRetriever(memory=memory, user_id="kai", k=3, history=history)
+    assert retriever._recent("which ramen bar was it?") == [
+        {"role": "user", "content": "We went for ramen last Friday"},
+        {"role": "assistant", "content": "Nice, how was it?"}]
+    docs = retriever.invoke("which ramen bar was it?")
+    assert docs and "Menya Kaze" in docs[0].page_content
+    # the turns reach Memory.search: past its 50 messages it refuses them, by name
+    history.add_messages([HumanMessage(f"note {i} about noodles") for i in range(50)])
+    whole = JiyiChatMessageHistory(memory, user_id="kai", session_id="s1", max_messages=100)
+    with pytest.raises(InvalidInput, match="recent holds 52 messages"):
+        JiyiRetriever(memory=memory, user_id="kai", history=whole, recent_turns=60).invoke("which bar?")

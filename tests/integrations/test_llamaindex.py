@@ -17,7 +17,8 @@ from llama_index.core.memory import Memory as LlamaMemory
 from llama_index.core.retrievers import BaseRetriever
 
 from jiyi.clock import FrozenClock
-from jiyi.integrations.llamaindex import JiyiMemoryBlock, JiyiRetriever
+from jiyi.errors import InvalidInput
+from jiyi.integrations.llamaindex import JiyiMemoryBlock, JiyiRetriever, recent_of
 from jiyi.memory import Memory
 
 
@@ -99,3 +100,20 @@ def test_the_documented_chat_engine_recalls_in_the_next_session(mem: Memory) -> 
     episodes = [r.content for r in mem.get_all(user_id="alice", kinds=["episode"])]
     assert episodes.count("I am allergic to peanuts") == 1 and {r.session_id for r in mem.get_all(
         user_id="alice", kinds=["episode"])} <= {"s1", "s2"}
+
+
+def test_the_block_reads_the_conversation_before_the_latest_message(mem: Memory) -> None:
+    mem.remember("The user's favourite ramen bar is Menya Kaze", user_id="kai")
+    said = [ChatMessage(role=MessageRole.SYSTEM, content="Be brief."),
+            ChatMessage(role=MessageRole.USER, content="We went for ramen last Friday"),
+            ChatMessage(role=MessageRole.ASSISTANT, content="Nice, how was it?"),
+            ChatMessage(role=MessageRole.USER, content="which ramen bar was it?")]
+    assert recent_of(said[:3], 8) == [{"role": "user", "content": "We went for ramen last Friday"},
+                                     {"role": "assistant", "content": "Nice, how was it?"}]
+    assert recent_of(said[:3], 1) == [{"role": "assistant", "content": "Nice, how was it?"}]
+    text = asyncio.run(JiyiMemoryBlock(memory=mem, user_id="kai").aget(said))
+    assert "Menya Kaze" in text
+    # the turns reach Memory.build_context: past its 50 messages it refuses them, by name
+    long = [ChatMessage(role=MessageRole.USER, content=f"note {i}") for i in range(55)] + said[-1:]
+    with pytest.raises(InvalidInput, match="recent holds 55 messages"):
+        asyncio.run(JiyiMemoryBlock(memory=mem, user_id="kai", recent_turns=60).aget(long))

@@ -257,3 +257,18 @@ def test_unknown_arguments_are_refused_by_name(tmp_path: Path) -> None:
     run(stdio(tmp_path, "--default-user", "dflt", module=False), scenario)
     with Memory(home=tmp_path, background_worker=False) as mem:
         assert mem.users() == []
+
+
+def test_get_context_takes_the_conversation_before_the_query(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        tool = {t.name: t for t in (await client.list_tools()).tools}["get_context"]
+        assert "recent" in tool.input_schema["properties"]
+        await client.call_tool("add_memory", {"content": "用户常去的拉面店叫风屋"})
+        said = ["我们上周去吃了拉面", {"role": "assistant", "content": "那家店怎么样？"}]
+        ctx = await client.call_tool("get_context", {"query": "那家店叫什么来着？", "recent": said})
+        assert not ctx.is_error and "风屋" in text(ctx)
+        # the turns reach Memory.build_context: past its 50 messages it refuses them, by name
+        many = await client.call_tool("get_context", {"query": "那家店叫什么来着？", "recent": ["嗯"] * 51})
+        assert many.is_error and "recent holds 51 messages" in text(many)
+
+    run(stdio(tmp_path, "--user", "ren", module=False), scenario)

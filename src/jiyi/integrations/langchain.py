@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from jiyi.clock import parse_iso
 from jiyi.errors import MissingDependency
+from jiyi.read.recent import MAX_RECENT_CHARS
 from jiyi.userid import check_user_id
 
 try:
@@ -57,6 +58,11 @@ class JiyiRetriever(BaseRetriever):
     kinds: list[str] | None = None
     """Only these kinds (``fact``, ``preference``, ``event``, ``episode``…); None for all."""
     include_sensitive: bool = False
+    history: Any = None
+    """A ``BaseChatMessageHistory`` of the current conversation (a :class:`JiyiChatMessageHistory`,
+    or any other): its last ``recent_turns`` messages go to recall as ``recent``, so a follow-up
+    finds what the turns before it named."""
+    recent_turns: int = 8
 
     @field_validator("user_id")
     @classmethod
@@ -65,8 +71,18 @@ class JiyiRetriever(BaseRetriever):
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         hits = self.memory.search(query, user_id=self.user_id, limit=self.k, kinds=self.kinds,
-                                  include_sensitive=self.include_sensitive)
+                                  include_sensitive=self.include_sensitive, recent=self._recent(query))
         return [hit_to_document(h) for h in hits]
+
+    def _recent(self, query: str) -> list[dict[str, str]] | None:
+        """The history's last messages (user and assistant text), the query itself left out."""
+        if self.history is None or self.recent_turns <= 0:
+            return None
+        turns = [{"role": d["role"], "content": d["content"][:MAX_RECENT_CHARS]}
+                 for d in (message_to_dict(m) for m in self.history.messages) if d and d["role"] != "system"]
+        if turns and turns[-1]["role"] == "user" and turns[-1]["content"].strip() == query.strip():
+            turns.pop()  # the history already holds the question being asked
+        return turns[-self.recent_turns:] or None
 
 
 def hit_to_document(hit: Hit) -> Document:

@@ -18,6 +18,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from jiyi.errors import MissingDependency
+from jiyi.read.recent import MAX_RECENT_CHARS
 
 try:
     from llama_index.core.base.llms.types import ChatMessage, MessageRole
@@ -94,17 +95,21 @@ class JiyiMemoryBlock(BaseMemoryBlock[str]):
     session_id: str | None = Field(default=None, description="jiyi session id of the turns this block stores.")
     budget_tokens: int = 600
     limit: int = 20
+    recent_turns: int = Field(default=8, description="How many messages before the latest user message "
+                                                     "recall reads as `recent` (what a follow-up refers to).")
     _stored: set[tuple[str, str, int]] = PrivateAttr(default_factory=set)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         history = list(messages or [])
         session = self.session_id or _session_of(block_kwargs.get("session_id"))
         await self._store_new(history, session)
-        query = next((str(m.content) for m in reversed(history) if m.role == MessageRole.USER and m.content), "")
-        if not query.strip():
+        last = next((i for i in range(len(history) - 1, -1, -1)
+                     if history[i].role == MessageRole.USER and history[i].content), None)
+        if last is None or not str(history[last].content).strip():
             return ""
-        block: str = await asyncio.to_thread(self.memory.build_context, query, user_id=self.user_id,
-                                             budget_tokens=self.budget_tokens, limit=self.limit)
+        block: str = await asyncio.to_thread(self.memory.build_context, str(history[last].content),
+                                             user_id=self.user_id, budget_tokens=self.budget_tokens,
+                                             limit=self.limit, recent=recent_of(history[:last], self.recent_turns))
         return block
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
@@ -137,6 +142,13 @@ class JiyiMemoryBlock(BaseMemoryBlock[str]):
             rows.append({"role": fp[0], "content": text})
         if rows:
             await asyncio.to_thread(self.memory.add, rows, user_id=self.user_id, session_id=session)
+
+
+def recent_of(messages: list[ChatMessage], limit: int) -> list[dict[str, str]] | None:
+    """The user and assistant messages' text, oldest first, the last ``limit`` (recall's ``recent``)."""
+    turns = [{"role": _TURN_ROLES[m.role], "content": str(m.content)[:MAX_RECENT_CHARS]} for m in messages
+             if m.role in _TURN_ROLES and m.content and str(m.content).strip()]
+    return turns[-limit:] if limit > 0 and turns else None
 
 
 def _session_of(value: object) -> str | None:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+Recent = list[str | dict[str, str]] | None  # get_context's conversation before the query
 Transport = Literal["stdio", "http"]
 
 INSTRUCTIONS = (
@@ -89,8 +90,9 @@ class _Tools:
         await self.call(self.memory.delete, memory_id, user_id=user)
         return {"deleted": memory_id}
 
-    async def _context(self, user: str, query: str, budget_tokens: int) -> str:
-        return await self.call(self.memory.build_context, query, user_id=user, budget_tokens=budget_tokens)
+    async def _context(self, user: str, query: str, budget_tokens: int, recent: Recent) -> str:
+        return await self.call(self.memory.build_context, query, user_id=user, budget_tokens=budget_tokens,
+                               recent=recent)
 
     def names(self) -> tuple[str, ...]:
         return ("add_memory", "search_memory", "list_memories", "update_memory", "delete_memory", "get_context")
@@ -143,9 +145,14 @@ class MemoryTools(_Tools):
         """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
         return await self._delete(self.user(user_id), memory_id)
 
-    async def get_context(self, query: str, user_id: str | None = None, budget_tokens: int = 800) -> str:
-        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
-        return await self._context(self.user(user_id), query, budget_tokens)
+    async def get_context(self, query: str, user_id: str | None = None, budget_tokens: int = 800,
+                          recent: Recent = None) -> str:
+        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none).
+
+        ``recent``: the conversation's previous messages, oldest first (strings, or {"role", "content"}),
+        so a follow-up ("what was that place called again?") finds what the turns before it named.
+        """
+        return await self._context(self.user(user_id), query, budget_tokens, recent)
 
 
 class PinnedTools(_Tools):
@@ -180,9 +187,13 @@ class PinnedTools(_Tools):
         """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
         return await self._delete(self.pinned, memory_id)
 
-    async def get_context(self, query: str, budget_tokens: int = 800) -> str:
-        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
-        return await self._context(self.pinned, query, budget_tokens)
+    async def get_context(self, query: str, budget_tokens: int = 800, recent: Recent = None) -> str:
+        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none).
+
+        ``recent``: the conversation's previous messages, oldest first (strings, or {"role", "content"}),
+        so a follow-up ("what was that place called again?") finds what the turns before it named.
+        """
+        return await self._context(self.pinned, query, budget_tokens, recent)
 
 
 def build_server(memory: Memory, *, default_user: str | None = None, user: str | None = None) -> MCPServer:

@@ -3,7 +3,8 @@
 For ``POST /v1/chat/completions`` and ``POST /v1/responses`` (the Responses API) with a known
 user (``X-Jiyi-User`` header or the ``user`` field, which must be a string):
 
-1. recall: ``build_context`` for the last user message, bounded by ``recall_timeout`` (a slow
+1. recall: ``build_context`` for the last user message, with the messages before it as
+   ``recent`` (what a follow-up refers to), bounded by ``recall_timeout`` (a slow
    or failing memory never blocks the chat: the request then goes out unchanged);
 2. inject the block into the first system message (:func:`~jiyi.proxy.messages.inject_context`),
    or in front of a Responses request's ``instructions``;
@@ -42,12 +43,14 @@ from jiyi.proxy.delivery import DeliveredResponse, DeliveredStream, OnDelivered
 from jiyi.proxy.forward import StreamText, Upstream, relay, reply_text, response_headers
 from jiyi.proxy.guard import GuardOptions, ProxyGuard, origins
 from jiyi.proxy.messages import (
+    RECENT_TURNS,
     inject_context,
     inject_instructions,
     input_items,
     last_user_text,
     pick_session,
     pick_user,
+    recent_turns,
     response_text,
 )
 from jiyi.redact import redact
@@ -79,6 +82,8 @@ class ProxyOptions:
     max_body_bytes: int = MAX_BODY_BYTES
     upstream_timeout: float = 120.0
     """Seconds the upstream may take to answer (between bytes, for a stream) before the client gets 504."""
+    recent_turns: int = RECENT_TURNS
+    """How many of the conversation's previous messages recall reads besides the question (0: none)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -89,6 +94,8 @@ class Turn:
     session_id: str | None
     question: str
     model: str | None
+    recent: tuple[dict[str, str], ...] = ()
+    """The conversation's messages before the question (what a follow-up refers to)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -144,7 +151,7 @@ class MemoryProxy:
         if not isinstance(body, dict) or user_id is None or messages is None:
             return await self.passthrough(request, dialect.path, raw)
         turn = Turn(user_id, pick_session(request.headers), last_user_text(messages),
-                    body.get("model") if isinstance(body.get("model"), str) else None)
+                    body.get("model") if isinstance(body.get("model"), str) else None, tuple(recent_turns(messages, self.options.recent_turns)))
         if turn.question:
             block = await self.recall(turn)
             if block:
@@ -171,7 +178,7 @@ class MemoryProxy:
     async def recall(self, turn: Turn) -> str:
         """The memory block for the question, or "" when recall fails or is too slow."""
         call = functools.partial(self.memory.build_context, turn.question, user_id=turn.user_id,
-                                 budget_tokens=self.options.budget_tokens)
+                                 budget_tokens=self.options.budget_tokens, recent=list(turn.recent) or None)
         try:
             return await asyncio.wait_for(anyio.to_thread.run_sync(call), self.options.recall_timeout)
         except (asyncio.TimeoutError, JiyiError) as exc:

@@ -9,6 +9,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from jiyi.read.recent import MAX_RECENT_CHARS
+
 USER_HEADER = "x-jiyi-user"
 TEXT_PARTS = ("text", "input_text", "output_text")
 SESSION_HEADER = "x-jiyi-session"
@@ -53,6 +55,25 @@ def last_user_text(messages: Any) -> str:
         if isinstance(msg, Mapping) and msg.get("role") == "user":
             return text_of(msg.get("content"))
     return ""
+
+
+#: How many of the conversation's previous messages recall reads besides the question.
+RECENT_TURNS = 8
+
+
+def recent_turns(messages: Any, limit: int = RECENT_TURNS) -> list[dict[str, str]]:
+    """The user and assistant messages before the last user message, oldest first, the last
+    ``limit`` of them, as ``recent`` for recall (text parts only, each cut to recall's limit)."""
+    if not isinstance(messages, list):
+        return []
+    last = max((i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "user"), default=0)
+    out = []
+    for msg in messages[:last]:
+        if isinstance(msg, Mapping) and msg.get("role") in ("user", "assistant"):
+            text = text_of(msg.get("content"))
+            if text:
+                out.append({"role": str(msg["role"]), "content": text[:MAX_RECENT_CHARS]})
+    return out[-limit:] if limit > 0 else []
 
 
 def inject_context(messages: list[dict[str, Any]], block: str) -> list[dict[str, Any]]:
