@@ -103,13 +103,6 @@ def test_jiyi_store_answers_as_in_memory_store_does(fresh: Any, program: list[tu
         assert answer(ours, op) == answer(theirs, op), op
 
 
-@pytest.fixture
-def clock() -> FrozenClock:
-    from conftest import T0
-
-    return FrozenClock(T0)
-
-
 def open_store(tmp_path: Path, clock: FrozenClock, **config: Any) -> JiyiStore:
     return JiyiStore(Memory(path=tmp_path / "lg.db", home=tmp_path, clock=clock, embedder="hash",
                             background_worker=False, **config))
