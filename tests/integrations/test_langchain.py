@@ -19,8 +19,8 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda
 
 from jiyi.clock import FrozenClock
-from jiyi.integrations.langchain import JiyiChatMessageHistory, JiyiRetriever
 from jiyi.errors import InvalidInput
+from jiyi.integrations.langchain import JiyiChatMessageHistory, JiyiRetriever
 from jiyi.memory import Memory
 
 
