@@ -32,6 +32,7 @@ from jiyi.records import (
 )
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
@@ -185,12 +186,14 @@ def _weighed(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
 
     A pleasantry ("你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！", "thanks!")
     is kept at importance 0.05 with ``metadata["smalltalk"] = True``, so a context block
-    can leave it out; a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
+    can leave it out; so is a filler (text/fillers.py: "没有啦哈哈", "没去哈哈", "nah not really lol");
+    a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
     """
     out = []
     for d in drafts:
         rec = d.record
-        weight = turn_importance(rec.content, str(rec.metadata.get("role", "user")))
+        weight = (SMALLTALK_IMPORTANCE if is_filler(rec.content)  # 没有啦哈哈 / "nah lol": a bare answer
+                  else turn_importance(rec.content, str(rec.metadata.get("role", "user"))))
         meta = {**rec.metadata, "smalltalk": True} if weight <= SMALLTALK_IMPORTANCE else rec.metadata
         out.append(dataclasses.replace(d, record=rec.replace(importance=weight, metadata=meta)))
     return out

@@ -108,7 +108,7 @@ def _zh_draft(c: Clause, rest: str, date_text: str) -> list[Draft]:
         owner = third_person(f"我的{rel}{c.rel_name or ''}", "zh")
     else:
         owner = "用户"
-    rel_key = REL_ZH[rel][0] if rel else None
+    rel_key = REL_ZH.get(rel, (rel, ""))[0] if rel else None
     return [_draft(owner + "的" + label + "是{v}", _slot(rel, key, rel_key), date_text)]
 
 

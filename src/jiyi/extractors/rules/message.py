@@ -15,9 +15,11 @@ from jiyi.extractors.rules.changes import changes
 from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
     RecentRelation,
+    asks,
     assign_subject_en,
     assign_subject_zh,
     split_clauses,
+    without_tag_questions,
 )
 from jiyi.extractors.rules.content import clause_content, drop_subject, mask_times
 from jiyi.extractors.rules.corrections import Thread, corrected, remembered, strip_markers
@@ -32,9 +34,10 @@ from jiyi.extractors.rules.en import (
 )
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
+from jiyi.extractors.rules.hygiene import hedged, points_elsewhere, without_emphasis
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
-from jiyi.extractors.rules.recurring import one_off, told_as_past
+from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
@@ -52,6 +55,9 @@ from jiyi.records import Kind, Message
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
+#: a hedge before 对…过敏 (我可能对青霉素过敏): not part of the allergen; the hedge lowers the confidence
+_ZH_UNSURE = re.compile(r"^(?:可能|也许|或许|好像|似乎|大概|应该)(?=对)")
+
 
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
@@ -60,9 +66,11 @@ class MessageExtraction:
         self.msg, self.lang, self.tz = msg, lang, tz
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
-        self.text, self.corrects, self.remember_at = strip_markers(first_person(msg.content, lang), lang)
+        text = without_tag_questions(first_person(msg.content, lang), lang)  # "I like jazz, do you?" tells
+        self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
         found = find_time_expressions(self.text, self.ref, tz=tz)
-        self.spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
+        spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
+        self.spans = told_as_coming(self.text, spans, self.ref)  # 12月20号去看演唱会, said in March: next December
         self.clauses = split_clauses(self.text, lang, self.spans)
 
     # -- helpers
@@ -87,7 +95,9 @@ class MessageExtraction:
         for c in self.clauses:
             assign(c, prev, recent)
             named, referent = referent_names(self, c, referent)
-            found = named or recurring_dates(self, c) or self.facts(c)
+            asked = asks(c, self.text, self.lang)  # 我上周续签了吗？/ "did I say I like sushi?": asks, never tells
+            c.question = c.question or asked
+            found = named or recurring_dates(self, c) or ([] if asked else self.facts(c))
             if not found and self._continues(c, prev, drafts):
                 prev = c
                 continue
@@ -106,7 +116,8 @@ class MessageExtraction:
         drafts += ended
         drafts += events(self)
         drafts += changes(self)
-        return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
+        drafts = [d for d in remembered(self, merge_slots(drafts, self.lang)) if not points_elsewhere(d)]
+        return corrected(self, hedged(drafts, self.lang), thread)
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)
@@ -136,7 +147,7 @@ class MessageExtraction:
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
             out = zh_claim(body)  # 我是管理员: a statement by the speaker, never a role
             if not out:
-                out = zh_name(body) + zh_age(body) + zh_health(body, sentence) + zh_residence(body) + zh_work(body)
+                out = zh_name(body) + zh_age(body) + zh_health(_ZH_UNSURE.sub("", body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
         timed = self.qualifying(c)
         for d in out:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.write.timeparse import TimeSpan
 
@@ -59,14 +59,26 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
 _ZH_PAST_TOLD = re.compile(r"了|过(?!年|节)|已经|那时|当时")
 _ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
 _EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
+#: an English clause about what is coming: a future form, or the progressive of a plan ("I'm flying…")
+_EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to|"
+                            r"(?:i'm|i\s+am|we're|we\s+are)\s+\w+ing|is\s+on|are\s+on|next|upcoming|coming\s+up)\b")
 _EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next)\b")
 
 
 def _year_back(dt: datetime) -> datetime:
+    return _years_on(dt, -1)
+
+
+def _years_on(dt: datetime, k: int) -> datetime:
     try:
-        return dt.replace(year=dt.year - 1)
+        return dt.replace(year=dt.year + k)
     except ValueError:  # 29 February
-        return dt.replace(year=dt.year - 1, day=28)
+        return dt.replace(year=dt.year + k, day=28)
+
+
+#: how long ago a bare date may be and still be recounted without a past-tense word
+#: (周六我们去看展, said on Monday, is last Saturday); older, it is the next one
+RECOUNTED = timedelta(days=14)
 
 
 def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
@@ -81,5 +93,26 @@ def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[Ti
             future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_TOLD).search(clause)
             if past and not future:
                 span = dataclasses.replace(span, start=_year_back(span.start), end=_year_back(span.end))
+        out.append(span)
+    return out
+
+
+def told_as_coming(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
+    """A bare month or date already over at ``ref`` in a clause told as upcoming is the next one.
+
+    "12月20号去看演唱会" / "I'm flying to Oslo on January 3rd", said in March, is next December /
+    next January, not the one before. Upcoming: a future word (要 / 打算 / will / going to), or
+    no past-tense word and the date more than :data:`RECOUNTED` ago.
+    """
+    out: list[TimeSpan] = []
+    for span in spans:
+        if span.end <= ref and _BARE_DATE.match(span.text.strip()):
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_CUE).search(clause)
+            if future and not past or not past and ref - span.end > RECOUNTED:
+                while span.end <= ref:
+                    span = dataclasses.replace(span, start=_years_on(span.start, 1), end=_years_on(span.end, 1))
         out.append(span)
     return out

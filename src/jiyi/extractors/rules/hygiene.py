@@ -1,0 +1,75 @@
+"""What a message says about how sure it is, and what is talk about memory rather than a fact.
+
+- **emphasis** ("非常重要", "这个很关键", "it matters", "this is important") is said about a
+  statement, never part of it: a clause of it alone is blanked before clauses are split, so
+  "remember that I hate cilantro, it matters" stores "User hates cilantro".
+- **a request to remember that points elsewhere** ("请记住这一点", "remember this") is no
+  fact of its own: nothing of it is stored (what it points to was stored when it was said).
+- **a hedge** (可能 / 也许 / 打算看看 / maybe / might / thinking about) makes a statement less
+  sure: its confidence is scaled by :data:`HEDGED`, and a hedged value takes no slot (a
+  maybe-move does not replace where the user lives), except a health or allergy one, which
+  is kept (a maybe-allergy still matters) at the lower confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from jiyi.extractors.rules.drafts import Draft
+
+#: the confidence of a hedged statement relative to a certain one
+HEDGED = 0.6
+
+_EMPHASIS_ZH = re.compile(
+    r"(?:(?<=^)|(?<=[，,。！!；;\s]))(?:这(?:一点|点|个|件事)?|那(?:一点|个)?|它)?(?:真的|确实)?(?:非常|很|特别|超级|十分|极其|相当)?"
+    r"(?:重要|关键|要紧)(?:的)?(?:哦|啊|呀|哈|啦)?(?=$|[，,。！!；;\s])")
+_EMPHASIS_EN = re.compile(
+    r"(?i)(?:(?<=^)|(?<=[,.;!]\s)|(?<=[,.;!]))\s*(?:(?:it|this|that)(?:'s|\s+is|\s+really)?\s+(?:really\s+|very\s+|super\s+)?"
+    r"(?:matters?|important|crucial|key)(?:\s+(?:to\s+me|a\s+lot))?|important)\s*(?=$|[.!,;])")
+_POINTER_ONLY = re.compile(
+    r"(?i)^(?:用户要求记住：|User asked to remember:\s*)[\s，,。.!！:：]*(?:这一点|这点|这个|这件事|这些|那个|那件事|以上|上面的?|"
+    r"刚才(?:说的|那句)?|我说的|我刚说的|this|that|it|these|all\s+of\s+this|all\s+that|what\s+i\s+(?:just\s+)?said|"
+    r"the\s+above)?(?:的话|吧|哦|啊|了)?[\s，,。.!！]*$")
+_HEDGE_ZH = re.compile(r"(?<!不)可能|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
+_HEDGE_EN = re.compile(r"(?i)\b(?:maybe|perhaps|might|possibly|probably|thinking\s+(?:about|of)|considering|not\s+sure|"
+                       r"i\s+guess|may\s+(?:be|have|go|move|try|start|take|need|get|switch)|could\s+be|if\s+i\s+can)\b")
+_KEEPS_SLOT = ("allergy/", "health/", "person:")
+
+
+def without_emphasis(text: str, lang: str) -> str:
+    """``text`` with its emphasis clauses blanked by spaces (offsets stay valid)."""
+    pattern = _EMPHASIS_ZH if lang == "zh" else _EMPHASIS_EN
+    return pattern.sub(lambda m: " " * len(m.group()), text)
+
+
+def points_elsewhere(d: Draft) -> bool:
+    """Is ``d`` a request to remember whose only words point to something said before?"""
+    return bool(_POINTER_ONLY.match(d.content))
+
+
+def is_hedged(text: str, lang: str) -> bool:
+    """Does ``text`` hedge (可能 / 也许 / maybe / might / thinking about)?"""
+    return bool((_HEDGE_ZH if lang == "zh" else _HEDGE_EN).search(text))
+
+
+def _say_unsure(content: str, lang: str) -> str:
+    if lang == "zh":
+        return "用户可能" + content[2:] if content.startswith("用户") else "可能" + content
+    for lead, unsure in (("User is ", "User is possibly "), ("User has ", "User possibly has "), ("User ", "User possibly ")):
+        if content.startswith(lead):
+            return unsure + content[len(lead):]
+    return "Possibly: " + content
+
+
+def hedged(drafts: Sequence[Draft], lang: str) -> list[Draft]:
+    """``drafts`` with each hedged one less sure (and, outside health and allergies, slotless)."""
+    for d in drafts:
+        said = d.source or d.content
+        if is_hedged(said, lang):
+            d.confidence = round(d.confidence * HEDGED, 3)
+            if not is_hedged(d.content, lang):  # the statement keeps its hedge (用户对青霉素过敏 → 用户可能…)
+                d.content = _say_unsure(d.content, lang)
+            if d.slot and not d.slot.startswith(_KEEPS_SLOT):
+                d.slot, d.template = None, None
+    return list(drafts)
