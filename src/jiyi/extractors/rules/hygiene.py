@@ -34,6 +34,13 @@ _POINTER_ONLY = re.compile(
 _HEDGE_ZH = re.compile(r"(?<!不)可能|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
 _HEDGE_EN = re.compile(r"(?i)\b(?:maybe|perhaps|might|possibly|probably|thinking\s+(?:about|of)|considering|not\s+sure|"
                        r"i\s+guess|may\s+(?:be|have|go|move|try|start|take|need|get|switch)|could\s+be|if\s+i\s+can)\b")
+#: a rhetorical reminder tells again what it asks: 我不是跟你说过我对花生过敏吗？/ "Didn't I tell you I'm vegan?"
+_TOLD_AGAIN_ZH = re.compile(
+    r"(?:^|(?<=[，,。！!？?；;\s]))(?P<lead>(?:我)?(?:不是|没)(?:已经)?(?:跟你|和你|给你|对你)?(?:说过|讲过|提过|告诉过你|告诉你)"
+    r"(?:了)?[，,:：]?)(?P<rest>[^。！!？?；;]+?)(?P<end>吗|嘛|吧|么)?(?P<q>[？?])?(?=[。！!；;]|$)")
+_TOLD_AGAIN_EN = re.compile(
+    r"(?i)(?:^|(?<=[.!?;]\s))(?P<lead>(?:didn't|did\s+not|haven't|have\s+not)\s+i\s+(?:tell|told|mention(?:ed)?|say|said)"
+    r"(?:\s+(?:to\s+)?you)?(?:\s+(?:before|already))?(?:\s+that)?[,:]?\s+)(?P<rest>[^?.!;]+?)(?P<end>)(?P<q>\?)")
 _KEEPS_SLOT = ("allergy/", "health/", "person:")
 
 
@@ -41,6 +48,15 @@ def without_emphasis(text: str, lang: str) -> str:
     """``text`` with its emphasis clauses blanked by spaces (offsets stay valid)."""
     pattern = _EMPHASIS_ZH if lang == "zh" else _EMPHASIS_EN
     return pattern.sub(lambda m: " " * len(m.group()), text)
+
+
+def told_again(text: str, lang: str) -> str:
+    """``text`` with a rhetorical reminder made the statement it repeats, same length (offsets stay valid)."""
+    def statement(m: re.Match[str]) -> str:
+        tail = " " * len(m.group("end") or "") + ("。" if lang == "zh" else ".") * len(m.group("q") or "")
+        return " " * len(m.group("lead")) + m.group("rest") + tail
+
+    return (_TOLD_AGAIN_ZH if lang == "zh" else _TOLD_AGAIN_EN).sub(statement, text)
 
 
 def points_elsewhere(d: Draft) -> bool:

@@ -34,7 +34,7 @@ from jiyi.extractors.rules.en import (
 )
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
-from jiyi.extractors.rules.hygiene import hedged, points_elsewhere, without_emphasis
+from jiyi.extractors.rules.hygiene import hedged, points_elsewhere, told_again, without_emphasis
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
 from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
@@ -59,6 +59,13 @@ from jiyi.write.timeparse import TimeSpan, find_time_expressions
 _ZH_UNSURE = re.compile(r"^(?:可能|也许|或许|好像|似乎|大概|应该)(?=对)")
 
 
+#: a clause that turns to something else (a contrast, thanks, the weather, a side remark): never glued onto
+#: the statement before it ("用户喜欢吃辣，最近胃不好", "User likes tea, thanks for asking" are nonsense facts)
+_NEW_THOUGHT = re.compile(r"(?i)^(?:但是?|不过|可是|然而|只是|却|另外|对了|顺便|话说|谢谢|感谢|多谢|哈哈|总之|反正|天气|"
+                          r"but\b|though\b|although\b|however\b|yet\b|thanks\b|thank\s+you|anyway|btw\b|by\s+the\s+way|"
+                          r"lol\b|haha|sorry\b|the\s+weather|oh\b|ok(?:ay)?\b)")
+
+
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
 
@@ -66,7 +73,7 @@ class MessageExtraction:
         self.msg, self.lang, self.tz = msg, lang, tz
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
-        text = without_tag_questions(first_person(msg.content, lang), lang)  # "I like jazz, do you?" tells
+        text = told_again(without_tag_questions(first_person(msg.content, lang), lang), lang)  # tells, not asks
         self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
         found = find_time_expressions(self.text, self.ref, tz=tz)
         spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
@@ -187,7 +194,7 @@ class MessageExtraction:
                 or last.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
                 or last.slot is not None and last.slot.startswith(("style/", "contact/"))):
             return False
-        if len(last.content) > MAX_CHARS - 20:
+        if len(last.content) > MAX_CHARS - 20 or _NEW_THOUGHT.match(c.text):  # 但是最近胃不好 is not more of 喜欢吃辣
             return False
         joiner = "，" if self.lang == "zh" else ", "
         addition = drop_subject(self.content(c)) if self.lang == "zh" else c.text.strip().rstrip(".!")

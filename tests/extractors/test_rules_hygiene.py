@@ -1,0 +1,154 @@
+"""What the rules must not store, and what they must store with less certainty or someone else's name.
+
+Messages are stamped 2025-03-05 10:00 UTC (rules_support.TS).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import _d, run
+
+from jiyi.extractors.rules.hygiene import is_hedged
+from jiyi.records import Kind
+
+
+def kinds(text: str) -> list[tuple[str, str | None, str]]:
+    return [(c.kind.value, c.slot, c.content) for c in run(text)]
+
+
+# ---------------------------------------------------------------- questions ask, they do not tell
+
+@pytest.mark.parametrize("text", [
+    "我周末一般喜欢去爬山吗？", "我平时喜欢喝乌龙茶吗", "我住在宁波吗？", "我平时爱看纪录片吗",
+    "我每周都去游泳了吗？", "Did I tell you I like ramen?", "Do I like opera?", "Did I say I live in Dundee?",
+    "Have I mentioned that I work at a pharmacy?", "Do I live in Leeds?",
+])
+def test_a_question_is_never_stored_as_a_fact(text: str) -> None:
+    assert run(text) == [], kinds(text)
+
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("I like opera, do you?", "pref/opera", "User likes opera"),
+    ("我喜欢吃酸菜鱼，你呢？", "pref/酸菜鱼", "用户喜欢吃酸菜鱼"),
+    ("我住在绍兴，你知道绍兴吗？", "user/city", "用户住在绍兴"),
+])
+def test_a_statement_with_a_question_after_it_is_kept_without_the_question(text: str, slot: str,
+                                                                           content: str) -> None:
+    found = [c for c in run(text) if c.slot == slot]
+    assert [c.content for c in found] == [content]
+    assert all("?" not in c.content and "？" not in c.content for c in run(text))
+
+
+@pytest.mark.parametrize(("text", "slot"), [("我什么水果都喜欢吃，就是对菠萝过敏", "allergy/菠萝"),
+                                            ("我不是跟你说过我对花生过敏嘛", "allergy/花生")])
+def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: str) -> None:
+    assert any(c.slot == slot for c in run(text)), kinds(text)
+
+
+# ---------------------------------------------------------------- talk about memory is not a fact
+
+@pytest.mark.parametrize("text", ["请记住这一点，非常重要", "一定要记住这个，很关键！", "remember this, it matters",
+                                  "Please remember that, it's really important."])
+def test_a_request_to_remember_that_points_elsewhere_is_not_stored(text: str) -> None:
+    assert run(text) == [], kinds(text)
+
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("记住，我对芒果过敏，这个很重要", "allergy/芒果", "用户对芒果过敏"),
+    ("remember that I hate olives, it matters", "pref/olives", "User hates olives"),
+])
+def test_emphasis_is_no_part_of_the_fact_it_stresses(text: str, slot: str, content: str) -> None:
+    c = next(c for c in run(text) if c.slot == slot)
+    assert c.content == content
+    assert c.importance >= 0.85
+
+
+# ---------------------------------------------------------------- owners keep what is theirs
+
+@pytest.mark.parametrize(("text", "who"), [("记住：我表哥对芒果过敏", "表哥"), ("我姐夫对猫毛过敏", "姐夫"),
+                                          ("记住，我的舅舅对花生过敏", "舅舅"), ("我邻居对海鲜过敏", "邻居")])
+def test_someone_elses_allergy_stays_theirs(text: str, who: str) -> None:
+    found = run(text)
+    assert not any((c.slot or "").startswith("allergy/") for c in found), kinds(text)
+    assert any(who in c.content and "过敏" in c.content for c in found), kinds(text)
+
+
+@pytest.mark.parametrize("text", ["我表妹今年九岁了", "我邻居的猫五岁了", "我同桌的狗两岁了", "My neighbour's parrot is 12"])
+def test_someone_elses_or_a_pets_age_is_not_the_users(text: str) -> None:
+    assert not any(c.slot == "user/age" for c in run(text)), kinds(text)
+
+
+# ---------------------------------------------------------------- upcoming dates stay ahead
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("我们12月20号去看话剧", "2025-12-20"), ("12月28号我要去哈尔滨看冰灯", "2025-12-28"),
+    ("I'm flying to Reykjavik on January 3rd", "2026-01-03"), ("We will visit my aunt on February 2", "2026-02-02"),
+])
+def test_a_bare_date_of_an_upcoming_event_is_the_next_one(text: str, day: str) -> None:
+    ev = next(c for c in run(text) if c.kind is Kind.EVENT)
+    assert ev.valid_from == _d(day)
+    assert ev.expires_at is not None and ev.expires_at > _d("2025-03-05")
+
+
+@pytest.mark.parametrize(("text", "day"), [("我去年12月20号去看了话剧", "2024-12-20"),
+                                           ("I went to Reykjavik on January 3rd", "2025-01-03"),
+                                           ("3月1号我交了论文", "2025-03-01")])
+def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
+    ev = next(c for c in run(text) if c.kind is Kind.EVENT)
+    assert ev.valid_from == _d(day)
+
+
+# ---------------------------------------------------------------- a hedge is less sure
+
+@pytest.mark.parametrize(("sure", "unsure"), [
+    ("我下个月去西宁出差", "我下个月可能去西宁出差"), ("我周末去钓鱼", "我周末也许去钓鱼"),
+    ("I'm moving to Denver next month", "I might move to Denver next month"),
+    ("Next week I'm visiting my parents", "Maybe next week I'm visiting my parents"),
+])
+def test_a_hedged_statement_carries_less_confidence(sure: str, unsure: str) -> None:
+    a, b = run(sure), run(unsure)
+    assert a and b, (kinds(sure), kinds(unsure))
+    assert max(c.confidence for c in b) < min(c.confidence for c in a)
+
+
+def test_a_hedged_value_does_not_take_the_slot_but_a_hedged_allergy_does() -> None:
+    assert not any(c.slot == "user/city" for c in run("我可能会搬到无锡住")), kinds("我可能会搬到无锡住")
+    c = next(c for c in run("我可能对头孢过敏") if c.slot == "allergy/头孢")
+    assert c.content == "用户可能对头孢过敏"
+    assert c.confidence < next(c for c in run("我对头孢过敏") if c.slot == "allergy/头孢").confidence
+
+
+def test_not_possible_is_no_hedge() -> None:
+    assert is_hedged("我也许会喜欢榴莲", "zh") and not is_hedged("我不可能喜欢榴莲", "zh")
+    assert is_hedged("I may move to Perth", "en") and not is_hedged("I moved in May", "en")
+
+
+@pytest.mark.parametrize(("text", "who"), [("我养了只柯基，今年两岁", "柯基"), ("我养了一只狗，叫年糕，三岁", "狗"),
+                                          ("我有一个女儿，今年五岁", "女儿")])
+def test_an_age_after_someone_introduced_is_theirs(text: str, who: str) -> None:
+    found = run(text)
+    assert not any(c.slot == "user/age" for c in found), kinds(text)
+    assert any(c.content.startswith(f"用户的{who}") and "岁" in c.content for c in found), kinds(text)
+
+
+def test_the_users_own_age_after_an_introduction_is_still_theirs() -> None:
+    assert any(c.slot == "user/age" for c in run("我养了只猫，我今年三十岁"))
+
+
+# ---------------------------------------------------------------- one clause, one meaning
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("我喜欢吃辣，但是最近胃不好", "pref/辣", "用户喜欢吃辣"),
+    ("I love kayaking, the weather is great today", "pref/kayaking", "User loves kayaking"),
+    ("I like rooibos, thanks for asking", "pref/rooibos", "User likes rooibos"),
+])
+def test_a_clause_about_something_else_is_not_glued_on(text: str, slot: str, content: str) -> None:
+    assert [c.content for c in run(text) if c.slot == slot] == [content]
+
+
+def test_the_weather_is_no_event_of_the_users() -> None:
+    assert not any("天气" in c.content for c in run("我平时喜欢下棋，今天天气不错")), kinds("我平时喜欢下棋，今天天气不错")
+
+
+def test_a_continued_statement_is_still_one() -> None:
+    assert any(c.content == "用户一般6点起，7点到公司" for c in run("我一般6点起，7点到公司"))
