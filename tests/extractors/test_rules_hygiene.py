@@ -40,7 +40,9 @@ def test_a_statement_with_a_question_after_it_is_kept_without_the_question(text:
 
 
 @pytest.mark.parametrize(("text", "slot"), [("我什么水果都喜欢吃，就是对菠萝过敏", "allergy/菠萝"),
-                                            ("我不是跟你说过我对花生过敏嘛", "allergy/花生")])
+                                            ("我不是跟你说过我对花生过敏嘛", "allergy/花生"),
+                                            ("我之前跟你说过我喜欢养多肉", "pref/多肉"),
+                                            ("Didn't I tell you I'm allergic to walnuts?", "allergy/walnuts")])
 def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: str) -> None:
     assert any(c.slot == slot for c in run(text)), kinds(text)
 
@@ -48,7 +50,7 @@ def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: 
 # ---------------------------------------------------------------- talk about memory is not a fact
 
 @pytest.mark.parametrize("text", ["请记住这一点，非常重要", "一定要记住这个，很关键！", "remember this, it matters",
-                                  "Please remember that, it's really important."])
+                                  "Please remember that, it's really important.", "记得我说过的话"])
 def test_a_request_to_remember_that_points_elsewhere_is_not_stored(text: str) -> None:
     assert run(text) == [], kinds(text)
 
