@@ -68,11 +68,19 @@ def test_emphasis_is_no_part_of_the_fact_it_stresses(text: str, slot: str, conte
 # ---------------------------------------------------------------- owners keep what is theirs
 
 @pytest.mark.parametrize(("text", "who"), [("记住：我表哥对芒果过敏", "表哥"), ("我姐夫对猫毛过敏", "姐夫"),
-                                          ("记住，我的舅舅对花生过敏", "舅舅"), ("我邻居对海鲜过敏", "邻居")])
+                                          ("记住，我的舅舅对花生过敏", "舅舅"), ("我邻居对海鲜过敏", "邻居"),
+                                          ("记住：楼下老周对花生过敏", "楼下老周"), ("记住，我们组长对酒精过敏", "组长"),
+                                          ("remember that my landlord is allergic to cats", "landlord")])
 def test_someone_elses_allergy_stays_theirs(text: str, who: str) -> None:
     found = run(text)
     assert not any((c.slot or "").startswith("allergy/") for c in found), kinds(text)
-    assert any(who in c.content and "过敏" in c.content for c in found), kinds(text)
+    assert any(who in c.content and ("过敏" in c.content or "allergic" in c.content) for c in found), kinds(text)
+    assert not any(c.content.startswith(("用户对", "User is allergic", "User asked")) for c in found), kinds(text)
+
+
+@pytest.mark.parametrize("text", ["我从小就对榛子过敏", "我们全家都对榛子过敏", "我一直对榛子过敏", "我有点对榛子过敏"])
+def test_the_users_allergy_said_with_more_words_is_still_the_users(text: str) -> None:
+    assert [c.content for c in run(text) if c.slot == "allergy/榛子"] == ["用户对榛子过敏"], kinds(text)
 
 
 @pytest.mark.parametrize("text", ["我表妹今年九岁了", "我邻居的猫五岁了", "我同桌的狗两岁了", "My neighbour's parrot is 12"])

@@ -207,7 +207,14 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
 
 # ---------------------------------------------------------------- English subjects
 
-_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+(?P<rel>{alternation(list(REL_EN))})\b")
+#: people of a user's life beyond the relations lexicon: "my landlord is allergic to cats" is the landlord's
+_MORE_KIN_EN = word_list("landlord landlady neighbor neighbour teacher coach cousin aunt uncle nephew niece grandson "
+                         "granddaughter stepmom stepdad stepson stepdaughter mother-in-law father-in-law sister-in-law "
+                         "brother-in-law manager supervisor assistant doctor therapist tutor student classmate teammate "
+                         "babysitter nanny housemate flatmate ex ex-wife ex-husband ex-girlfriend ex-boyfriend twin "
+                         "stepsister stepbrother godmother godfather mentor client")
+_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+"
+                           rf"(?P<rel>{alternation([*REL_EN, *_MORE_KIN_EN])})\b")
 _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|anyway)[,!]?\s+)*(?:i|i'm|i've|i'll|i'd|"
                       r"im|we|we're|we've|my)\b")
 _EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")

@@ -14,6 +14,7 @@ from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.changes import changes
 from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
+    ZH_SELF,
     RecentRelation,
     asks,
     assign_subject_en,
@@ -55,8 +56,10 @@ from jiyi.records import Kind, Message
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
-#: a hedge before 对…过敏 (我可能对青霉素过敏): not part of the allergen; the hedge lowers the confidence
-_ZH_UNSURE = re.compile(r"^(?:可能|也许|或许|好像|似乎|大概|应该)(?=对)")
+#: words between 我 and 对…过敏 that leave the allergy the user's (全家都 / 从小就 / 一直 / 可能): not part of
+#: the allergen (a hedge among them lowers the confidence, rules/hygiene.py)
+_ZH_WITH_USER = re.compile(r"^(?:全家|一家人?|家里人|俩|两个|大家|都|也|还|就|一直|从小|本来|其实|有点|有些|点|些|特别|比较|非常|很|"
+                           r"严重|轻微|稍微|好像|似乎|可能|也许|或许|大概|应该|貌似|天生|一向|向来|从来|最近|现在|后来)+")
 
 
 #: a clause that turns to something else (a contrast, thanks, the weather, a side remark): never glued onto
@@ -154,8 +157,9 @@ class MessageExtraction:
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
             out = zh_claim(body)  # 我是管理员: a statement by the speaker, never a role
             if not out:
-                out = zh_name(body) + zh_age(body) + zh_health(_ZH_UNSURE.sub("", body), sentence) + zh_residence(body) + zh_work(body)
+                out = zh_name(body) + zh_age(body) + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
+        out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
         timed = self.qualifying(c)
         for d in out:
             if timed and d.slot == "user/city":  # 下个月搬到杭州: true from then on
@@ -203,3 +207,17 @@ class MessageExtraction:
         last.source_at = c.start
         c.consumed = True
         return True
+
+
+def _before_to(body: str) -> str:
+    """``body`` without the adverbs before its 对 (从小就对花生过敏 → 对花生过敏)."""
+    m = _ZH_WITH_USER.match(body)
+    return body[m.end():] if m and body[m.end():].startswith("对") else body
+
+
+def theirs(d: Draft, clause: str) -> Draft:
+    """``allergy/隔壁老王对花生`` (记住：隔壁老王对花生过敏) is 隔壁老王's allergy to 花生, never the user's."""
+    who, allergen = (d.slot or "").removeprefix("allergy/").split("对", 1)
+    owner = ("用户的" if ZH_SELF.match(tidy_zh(clause)) else "") + who
+    return fact(f"{owner}对{allergen}过敏", f"person:{who}/allergy/{allergen}", allergen, kind=Kind.RELATION,
+                importance=d.importance, confidence=d.confidence, visibility=d.visibility)
