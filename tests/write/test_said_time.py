@@ -82,3 +82,13 @@ def test_a_timestamp_ahead_of_the_clock_counts_as_now(make_memory: object) -> No
     mem.add([said("我对腰果过敏", "2025-09-01T08:00:00Z", "a")], user_id="u", sync=True)
     allergy = next(r for r in mem.get_all(user_id="u") if r.slot == "allergy/腰果")
     assert allergy.created_at == NOW
+
+
+def test_a_summary_of_an_imported_session_is_dated_by_its_last_turn(make_memory: object) -> None:
+    mem: Memory = make_memory(timezone="UTC")  # type: ignore[operator]
+    turns = [said("我在准备教师资格证考试", "2025-03-10T08:00:00Z", "a"),
+             {"role": "assistant", "content": "加油！", "timestamp": "2025-03-10T08:01:00Z", "id": "b"},
+             said("下个月考笔试，有点紧张", "2025-03-10T08:02:00Z", "c")]
+    mem.add(turns, user_id="u", session_id="s1", sync=True)
+    [summary] = mem.end_session(user_id="u", session_id="s1")
+    assert summary.created_at == datetime(2025, 3, 10, 8, 2, tzinfo=timezone.utc)
