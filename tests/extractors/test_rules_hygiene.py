@@ -42,7 +42,8 @@ def test_a_statement_with_a_question_after_it_is_kept_without_the_question(text:
 @pytest.mark.parametrize(("text", "slot"), [("我什么水果都喜欢吃，就是对菠萝过敏", "allergy/菠萝"),
                                             ("我不是跟你说过我对花生过敏嘛", "allergy/花生"),
                                             ("我之前跟你说过我喜欢养多肉", "pref/多肉"),
-                                            ("Didn't I tell you I'm allergic to walnuts?", "allergy/walnuts")])
+                                            ("Didn't I tell you I'm allergic to walnuts?", "allergy/walnuts"),
+                                            ("我记得我说过我对虾皮过敏", "allergy/虾皮")])
 def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: str) -> None:
     assert any(c.slot == slot for c in run(text)), kinds(text)
 
@@ -126,6 +127,11 @@ def test_a_hedged_value_does_not_take_the_slot_but_a_hedged_allergy_does() -> No
     c = next(c for c in run("我可能对头孢过敏") if c.slot == "allergy/头孢")
     assert c.content == "用户可能对头孢过敏"
     assert c.confidence < next(c for c in run("我对头孢过敏") if c.slot == "allergy/头孢").confidence
+
+
+def test_wondering_is_a_hedge() -> None:
+    c = next(c for c in run("I wonder if I'm allergic to lychee") if c.slot == "allergy/lychee")
+    assert c.confidence < 0.8 and "possibly" in c.content
 
 
 def test_not_possible_is_no_hedge() -> None:

@@ -31,12 +31,13 @@ _POINTER_ONLY = re.compile(
     r"(?i)^(?:用户要求记住：|User asked to remember:\s*)[\s，,。.!！:：]*(?:这一点|这点|这个|这件事|这些|那个|那件事|以上|上面的?|"
     r"刚才(?:说的|那句)?|(?:我|用户)(?:刚才|之前|刚刚)?(?:说过|说|讲过|讲)的(?:话|事|那些)?|this|that|it|these|all\s+of\s+this|all\s+that|what\s+i\s+(?:just\s+)?said|"
     r"the\s+above)?(?:的话|吧|哦|啊|了)?[\s，,。.!！]*$")
-_HEDGE_ZH = re.compile(r"(?<!不)可能|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
+_HEDGE_ZH = re.compile(r"(?<!不)可能|不知道(?:是不是|会不会|能不能)|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
 _HEDGE_EN = re.compile(r"(?i)\b(?:maybe|perhaps|might|possibly|probably|thinking\s+(?:about|of)|considering|not\s+sure|"
+                       r"wonder(?:ing)?\s+(?:if|whether)|"
                        r"i\s+guess|may\s+(?:be|have|go|move|try|start|take|need|get|switch)|could\s+be|if\s+i\s+can)\b")
 #: a reminder tells again what it reports: 我之前跟你说过我喜欢猫 / 我不是跟你说过我对花生过敏吗？/ "Didn't I tell you I'm vegan?"
 _TOLD_AGAIN_ZH = re.compile(
-    r"(?:^|(?<=[，,。！!？?；;\s]))(?P<lead>(?:我)?(?:不是|没|之前|以前|上次|早就|已经|刚才|刚刚|都)*(?:跟你|和你|给你|对你)?"
+    r"(?:^|(?<=[，,。！!？?；;\s]))(?P<lead>(?:我)?(?:记得(?:我)?)?(?:不是|没|之前|以前|上次|早就|已经|刚才|刚刚|都)*(?:跟你|和你|给你|对你)?"
     r"(?:说过|讲过|提过|告诉过你|告诉你)(?:了)?[，,:：]?)(?P<rest>(?:我|俺)[^。！!？?；;]+?)(?P<end>吗|嘛|吧|么)?(?P<q>[？?])?"
     r"(?=[。！!；;]|$)")
 _TOLD_AGAIN_EN = re.compile(
