@@ -94,6 +94,7 @@ def test_someone_elses_or_a_pets_age_is_not_the_users(text: str) -> None:
 @pytest.mark.parametrize(("text", "day"), [
     ("我们12月20号去看话剧", "2025-12-20"), ("12月28号我要去哈尔滨看冰灯", "2025-12-28"),
     ("I'm flying to Reykjavik on January 3rd", "2026-01-03"), ("We will visit my aunt on February 2", "2026-02-02"),
+    ("我3号要交房租", "2025-04-03"), ("I'm going to the dentist on the 2nd", "2025-04-02"),
 ])
 def test_a_bare_date_of_an_upcoming_event_is_the_next_one(text: str, day: str) -> None:
     ev = next(c for c in run(text) if c.kind is Kind.EVENT)
@@ -103,7 +104,7 @@ def test_a_bare_date_of_an_upcoming_event_is_the_next_one(text: str, day: str) -
 
 @pytest.mark.parametrize(("text", "day"), [("我去年12月20号去看了话剧", "2024-12-20"),
                                            ("I went to Reykjavik on January 3rd", "2025-01-03"),
-                                           ("3月1号我交了论文", "2025-03-01")])
+                                           ("3月1号我交了论文", "2025-03-01"), ("3号我交了房租", "2025-03-03")])
 def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
     ev = next(c for c in run(text) if c.kind is Kind.EVENT)
     assert ev.valid_from == _d(day)

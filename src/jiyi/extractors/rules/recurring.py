@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from jiyi.write.timeparse import TimeSpan
+from jiyi.write.timeparse.spans import month_add
 
 _BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|末)(?:的)?(?:早上|上午|中午|下午|晚上|夜里)?$")
 _BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
@@ -76,6 +77,7 @@ def _years_on(dt: datetime, k: int) -> datetime:
         return dt.replace(year=dt.year + k, day=28)
 
 
+_BARE_DAY = re.compile(r"(?i)^(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)$|^[\d一二三四五六七八九十]{1,3}[日号]$")
 #: how long ago a bare date may be and still be recounted without a past-tense word
 #: (周六我们去看展, said on Monday, is last Saturday); older, it is the next one
 RECOUNTED = timedelta(days=14)
@@ -114,5 +116,24 @@ def told_as_coming(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[
             if future and not past or not past and ref - span.end > RECOUNTED:
                 while span.end <= ref:
                     span = dataclasses.replace(span, start=_years_on(span.start, 1), end=_years_on(span.end, 1))
+        elif span.end <= ref and _BARE_DAY.match(span.text.strip()):  # 26号要去面试, said on the 28th: next month's
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            if (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_CUE).search(clause) and not past:
+                span = _next_month_with(span, ref)
         out.append(span)
     return out
+
+
+def _next_month_with(span: TimeSpan, ref: datetime) -> TimeSpan:
+    """``span`` (one day of a month) in the first month after it that has that day and ends after ``ref``."""
+    for k in range(1, 13):
+        y, m = month_add(span.start.year, span.start.month, k)
+        try:
+            start = span.start.replace(year=y, month=m)
+        except ValueError:  # no 31st in that month
+            continue
+        if start + (span.end - span.start) > ref:
+            return dataclasses.replace(span, start=start, end=start + (span.end - span.start))
+    return span
