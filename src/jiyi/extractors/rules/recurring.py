@@ -8,6 +8,12 @@ usually is (喜欢 / 一般 / 都 / 习惯 / usually / like / love…) names a r
 its span is dropped, so the clause stays a preference or behaviour with the words
 as said, no date and no expiry. Spans after 每 / every are already skipped by the
 parser.
+
+A bare date (no year) is also read in the tense it is told in: the parser takes the
+nearest one, and a clause told as done moves one ahead of the message back a year
+(:func:`told_as_past`, "5月去了日本" said in December), while a clause told as upcoming
+moves one already over to the next year, or a bare day (3号) to the next month
+(:func:`told_as_coming`, "12月20号去看演唱会" said in March).
 """
 
 from __future__ import annotations
