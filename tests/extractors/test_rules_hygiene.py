@@ -51,7 +51,8 @@ def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: 
 # ---------------------------------------------------------------- talk about memory is not a fact
 
 @pytest.mark.parametrize("text", ["请记住这一点，非常重要", "一定要记住这个，很关键！", "remember this, it matters",
-                                  "Please remember that, it's really important.", "记得我说过的话"])
+                                  "Please remember that, it's really important.", "记得我说过的话", "我希望你能记住我的喜好",
+                                  "记住刚才那句话", "Don't forget what I told you"])
 def test_a_request_to_remember_that_points_elsewhere_is_not_stored(text: str) -> None:
     assert run(text) == [], kinds(text)
 
@@ -64,6 +65,12 @@ def test_emphasis_is_no_part_of_the_fact_it_stresses(text: str, slot: str, conte
     c = next(c for c in run(text) if c.slot == slot)
     assert c.content == content
     assert c.importance >= 0.85
+
+
+@pytest.mark.parametrize(("text", "content"), [("记住这件事：后天上午十点体检", "用户2025年3月7日10:00体检"),
+                                              ("Remember this: my visa expires in August", "User's visa expires in August 2025")])
+def test_a_pointer_that_opens_what_is_remembered_is_no_part_of_it(text: str, content: str) -> None:
+    assert [c.content for c in run(text)] == [content]
 
 
 # ---------------------------------------------------------------- owners keep what is theirs

@@ -27,10 +27,15 @@ _EMPHASIS_ZH = re.compile(
 _EMPHASIS_EN = re.compile(
     r"(?i)(?:(?<=^)|(?<=[,.;!]\s)|(?<=[,.;!]))\s*(?:(?:it|this|that)(?:'s|\s+is|\s+really)?\s+(?:really\s+|very\s+|super\s+)?"
     r"(?:matters?|important|crucial|key)(?:\s+(?:to\s+me|a\s+lot))?|important)\s*(?=$|[.!,;])")
-_POINTER_ONLY = re.compile(
-    r"(?i)^(?:用户要求记住：|User asked to remember:\s*)[\s，,。.!！:：]*(?:这一点|这点|这个|这件事|这些|那个|那件事|以上|上面的?|"
-    r"刚才(?:说的|那句)?|(?:我|用户)(?:刚才|之前|刚刚)?(?:说过|说|讲过|讲)的(?:话|事|那些)?|this|that|it|these|all\s+of\s+this|all\s+that|what\s+i\s+(?:just\s+)?said|"
-    r"the\s+above)?(?:的话|吧|哦|啊|了)?[\s，,。.!！]*$")
+#: words that only point at what was said, or name a whole kind of it (这一点 / 刚才那句话 / 用户的喜好 / "this")
+_POINTERS_ZH = (r"(?:刚才|刚刚|之前|上面|前面|以上)?(?:说的)?(?:这|那)?(?:一点|点|个|件事|些|句话|些话|番话)?(?:的话|的)?|"
+                r"(?:用户)(?:刚才|之前|刚刚)?(?:说过|说|讲过|讲)的(?:话|事|那些|这些)?|"
+                r"用户的(?:喜好|偏好|习惯|信息|情况|要求|话|事)")
+_POINTERS_EN = (r"this|that|it|these|those|everything|all\s+(?:of\s+)?(?:this|that|it)|the\s+above|"
+                r"what\s+(?:User|I)\s+(?:just\s+)?(?:told|tell|said\s+to)\s+(?:the\s+assistant|you)|"
+                r"what\s+(?:User|I)\s+(?:just\s+)?said|User's\s+(?:preferences|info|information|details)")
+_POINTER_ONLY = re.compile(rf"(?i)^(?:用户要求记住：[\s，,。！!：:]*(?:{_POINTERS_ZH})(?:吧|哦|啊|了)?|"
+                           rf"User asked to remember:\s*(?:{_POINTERS_EN}))[\s，,。.!！]*$")
 _HEDGE_ZH = re.compile(r"(?<!不)可能|不知道(?:是不是|会不会|能不能)|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
 _HEDGE_EN = re.compile(r"(?i)\b(?:maybe|perhaps|might|possibly|probably|thinking\s+(?:about|of)|considering|not\s+sure|"
                        r"wonder(?:ing)?\s+(?:if|whether)|"
@@ -59,6 +64,17 @@ def told_again(text: str, lang: str) -> str:
         return " " * len(m.group("lead")) + m.group("rest") + tail
 
     return (_TOLD_AGAIN_ZH if lang == "zh" else _TOLD_AGAIN_EN).sub(statement, text)
+
+
+_POINTER_LEAD = re.compile(r"(?i)\s*(?:这|那)(?:一点|点|件事|个|些)\s*[：:，,]|\s*(?:this|that|the\s+following)\s*:")
+
+
+def without_pointer_lead(text: str, at: int) -> str:
+    """``text`` without a pointer that opens what a 记住 at ``at`` introduces (记住这件事：明天开会 → 明天开会)."""
+    if at < 0:
+        return text
+    m = _POINTER_LEAD.match(text, at)  # the marker before it is blanked: spaces, then the pointer
+    return text if m is None else text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
 def points_elsewhere(d: Draft) -> bool:

@@ -35,7 +35,13 @@ from jiyi.extractors.rules.en import (
 )
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
-from jiyi.extractors.rules.hygiene import hedged, points_elsewhere, told_again, without_emphasis
+from jiyi.extractors.rules.hygiene import (
+    hedged,
+    points_elsewhere,
+    told_again,
+    without_emphasis,
+    without_pointer_lead,
+)
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
 from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
@@ -78,6 +84,7 @@ class MessageExtraction:
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         text = told_again(without_tag_questions(first_person(msg.content, lang), lang), lang)  # tells, not asks
         self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
+        self.text = without_pointer_lead(self.text, self.remember_at)  # 记住这件事：明天开会 → 明天开会
         found = find_time_expressions(self.text, self.ref, tz=tz)
         spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
         self.spans = told_as_coming(self.text, spans, self.ref)  # 12月20号去看演唱会, said in March: next December
