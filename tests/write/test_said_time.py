@@ -92,3 +92,13 @@ def test_a_summary_of_an_imported_session_is_dated_by_its_last_turn(make_memory:
     mem.add(turns, user_id="u", session_id="s1", sync=True)
     [summary] = mem.end_session(user_id="u", session_id="s1")
     assert summary.created_at == datetime(2025, 3, 10, 8, 2, tzinfo=timezone.utc)
+
+
+def test_a_late_worker_dates_what_it_extracts_by_when_it_was_added(make_memory: object, clock: FrozenClock) -> None:
+    mem: Memory = make_memory(timezone="UTC")  # type: ignore[operator]
+    clock.set(SAID)
+    mem.add([{"role": "user", "content": "我对腰果过敏"}], user_id="u")  # queued; no timestamp: the time of add
+    clock.set(NOW)  # the worker gets to it months later
+    assert mem.flush()
+    allergy = next(r for r in mem.get_all(user_id="u") if r.slot == "allergy/腰果")
+    assert allergy.created_at == SAID
