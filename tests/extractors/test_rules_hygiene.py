@@ -73,6 +73,23 @@ def test_a_pointer_that_opens_what_is_remembered_is_no_part_of_it(text: str, con
     assert [c.content for c in run(text)] == [content]
 
 
+@pytest.mark.parametrize(("text", "slot"), [("能不能记住我对鹌鹑蛋过敏？", "allergy/鹌鹑蛋"), ("你能记住我对鹌鹑蛋过敏吗？", "allergy/鹌鹑蛋"),
+                                            ("Could you remember that I'm vegan?", "diet/type")])
+def test_a_request_to_remember_put_as_a_question_is_a_request(text: str, slot: str) -> None:
+    assert any(c.slot == slot and c.importance >= 0.85 and "?" not in c.content for c in run(text)), kinds(text)
+
+
+def test_a_polite_request_keeps_what_it_asks_to_remember() -> None:
+    assert [c.content for c in run("麻烦帮我记住我的储物柜号是C-208好吗？")] == ["用户要求记住：用户的储物柜号是C-208"]
+    ev = [c for c in run("可以帮我记一下我下周三去复诊吗？") if c.kind is Kind.EVENT]
+    assert [c.content for c in ev] == ["用户2025年3月12日去复诊"]
+
+
+@pytest.mark.parametrize("text", ["你记得我喜欢什么吗？", "你还记得我的猫叫什么来着", "Do you remember what I told you about my knee?"])
+def test_a_question_about_what_is_remembered_stores_nothing(text: str) -> None:
+    assert run(text) == [], kinds(text)
+
+
 # ---------------------------------------------------------------- owners keep what is theirs
 
 @pytest.mark.parametrize(("text", "who"), [("记住：我表哥对芒果过敏", "表哥"), ("我姐夫对猫毛过敏", "姐夫"),

@@ -66,6 +66,40 @@ def told_again(text: str, lang: str) -> str:
     return (_TOLD_AGAIN_ZH if lang == "zh" else _TOLD_AGAIN_EN).sub(statement, text)
 
 
+#: a request put as a question: 能不能记住我对花生过敏？/ "Could you remember that I'm vegan?" asks for nothing but that
+_ZH_POLITE_REMEMBER = re.compile(
+    r"(?P<ask>(?:能不能|可不可以|能否|可以|能|麻烦)(?:你|您)?(?:帮我|帮忙|给我)?)(?P<verb>记住|记一下|记下来?|记着|记好)"
+    r"(?P<rest>[^？?。！!]*?)"
+    r"(?P<end>(?:好|行|可以)?(?:吗|嘛|么))?(?P<q>[？?])")
+_EN_POLITE_REMEMBER = re.compile(r"(?i)(?:^|(?<=[.!?;]\s))(?P<ask>(?:can|could|would|will)\s+you\s+(?:please\s+)?)"
+                                 r"(?=(?:remember|note|keep\s+in\s+mind|make\s+a\s+note)\b)(?P<rest>[^?]*)\?")
+
+
+def as_request(text: str, lang: str) -> str:
+    """A request to remember put as a question, as a request (same length: offsets stay valid).
+
+    "Could you remember that X?" → "Please remember that X."; 能不能帮我记一下X吗？ → …记一下X。
+    """
+    if lang == "zh":
+        def ask_zh(m: re.Match[str]) -> str:  # 麻烦帮我记住X好吗？ → "     请记住X  。"
+            tail = " " * len(m.group("end") or "") + "。"
+            return " " * (len(m.group("ask")) - 1) + "请" + m.group("verb") + m.group("rest") + tail
+
+        return _ZH_POLITE_REMEMBER.sub(ask_zh, text)
+
+    def ask_en(m: re.Match[str]) -> str:
+        ask = m.group("ask")
+        return ("Please" + " " * (len(ask) - 6) if len(ask) >= 7 else " " * len(ask)) + m.group("rest") + "."
+
+    return _EN_POLITE_REMEMBER.sub(ask_en, text)
+
+
+def asks_about_memory(d: Draft, text: str, remember_at: int) -> bool:
+    """Is ``d`` what 记得 / remember introduced in a question (你记得我喜欢什么吗？): a question, not a request?"""
+    return (remember_at >= 0 and d.content.startswith(("用户要求记住：", "User asked to remember:"))
+            and bool(re.search(r"(?:[？?]|吗|来着)\s*$", text[remember_at:].strip())))
+
+
 _POINTER_LEAD = re.compile(r"(?i)\s*(?:这|那)(?:一点|点|件事|个|些)\s*[：:，,]|\s*(?:this|that|the\s+following)\s*:")
 
 

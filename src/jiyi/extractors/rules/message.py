@@ -36,6 +36,8 @@ from jiyi.extractors.rules.en import (
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
 from jiyi.extractors.rules.hygiene import (
+    as_request,
+    asks_about_memory,
     hedged,
     points_elsewhere,
     told_again,
@@ -83,6 +85,7 @@ class MessageExtraction:
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         text = told_again(without_tag_questions(first_person(msg.content, lang), lang), lang)  # tells, not asks
+        text = as_request(text, lang)  # 能不能记住我对花生过敏？/ "Could you remember that…?" asks to remember
         self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
         self.text = without_pointer_lead(self.text, self.remember_at)  # 记住这件事：明天开会 → 明天开会
         found = find_time_expressions(self.text, self.ref, tz=tz)
@@ -133,7 +136,8 @@ class MessageExtraction:
         drafts += ended
         drafts += events(self)
         drafts += changes(self)
-        drafts = [d for d in remembered(self, merge_slots(drafts, self.lang)) if not points_elsewhere(d)]
+        drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
+                  if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
         return corrected(self, hedged(drafts, self.lang), thread)
 
     def _sentence_at(self, start: int) -> int:
