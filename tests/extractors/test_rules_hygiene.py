@@ -193,3 +193,30 @@ def test_the_weather_is_no_event_of_the_users() -> None:
 
 def test_a_continued_statement_is_still_one() -> None:
     assert any(c.content == "用户一般6点起，7点到公司" for c in run("我一般6点起，7点到公司"))
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("I don't really like fennel but my wife loves it", "User's wife loves fennel"),
+    ("我不太喜欢吃茴香，但是我老婆很爱", "用户的老婆很爱茴香"),
+    ("我喜欢攀岩，我老公也喜欢", "用户的老公也喜欢攀岩"),
+])
+def test_a_statement_about_someone_ending_on_it_takes_the_object_before(text: str, content: str) -> None:
+    assert content in [c.content for c in run(text)], kinds(text)
+
+
+def test_a_dislike_said_with_really_is_a_dislike() -> None:
+    assert [c.content for c in run("I don't really like fennel") if c.slot == "pref/fennel"] == [
+        "User doesn't really like fennel"]
+
+
+def test_a_fact_about_someone_is_not_glued_onto_their_visit() -> None:
+    found = run("我妈下个月来苏州看我，她对花粉过敏")
+    ev = next(c for c in found if c.kind is Kind.EVENT)
+    assert ev.content == "用户的妈妈2025年4月来苏州看用户"
+    assert ev.expires_at == _d("2025-05-01")  # 过敏 tells no past: a plan, which lapses
+    assert any(c.slot == "person:mother/allergy/花粉" for c in found)
+
+
+def test_a_plan_continuing_a_statement_about_someone_stays_theirs() -> None:
+    ev = next(c for c in run("我老婆住在绍兴，下个月来上海") if c.kind is Kind.EVENT)
+    assert ev.content == "用户的老婆2025年4月来上海"

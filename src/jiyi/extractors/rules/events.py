@@ -22,7 +22,7 @@ from jiyi.write.timeparse import TimeSpan
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
 
-_ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天)|已经|刚才")
+_ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天|敏|来|去)|已经|刚才")  # 过敏 / 过来 tell no past
 _ZH_FUTURE = re.compile(r"要|会|打算|准备|想|计划|将|得|提醒|记得|叫我")
 _EN_PAST_CUE = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|\w{3,}ed)\b")
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to)\b")

@@ -141,3 +141,27 @@ def hedged(drafts: Sequence[Draft], lang: str) -> list[Draft]:
             if d.slot and not d.slot.startswith(_KEEPS_SLOT):
                 d.slot, d.template = None, None
     return list(drafts)
+
+
+_DANGLING_EN = re.compile(r"(?i)\b(?:it|them|that\s+too|it\s+too)$")
+_DANGLING_ZH = re.compile(r"(?:很|也|特别|超|最|挺|却|倒是|就)?(?:爱|喜欢|讨厌|不喜欢|爱吃|喜欢吃|不吃|不爱吃|受不了)(?:吃|喝)?$")
+
+
+def with_objects(drafts: Sequence[Draft], lang: str) -> list[Draft]:
+    """A statement about someone that ends on "it" / a bare 很爱 takes the object of the preference before it.
+
+    "I don't really like cilantro but my wife loves it" → "User's wife loves cilantro";
+    我不太喜欢吃香菜，但是我老婆很爱 → 用户的老婆很爱香菜.
+    """
+    last_value: str | None = None
+    for d in drafts:
+        if d.slot and d.slot.startswith("pref/") and d.values:
+            last_value = d.values[0]
+            continue
+        if last_value is None or d.slot is not None or not d.content.startswith(("用户的", "User's")):
+            continue
+        if lang == "zh" and _DANGLING_ZH.search(d.content):
+            d.content += last_value
+        elif lang != "zh" and (m := _DANGLING_EN.search(d.content)):
+            d.content = d.content[:m.start()] + last_value + (" too" if "too" in m.group().lower() else "")
+    return list(drafts)

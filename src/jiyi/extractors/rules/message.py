@@ -41,6 +41,7 @@ from jiyi.extractors.rules.hygiene import (
     hedged,
     points_elsewhere,
     told_again,
+    with_objects,
     without_emphasis,
     without_pointer_lead,
 )
@@ -123,7 +124,8 @@ class MessageExtraction:
                 continue
             c.consumed = bool(found) and not (named and self.qualifying(c))  # 去年养了只猫叫团子: an event too
             found += relations(self, c)
-            if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
+            if any(d.kind is Kind.RELATION and not d.template and (d.slot is None or "/" in d.slot.partition(":")[2])
+                   for d in found):  # 她对海鲜过敏 (person:mother/allergy/海鲜) is said: no part of an event beside it
                 c.consumed = True
             for d in found:
                 d.source, d.source_at = d.source or mask_times(c.text, c.start, c.spans), c.start
@@ -138,7 +140,7 @@ class MessageExtraction:
         drafts += changes(self)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
-        return corrected(self, hedged(drafts, self.lang), thread)
+        return corrected(self, hedged(with_objects(drafts, self.lang), self.lang), thread)
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)

@@ -63,7 +63,7 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
                         r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
                         r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
                         r"(?:初|中旬|下旬|底|末)?$")
-_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节)|已经|那时|当时")
+_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去)|已经|那时|当时")
 _ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
 _EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
 #: an English clause about what is coming: a future form, or the progressive of a plan ("I'm flying…")
