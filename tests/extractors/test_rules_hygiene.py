@@ -220,3 +220,8 @@ def test_a_fact_about_someone_is_not_glued_onto_their_visit() -> None:
 def test_a_plan_continuing_a_statement_about_someone_stays_theirs() -> None:
     ev = next(c for c in run("我老婆住在绍兴，下个月来上海") if c.kind is Kind.EVENT)
     assert ev.content == "用户的老婆2025年4月来上海"
+
+
+@pytest.mark.parametrize(("text", "content"), [("记住：我表哥对芒果过敏", "用户的表哥对芒果过敏"), ("我侄女在读初中", "用户的侄女在读初中")])
+def test_someone_of_the_users_life_is_named_as_the_users(text: str, content: str) -> None:
+    assert content in [c.content for c in run(text)], kinds(text)
