@@ -20,7 +20,7 @@ def kinds(text: str) -> list[tuple[str, str | None, str]]:
 
 @pytest.mark.parametrize("text", [
     "我周末一般喜欢去爬山吗？", "我平时喜欢喝乌龙茶吗", "我住在宁波吗？", "我平时爱看纪录片吗",
-    "我每周都去游泳了吗？", "Did I tell you I like ramen?", "Do I like opera?", "Did I say I live in Dundee?",
+    "我每周都去游泳了吗？", "Did I tell you I like tamales?", "Do I like zydeco?", "Did I say I live in Dundee?",
     "Have I mentioned that I work at a pharmacy?", "Do I live in Leeds?",
 ])
 def test_a_question_is_never_stored_as_a_fact(text: str) -> None:
@@ -28,7 +28,7 @@ def test_a_question_is_never_stored_as_a_fact(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "slot", "content"), [
-    ("I like opera, do you?", "pref/opera", "User likes opera"),
+    ("I like zydeco, do you?", "pref/zydeco", "User likes zydeco"),
     ("我喜欢吃酸菜鱼，你呢？", "pref/酸菜鱼", "用户喜欢吃酸菜鱼"),
     ("我住在绍兴，你知道绍兴吗？", "user/city", "用户住在绍兴"),
 ])
@@ -42,7 +42,7 @@ def test_a_statement_with_a_question_after_it_is_kept_without_the_question(text:
 @pytest.mark.parametrize(("text", "slot"), [("我什么水果都喜欢吃，就是对菠萝过敏", "allergy/菠萝"),
                                             ("我不是跟你说过我对花生过敏嘛", "allergy/花生"),
                                             ("我之前跟你说过我喜欢养多肉", "pref/多肉"),
-                                            ("Didn't I tell you I'm allergic to walnuts?", "allergy/walnuts"),
+                                            ("Didn't I tell you I'm allergic to pecans?", "allergy/pecans"),
                                             ("我记得我说过我对虾皮过敏", "allergy/虾皮")])
 def test_a_statement_with_a_question_word_is_still_a_statement(text: str, slot: str) -> None:
     assert any(c.slot == slot for c in run(text)), kinds(text)
@@ -58,7 +58,7 @@ def test_a_request_to_remember_that_points_elsewhere_is_not_stored(text: str) ->
 
 
 @pytest.mark.parametrize(("text", "slot", "content"), [
-    ("记住，我对芒果过敏，这个很重要", "allergy/芒果", "用户对芒果过敏"),
+    ("记住，我对山竹过敏，这个很重要", "allergy/山竹", "用户对山竹过敏"),
     ("remember that I hate olives, it matters", "pref/olives", "User hates olives"),
 ])
 def test_emphasis_is_no_part_of_the_fact_it_stresses(text: str, slot: str, content: str) -> None:
@@ -81,8 +81,8 @@ def test_a_request_to_remember_put_as_a_question_is_a_request(text: str, slot: s
 
 def test_a_polite_request_keeps_what_it_asks_to_remember() -> None:
     assert [c.content for c in run("麻烦帮我记住我的储物柜号是C-208好吗？")] == ["用户要求记住：用户的储物柜号是C-208"]
-    ev = [c for c in run("可以帮我记一下我下周三去复诊吗？") if c.kind is Kind.EVENT]
-    assert [c.content for c in ev] == ["用户2025年3月12日去复诊"]
+    ev = [c for c in run("可以帮我记一下我下周三去洗牙吗？") if c.kind is Kind.EVENT]
+    assert [c.content for c in ev] == ["用户2025年3月12日去洗牙"]
 
 
 @pytest.mark.parametrize("text", ["你记得我喜欢什么吗？", "你还记得我的猫叫什么来着", "Do you remember what I told you about my knee?"])
@@ -92,7 +92,7 @@ def test_a_question_about_what_is_remembered_stores_nothing(text: str) -> None:
 
 # ---------------------------------------------------------------- owners keep what is theirs
 
-@pytest.mark.parametrize(("text", "who"), [("记住：我表哥对芒果过敏", "表哥"), ("我姐夫对猫毛过敏", "姐夫"),
+@pytest.mark.parametrize(("text", "who"), [("记住：我表哥对山竹过敏", "表哥"), ("我姐夫对猫毛过敏", "姐夫"),
                                           ("记住，我的舅舅对花生过敏", "舅舅"), ("我邻居对海鲜过敏", "邻居"),
                                           ("记住：楼下老周对花生过敏", "楼下老周"), ("记住，我们组长对酒精过敏", "组长"),
                                           ("remember that my landlord is allergic to cats", "landlord")])
@@ -116,7 +116,7 @@ def test_someone_elses_or_a_pets_age_is_not_the_users(text: str) -> None:
 # ---------------------------------------------------------------- upcoming dates stay ahead
 
 @pytest.mark.parametrize(("text", "day"), [
-    ("我们12月20号去看话剧", "2025-12-20"), ("12月28号我要去哈尔滨看冰灯", "2025-12-28"),
+    ("我们12月20号去看话剧", "2025-12-20"), ("12月28号我要去漠河看极光", "2025-12-28"),
     ("I'm flying to Reykjavik on January 3rd", "2026-01-03"), ("We will visit my aunt on February 2", "2026-02-02"),
     ("我3号要交房租", "2025-04-03"), ("I'm going to the dentist on the 2nd", "2025-04-02"),
 ])
@@ -138,7 +138,7 @@ def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
 
 @pytest.mark.parametrize(("sure", "unsure"), [
     ("我下个月去西宁出差", "我下个月可能去西宁出差"), ("我周末去钓鱼", "我周末也许去钓鱼"),
-    ("I'm moving to Denver next month", "I might move to Denver next month"),
+    ("I'm moving to Tucson next month", "I might move to Tucson next month"),
     ("Next week I'm visiting my parents", "Maybe next week I'm visiting my parents"),
 ])
 def test_a_hedged_statement_carries_less_confidence(sure: str, unsure: str) -> None:
@@ -164,7 +164,7 @@ def test_not_possible_is_no_hedge() -> None:
     assert is_hedged("I may move to Perth", "en") and not is_hedged("I moved in May", "en")
 
 
-@pytest.mark.parametrize(("text", "who"), [("我养了只柯基，今年两岁", "柯基"), ("我养了一只狗，叫年糕，三岁", "狗"),
+@pytest.mark.parametrize(("text", "who"), [("我养了只柯基，今年两岁", "柯基"), ("我养了一只狗，叫麻薯，三岁", "狗"),
                                           ("我有一个女儿，今年五岁", "女儿")])
 def test_an_age_after_someone_introduced_is_theirs(text: str, who: str) -> None:
     found = run(text)
@@ -210,11 +210,11 @@ def test_a_dislike_said_with_really_is_a_dislike() -> None:
 
 
 def test_a_fact_about_someone_is_not_glued_onto_their_visit() -> None:
-    found = run("我妈下个月来苏州看我，她对花粉过敏")
+    found = run("我妈下个月来湖州看我，她对柳絮过敏")
     ev = next(c for c in found if c.kind is Kind.EVENT)
-    assert ev.content == "用户的妈妈2025年4月来苏州看用户"
+    assert ev.content == "用户的妈妈2025年4月来湖州看用户"
     assert ev.expires_at == _d("2025-05-01")  # 过敏 tells no past: a plan, which lapses
-    assert any(c.slot == "person:mother/allergy/花粉" for c in found)
+    assert any(c.slot == "person:mother/allergy/柳絮" for c in found)
 
 
 def test_a_plan_continuing_a_statement_about_someone_stays_theirs() -> None:
@@ -222,6 +222,6 @@ def test_a_plan_continuing_a_statement_about_someone_stays_theirs() -> None:
     assert ev.content == "用户的老婆2025年4月来上海"
 
 
-@pytest.mark.parametrize(("text", "content"), [("记住：我表哥对芒果过敏", "用户的表哥对芒果过敏"), ("我侄女在读初中", "用户的侄女在读初中")])
+@pytest.mark.parametrize(("text", "content"), [("记住：我表哥对山竹过敏", "用户的表哥对山竹过敏"), ("我侄女在读初中", "用户的侄女在读初中")])
 def test_someone_of_the_users_life_is_named_as_the_users(text: str, content: str) -> None:
     assert content in [c.content for c in run(text)], kinds(text)

@@ -21,7 +21,7 @@ def test_an_answer_that_says_something_is_not(text: str) -> None:
 
 
 def test_a_filler_reply_never_reaches_the_block(make_memory: object) -> None:
-    mem: Memory = make_memory()  # type: ignore[operator]
+    mem: Memory = make_memory()  # type: ignore[zydecotor]
     mem.add([{"role": "assistant", "content": "你上周去看那个雕塑展了吗？", "id": "1"},
              {"role": "user", "content": "没去哈哈", "id": "2"},
              {"role": "user", "content": "我下个月想去看雕塑展", "id": "3"}], user_id="u", sync=True)
