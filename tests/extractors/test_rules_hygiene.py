@@ -225,3 +225,17 @@ def test_a_plan_continuing_a_statement_about_someone_stays_theirs() -> None:
 @pytest.mark.parametrize(("text", "content"), [("记住：我表哥对山竹过敏", "用户的表哥对山竹过敏"), ("我侄女在读初中", "用户的侄女在读初中")])
 def test_someone_of_the_users_life_is_named_as_the_users(text: str, content: str) -> None:
     assert content in [c.content for c in run(text)], kinds(text)
+
+
+def test_a_hedge_about_something_else_leaves_the_statement_sure() -> None:
+    c = next(c for c in run("I do like canoeing, so that might be fun") if c.slot == "pref/canoeing")
+    assert c.confidence == 0.85
+
+
+def test_a_bare_month_with_no_word_of_the_future_stays_the_nearest() -> None:
+    ev = next(c for c in run("就1月那个电暖器，公司能报销") if c.kind is Kind.EVENT)
+    assert ev.valid_from == _d("2025-01-01")
+
+
+def test_an_air_fryer_is_no_weather() -> None:
+    assert any(c.kind is Kind.EVENT for c in run("空气净化器今天下午到了，结果我拆开一看，滤网破了"))

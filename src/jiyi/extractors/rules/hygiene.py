@@ -48,6 +48,8 @@ _TOLD_AGAIN_ZH = re.compile(
 _TOLD_AGAIN_EN = re.compile(
     r"(?i)(?:^|(?<=[.!?;]\s))(?P<lead>(?:didn't|did\s+not|haven't|have\s+not)\s+i\s+(?:tell|told|mention(?:ed)?|say|said)"
     r"(?:\s+(?:to\s+)?you)?(?:\s+(?:before|already))?(?:\s+that)?[,:]?\s+)(?P<rest>[^?.!;]+?)(?P<end>)(?P<q>\?)")
+#: where an English clause's main statement ends (what follows may hedge something else)
+_EN_MAIN = re.compile(r"(?i),\s*|\s+(?:so|but|because|although|though|and\s+(?:that|it|this))\s+")
 _KEEPS_SLOT = ("allergy/", "health/", "person:")
 
 
@@ -134,6 +136,8 @@ def hedged(drafts: Sequence[Draft], lang: str) -> list[Draft]:
     """``drafts`` with each hedged one less sure (and, outside health and allergies, slotless)."""
     for d in drafts:
         said = d.source or d.content
+        if lang != "zh":  # "User does like nature, so that might be fun": the hedge is the plan's, not the liking's
+            said = _EN_MAIN.split(said, maxsplit=1)[0]
         if is_hedged(said, lang):
             d.confidence = round(d.confidence * HEDGED, 3)
             if not is_hedged(d.content, lang):  # the statement keeps its hedge (用户对青霉素过敏 → 用户可能…)

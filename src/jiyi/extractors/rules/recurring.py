@@ -109,8 +109,9 @@ def told_as_coming(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[
     """A bare month or date already over at ``ref`` in a clause told as upcoming is the next one.
 
     "12月20号去看演唱会" / "I'm flying to Oslo on January 3rd", said in March, is next December /
-    next January, not the one before. Upcoming: a future word (要 / 打算 / will / going to), or
-    no past-tense word and the date more than :data:`RECOUNTED` ago.
+    next January, not the one before. Upcoming: a future word (要 / 打算 / will / going to), or,
+    for a day and month, no past-tense word and the date more than :data:`RECOUNTED` ago (a bare
+    month without a future word stays the nearest: 就6月那个… names one gone by).
     """
     out: list[TimeSpan] = []
     for span in spans:
@@ -119,7 +120,8 @@ def told_as_coming(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[
             zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
             past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
             future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_CUE).search(clause)
-            if future and not past or not past and ref - span.end > RECOUNTED:
+            dated = span.granularity == "day"  # 12月20号: a day named is a plan; a bare 6月 may name a past purchase
+            if future and not past or dated and not past and ref - span.end > RECOUNTED:
                 while span.end <= ref:
                     span = dataclasses.replace(span, start=_years_on(span.start, 1), end=_years_on(span.end, 1))
         elif span.end <= ref and _BARE_DAY.match(span.text.strip()):  # 26号要去面试, said on the 28th: next month's
