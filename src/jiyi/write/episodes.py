@@ -124,7 +124,7 @@ def draft_episodes(
             user_id=scope.user_id,
             content=m.content,
             kind=Kind.EPISODE,
-            created_at=now,
+            created_at=min(m.timestamp, now),  # when it was said (an imported turn keeps its date)
             updated_at=now,
             importance=0.3,
             confidence=1.0,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -20,9 +20,19 @@ import numpy as np
 from jiyi.clock import Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.privacy.seal import SEALED_KEY, Keyring
-from jiyi.records import EventType, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
+from jiyi.records import (
+    EventType,
+    HistoryEvent,
+    Kind,
+    MemoryRecord,
+    Message,
+    Scope,
+    Status,
+    WriteEvent,
+)
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
 from jiyi.write.buffer import message_to_dict
@@ -109,6 +119,7 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     sealed.update(sealed_by_message(state.get("pending", [])))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []
+    said: dict[str, datetime] = {}
     if should_extract(window, cheap=getattr(ctx.extractor, "cheap", False), every_rounds=ctx.every_rounds,
                       long_chars=ctx.long_chars, force=force_extract or bool(payload.get("force"))):
         # a default end for plans an extractor left open (an LLM often does); not for one that ends its own
@@ -118,10 +129,11 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
         candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
+        said = said_times(window, now)
         window = []
     def resolve_and_write() -> list[WriteEvent]:
         changes, events = build_changes(ctx, scope, drafts, candidates, session_id=session_id,
-                                        agent_id=agent_id, now=now)
+                                        agent_id=agent_id, now=now, said=said)
         if ctx.summarizer is not None and session_id:
             due = ctx.summarizer.due(ctx, scope, session_id, agent_id=agent_id, now=now,
                                      new_episodes=[d.record for d in drafts], candidates=candidates,
@@ -146,17 +158,42 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     return redo_on_conflict(resolve_and_write, f"job {job.id}")
 
 
+#: the key of :func:`said_times` for a candidate that cites no message (the newest one's time)
+NEWEST = ""
+
+
+def said_times(messages: Sequence[Message], now: datetime) -> dict[str, datetime]:
+    """When each message of ``messages`` was said, by id (and :data:`NEWEST`), never after ``now``.
+
+    A memory's time is when its source was said, not when a worker got to it: a fact from an
+    imported history dated 2025-03-10 is dated 2025-03-10 in the block, in freshness and in
+    ``at=``. A timestamp ahead of the clock (a client's clock running fast) counts as now.
+    """
+    out = {m.id: min(m.timestamp, now) for m in messages if m.id}
+    if messages:
+        out[NEWEST] = min(max(m.timestamp for m in messages), now)
+    return out
+
+
+def said_at(cand: Candidate, said: Mapping[str, datetime], now: datetime) -> datetime:
+    """When ``cand`` was said: the newest of the messages it cites, else the newest of the batch, else ``now``."""
+    times = [said[s] for s in cand.source_ids if s in said]
+    return max(times) if times else said.get(NEWEST, now)
+
+
 def _weighed(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
     """Each turn's importance from what it says (text/smalltalk.py ``turn_importance``).
 
     A pleasantry ("你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！", "thanks!")
     is kept at importance 0.05 with ``metadata["smalltalk"] = True``, so a context block
-    can leave it out; a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
+    can leave it out; so is a filler (text/fillers.py: "没有啦哈哈", "没去哈哈", "nah not really lol");
+    a user turn with a memory signal (我对花生过敏) gets 0.4, others 0.3.
     """
     out = []
     for d in drafts:
         rec = d.record
-        weight = turn_importance(rec.content, str(rec.metadata.get("role", "user")))
+        weight = (SMALLTALK_IMPORTANCE if is_filler(rec.content)  # 没有啦哈哈 / "nah lol": a bare answer
+                  else turn_importance(rec.content, str(rec.metadata.get("role", "user"))))
         meta = {**rec.metadata, "smalltalk": True} if weight <= SMALLTALK_IMPORTANCE else rec.metadata
         out.append(dataclasses.replace(d, record=rec.replace(importance=weight, metadata=meta)))
     return out
@@ -183,8 +220,13 @@ def build_changes(
     session_id: str | None,
     agent_id: str | None,
     now: datetime,
+    said: Mapping[str, datetime] | None = None,
 ) -> tuple[ChangeSet, list[WriteEvent]]:
-    """Embed everything in one batch, resolve candidates, and collect one ChangeSet."""
+    """Embed everything in one batch, resolve candidates, and collect one ChangeSet.
+
+    ``said`` (:func:`said_times`) dates each new memory by its source message: ``created_at``
+    is when it was said; ``updated_at`` stays the processing time (what a later write expects).
+    """
     model = ctx.embedder.model
     episode_vecs = episode_vectors(drafts, ctx.embedder, ctx.context_mode)
     vecs = ctx.embedder.embed_passages([c.content for c in candidates])
@@ -198,6 +240,8 @@ def build_changes(
     for j, cand in enumerate(candidates):
         vec = vecs[j]
         new = to_record(cand, scope=scope, session_id=session_id, agent_id=agent_id, now=now, model=model)
+        if said:
+            new = new.replace(created_at=said_at(cand, said, now))
         decision = resolver.decide(cand, new, vec)
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
@@ -208,6 +252,26 @@ def build_changes(
                                       expect=read_at))
     changes.history.extend(resolver.history)
     return changes, events
+
+
+def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datetime) -> Decision:
+    """The newer one wins by when each was said, not by when it was processed.
+
+    A slot value from an imported history (said 2025-03-10) that differs from what the slot
+    holds since a later statement (said 2025-05-02) does not replace it: it is written as the
+    past value it is, superseded by the later one from when that was said.
+    """
+    new = decision.record
+    later = sorted((h for h in holders if h.created_at > new.created_at), key=lambda h: h.created_at)
+    if not later:
+        return decision
+    after = later[0]
+    ends = after.valid_from or after.created_at
+    past = new.replace(status=Status.SUPERSEDED, superseded_by=after.id, links=(),
+                       valid_until=min(new.valid_until, ends) if new.valid_until else ends)
+    reason = f"said before what slot {new.slot} holds ({after.created_at.date().isoformat()})"
+    return Decision(EventType.ADD, past, is_new=True, reason=reason,
+                    history=[HistoryEvent(EventType.ADD, past.id, now, new=past.content, reason=reason)])
 
 
 class _BatchResolver:
@@ -230,6 +294,8 @@ class _BatchResolver:
         if self.ctx.judge is not None and not ended:  # an ending is not a close call
             decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
+        if decision.event is EventType.SUPERSEDE and cand.slot:
+            decision = _said_before(decision, holders, self.now)
         if decision.event is EventType.NONE:
             return decision
         self.records[decision.record.id] = decision.record

@@ -165,7 +165,7 @@ def merge(old: MemoryRecord, new: MemoryRecord, now: datetime, *, reason: str) -
 
 def supersede(olds: list[MemoryRecord], new: MemoryRecord, now: datetime, *, reason: str) -> Decision:
     """``new`` replaces ``olds``: they end where it starts and point to it."""
-    ends = new.valid_from or now
+    ends = new.valid_from or new.created_at  # when the new statement was said (created_at: its message time)
     changed = [
         o.replace(status=Status.SUPERSEDED, valid_until=min(o.valid_until or ends, ends) if o.valid_until else ends,
                   superseded_by=new.id, updated_at=now)

@@ -148,7 +148,8 @@ class SessionSummarizer:
             meta["model"] = model_name
         rec = MemoryRecord(
             id=new_id(), tenant=scope.tenant, user_id=scope.user_id, content=content, kind=Kind.SUMMARY,
-            created_at=now, updated_at=now, importance=0.4, confidence=0.9 if how == "llm" else 0.6,
+            created_at=min(_when(turns[-1]), now),  # said when its last turn was: an imported session keeps its date
+            updated_at=now, importance=0.4, confidence=0.9 if how == "llm" else 0.6,
             valid_from=_when(turns[0]), source_ids=_sources(turns), session_id=session_id, agent_id=agent_id,
             embedding_model=model, metadata=meta,
         )

@@ -50,13 +50,14 @@ Slots (single-valued attributes; a new value supersedes the old one):
 Decisions are documented where they are made: visibility of contacts and health in
 :mod:`.sensitive`, events and expiry in :mod:`.events`, recurring dates in
 :mod:`.birthdays`, corrections and 记住 in :mod:`.corrections`, people, pets and
-nicknames in :mod:`.people`.
+nicknames in :mod:`.people`. A question (…了吗？, "did I…?") states nothing and gives no
+candidate; a hedged one (可能 / maybe) is less confident and takes no slot (:mod:`.hygiene`).
 
 Modules, in pipeline order: :mod:`.clauses` (sentences, clauses, subjects),
 :mod:`.people` (names of people and pets; runs before the user's own facts),
 :mod:`.birthdays`, :mod:`.zh` / :mod:`.en` / :mod:`.sensitive` (fact patterns),
 :mod:`.events`, :mod:`.changes` (changes of a single-valued attribute),
-:mod:`.corrections`, :mod:`.content` (absolute times, third person),
+:mod:`.corrections`, :mod:`.hygiene` (emphasis, pointers, hedges), :mod:`.content` (absolute times, third person),
 :mod:`.message` (one message through every stage), :mod:`.extractor`
 (:class:`RulesExtractor`, candidates); :mod:`.drafts` holds the shared records.
 """

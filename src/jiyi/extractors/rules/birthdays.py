@@ -108,7 +108,7 @@ def _zh_draft(c: Clause, rest: str, date_text: str) -> list[Draft]:
         owner = third_person(f"我的{rel}{c.rel_name or ''}", "zh")
     else:
         owner = "用户"
-    rel_key = REL_ZH[rel][0] if rel else None
+    rel_key = REL_ZH.get(rel, (rel, ""))[0] if rel else None
     return [_draft(owner + "的" + label + "是{v}", _slot(rel, key, rel_key), date_text)]
 
 
@@ -121,5 +121,5 @@ def _en_draft(c: Clause, rest: str, date_text: str) -> list[Draft]:
     if rel is None and not m.group("owner") and not m.group("born") and c.subject == "rel":
         rel = c.rel
     owner = f"User's {rel}{m.group('name') or ''}'s" if rel else "User's"
-    rel_key = REL_EN[rel][0] if rel else None
+    rel_key = REL_EN.get(rel, (rel, ""))[0] if rel else None
     return [_draft(f"{owner} {label} is {{v}}", _slot(rel, key, rel_key), date_text)]

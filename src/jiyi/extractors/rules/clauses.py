@@ -20,10 +20,10 @@ from jiyi.text.relations import (
     PRONOUN_GENDER,
     REL_EN,
     REL_ZH,
-    REL_ZH_RE,
     alternation,
     looks_like_name_zh,
 )
+from jiyi.text.wordlists import word_list
 from jiyi.write.timeparse import TimeSpan
 
 #: who a later 她/他/she/he can refer to: (relation word, name or None)
@@ -34,12 +34,47 @@ ZH_CLAUSE = re.compile(r"[，,]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _EN_SENT = re.compile(r"(?<=[.!?])\s+|[;\n]+")
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
+    r"|,\s*(?=(?:thanks|thank\s+you|anyway|btw|by\s+the\s+way|lol|haha|the\s+weather|sorry)\b)"
     r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
 )
 _ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋|"
                           r"有啥|干啥|啥时候|来着$")
 _EN_QUESTION = re.compile(r"\?$|^(?:what|how|why|where|when|which|who|do|does|did|can|could|would|should|will|is|are)"
                           r"\b", re.IGNORECASE)
+
+
+#: a question tagged onto a statement ("I like jazz, do you?", 我喜欢爵士乐，你呢？): the statement stands
+_EN_TAG = re.compile(r"(?i),\s*(?:(?:do|don't|did|didn't|are|aren't|is|isn't|have|haven't|can|can't|will|won't|"
+                     r"would|wouldn't)\s+(?:you|they|we|it)(?:\s+think)?|what\s+about\s+you|how\s+about\s+you|you|"
+                     r"right|you\s+know|eh|huh|ok(?:ay)?)\s*\?")
+_ZH_TAG = re.compile(r"[，,]\s*(?:你呢|您呢|你觉得呢|你怎么看|对吧|是吧|对不对|是不是|你知道吗|你说呢)\s*[？?]")
+#: what only a question says: it asks (…了吗？, 我是不是…, 来着, "did I…?", "what's my…"), it never tells
+_ZH_ASKS = re.compile(r"(?:吗|来着|了没)$")
+_ZH_RHETORICAL = re.compile(r"不是(?:跟你|和你|给你|告诉过?你)?(?:说过?|讲过?|提过?)")
+_EN_ASKS = re.compile(r"(?i)^(?:(?:so|and|but|hey|oh|um|wait|btw)[,]?\s+)*(?:(?:do|does|did|have|has|had|am|is|are|was|"
+                      r"were|can|could|will|would|should|shall)(?:n't)?\s+(?:i|my|we|our|you)\b|(?:what|where|when|who|"
+                      r"whose|which|why|how)(?:'s|\s+(?:do|does|did|is|are|was|were|have|has|can|should|would|will|"
+                      r"many|much|long|old))\b)")
+
+
+def without_tag_questions(text: str, lang: str) -> str:
+    """``text`` with a question tag after a statement ended as a statement, same length (offsets stay valid)."""
+    tag, stop = (_ZH_TAG, "。") if lang == "zh" else (_EN_TAG, ".")
+    return tag.sub(lambda m: stop + " " * (len(m.group()) - 1), text)
+
+
+def asks(c: Clause, text: str, lang: str) -> bool:
+    """Is clause ``c`` of ``text`` a question (a sentence that asks, which a statement never is)?
+
+    Stricter than ``c.question`` (which also marks 什么都吃-like clauses unsure): a clause ending
+    its sentence with ？/?, ending in 吗 / 来着, or opening like "did I" / "what's my". A
+    rhetorical 我不是说过…吗 tells, and is not one.
+    """
+    body = c.text.strip().rstrip("？?")
+    marked = text[c.end:c.end + 1] in ("？", "?") or c.text.rstrip().endswith(("？", "?"))
+    if lang == "zh":
+        return not _ZH_RHETORICAL.search(body) and (marked or bool(_ZH_ASKS.search(body)))
+    return marked or bool(_EN_ASKS.match(body))
 
 
 def _pieces(text: str, start: int, end: int, splitter: re.Pattern[str],
@@ -81,7 +116,12 @@ def split_clauses(text: str, lang: str, spans: Sequence[TimeSpan]) -> list[Claus
 
 # ---------------------------------------------------------------- Chinese subjects
 
-_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{REL_ZH_RE})"
+#: kin and people of a user's life beyond the relations lexicon: 我表哥对芒果过敏 is 表哥's allergy, never the user's
+_MORE_KIN_ZH = word_list("表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 舅舅 舅妈 姑姑 姑父 姑妈 叔叔 婶婶 阿姨 姨妈 姨父 伯伯 伯父 伯母 "
+                "侄子 侄女 外甥女 外甥 岳父 岳母 丈母娘 公公 婆婆 嫂子 姐夫 妹夫 弟媳 孙子 孙女 外孙女 外孙 邻居 师傅 老师 "
+                "导师 同桌 舍友 组长 经理 客户 学生 徒弟 队友 网友 房东 房客 搭档 合伙人 未婚妻 未婚夫 前任 前女友 前男友 "
+                "继母 继父 干妈 干爹 老乡 学长 学姐 学弟 学妹 主管 下属 助理 医生 保姆")
+_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{alternation([*REL_ZH, *_MORE_KIN_ZH])})"
                            rf"|(?P<bare>{alternation([w for w in REL_ZH if len(w) > 1 and w not in ('先生', '对象')])}))")
 ZH_SELF = re.compile(r"^(?:我们|咱们|我|本人|俺)")
 _ZH_REPORTED = re.compile(r"^(?:医生|大夫)(?:说|讲|告诉我)(?:我)?")
@@ -167,7 +207,14 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
 
 # ---------------------------------------------------------------- English subjects
 
-_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+(?P<rel>{alternation(list(REL_EN))})\b")
+#: people of a user's life beyond the relations lexicon: "my landlord is allergic to cats" is the landlord's
+_MORE_KIN_EN = word_list("landlord landlady neighbor neighbour teacher coach cousin aunt uncle nephew niece grandson "
+                         "granddaughter stepmom stepdad stepson stepdaughter mother-in-law father-in-law sister-in-law "
+                         "brother-in-law manager supervisor assistant doctor therapist tutor student classmate teammate "
+                         "babysitter nanny housemate flatmate ex ex-wife ex-husband ex-girlfriend ex-boyfriend twin "
+                         "stepsister stepbrother godmother godfather mentor client")
+_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+"
+                           rf"(?P<rel>{alternation([*REL_EN, *_MORE_KIN_EN])})\b")
 _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|anyway)[,!]?\s+)*(?:i|i'm|i've|i'll|i'd|"
                       r"im|we|we're|we've|my)\b")
 _EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")

@@ -126,6 +126,8 @@ def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
         t = third_person(tidy_zh(raw), "zh")
         if c.subject == "rel" and c.rel and (m := _ZH_PRONOUN.match(t)):
             t = third_person(f"我的{c.rel}", "zh") + (c.rel_name or "") + t[m.end():]
+        if c.subject == "rel" and c.rel and t.startswith("用户" + c.rel):  # 用户表哥对芒果过敏 → 用户的表哥…
+            t = "用户的" + t[2:]
         if m := _TIME_THEN_USER.match(t):  # 2025年3月12日用户要… → 用户2025年3月12日要…
             t = "用户" + m.group(1) + t[m.end():]
         if not t.startswith("用户") and c.subject == "self":

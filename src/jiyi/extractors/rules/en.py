@@ -99,7 +99,8 @@ def pref_key_en(obj: str) -> str:
     return re.sub(r"(?i)^(?:the|a|an|my)\s+", "", _GERUND_LEAD.sub("", obj.strip())).lower()
 _EN_LIKE = (
     re.compile(rf"(?i)\bi\s+{_EN_ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|prefer|can't\s+stand|cannot\s+stand|"
-               r"don't\s+like|do\s+not\s+like|don't\s+enjoy)\s+(?P<v>[^.;!?]{2,60})"),
+               r"(?:don't|do\s+not)\s+(?:really\s+|particularly\s+|much\s+|actually\s+)?(?:like|enjoy|care\s+for))"
+               r"\s+(?P<v>[^.;!?]{2,60})"),
     re.compile(rf"(?i)\b(?:i'm|i\s+am)\s+{_EN_ADV}(?P<verb>into|obsessed\s+with|a\s+(?:big\s+|huge\s+)?fan\s+of|"
                r"passionate\s+about|crazy\s+about)\s+(?P<v>[^.;!?]{2,60})"),
 )

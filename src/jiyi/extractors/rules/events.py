@@ -17,15 +17,18 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import Clause, Draft
 from jiyi.records import Kind
+from jiyi.text.person import third_person
 from jiyi.write.timeparse import TimeSpan
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
 
-_ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天)|已经|刚才")
+_ZH_PAST = re.compile(r"了|过(?!年|节|两天|几天|敏|来|去)|已经|刚才")  # 过敏 / 过来 tell no past
 _ZH_FUTURE = re.compile(r"要|会|打算|准备|想|计划|将|得|提醒|记得|叫我")
 _EN_PAST_CUE = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|\w{3,}ed)\b")
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to)\b")
+#: what happens around the user, not something the user does or plans (今天天气不错 is no event of theirs)
+_NOT_DONE = re.compile(r"(?i)^\s*(?:的)?(?:天气|天儿|气温|外面(?:在)?(?:下雨|下雪|刮风))|^\s*(?:the\s+)?weather\b")
 _EVALUATIVE = re.compile(r"^(?:挺|很|太|真|好|超|蛮|特别|非常|还挺|it\s+was|it's|that's|so\b)", re.IGNORECASE)
 
 
@@ -35,7 +38,7 @@ def events(work: MessageExtraction) -> list[Draft]:
     for sentence in sorted({c.sentence for c in work.clauses}):
         clauses = [c for c in work.clauses if c.sentence == sentence]
         start = next((i for i, c in enumerate(clauses) if work.qualifying(c) and not c.consumed
-                      and not c.question and c.subject not in ("bot", "other")), None)
+                      and not c.question and c.subject not in ("bot", "other") and not _NOT_DONE.match(c.body)), None)
         if start is None:
             continue
         group = [clauses[start]]
@@ -53,7 +56,12 @@ def events(work: MessageExtraction) -> list[Draft]:
 
 
 def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
-    text = group_statement([work.content(c) for c in group], work.lang)
+    parts = [work.content(c) for c in group]
+    first = group[0]
+    if (work.lang == "zh" and first.subject == "rel" and first.rel and first.inherited
+            and not parts[0].startswith("用户")):  # 我老婆住在杭州，下个月来上海: her plan, not the user's
+        parts[0] = third_person(f"我的{first.rel}", "zh") + (first.rel_name or "") + parts[0]
+    text = group_statement(parts, work.lang)
     spans = [s for c in group for s in work.qualifying(c)]
     raw = " ".join(c.text for c in group)
     draft = Draft(Kind.EVENT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans),

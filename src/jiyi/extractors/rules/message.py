@@ -14,10 +14,13 @@ from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.changes import changes
 from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
+    ZH_SELF,
     RecentRelation,
+    asks,
     assign_subject_en,
     assign_subject_zh,
     split_clauses,
+    without_tag_questions,
 )
 from jiyi.extractors.rules.content import clause_content, drop_subject, mask_times
 from jiyi.extractors.rules.corrections import Thread, corrected, remembered, strip_markers
@@ -32,9 +35,19 @@ from jiyi.extractors.rules.en import (
 )
 from jiyi.extractors.rules.endings import endings
 from jiyi.extractors.rules.events import events
+from jiyi.extractors.rules.hygiene import (
+    as_request,
+    asks_about_memory,
+    hedged,
+    points_elsewhere,
+    told_again,
+    with_objects,
+    without_emphasis,
+    without_pointer_lead,
+)
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
-from jiyi.extractors.rules.recurring import one_off, told_as_past
+from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
@@ -52,6 +65,18 @@ from jiyi.records import Kind, Message
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
+#: words between 我 and 对…过敏 that leave the allergy the user's (全家都 / 从小就 / 一直 / 可能): not part of
+#: the allergen (a hedge among them lowers the confidence, rules/hygiene.py)
+_ZH_WITH_USER = re.compile(r"^(?:全家|一家人?|家里人|俩|两个|大家|都|也|还|就|一直|从小|本来|其实|有点|有些|点|些|特别|比较|非常|很|"
+                           r"严重|轻微|稍微|好像|似乎|可能|也许|或许|大概|应该|貌似|天生|一向|向来|从来|最近|现在|后来)+")
+
+
+#: a clause that turns to something else (a contrast, thanks, the weather, a side remark): never glued onto
+#: the statement before it ("用户喜欢吃辣，最近胃不好", "User likes tea, thanks for asking" are nonsense facts)
+_NEW_THOUGHT = re.compile(r"(?i)^(?:但是?|不过|可是|然而|只是|却|另外|对了|顺便|话说|谢谢|感谢|多谢|哈哈|总之|反正|天气|"
+                          r"but\b|though\b|although\b|however\b|yet\b|thanks\b|thank\s+you|anyway|btw\b|by\s+the\s+way|"
+                          r"lol\b|haha|sorry\b|the\s+weather|oh\b|ok(?:ay)?\b)")
+
 
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
@@ -60,9 +85,13 @@ class MessageExtraction:
         self.msg, self.lang, self.tz = msg, lang, tz
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
-        self.text, self.corrects, self.remember_at = strip_markers(first_person(msg.content, lang), lang)
+        text = told_again(without_tag_questions(first_person(msg.content, lang), lang), lang)  # tells, not asks
+        text = as_request(text, lang)  # 能不能记住我对花生过敏？/ "Could you remember that…?" asks to remember
+        self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
+        self.text = without_pointer_lead(self.text, self.remember_at)  # 记住这件事：明天开会 → 明天开会
         found = find_time_expressions(self.text, self.ref, tz=tz)
-        self.spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
+        spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
+        self.spans = told_as_coming(self.text, spans, self.ref)  # 12月20号去看演唱会, said in March: next December
         self.clauses = split_clauses(self.text, lang, self.spans)
 
     # -- helpers
@@ -87,13 +116,16 @@ class MessageExtraction:
         for c in self.clauses:
             assign(c, prev, recent)
             named, referent = referent_names(self, c, referent)
-            found = named or recurring_dates(self, c) or self.facts(c)
+            asked = asks(c, self.text, self.lang)  # 我上周续签了吗？/ "did I say I like sushi?": asks, never tells
+            c.question = c.question or asked
+            found = named or recurring_dates(self, c) or ([] if asked else self.facts(c))
             if not found and self._continues(c, prev, drafts):
                 prev = c
                 continue
             c.consumed = bool(found) and not (named and self.qualifying(c))  # 去年养了只猫叫团子: an event too
             found += relations(self, c)
-            if any(d.kind is Kind.RELATION and d.slot is None and not d.template for d in found):
+            if any(d.kind is Kind.RELATION and not d.template and (d.slot is None or "/" in d.slot.partition(":")[2])
+                   for d in found):  # 她对海鲜过敏 (person:mother/allergy/海鲜) is said: no part of an event beside it
                 c.consumed = True
             for d in found:
                 d.source, d.source_at = d.source or mask_times(c.text, c.start, c.spans), c.start
@@ -106,7 +138,9 @@ class MessageExtraction:
         drafts += ended
         drafts += events(self)
         drafts += changes(self)
-        return corrected(self, remembered(self, merge_slots(drafts, self.lang)), thread)
+        drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
+                  if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
+        return corrected(self, hedged(with_objects(drafts, self.lang), self.lang), thread)
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)
@@ -136,8 +170,9 @@ class MessageExtraction:
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
             out = zh_claim(body)  # 我是管理员: a statement by the speaker, never a role
             if not out:
-                out = zh_name(body) + zh_age(body) + zh_health(body, sentence) + zh_residence(body) + zh_work(body)
+                out = zh_name(body) + zh_age(body) + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
+        out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
         timed = self.qualifying(c)
         for d in out:
             if timed and d.slot == "user/city":  # 下个月搬到杭州: true from then on
@@ -176,7 +211,7 @@ class MessageExtraction:
                 or last.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
                 or last.slot is not None and last.slot.startswith(("style/", "contact/"))):
             return False
-        if len(last.content) > MAX_CHARS - 20:
+        if len(last.content) > MAX_CHARS - 20 or _NEW_THOUGHT.match(c.text):  # 但是最近胃不好 is not more of 喜欢吃辣
             return False
         joiner = "，" if self.lang == "zh" else ", "
         addition = drop_subject(self.content(c)) if self.lang == "zh" else c.text.strip().rstrip(".!")
@@ -185,3 +220,17 @@ class MessageExtraction:
         last.source_at = c.start
         c.consumed = True
         return True
+
+
+def _before_to(body: str) -> str:
+    """``body`` without the adverbs before its 对 (从小就对花生过敏 → 对花生过敏)."""
+    m = _ZH_WITH_USER.match(body)
+    return body[m.end():] if m and body[m.end():].startswith("对") else body
+
+
+def theirs(d: Draft, clause: str) -> Draft:
+    """``allergy/隔壁老王对花生`` (记住：隔壁老王对花生过敏) is 隔壁老王's allergy to 花生, never the user's."""
+    who, allergen = (d.slot or "").removeprefix("allergy/").split("对", 1)
+    owner = ("用户的" if ZH_SELF.match(tidy_zh(clause)) else "") + who
+    return fact(f"{owner}对{allergen}过敏", f"person:{who}/allergy/{allergen}", allergen, kind=Kind.RELATION,
+                importance=d.importance, confidence=d.confidence, visibility=d.visibility)

@@ -61,7 +61,9 @@ _ZH_NAMING = re.compile(
     r"^(?:(?:它|她|他|它们|她们|他们)(?:的)?)?(?:(?:[一另]一?|老大|老二)(?:只|个|条|位)?)?"
     r"(?:(?:名字|小名|大名|名)(?:叫做|叫|是|为)[:：]?|叫做|名叫|叫)(?P<v>[^，,。！？!?；;\s]{1,20})$"
 )
-_ZH_ABOUT_REFERENT = re.compile(r"^(?:(?P<p>它|她|他)(?!们)|名字|小名|大名|名叫|叫)")
+#: a clause about the one just introduced: its pronoun, its name, or its age (养了只柯基，两岁: the corgi's age)
+_ZH_ABOUT_REFERENT = re.compile(r"^(?:(?P<p>它|她|他)(?!们)|名字|小名|大名|名叫|叫|(?:已经|都|才|快|刚|刚刚|满)*"
+                                r"[\d一二两三四五六七八九十]+(?:个)?半?(?:岁|个月|周岁))")
 _EN_INTRO = re.compile(
     r"(?i:\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:have|had|got|adopted|rescued|bought|"
     r"own|'ve\s+got|have\s+got|'ve\s+adopted|have\s+adopted)\s+(?:a|an|one|two|another|a\s+new)\s+"

@@ -8,6 +8,12 @@ usually is (喜欢 / 一般 / 都 / 习惯 / usually / like / love…) names a r
 its span is dropped, so the clause stays a preference or behaviour with the words
 as said, no date and no expiry. Spans after 每 / every are already skipped by the
 parser.
+
+A bare date (no year) is also read in the tense it is told in: the parser takes the
+nearest one, and a clause told as done moves one ahead of the message back a year
+(:func:`told_as_past`, "5月去了日本" said in December), while a clause told as upcoming
+moves one already over to the next year, or a bare day (3号) to the next month
+(:func:`told_as_coming`, "12月20号去看演唱会" said in March).
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.write.timeparse import TimeSpan
+from jiyi.write.timeparse.spans import month_add
 
 _BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|末)(?:的)?(?:早上|上午|中午|下午|晚上|夜里)?$")
 _BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
@@ -56,17 +63,30 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
                         r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
                         r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
                         r"(?:初|中旬|下旬|底|末)?$")
-_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节)|已经|那时|当时")
+_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去)|已经|那时|当时")
 _ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
 _EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
+#: an English clause about what is coming: a future form, or the progressive of a plan ("I'm flying…")
+_EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to|"
+                            r"(?:i'm|i\s+am|we're|we\s+are)\s+\w+ing|is\s+on|are\s+on|next|upcoming|coming\s+up)\b")
 _EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next)\b")
 
 
 def _year_back(dt: datetime) -> datetime:
+    return _years_on(dt, -1)
+
+
+def _years_on(dt: datetime, k: int) -> datetime:
     try:
-        return dt.replace(year=dt.year - 1)
+        return dt.replace(year=dt.year + k)
     except ValueError:  # 29 February
-        return dt.replace(year=dt.year - 1, day=28)
+        return dt.replace(year=dt.year + k, day=28)
+
+
+_BARE_DAY = re.compile(r"(?i)^(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)$|^[\d一二三四五六七八九十]{1,3}[日号]$")
+#: how long ago a bare date may be and still be recounted without a past-tense word
+#: (周六我们去看展, said on Monday, is last Saturday); older, it is the next one
+RECOUNTED = timedelta(days=14)
 
 
 def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
@@ -83,3 +103,45 @@ def told_as_past(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[Ti
                 span = dataclasses.replace(span, start=_year_back(span.start), end=_year_back(span.end))
         out.append(span)
     return out
+
+
+def told_as_coming(text: str, spans: Sequence[TimeSpan], ref: datetime) -> list[TimeSpan]:
+    """A bare month or date already over at ``ref`` in a clause told as upcoming is the next one.
+
+    "12月20号去看演唱会" / "I'm flying to Oslo on January 3rd", said in March, is next December /
+    next January, not the one before. Upcoming: a future word (要 / 打算 / will / going to), or,
+    for a day and month, no past-tense word and the date more than :data:`RECOUNTED` ago (a bare
+    month without a future word stays the nearest: 就6月那个… names one gone by).
+    """
+    out: list[TimeSpan] = []
+    for span in spans:
+        if span.end <= ref and _BARE_DATE.match(span.text.strip()):
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            future = (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_CUE).search(clause)
+            dated = span.granularity == "day"  # 12月20号: a day named is a plan; a bare 6月 may name a past purchase
+            if future and not past or dated and not past and ref - span.end > RECOUNTED:
+                while span.end <= ref:
+                    span = dataclasses.replace(span, start=_years_on(span.start, 1), end=_years_on(span.end, 1))
+        elif span.end <= ref and _BARE_DAY.match(span.text.strip()):  # 26号要去面试, said on the 28th: next month's
+            clause = _clause_around(text, span).replace(span.text, " ", 1)
+            zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
+            past = (_ZH_PAST_TOLD if zh else _EN_PAST_TOLD).search(clause)
+            if (_ZH_FUTURE_TOLD if zh else _EN_FUTURE_CUE).search(clause) and not past:
+                span = _next_month_with(span, ref)
+        out.append(span)
+    return out
+
+
+def _next_month_with(span: TimeSpan, ref: datetime) -> TimeSpan:
+    """``span`` (one day of a month) in the first month after it that has that day and ends after ``ref``."""
+    for k in range(1, 13):
+        y, m = month_add(span.start.year, span.start.month, k)
+        try:
+            start = span.start.replace(year=y, month=m)
+        except ValueError:  # no 31st in that month
+            continue
+        if start + (span.end - span.start) > ref:
+            return dataclasses.replace(span, start=start, end=start + (span.end - span.start))
+    return span
