@@ -127,7 +127,7 @@ def worker(once: bool) -> None:
         raise click.ClickException(redact(exc)) from None
     try:
         if once:
-            idle = mem.flush()
+            idle = mem.flush(all_tenants=True)  # the worker drains every tenant's queue
             failed = mem.store.failed_jobs()
             state = "empty" if idle else "not empty (timed out)" if mem.store.pending_jobs() else "drained"
             click.echo(f"jiyi worker: queue {state}"

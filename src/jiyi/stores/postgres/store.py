@@ -375,18 +375,18 @@ class PostgresStore:
 
     def claim_jobs(
         self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
-        scope: Scope | None = None,
+        scope: Scope | None = None, *, tenant: str | None = None,
     ) -> builtins.list[Job]:
         with self._tx() as conn:
-            return queue.claim(conn, limit, worker, at, lease_seconds, scope)
+            return queue.claim(conn, limit, worker, at, lease_seconds, scope, tenant)
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         with self._conn() as conn:
             queue.fail(conn, job_id, error, at)
 
-    def pending_jobs(self, scope: Scope | None = None) -> int:
+    def pending_jobs(self, scope: Scope | None = None, *, tenant: str | None = None) -> int:
         with self._conn() as conn:
-            return queue.count_open(conn, scope)
+            return queue.count_open(conn, scope, tenant)
 
     def failed_jobs(self, tenant: str | None = None) -> int:
         with self._conn() as conn:

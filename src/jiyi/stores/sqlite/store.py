@@ -412,18 +412,18 @@ class SQLiteStore:
 
     def claim_jobs(
         self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
-        scope: Scope | None = None,
+        scope: Scope | None = None, *, tenant: str | None = None,
     ) -> builtins.list[Job]:
         """Oldest pending (or lease-expired) jobs, tenants in turn, each handed to exactly one caller."""
-        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope))
+        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope, tenant))
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         """Back to pending, or ``failed`` once it has been tried ``jobs.MAX_ATTEMPTS`` times."""
         self._pool.write(lambda conn: jobs.fail(conn, job_id, error, at))
 
-    def pending_jobs(self, scope: Scope | None = None) -> int:
+    def pending_jobs(self, scope: Scope | None = None, *, tenant: str | None = None) -> int:
         """Jobs not finished yet: pending or claimed (done and failed ones don't count)."""
-        return jobs.count_open(self._pool.get(), scope)
+        return jobs.count_open(self._pool.get(), scope, tenant)
 
     def failed_jobs(self, tenant: str | None = None) -> int:
         return jobs.count_failed(self._pool.get(), tenant)
