@@ -118,7 +118,7 @@ class Memory:
         self._own_llm = shared is None and _llm_configured(self.settings)
         self.llm: LLM | None = shared or (registry.create("llm", "openai", self.settings) if self._own_llm else None)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
-        self.reranker: RerankStep | None = step_from_settings(self.settings, reranker)
+        self.reranker: RerankStep | None = step_from_settings(self.settings, reranker, self.clock)
         self.scope_tenant = self.settings.tenant
         key = self.settings.encryption_key
         self.keyring = keyring_from(key.get_secret_value() if key else None, self.settings.encryption_key_file)

@@ -40,7 +40,7 @@ def doctor(as_json: bool) -> None:
         failed_jobs = mem.failed_jobs(20)
         report["failed_jobs"] = [f"{j.id} user={j.scope.user_id} {j.error}" for j in failed_jobs]
         if mem.reranker is not None:  # one tiny real rerank call, within the configured timeout
-            report["reranker"] = mem.reranker.check()
+            report["reranker"] = {**mem.reranker.check(), "breaker": mem.reranker.breaker.snapshot()}
     checked = report.get("reranker")
     rerank_error = checked.get("error") if isinstance(checked, dict) else None
     if as_json:
