@@ -131,7 +131,8 @@ class PostgresStore:
             uri,
             min_size=self.options.pool_min,
             max_size=max(self.options.pool_min, self.options.pool_max),
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
+            timeout=timeout,  # a request waits this long for a connection (psycopg_pool's default: 30 s)
             configure=_configure,
             open=False,
             name="jiyi",
@@ -151,8 +152,18 @@ class PostgresStore:
         try:
             with self._pool.connection() as conn:
                 yield conn
+        except PoolTimeout as exc:
+            log.warning("no connection to the PostgreSQL store at %s within %gs: %s", redact(self.uri),
+                        self.options.connect_timeout, exc)
+            raise StoreError(f"the PostgreSQL store is unreachable (no connection within "
+                             f"{self.options.connect_timeout:g}s); the server's log has the details") from exc
+        except psycopg.OperationalError as exc:  # its text names the server's host and port: for the log only
+            log.warning("the PostgreSQL store at %s failed: %s", redact(self.uri), exc)
+            raise StoreError(f"the PostgreSQL store is unavailable ({type(exc).__name__}); "
+                             "the server's log has the details") from exc
         except psycopg.Error as exc:
-            raise StoreError(f"the PostgreSQL store at {redact(self.uri)} failed: {exc}") from exc
+            log.warning("the PostgreSQL store at %s failed: %s", redact(self.uri), exc)
+            raise StoreError(f"the PostgreSQL store failed: {type(exc).__name__}: {redact(str(exc))}") from exc
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:

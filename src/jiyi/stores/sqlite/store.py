@@ -192,8 +192,9 @@ class SQLiteStore:
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count recalls: ``hit_count + n``, ``last_hit_at = at``, strength + 0.1 · n capped at 3.0
-        (n: how often the id is listed), one transaction."""
-        if ids:
+        (n: how often the id is listed), one transaction. Not on a read-only file (nothing to refuse:
+        searches go on, their recalls are not counted)."""
+        if ids and not self._pool.read_only:
             groups = hit_groups(ids)
             self._pool.write(lambda conn: writes.record_hits(conn, scope, groups, at), durable=False)
             self._records.patch_hits((scope.tenant, scope.user_id), groups, parse_iso(iso(at)))
@@ -211,6 +212,8 @@ class SQLiteStore:
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and truncate it to 0 bytes, so erased rows survive in
         neither; False when a reader still holds an old snapshot (the next checkpoint finishes it)."""
+        if self._pool.read_only:
+            return True
         busy, _, _ = self._pool.get().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return not busy
 
@@ -218,6 +221,8 @@ class SQLiteStore:
         """Leave no erased bytes in the files: checkpoint the WAL and, with ``full``, ``VACUUM``
         (rewrites the whole file: takes as long as copying it and needs as much free disk)."""
         if full:
+            if self._pool.read_only:
+                self._pool.refuse_write()
             self.flush_cache()
             self._pool.get().execute("VACUUM")
         self.checkpoint()
@@ -463,7 +468,7 @@ class SQLiteStore:
     def flush_cache(self) -> None:
         """Write embeddings that ``cache_put`` holds back (not durable: a cache can be recomputed)."""
         unsaved = self._unsaved_cache()
-        if unsaved:
+        if unsaved and not self._pool.read_only:  # a read-only file keeps no cache: it is recomputed
             rows = self._cache_rows(unsaved)
             self._pool.write(lambda conn: writes.cache_put(conn, rows), durable=False)
             self._saved_cache(unsaved)
