@@ -109,6 +109,7 @@ def worker(once: bool) -> None:
     Any number of workers (and servers with --worker) may share one store: a job is
     claimed by one of them at a time, and a job whose worker died is retried.
     """
+    from jiyi.maintain.schedule import for_store
     from jiyi.server.tenants import Engine
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -135,9 +136,14 @@ def worker(once: bool) -> None:
             return
         click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
                    f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)
+        gc_schedule = for_store(engine.store, settings)  # gc on a schedule too (maintain/schedule.py)
+        if gc_schedule is not None:
+            gc_schedule.start()
         while not stop.wait(1.0):  # the work happens on the Memory's worker thread
             pass
         click.echo("jiyi worker: stopping after the current job", err=True)
+        if gc_schedule is not None:
+            gc_schedule.stop()
     finally:
         mem.close()
         engine.store.close()
