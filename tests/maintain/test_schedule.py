@@ -22,7 +22,14 @@ from jiyi.cli import cli
 from jiyi.clock import FrozenClock
 from jiyi.config import Settings
 from jiyi.maintain.erase import RESTORE_WINDOW
-from jiyi.maintain.schedule import GcSchedule, every_scope, for_memory, read_status, status, status_path
+from jiyi.maintain.schedule import (
+    GcSchedule,
+    every_scope,
+    for_memory,
+    read_status,
+    status,
+    status_path,
+)
 from jiyi.memory import Memory
 from jiyi.server.app import ServerOptions, create_app
 

@@ -230,8 +230,11 @@ def openapi(output: str | None) -> None:
               help="Use this PostgreSQL (pgvector available; a schema is created and dropped) "
                    "instead of starting an embedded one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--isolation", "isolation", default=None, type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="Instead: time one tenant's sync adds, flush and delete while another tenant's long "
+                   "messages take SECONDS of LLM each (target: every call ≤ 2 s; eval/isolation_bench.py).")
 def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: int, seed: int,
-                  pg_url: str | None, as_json: bool) -> None:
+                  pg_url: str | None, as_json: bool, isolation: float | None) -> None:
     """Search latency over HTTP at N memories of one user: SQLite and PostgreSQL side by side.
 
     Fills one user per backend, starts `jiyi serve` on each (127.0.0.1, a throwaway key),
@@ -241,6 +244,9 @@ def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: in
     """
     from jiyi.eval.service_bench import ServiceBenchOptions, format_report, run_service_bench
 
+    if isolation is not None:
+        _isolation_bench(isolation, pg_url, as_json)
+        return
     options = ServiceBenchOptions(memories=memories, queries=queries, warmup=warmup, limit=limit, pool=pool,
                                   seed=seed, pg_url=pg_url, cache_dir=_settings().home / "bench")
     try:
@@ -251,3 +257,17 @@ def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: in
         emit_json(report.to_dict())
     else:
         click.echo(format_report(report))
+
+
+def _isolation_bench(slow_seconds: float, pg_url: str | None, as_json: bool) -> None:
+    from jiyi.eval.isolation_bench import IsolationOptions, format_isolation, run_isolation_bench
+
+    try:
+        report = run_isolation_bench(IsolationOptions(slow_seconds=slow_seconds, pg_url=pg_url),
+                                     progress=lambda msg: click.echo(msg, err=True))
+    except JiyiError as exc:
+        raise click.ClickException(redact(exc)) from None
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(format_isolation(report))
