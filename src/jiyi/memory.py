@@ -189,9 +189,8 @@ class Memory:
         ids = [e.id for e in events if e.kind is Kind.SUMMARY]
         return self.store.get_many(scope, ids) if ids else []
 
-    def flush(self, timeout: float = 300.0, *, user_id: str | None = None, all_tenants: bool = False) -> bool:
-        """Wait until this tenant's queued writes are processed (``user_id``'s only, when given;
-        every tenant's with ``all_tenants``, as ``jiyi worker --once`` does).
+    def flush(self, timeout: float = 300.0, *, user_id: str | None = None) -> bool:
+        """Wait until this tenant's queued writes are processed (``user_id``'s only, when given).
 
         Other tenants' jobs are neither run in the caller's thread nor waited for. Returns False
         if ``timeout`` passed first, or if some write (of the same scope) failed for good (after
@@ -199,9 +198,9 @@ class Memory:
         :meth:`drop_failed` deal with them (``jiyi jobs list|retry|drop``).
         """
         scope = self._scope(user_id) if user_id is not None else None
-        tenant = None if all_tenants or scope is not None else self.scope_tenant
+        tenant = None if scope is not None else self.scope_tenant
         idle = self._worker.wait_idle(timeout, scope=scope, tenant=tenant)
-        failed = [j for j in self.store.list_failed_jobs(None if all_tenants else self.scope_tenant, 20)
+        failed = [j for j in self.store.list_failed_jobs(self.scope_tenant, 20)
                   if scope is None or j.scope == scope]
         if failed:
             log.warning("%d write(s) failed for good (ids %s); see Memory.failed_jobs() or `jiyi jobs list`",

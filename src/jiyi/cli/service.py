@@ -128,7 +128,10 @@ def worker(once: bool) -> None:
         raise click.ClickException(redact(exc)) from None
     try:
         if once:
-            idle = mem.flush(all_tenants=True)  # the worker drains every tenant's queue
+            idle = True  # every tenant's queue (a tenant with queued writes has buffer state: it is listed)
+            for tenant in sorted({settings.tenant, *engine.store.tenants()}):
+                with engine.memory(settings, tenant=tenant) as each:
+                    idle = each.flush() and idle
             failed = mem.store.failed_jobs()
             state = "empty" if idle else "not empty (timed out)" if mem.store.pending_jobs() else "drained"
             click.echo(f"jiyi worker: queue {state}"
