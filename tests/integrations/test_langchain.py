@@ -19,6 +19,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda
 
 from jiyi.clock import FrozenClock
+from jiyi.errors import InvalidInput
 from jiyi.integrations.langchain import JiyiChatMessageHistory, JiyiRetriever
 from jiyi.memory import Memory
 
@@ -93,7 +94,7 @@ def test_history_round_trip_and_sessions(memory: Memory, tmp_path: Path) -> None
     assert [m.content for m in again] == [m.content for m in got]  # durable, not in RAM
 
 
-def test_history_skips_small_talk_system_and_images(memory: Memory) -> None:
+def test_history_replays_small_talk_and_skips_system_and_images(memory: Memory) -> None:
     history = JiyiChatMessageHistory(memory, user_id="alice", session_id="s1")
     history.add_messages([
         SystemMessage("You are helpful."),
@@ -103,8 +104,8 @@ def test_history_skips_small_talk_system_and_images(memory: Memory) -> None:
         HumanMessage("我叫小林", name="lin"),
     ])
     got = history.messages
-    assert [m.content for m in got] == ["这张图里的猫叫团子", "我叫小林"]
-    assert got[1].name == "lin"
+    assert [m.content for m in got] == ["谢谢", "这张图里的猫叫团子", "我叫小林"]  # the system prompt is no turn
+    assert got[2].name == "lin"
     assert all("base64" not in r.content for r in memory.get_all(user_id="alice"))
 
 
@@ -149,3 +150,33 @@ def test_history_in_a_chain_without_runnable_with_message_history(memory: Memory
     assert [m.content for m in stored] == ["我的猫叫团子", "收到：我的猫叫团子", "我的猫叫什么？", "收到：我的猫叫什么？"]
     found = JiyiRetriever(memory=memory, user_id="alice", k=3).invoke("团子")
     assert any("猫叫团子" in d.page_content for d in found)  # the turns are long-term memory too
+
+
+def test_history_replays_the_turns_the_bot_had_small_talk_included(memory: Memory) -> None:
+    history = JiyiChatMessageHistory(memory, user_id="bea", session_id="s9")
+    said = [HumanMessage("hi!"), AIMessage("Hello! How can I help?"), HumanMessage("I'm training for a marathon"),
+            AIMessage("Great, when is it?"), HumanMessage("ok thanks"), AIMessage("You're welcome!")]
+    for i in range(0, len(said), 2):
+        history.add_messages(said[i:i + 2])
+    got = history.messages
+    assert [(m.type, m.content) for m in got] == [(m.type, m.content) for m in said]
+    assert [m.content for m in JiyiChatMessageHistory(memory, user_id="bea", session_id="other").messages] == []
+    history.clear()
+    assert history.messages == []
+
+
+def test_the_retriever_reads_the_conversation_from_its_history(memory: Memory) -> None:
+    memory.remember("The user's favourite ramen bar is Menya Kaze", user_id="kai")
+    history = JiyiChatMessageHistory(memory, user_id="kai", session_id="s1")
+    history.add_messages([HumanMessage("We went for ramen last Friday"), AIMessage("Nice, how was it?")])
+    retriever = JiyiRetriever(memory=memory, user_id="kai", k=3, history=history)
+    assert retriever._recent("which ramen bar was it?") == [
+        {"role": "user", "content": "We went for ramen last Friday"},
+        {"role": "assistant", "content": "Nice, how was it?"}]
+    docs = retriever.invoke("which ramen bar was it?")
+    assert docs and "Menya Kaze" in docs[0].page_content
+    # the turns reach Memory.search: past its 50 messages it refuses them, by name
+    history.add_messages([HumanMessage(f"note {i} about noodles") for i in range(50)])
+    whole = JiyiChatMessageHistory(memory, user_id="kai", session_id="s1", max_messages=100)
+    with pytest.raises(InvalidInput, match="recent holds 52 messages"):
+        JiyiRetriever(memory=memory, user_id="kai", history=whole, recent_turns=60).invoke("which bar?")

@@ -17,7 +17,8 @@ from llama_index.core.memory import Memory as LlamaMemory
 from llama_index.core.retrievers import BaseRetriever
 
 from jiyi.clock import FrozenClock
-from jiyi.integrations.llamaindex import JiyiMemoryBlock, JiyiRetriever
+from jiyi.errors import InvalidInput
+from jiyi.integrations.llamaindex import JiyiMemoryBlock, JiyiRetriever, recent_of
 from jiyi.memory import Memory
 
 
@@ -67,7 +68,7 @@ def test_a_chat_engine_with_the_block_sends_memories_to_the_model(mem: Memory) -
     assert prompt.index("用户对花生过敏") < prompt.index("我周末想做花生酱拌面")
 
 
-def test_turns_the_short_term_memory_flushes_become_long_term(mem: Memory) -> None:
+def test_turns_the_short_term_memory_flushes_become_long_term_once(mem: Memory) -> None:
     memory = LlamaMemory.from_defaults(session_id="s1", token_limit=60, chat_history_token_ratio=0.5,
                                        token_flush_size=20,
                                        memory_blocks=[JiyiMemoryBlock(memory=mem, user_id="alice")])
@@ -75,9 +76,44 @@ def test_turns_the_short_term_memory_flushes_become_long_term(mem: Memory) -> No
             "我女儿下个月满三岁", "恭喜", "我对花生过敏", "记住了"]
     for i, text in enumerate(said):
         memory.put(ChatMessage(role=MessageRole.USER if i % 2 == 0 else MessageRole.ASSISTANT, content=text))
+        memory.get()  # what a chat engine does each turn: the block sees the conversation so far
     mem.flush()
-    stored = {r.content for r in mem.get_all(user_id="alice", kinds=["episode"])}
-    assert stored and stored <= set(said)  # what left the short-term window, verbatim
-    assert "我下周三要去北京出差" in stored  # the oldest turns leave first
-    window = [str(m.content) for m in memory.get() if m.role != MessageRole.SYSTEM]  # the short-term window
-    assert said[-1] in window and not (stored & set(window))  # each turn in one place
+    stored = [r.content for r in mem.get_all(user_id="alice", kinds=["episode"])]
+    assert sorted(stored) == sorted(said)  # every turn, flushed or still in the window, stored once
+
+
+def test_the_documented_chat_engine_recalls_in_the_next_session(mem: Memory) -> None:
+    """docs/integrations/llamaindex.md as written: a normal, short chat (far below the flush
+    threshold) in session s1, then a new session whose prompt carries what s1 said."""
+    def engine(session: str) -> SimpleChatEngine:
+        memory = LlamaMemory.from_defaults(session_id=session, token_limit=4000,
+                                           memory_blocks=[JiyiMemoryBlock(memory=mem, user_id="alice")])
+        return SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+
+    first = engine("s1")
+    first.chat("I am allergic to peanuts")
+    first.chat("Also I just moved to Porto")
+    mem.flush()
+    prompt = str(engine("s2").chat("Can I have a satay sauce tonight?"))
+    assert "allergic to peanuts" in prompt
+    assert prompt.index("allergic to peanuts") < prompt.index("Can I have a satay sauce tonight?")
+    episodes = [r.content for r in mem.get_all(user_id="alice", kinds=["episode"])]
+    assert episodes.count("I am allergic to peanuts") == 1 and {r.session_id for r in mem.get_all(
+        user_id="alice", kinds=["episode"])} <= {"s1", "s2"}
+
+
+def test_the_block_reads_the_conversation_before_the_latest_message(mem: Memory) -> None:
+    mem.remember("The user's favourite ramen bar is Menya Kaze", user_id="kai")
+    said = [ChatMessage(role=MessageRole.SYSTEM, content="Be brief."),
+            ChatMessage(role=MessageRole.USER, content="We went for ramen last Friday"),
+            ChatMessage(role=MessageRole.ASSISTANT, content="Nice, how was it?"),
+            ChatMessage(role=MessageRole.USER, content="which ramen bar was it?")]
+    assert recent_of(said[:3], 8) == [{"role": "user", "content": "We went for ramen last Friday"},
+                                     {"role": "assistant", "content": "Nice, how was it?"}]
+    assert recent_of(said[:3], 1) == [{"role": "assistant", "content": "Nice, how was it?"}]
+    text = asyncio.run(JiyiMemoryBlock(memory=mem, user_id="kai").aget(said))
+    assert "Menya Kaze" in text
+    # the turns reach Memory.build_context: past its 50 messages it refuses them, by name
+    long = [ChatMessage(role=MessageRole.USER, content=f"note {i}") for i in range(55)] + said[-1:]
+    with pytest.raises(InvalidInput, match="recent holds 55 messages"):
+        asyncio.run(JiyiMemoryBlock(memory=mem, user_id="kai", recent_turns=60).aget(long))

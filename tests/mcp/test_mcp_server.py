@@ -190,7 +190,9 @@ def test_a_pinned_server_has_no_user_id_anywhere(tmp_path: Path) -> None:
         assert [r["content"] for r in mine] == ["用户喜欢喝乌龙茶"]
         # naming another user is not an option: the argument is refused, bob stays out of reach
         stolen = await client.call_tool("list_memories", {"user_id": "bob"})
-        assert stolen.is_error or data(stolen)["results"] == mine
+        assert stolen.is_error and "pinned to one user" in text(stolen) and "limit, offset" in text(stolen)
+        for tool in tools.values():
+            assert tool.input_schema["additionalProperties"] is False, tool.name
         gone = await client.call_tool("delete_memory", {"memory_id": bob.id})
         assert gone.is_error and "no memory" in text(gone)
         ctx = await client.call_tool("get_context", {"query": "银行卡在哪"})
@@ -242,3 +244,31 @@ def test_user_and_default_user_together_are_refused(tmp_path: Path) -> None:
                            "--default-user", "b"], env=_env(tmp_path), capture_output=True, text=True,
                           timeout=120, stdin=subprocess.DEVNULL, check=False)
     assert proc.returncode != 0 and "--user" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unknown_arguments_are_refused_by_name(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        for tool in (await client.list_tools()).tools:
+            assert tool.input_schema["additionalProperties"] is False, tool.name
+        typo = await client.call_tool("add_memory", {"content": "用户养了一只猫", "user": "alice"})
+        assert typo.is_error and "add_memory does not take user" in text(typo)
+        assert "content, user_id" in text(typo)
+
+    run(stdio(tmp_path, "--default-user", "dflt", module=False), scenario)
+    with Memory(home=tmp_path, background_worker=False) as mem:
+        assert mem.users() == []
+
+
+def test_get_context_takes_the_conversation_before_the_query(tmp_path: Path) -> None:
+    async def scenario(client: Client) -> None:
+        tool = {t.name: t for t in (await client.list_tools()).tools}["get_context"]
+        assert "recent" in tool.input_schema["properties"]
+        await client.call_tool("add_memory", {"content": "用户常去的拉面店叫风屋"})
+        said = ["我们上周去吃了拉面", {"role": "assistant", "content": "那家店怎么样？"}]
+        ctx = await client.call_tool("get_context", {"query": "那家店叫什么来着？", "recent": said})
+        assert not ctx.is_error and "风屋" in text(ctx)
+        # the turns reach Memory.build_context: past its 50 messages it refuses them, by name
+        many = await client.call_tool("get_context", {"query": "那家店叫什么来着？", "recent": ["嗯"] * 51})
+        assert many.is_error and "recent holds 51 messages" in text(many)
+
+    run(stdio(tmp_path, "--user", "ren", module=False), scenario)

@@ -207,6 +207,10 @@ def test_link_endpoint_needs_an_api_key_and_a_sane_ttl(site: Site) -> None:
     bad = httpx.post(f"{site.url}/v1/ui-links", json={"user_id": "alice", "ttl": "1000d"},
                      headers={"Authorization": f"Bearer {site.keys['acme']}"})
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_input"
+    for huge in ("9999999999999999", "999999999999999w"):  # seconds and weeks past what a timedelta holds
+        bad = httpx.post(f"{site.url}/v1/ui-links", json={"user_id": "alice", "ttl": huge},
+                         headers={"Authorization": f"Bearer {site.keys['acme']}"})
+        assert bad.status_code == 422 and "between 1 second and 90 days" in bad.json()["error"]["message"]
     ok = httpx.post(f"{site.url}/v1/ui-links", json={"user_id": "alice", "ttl": "30m"},
                     headers={"X-API-Key": site.keys["globex"]}).json()
     assert ok["tenant"] == "globex" and ok["path"].startswith("/ui/u/")

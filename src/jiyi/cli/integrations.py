@@ -27,7 +27,7 @@ def register(cli: click.Group) -> None:
               help="Trusted single-operator setups only: tools take any user_id, this one when none is "
                    "passed (JIYI_MCP_DEFAULT_USER).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP transport: address to bind.")
-@click.option("--port", default=8765, show_default=True, help="HTTP transport: port.")
+@click.option("--port", default=8766, show_default=True, help="HTTP transport: port (jiyi serve takes 8765, the proxy 8787).")
 @click.option("--path", "http_path", default="/mcp", show_default=True, help="HTTP transport: endpoint path.")
 def mcp(transport: str, user: str | None, default_user: str | None, host: str, port: int, http_path: str) -> None:
     """Serve memory as MCP tools (add/search/list/update/delete memories, get_context).

@@ -95,10 +95,19 @@ def serve(host: str, port: int, worker: bool, insecure_no_auth: bool, keys_db: s
         raise click.ClickException(redact(exc)) from None
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    click.echo(serve_banner(host, port), err=True)
     # SIGTERM: requests in flight get SHUTDOWN_GRACE seconds, then the server stops (a write
     # being processed stays queued and is redone by the next worker).
     uvicorn.run(app, host=host, port=port, log_level=log_level, server_header=False,
                 timeout_graceful_shutdown=SHUTDOWN_GRACE)
+
+
+def serve_banner(host: str, port: int) -> str:
+    """Where to point a client, a browser (the panel) and a reader of the API docs."""
+    shown = f"[{host}]" if ":" in host else host
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else '[::1]' if host == '::' else shown}:{port}"
+    return (f"jiyi serve: API {base}/v1 · web panel {base}/ui/ (sign in with an API key; "
+            f"`jiyi ui-link --user ID --base-url {base}` for an end user) · API docs {base}/docs")
 
 
 @click.command()

@@ -5,8 +5,9 @@
 - :class:`JiyiChatMessageHistory`, a ``BaseChatMessageHistory`` (a chain reads ``messages`` and
   calls ``add_messages``; for agents, LangGraph's store is
   :class:`jiyi.integrations.langgraph.JiyiStore`): every turn goes through ``Memory.add`` (so facts are
-  extracted and kept long-term) and ``messages`` is the session's conversation as jiyi
-  stored it: its episodes, oldest first, the last ``max_messages`` of them.
+  extracted and kept long-term) and ``messages`` is the session's conversation as it was had,
+  small talk included: its episodes and recent buffered turns, oldest first, the last
+  ``max_messages`` of them.
 
 Both take a :class:`~jiyi.memory.Memory` you own (and close).
 """
@@ -14,10 +15,12 @@ Both take a :class:`~jiyi.memory.Memory` you own (and close).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from jiyi.clock import parse_iso
 from jiyi.errors import MissingDependency
+from jiyi.read.recent import MAX_RECENT_CHARS
 from jiyi.userid import check_user_id
 
 try:
@@ -55,6 +58,11 @@ class JiyiRetriever(BaseRetriever):
     kinds: list[str] | None = None
     """Only these kinds (``fact``, ``preference``, ``event``, ``episode``…); None for all."""
     include_sensitive: bool = False
+    history: Any = None
+    """A ``BaseChatMessageHistory`` of the current conversation (a :class:`JiyiChatMessageHistory`,
+    or any other): its last ``recent_turns`` messages go to recall as ``recent``, so a follow-up
+    finds what the turns before it named."""
+    recent_turns: int = 8
 
     @field_validator("user_id")
     @classmethod
@@ -63,8 +71,18 @@ class JiyiRetriever(BaseRetriever):
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         hits = self.memory.search(query, user_id=self.user_id, limit=self.k, kinds=self.kinds,
-                                  include_sensitive=self.include_sensitive)
+                                  include_sensitive=self.include_sensitive, recent=self._recent(query))
         return [hit_to_document(h) for h in hits]
+
+    def _recent(self, query: str) -> list[dict[str, str]] | None:
+        """The history's last messages (user and assistant text), the query itself left out."""
+        if self.history is None or self.recent_turns <= 0:
+            return None
+        turns = [{"role": d["role"], "content": d["content"][:MAX_RECENT_CHARS]}
+                 for d in (message_to_dict(m) for m in self.history.messages) if d and d["role"] != "system"]
+        if turns and turns[-1]["role"] == "user" and turns[-1]["content"].strip() == query.strip():
+            turns.pop()  # the history already holds the question being asked
+        return turns[-self.recent_turns:] or None
 
 
 def hit_to_document(hit: Hit) -> Document:
@@ -90,10 +108,12 @@ class JiyiChatMessageHistory(BaseChatMessageHistory):
     """A session's chat history kept by jiyi.
 
     ``add_messages`` stores the turns with ``Memory.add`` (``wait=True``, the default, returns once
-    they are processed, so ``messages`` shows them at once). ``messages`` are the session's
-    episodes: jiyi keeps every turn verbatim except small talk (你好, 谢谢, ok…), which it skips.
-    ``clear`` forgets this session's episodes (soft delete, kept in the audit history); memories
-    extracted from them stay, since they are the user's, not the session's.
+    they are processed, so ``messages`` shows them at once). ``messages`` replays the session as
+    it was said: its episodes (jiyi keeps every turn verbatim except small talk) and the small
+    talk (你好, 谢谢, ok…) of its recent rounds (the short-term buffer, ``buffer_rounds``) that no
+    episode holds. ``clear`` forgets this session's episodes (soft delete, kept in the audit
+    history) and its buffered turns; memories extracted from them stay, since they are the user's,
+    not the session's.
     """
 
     def __init__(self, memory: Memory, *, user_id: str, session_id: str, agent_id: str | None = None,
@@ -107,9 +127,19 @@ class JiyiChatMessageHistory(BaseChatMessageHistory):
 
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
-        """The last ``max_messages`` turns of this session, oldest first."""
-        records = sorted(self._episodes(self.max_messages), key=lambda r: (r.valid_from or r.created_at, r.created_at))
-        return [record_to_message(r) for r in records]
+        """The last ``max_messages`` turns of this session, oldest first: its episodes, and the turns
+        jiyi keeps no episode of (small talk: 谢谢, ok, 不客气！) from the short-term buffer, so the
+        model is replayed the conversation it had."""
+        episodes = self._episodes(self.max_messages)
+        known = {sid for r in episodes for sid in r.source_ids}
+        turns: list[tuple[datetime, int, BaseMessage]] = [
+            (r.valid_from or r.created_at, 0, record_to_message(r)) for r in episodes]
+        for i, item in enumerate(self.memory.recent_messages(user_id=self.user_id, session_id=self.session_id)):
+            if item.get("id") in known or item.get("role") not in ("user", "assistant") or not item.get("content"):
+                continue
+            turns.append((parse_iso(item["timestamp"]), i + 1, buffered_to_message(item)))
+        turns.sort(key=lambda t: (t[0], t[1]))
+        return [m for _, _, m in turns[-self.max_messages:]] if self.max_messages else []
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
         """Store ``messages`` as one ``add`` (their order is kept through their timestamps)."""
@@ -125,6 +155,7 @@ class JiyiChatMessageHistory(BaseChatMessageHistory):
     def clear(self) -> None:
         for rec in self._episodes(None):
             self.memory.delete(rec.id, user_id=self.user_id)
+        self.memory.clear_buffer(user_id=self.user_id, session_id=self.session_id)
 
     def _episodes(self, limit: int | None) -> list[MemoryRecord]:
         """This session's active episodes, newest first, paging through the user's episodes."""
@@ -160,6 +191,16 @@ def _text(content: Any) -> str:
                  if isinstance(p, str) or (isinstance(p, dict) and p.get("type") == "text")]
         return "\n".join(t for t in parts if isinstance(t, str) and t.strip())
     return ""
+
+
+def buffered_to_message(item: dict[str, Any]) -> BaseMessage:
+    """A turn of the short-term buffer (``Memory.recent_messages``) as a LangChain message."""
+    kwargs: dict[str, Any] = {"content": str(item["content"])}
+    if item.get("id"):
+        kwargs["id"] = str(item["id"])
+    if item.get("name"):
+        kwargs["name"] = str(item["name"])
+    return AIMessage(**kwargs) if item.get("role") == "assistant" else HumanMessage(**kwargs)
 
 
 def record_to_message(rec: MemoryRecord) -> BaseMessage:

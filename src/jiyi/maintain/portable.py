@@ -5,6 +5,7 @@ Vectors are not exported (they belong to one model); import re-embeds content.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from jiyi.clock import parse_iso
 from jiyi.errors import InvalidInput
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, Visibility
-from jiyi.stores.protocol import ChangeSet, Store, Upsert
+from jiyi.stores.protocol import HIT_STRENGTH_STEP, MAX_STRENGTH, ChangeSet, Store, Upsert
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.validate import (
@@ -45,7 +46,7 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
     vector from the imported turn before it, under ``context_mode``).
     """
     parsed = [_parse(row, tenant, i) for i, row in enumerate(rows)]
-    by_scope: dict[Scope, list[tuple[MemoryRecord, list[HistoryEvent]]]] = {}
+    by_scope: dict[Scope, list[tuple[MemoryRecord, list[HistoryEvent] | None]]] = {}
     for rec, hist in parsed:
         by_scope.setdefault(rec.scope, []).append((rec, hist))
     for scope, items in by_scope.items():
@@ -57,13 +58,14 @@ def import_records(store: Store, embedder: CachedEmbedder, tenant: str, rows: It
             for (rec, hist), vecs in zip(chunk, vectors):
                 rec = rec.replace(embedding_model=embedder.model)
                 changes.upserts.append(Upsert(rec, vecs, index_keywords(rec)))
-                changes.history.extend(hist or [HistoryEvent(EventType.ADD, rec.id, now, new=rec.content,
-                                                             reason="import")])
+                # a row exported with its history (even none: a turn has none) keeps it as it was
+                changes.history.extend(hist if hist is not None else [
+                    HistoryEvent(EventType.ADD, rec.id, now, new=rec.content, reason="import")])
             store.apply(changes)
     return len(parsed)
 
 
-def _parse(row: Any, tenant: str, i: int) -> tuple[MemoryRecord, list[HistoryEvent]]:
+def _parse(row: Any, tenant: str, i: int) -> tuple[MemoryRecord, list[HistoryEvent] | None]:
     if not isinstance(row, dict):
         raise InvalidInput(f"import row {i} is not an object")
     data = {k: v for k, v in row.items() if k not in ("format", "history")}
@@ -74,13 +76,31 @@ def _parse(row: Any, tenant: str, i: int) -> tuple[MemoryRecord, list[HistoryEve
     _check_row(data, f"import row {i}")
     try:
         rec = MemoryRecord.from_dict(data)
-        hist = [HistoryEvent(EventType(h["event"]), h["memory_id"], parse_iso(h["at"]), h.get("old"), h.get("new"),
-                             h.get("reason"), h.get("actor", "system")) for h in row.get("history") or []]
+        events = row.get("history")
+        if events is not None and not isinstance(events, list):
+            raise TypeError("history must be a list")
+        hist = None if events is None else [_history(h) for h in events]
     except (KeyError, ValueError, TypeError, OverflowError) as exc:
         raise InvalidInput(f"import row {i} is malformed: {exc}") from None
-    if any(h.memory_id != rec.id for h in hist):
+    if hist is not None and any(h.memory_id != rec.id for h in hist):
         raise InvalidInput(f"import row {i} has history of another memory")
     return rec, hist
+
+
+def _check_strength(value: object, what: str) -> float:
+    if (not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value)
+            or not 0.0 <= float(value) <= MAX_STRENGTH):
+        raise InvalidInput(f"{what} must be a number between 0 and {MAX_STRENGTH:g} "
+                           f"(1 when new, +{HIT_STRENGTH_STEP:g} a recall), got {value!r:.40}")
+    return float(value)
+
+
+def _history(h: Any) -> HistoryEvent:
+    for key in ("old", "new", "reason", "actor"):
+        if h.get(key) is not None and not isinstance(h[key], str):
+            raise TypeError(f"history {key} must be a string or null")
+    return HistoryEvent(EventType(h["event"]), h["memory_id"], parse_iso(h["at"]), h.get("old"), h.get("new"),
+                        h.get("reason"), h.get("actor", "system"))
 
 
 _TIMES = ("created_at", "updated_at", "valid_from", "valid_until", "expires_at", "last_hit_at")
@@ -98,9 +118,11 @@ def _check_row(data: dict[str, Any], where: str) -> None:
         check_choice(Status, data["status"], f"{where}.status")
     if data.get("visibility") is not None:
         check_choice(Visibility, data["visibility"], f"{where}.visibility")
-    for key in ("importance", "confidence", "strength"):
+    for key in ("importance", "confidence"):
         if data.get(key) is not None:
             check_unit(data[key], f"{where}.{key}")
+    if data.get("strength") is not None:  # recalls raise it past 1, up to the stores' cap
+        data["strength"] = _check_strength(data["strength"], f"{where}.strength")
     for key in _TIMES:
         if data.get(key) is not None:
             data[key] = check_time(data[key], f"{where}.{key}")

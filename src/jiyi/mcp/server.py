@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import anyio.to_thread
+from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic_core import PydanticCustomError
 
 from jiyi.errors import InvalidInput, JiyiError, MissingDependency
 from jiyi.redact import redact
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
     from jiyi.records import Hit, MemoryRecord
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+Recent = list[str | dict[str, str]] | None  # get_context's conversation before the query
 Transport = Literal["stdio", "http"]
 
 INSTRUCTIONS = (
@@ -86,8 +90,9 @@ class _Tools:
         await self.call(self.memory.delete, memory_id, user_id=user)
         return {"deleted": memory_id}
 
-    async def _context(self, user: str, query: str, budget_tokens: int) -> str:
-        return await self.call(self.memory.build_context, query, user_id=user, budget_tokens=budget_tokens)
+    async def _context(self, user: str, query: str, budget_tokens: int, recent: Recent) -> str:
+        return await self.call(self.memory.build_context, query, user_id=user, budget_tokens=budget_tokens,
+                               recent=recent)
 
     def names(self) -> tuple[str, ...]:
         return ("add_memory", "search_memory", "list_memories", "update_memory", "delete_memory", "get_context")
@@ -140,9 +145,14 @@ class MemoryTools(_Tools):
         """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
         return await self._delete(self.user(user_id), memory_id)
 
-    async def get_context(self, query: str, user_id: str | None = None, budget_tokens: int = 800) -> str:
-        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
-        return await self._context(self.user(user_id), query, budget_tokens)
+    async def get_context(self, query: str, user_id: str | None = None, budget_tokens: int = 800,
+                          recent: Recent = None) -> str:
+        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none).
+
+        ``recent``: the conversation's previous messages, oldest first (strings, or {"role", "content"}),
+        so a follow-up ("what was that place called again?") finds what the turns before it named.
+        """
+        return await self._context(self.user(user_id), query, budget_tokens, recent)
 
 
 class PinnedTools(_Tools):
@@ -177,9 +187,13 @@ class PinnedTools(_Tools):
         """Forget one memory (soft delete: it is never recalled again, but stays in the audit history)."""
         return await self._delete(self.pinned, memory_id)
 
-    async def get_context(self, query: str, budget_tokens: int = 800) -> str:
-        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none)."""
-        return await self._context(self.pinned, query, budget_tokens)
+    async def get_context(self, query: str, budget_tokens: int = 800, recent: Recent = None) -> str:
+        """The memories relevant to ``query`` as a ready-to-use prompt block (empty if none).
+
+        ``recent``: the conversation's previous messages, oldest first (strings, or {"role", "content"}),
+        so a follow-up ("what was that place called again?") finds what the turns before it named.
+        """
+        return await self._context(self.pinned, query, budget_tokens, recent)
 
 
 def build_server(memory: Memory, *, default_user: str | None = None, user: str | None = None) -> MCPServer:
@@ -191,20 +205,42 @@ def build_server(memory: Memory, *, default_user: str | None = None, user: str |
     if user is not None and default_user is not None:
         raise InvalidInput("pass either --user (one pinned user) or --default-user, not both")
     server_cls = _load_sdk()
+    from mcp.server.mcpserver.tools import Tool
     from mcp.types import ToolAnnotations
 
-    server = server_cls(name="jiyi", instructions=INSTRUCTIONS, version=_version())
     tools: _Tools = PinnedTools(memory, user) if user is not None else MemoryTools(memory, default_user)
     read_only = {"search_memory", "list_memories", "get_context"}
+    registered = []
     for name in tools.names():
-        fn = getattr(tools, name)
         hints = ToolAnnotations(read_only_hint=name in read_only, destructive_hint=name == "delete_memory")
-        server.add_tool(fn, name=name, annotations=hints)
-    return server
+        tool = Tool.from_function(getattr(tools, name), name=name, annotations=hints)
+        tool.fn_metadata.arg_model = strict_arguments(tool.fn_metadata.arg_model, name, pinned=user is not None)
+        tool.parameters = tool.fn_metadata.arg_model.model_json_schema(by_alias=True)
+        registered.append(tool)
+    return server_cls(name="jiyi", instructions=INSTRUCTIONS, version=_version(), tools=registered)
+
+
+def strict_arguments(model: type[M], tool: str, *, pinned: bool) -> type[M]:
+    """``model`` refusing arguments it does not name (schema ``additionalProperties: false``), with a
+    message the model can act on; on a pinned server a ``user_id`` is told why it has no place."""
+    allowed = sorted(f.alias or n for n, f in model.model_fields.items())
+
+    def known(data: Any) -> Any:
+        extra = sorted(set(data) - set(allowed)) if isinstance(data, dict) else []
+        if extra:
+            why = (" (this server is pinned to one user: tools take no user_id)"
+                   if pinned and "user_id" in extra else "")
+            raise PydanticCustomError("unknown_argument", f"{tool} does not take {', '.join(extra)}{why}; its "
+                                      f"arguments are {', '.join(allowed) or 'none'}")
+        return data
+
+    namespace = {"model_config": ConfigDict(**{**model.model_config, "extra": "forbid", "title": model.__name__}),
+                 "__module__": model.__module__, "_known": model_validator(mode="before")(staticmethod(known))}
+    return cast("type[M]", type(model.__name__, (model,), namespace))
 
 
 def serve(memory: Memory, *, transport: Transport = "stdio", default_user: str | None = None,
-          user: str | None = None, host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp") -> None:
+          user: str | None = None, host: str = "127.0.0.1", port: int = 8766, path: str = "/mcp") -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (http)."""
     from jiyi.redact import install_log_redaction
     from jiyi.text.tokens import warm

@@ -1,11 +1,13 @@
 """The memory-adding OpenAI-compatible proxy (``jiyi proxy --upstream URL``).
 
-For ``POST /v1/chat/completions`` with a known user (``X-Jiyi-User`` header or the ``user``
-field):
+For ``POST /v1/chat/completions`` and ``POST /v1/responses`` (the Responses API) with a known
+user (``X-Jiyi-User`` header or the ``user`` field, which must be a string):
 
-1. recall: ``build_context`` for the last user message, bounded by ``recall_timeout`` (a slow
+1. recall: ``build_context`` for the last user message, with the messages before it as
+   ``recent`` (what a follow-up refers to), bounded by ``recall_timeout`` (a slow
    or failing memory never blocks the chat: the request then goes out unchanged);
-2. inject the block into the first system message (:func:`~jiyi.proxy.messages.inject_context`);
+2. inject the block into the first system message (:func:`~jiyi.proxy.messages.inject_context`),
+   or in front of a Responses request's ``instructions``;
 3. forward to the upstream, streamed or not, passing the client's headers through;
 4. once the answer reached the client (for a stream: after its last chunk was written), record
    the turn, user message plus assistant reply, with ``Memory.add``. A client that disconnected
@@ -26,7 +28,7 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -40,7 +42,17 @@ from jiyi.errors import JiyiError
 from jiyi.proxy.delivery import DeliveredResponse, DeliveredStream, OnDelivered
 from jiyi.proxy.forward import StreamText, Upstream, relay, reply_text, response_headers
 from jiyi.proxy.guard import GuardOptions, ProxyGuard, origins
-from jiyi.proxy.messages import inject_context, last_user_text, pick_session, pick_user
+from jiyi.proxy.messages import (
+    RECENT_TURNS,
+    inject_context,
+    inject_instructions,
+    input_items,
+    last_user_text,
+    pick_session,
+    pick_user,
+    recent_turns,
+    response_text,
+)
 from jiyi.redact import redact
 from jiyi.server.limits import BodyLimitMiddleware
 from jiyi.userid import user_id_problem
@@ -70,6 +82,8 @@ class ProxyOptions:
     max_body_bytes: int = MAX_BODY_BYTES
     upstream_timeout: float = 120.0
     """Seconds the upstream may take to answer (between bytes, for a stream) before the client gets 504."""
+    recent_turns: int = RECENT_TURNS
+    """How many of the conversation's previous messages recall reads besides the question (0: none)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -80,6 +94,30 @@ class Turn:
     session_id: str | None
     question: str
     model: str | None
+    recent: tuple[dict[str, str], ...] = ()
+    """The conversation's messages before the question (what a follow-up refers to)."""
+
+
+@dataclass(slots=True, frozen=True)
+class Dialect:
+    """How one memory-enabled route reads and rewrites its requests."""
+
+    path: str
+    messages: Callable[[dict[str, Any]], list[Any] | None]
+    """The conversation in the request (None: not a request memory applies to)."""
+    inject: Callable[[dict[str, Any], str], dict[str, Any]]
+    reply: Callable[[Any], str]
+    """The assistant's text in a whole (non-streamed) answer."""
+
+
+def _chat_messages(body: dict[str, Any]) -> list[Any] | None:
+    return body["messages"] if isinstance(body.get("messages"), list) else None
+
+
+CHAT = Dialect("chat/completions", _chat_messages,
+               lambda body, block: {**body, "messages": inject_context(body["messages"], block)}, reply_text)
+RESPONSES = Dialect("responses", lambda body: input_items(body) if "input" in body else None,
+                    inject_instructions, response_text)
 
 
 class MemoryProxy:
@@ -91,33 +129,44 @@ class MemoryProxy:
         self.options = options
 
     async def chat(self, request: Request) -> Response:
+        return await self.converse(request, CHAT)
+
+    async def responses(self, request: Request) -> Response:
+        return await self.converse(request, RESPONSES)
+
+    async def converse(self, request: Request, dialect: Dialect) -> Response:
+        """Recall, inject, forward, record: one memory-enabled request of ``dialect``'s route."""
         raw = await request.body()
         try:
             body = json.loads(raw)
         except ValueError:
             body = None
+        if isinstance(body, dict) and body.get("user") is not None and not isinstance(body["user"], str):
+            return _error(400, "invalid_user", "jiyi proxy: the request's `user` must be a string (the id of the "
+                                               f"user whose memory this is), not {type(body['user']).__name__}")
         user_id = pick_user(body, request.headers) if isinstance(body, dict) else None
         if user_id is not None and (problem := user_id_problem(user_id)) is not None:
             return _error(400, "invalid_user", f"jiyi proxy: the user id {problem}: {user_id!r}")
-        if not isinstance(body, dict) or user_id is None or not isinstance(body.get("messages"), list):
-            return await self.passthrough(request, "chat/completions", raw)
-        turn = Turn(user_id, pick_session(request.headers), last_user_text(body["messages"]),
-                    body.get("model") if isinstance(body.get("model"), str) else None)
+        messages = dialect.messages(body) if isinstance(body, dict) else None
+        if not isinstance(body, dict) or user_id is None or messages is None:
+            return await self.passthrough(request, dialect.path, raw)
+        turn = Turn(user_id, pick_session(request.headers), last_user_text(messages),
+                    body.get("model") if isinstance(body.get("model"), str) else None, tuple(recent_turns(messages, self.options.recent_turns)))
         if turn.question:
             block = await self.recall(turn)
             if block:
-                body = {**body, "messages": inject_context(body["messages"], block)}
+                body = dialect.inject(body, block)
         content = json.dumps(body, ensure_ascii=False).encode()
         if body.get("stream") is True:
-            return await self.stream(request, content, turn)
-        upstream = await self.upstream.send("POST", "chat/completions", request.headers, content)
+            return await self.stream(request, dialect.path, content, turn)
+        upstream = await self.upstream.send("POST", dialect.path, request.headers, content)
         task = None
         if upstream.is_success:
-            task = self.record_later(turn, reply_text(_json_or_none(upstream)))
+            task = self.record_later(turn, dialect.reply(_json_or_none(upstream)))
         return _relay_whole(upstream, task)
 
-    async def stream(self, request: Request, content: bytes, turn: Turn) -> Response:
-        upstream = await self.upstream.open_stream("chat/completions", request.headers, content)
+    async def stream(self, request: Request, path: str, content: bytes, turn: Turn) -> Response:
+        upstream = await self.upstream.open_stream(path, request.headers, content)
         if not upstream.is_success:
             await upstream.aread()
             await upstream.aclose()
@@ -129,7 +178,7 @@ class MemoryProxy:
     async def recall(self, turn: Turn) -> str:
         """The memory block for the question, or "" when recall fails or is too slow."""
         call = functools.partial(self.memory.build_context, turn.question, user_id=turn.user_id,
-                                 budget_tokens=self.options.budget_tokens)
+                                 budget_tokens=self.options.budget_tokens, recent=list(turn.recent) or None)
         try:
             return await asyncio.wait_for(anyio.to_thread.run_sync(call), self.options.recall_timeout)
         except (asyncio.TimeoutError, JiyiError) as exc:
@@ -197,6 +246,10 @@ def create_app(memory: Memory, upstream: str | Upstream, options: ProxyOptions |
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request) -> Response:
         return await _guard(proxy.chat(request))
+
+    @app.post("/v1/responses")
+    async def responses(request: Request) -> Response:
+        return await _guard(proxy.responses(request))
 
     @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     async def other(request: Request, path: str) -> Response:

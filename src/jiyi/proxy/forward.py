@@ -40,7 +40,8 @@ def reply_text(body: Any) -> str:
 
 
 class StreamText:
-    """Collects ``choices[0].delta.content`` from an SSE byte stream fed in arbitrary chunks."""
+    """Collects the assistant's text from an SSE byte stream fed in arbitrary chunks: chat's
+    ``choices[0].delta.content``, or the Responses API's ``response.output_text.delta`` events."""
 
     def __init__(self) -> None:
         self._pending = b""
@@ -62,7 +63,11 @@ class StreamText:
             self.done = True
             return
         try:
-            choice = json.loads(data)["choices"][0]
+            event = json.loads(data)
+            if isinstance(event, dict) and isinstance(event.get("type"), str):
+                self._response_event(event)
+                return
+            choice = event["choices"][0]
             delta = choice.get("delta") or {}
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             return
@@ -71,6 +76,14 @@ class StreamText:
         piece = delta.get("content") if isinstance(delta, dict) else None
         if isinstance(piece, str):
             self._parts.append(piece)
+
+    def _response_event(self, event: dict[str, Any]) -> None:
+        """A Responses API stream event: text deltas, then ``response.completed`` (or failed/incomplete)."""
+        kind = event["type"]
+        if kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
+            self._parts.append(event["delta"])
+        elif kind == "response.completed":
+            self.finish_reason = "stop"
 
     @property
     def complete(self) -> bool:

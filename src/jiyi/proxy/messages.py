@@ -9,7 +9,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from jiyi.read.recent import MAX_RECENT_CHARS
+
 USER_HEADER = "x-jiyi-user"
+TEXT_PARTS = ("text", "input_text", "output_text")
 SESSION_HEADER = "x-jiyi-session"
 
 
@@ -38,8 +41,8 @@ def text_of(content: Any) -> str:
     """
     if isinstance(content, str):
         return content.strip()
-    if isinstance(content, list):
-        parts = [p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") == "text"]
+    if isinstance(content, list):  # chat's "text" parts, the Responses API's "input_text" / "output_text"
+        parts = [p.get("text", "") for p in content if isinstance(p, Mapping) and p.get("type") in TEXT_PARTS]
         return "\n".join(t for t in parts if isinstance(t, str) and t.strip()).strip()
     return ""
 
@@ -52,6 +55,25 @@ def last_user_text(messages: Any) -> str:
         if isinstance(msg, Mapping) and msg.get("role") == "user":
             return text_of(msg.get("content"))
     return ""
+
+
+#: How many of the conversation's previous messages recall reads besides the question.
+RECENT_TURNS = 8
+
+
+def recent_turns(messages: Any, limit: int = RECENT_TURNS) -> list[dict[str, str]]:
+    """The user and assistant messages before the last user message, oldest first, the last
+    ``limit`` of them, as ``recent`` for recall (text parts only, each cut to recall's limit)."""
+    if not isinstance(messages, list):
+        return []
+    last = max((i for i, m in enumerate(messages) if isinstance(m, Mapping) and m.get("role") == "user"), default=0)
+    out = []
+    for msg in messages[:last]:
+        if isinstance(msg, Mapping) and msg.get("role") in ("user", "assistant"):
+            text = text_of(msg.get("content"))
+            if text:
+                out.append({"role": str(msg["role"]), "content": text[:MAX_RECENT_CHARS]})
+    return out[-limit:] if limit > 0 else []
 
 
 def inject_context(messages: list[dict[str, Any]], block: str) -> list[dict[str, Any]]:
@@ -71,3 +93,33 @@ def inject_context(messages: list[dict[str, Any]], block: str) -> list[dict[str,
             first["content"] = f"{block}\n\n{content}" if content else block
         return out
     return [{"role": "system", "content": block}, *out]
+
+
+# ---- the Responses API (POST /v1/responses) -------------------------------------------------
+
+
+def input_items(body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A Responses request's ``input`` as message items (a plain string is one user message)."""
+    given = body.get("input")
+    if isinstance(given, str):
+        return [{"role": "user", "content": given}]
+    if not isinstance(given, list):
+        return []
+    return [item for item in given if isinstance(item, dict) and item.get("role") in ("user", "assistant", "system",
+                                                                                    "developer")
+            and item.get("type", "message") == "message"]
+
+
+def inject_instructions(body: Mapping[str, Any], block: str) -> dict[str, Any]:
+    """``body`` with the memory ``block`` in front of its ``instructions`` (the Responses API's system prompt)."""
+    given = body.get("instructions")
+    return {**body, "instructions": f"{block}\n\n{given}" if isinstance(given, str) and given else block}
+
+
+def response_text(body: Any) -> str:
+    """The assistant text of a non-streamed Responses answer (its ``output_text`` parts)."""
+    if not isinstance(body, Mapping) or not isinstance(body.get("output"), list):
+        return ""
+    texts = [text_of(item.get("content")) for item in body["output"]
+             if isinstance(item, Mapping) and item.get("type") == "message"]
+    return "\n".join(t for t in texts if t).strip()

@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
                 gc_schedule.stop()
             pool.close()
 
-    app = FastAPI(title="jiyi", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = _fastapi(title="jiyi", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.jiyi = state
     install_error_handlers(app)
     for router in (memories.router, context.router, admin.router, admin.ops):
@@ -116,6 +116,22 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
                            allow_methods=["GET", "POST", "PATCH", "DELETE"],
                            allow_headers=["Authorization", "X-API-Key", "Content-Type"])
     app.add_middleware(MetricsMiddleware, metrics=state.metrics)
+    return app
+
+
+#: Where the Swagger UI / ReDoc scripts and styles are served from (fastapi-offline ships them).
+DOCS_ASSETS = "/docs-assets"
+
+
+def _fastapi(**kwargs: Any) -> FastAPI:
+    """The app with ``/docs`` and ``/redoc`` whose scripts come from this server, not a CDN (they
+    work offline); without ``fastapi-offline`` both pages are off (``/openapi.json`` stays)."""
+    try:
+        from fastapi_offline import FastAPIOffline
+    except ImportError:
+        log.warning("fastapi-offline is not installed: /docs and /redoc are off (pip install 'jiyi[server]')")
+        return FastAPI(docs_url=None, redoc_url=None, **kwargs)
+    app: FastAPI = FastAPIOffline(static_url=DOCS_ASSETS, **kwargs)
     return app
 
 

@@ -108,10 +108,9 @@ def parse_ttl(text: str | int) -> timedelta:
         if not m:
             raise InvalidInput(f"ttl {text!r}: use a number with s, m, h, d or w, e.g. 24h or 7d")
         seconds = int(m.group(1)) * _UNITS[m.group(2)]
-    ttl = timedelta(seconds=seconds)
-    if not timedelta(seconds=1) <= ttl <= MAX_LINK_TTL:
+    if not 1 <= seconds <= MAX_LINK_TTL.total_seconds():  # compared before timedelta() overflows on a huge one
         raise InvalidInput("ttl must be between 1 second and 90 days")
-    return ttl
+    return timedelta(seconds=seconds)
 
 
 def make_user_link_token(secret: bytes, *, tenant: str, user_id: str, expires_at: datetime) -> str:
