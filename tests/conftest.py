@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,6 +14,10 @@ from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
 
 T0 = datetime(2025, 3, 5, 9, 0, tzinfo=timezone.utc)  # a Wednesday
+
+# Scheduled gc off for the suite (servers and workers of tests run on test data and frozen clocks);
+# tests/maintain/test_schedule.py turns it on where it is the subject.
+os.environ.setdefault("JIYI_GC_INTERVAL_HOURS", "0")
 
 
 @pytest.fixture

@@ -64,6 +64,13 @@ class Settings(BaseSettings):
         50, ge=1, le=200, description="how many fused candidates the reranker sees (docs/retrieval.md: 30 loses recall)")
     reranker_timeout: float = Field(
         2.0, gt=0, description="seconds a search waits for the reranker before keeping the fused order")
+    gc_interval_hours: float = Field(
+        6.0, ge=0, description="jiyi serve / jiyi worker run gc (expiry, erasure after the restore window, "
+                               "archiving) this often; 0: off (run `jiyi gc --apply` yourself)")
+    reranker_breaker_failures: int = Field(
+        3, ge=0, description="failures or timeouts in a row after which searches skip the reranker (0: never)")
+    reranker_breaker_cooldown: float = Field(
+        30.0, gt=0, description="seconds the reranker is skipped after that, before one search probes it")
 
     llm_base_url: str | None = None
     llm_api_key: str | None = None

@@ -119,7 +119,7 @@ class Memory:
         self._own_llm = shared is None and _llm_configured(self.settings)
         self.llm: LLM | None = shared or (registry.create("llm", "openai", self.settings) if self._own_llm else None)
         self.weights = {**DEFAULT_WEIGHTS, **self.settings.weights}
-        self.reranker: RerankStep | None = step_from_settings(self.settings, reranker)
+        self.reranker: RerankStep | None = step_from_settings(self.settings, reranker, self.clock)
         self.scope_tenant = self.settings.tenant
         key = self.settings.encryption_key
         self.keyring = keyring_from(key.get_secret_value() if key else None, self.settings.encryption_key_file)
@@ -190,18 +190,22 @@ class Memory:
         ids = [e.id for e in events if e.kind is Kind.SUMMARY]
         return self.store.get_many(scope, ids) if ids else []
 
-    def flush(self, timeout: float = 300.0) -> bool:
-        """Wait until every queued write is processed.
+    def flush(self, timeout: float = 300.0, *, user_id: str | None = None) -> bool:
+        """Wait until this tenant's queued writes are processed (``user_id``'s only, when given).
 
-        Returns False if ``timeout`` passed first, or if some write of this tenant failed for
-        good (after the store's retries): :meth:`failed_jobs` lists them, :meth:`retry_failed`
-        and :meth:`drop_failed` deal with them (``jiyi jobs list|retry|drop``).
+        Other tenants' jobs are neither run in the caller's thread nor waited for. Returns False
+        if ``timeout`` passed first, or if some write (of the same scope) failed for good (after
+        the store's retries): :meth:`failed_jobs` lists them, :meth:`retry_failed` and
+        :meth:`drop_failed` deal with them (``jiyi jobs list|retry|drop``).
         """
-        idle = self._worker.wait_idle(timeout)
-        failed = self.store.list_failed_jobs(self.scope_tenant, 20)
+        scope = self._scope(user_id) if user_id is not None else None
+        tenant = None if scope is not None else self.scope_tenant
+        idle = self._worker.wait_idle(timeout, scope=scope, tenant=tenant)
+        failed = [j for j in self.store.list_failed_jobs(self.scope_tenant, 20)
+                  if scope is None or j.scope == scope]
         if failed:
             log.warning("%d write(s) failed for good (ids %s); see Memory.failed_jobs() or `jiyi jobs list`",
-                        self.store.failed_jobs(self.scope_tenant), ", ".join(j.id for j in failed))
+                        len(failed), ", ".join(j.id for j in failed))
         return idle and not failed
 
     def failed_jobs(self, limit: int = 100) -> list[FailedJob]:
@@ -350,7 +354,7 @@ class Memory:
     def delete_all(self, *, user_id: str) -> int:
         """Forget a user entirely: memories, vectors, history, queue, buffers. Returns memories removed."""
         scope = self._scope(user_id)
-        self._worker.wait_idle(30)
+        self._worker.wait_idle(30, scope=scope)  # this user's queued writes, not other users'
         every = self.store.list(scope, RecordFilter(statuses=None))
         removed = self.store.delete_user(scope)
         if every:  # the embedding cache is shared by all users: drop this user's texts from it
@@ -513,7 +517,7 @@ class Memory:
 
     def stats(self) -> dict[str, Any]:
         users = self.users()
-        pending = sum(self.store.pending_jobs(Scope(self.scope_tenant, u)) for u in users)
+        pending = self.store.pending_jobs(tenant=self.scope_tenant)
         out: dict[str, Any] = {"pending_jobs": pending, "worker_errors": self._worker.errors, "users": len(users),
                                "failed_jobs": self.store.failed_jobs(self.scope_tenant)}
         if self.reranker is not None:

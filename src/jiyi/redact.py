@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 
 MASK = "***"
 
@@ -61,14 +62,44 @@ def redact(text: object) -> str:
     return _API_KEY.sub(_mask, s)
 
 
+def _redact_arg(value: object) -> object:
+    """A log argument with its credentials masked: numbers stay numbers (``%d`` still formats)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    masked = redact(text)
+    return value if masked == text and not isinstance(value, str) else masked
+
+
 def _redact_record(record: logging.LogRecord) -> None:
+    """Mask the record's message and arguments in place, keeping their shape.
+
+    Formatters that read ``record.args`` themselves (uvicorn's access log unpacks five of them)
+    keep working: each argument is masked on its own. Only when a credential spans the message
+    and its arguments (masking them one by one would leave it whole) are they merged into one
+    masked message with no arguments.
+    """
     try:
         message = record.getMessage()
     except Exception:  # noqa: BLE001 - a badly formatted record is logged as it is
         return
-    record.msg, record.args = redact(message), None
     if record.exc_info and record.exc_info[0] is not None:
         record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+    masked = redact(message)
+    if masked == message:
+        return
+    msg, args = record.msg, record.args
+    record.msg = redact(msg) if isinstance(msg, str) else msg
+    if isinstance(args, Mapping):
+        record.args = {k: _redact_arg(v) for k, v in args.items()}
+    elif isinstance(args, tuple):
+        record.args = tuple(_redact_arg(v) for v in args)
+    try:
+        again = record.getMessage()
+    except Exception:  # noqa: BLE001 - masking changed what a format needs: fall back to the merged text
+        again = message
+    if redact(again) != again or again == message:
+        record.msg, record.args = masked, None
 
 
 class RedactingFilter(logging.Filter):

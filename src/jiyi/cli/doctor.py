@@ -12,6 +12,7 @@ import click
 from jiyi import registry
 from jiyi.cli.common import json_option, open_memory
 from jiyi.config import Settings
+from jiyi.maintain.schedule import status as gc_status
 from jiyi.redact import redact
 
 
@@ -31,6 +32,7 @@ def doctor(as_json: bool) -> None:
                           "tenant": settings.tenant, "llm": settings.llm_base_url or "(none)",
                           "reranker": settings.reranker or "(none)"}
     report["backends"] = {role: registry.names(role) for role in registry.ROLES}
+    report["gc_schedule"] = gc_status(settings)  # last and next scheduled gc (jiyi serve / jiyi worker run it)
     t0 = time.perf_counter()
     with open_memory() as mem:
         mem.embedder.embed_query("你好 hello")
@@ -40,7 +42,7 @@ def doctor(as_json: bool) -> None:
         failed_jobs = mem.failed_jobs(20)
         report["failed_jobs"] = [f"{j.id} user={j.scope.user_id} {j.error}" for j in failed_jobs]
         if mem.reranker is not None:  # one tiny real rerank call, within the configured timeout
-            report["reranker"] = mem.reranker.check()
+            report["reranker"] = {**mem.reranker.check(), "breaker": mem.reranker.breaker.snapshot()}
     checked = report.get("reranker")
     rerank_error = checked.get("error") if isinstance(checked, dict) else None
     if as_json:

@@ -118,6 +118,7 @@ def worker(once: bool) -> None:
     Any number of workers (and servers with --worker) may share one store: a job is
     claimed by one of them at a time, and a job whose worker died is retried.
     """
+    from jiyi.maintain.schedule import for_store
     from jiyi.server.tenants import Engine
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -136,7 +137,10 @@ def worker(once: bool) -> None:
         raise click.ClickException(redact(exc)) from None
     try:
         if once:
-            idle = mem.flush()
+            idle = True  # every tenant's queue (a tenant with queued writes has buffer state: it is listed)
+            for tenant in sorted({settings.tenant, *engine.store.tenants()}):
+                with engine.memory(settings, tenant=tenant) as each:
+                    idle = each.flush() and idle
             failed = mem.store.failed_jobs()
             state = "empty" if idle else "not empty (timed out)" if mem.store.pending_jobs() else "drained"
             click.echo(f"jiyi worker: queue {state}"
@@ -144,9 +148,14 @@ def worker(once: bool) -> None:
             return
         click.echo(f"jiyi worker: processing queued writes in {settings.store_backend()} store "
                    f"(pending {mem.stats()['pending_jobs']}); SIGTERM or Ctrl-C stops", err=True)
+        gc_schedule = for_store(engine.store, settings)  # gc on a schedule too (maintain/schedule.py)
+        if gc_schedule is not None:
+            gc_schedule.start()
         while not stop.wait(1.0):  # the work happens on the Memory's worker thread
             pass
         click.echo("jiyi worker: stopping after the current job", err=True)
+        if gc_schedule is not None:
+            gc_schedule.stop()
     finally:
         mem.close()
         engine.store.close()
@@ -233,8 +242,11 @@ def openapi(output: str | None) -> None:
               help="Use this PostgreSQL (pgvector available; a schema is created and dropped) "
                    "instead of starting an embedded one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--isolation", "isolation", default=None, type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="Instead: time one tenant's sync adds, flush and delete while another tenant's long "
+                   "messages take SECONDS of LLM each (target: every call ≤ 2 s; eval/isolation_bench.py).")
 def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: int, seed: int,
-                  pg_url: str | None, as_json: bool) -> None:
+                  pg_url: str | None, as_json: bool, isolation: float | None) -> None:
     """Search latency over HTTP at N memories of one user: SQLite and PostgreSQL side by side.
 
     Fills one user per backend, starts `jiyi serve` on each (127.0.0.1, a throwaway key),
@@ -244,6 +256,9 @@ def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: in
     """
     from jiyi.eval.service_bench import ServiceBenchOptions, format_report, run_service_bench
 
+    if isolation is not None:
+        _isolation_bench(isolation, pg_url, as_json)
+        return
     options = ServiceBenchOptions(memories=memories, queries=queries, warmup=warmup, limit=limit, pool=pool,
                                   seed=seed, pg_url=pg_url, cache_dir=_settings().home / "bench")
     try:
@@ -254,3 +269,17 @@ def bench_service(memories: int, queries: int, warmup: int, limit: int, pool: in
         emit_json(report.to_dict())
     else:
         click.echo(format_report(report))
+
+
+def _isolation_bench(slow_seconds: float, pg_url: str | None, as_json: bool) -> None:
+    from jiyi.eval.isolation_bench import IsolationOptions, format_isolation, run_isolation_bench
+
+    try:
+        report = run_isolation_bench(IsolationOptions(slow_seconds=slow_seconds, pg_url=pg_url),
+                                     progress=lambda msg: click.echo(msg, err=True))
+    except JiyiError as exc:
+        raise click.ClickException(redact(exc)) from None
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(format_isolation(report))

@@ -206,9 +206,10 @@ def clear_buffer(*, user_id: str, session_id: str | None) -> Call[int]:
                                                                                      session_id=session_id))
 
 
-def flush(timeout: float) -> Call[bool]:
+def flush(timeout: float, user_id: str | None = None) -> Call[bool]:
     wait = min(max(float(timeout), 0.001), 300.0)
-    return Call("POST", "/v1/flush", lambda d: bool(d["idle"]), {"timeout": wait}, timeout=wait + 30)
+    return Call("POST", "/v1/flush", lambda d: bool(d["idle"]), {"timeout": wait, **_fields(user_id=user_id)},
+                timeout=wait + 30)
 
 
 def remember(content: str, **fields: Any) -> Call[MemoryRecord]:

@@ -82,9 +82,10 @@ class JiyiClient:
         """Drop buffered turns of ``session_id`` (or all); returns how many."""
         return self._send(calls.clear_buffer(user_id=user_id, session_id=session_id))
 
-    def flush(self, timeout: float = 300.0) -> bool:
-        """Wait until the service has processed every queued write (at most 300 s per call)."""
-        return self._send(calls.flush(timeout))
+    def flush(self, timeout: float = 300.0, *, user_id: str | None = None) -> bool:
+        """Wait until the service has processed the tenant's queued writes (``user_id``'s only, when
+        given; at most 300 s per call)."""
+        return self._send(calls.flush(timeout, user_id))
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
@@ -244,8 +245,8 @@ class AsyncJiyiClient:
     async def clear_buffer(self, *, user_id: str, session_id: str | None = None) -> int:
         return await self._send(calls.clear_buffer(user_id=user_id, session_id=session_id))
 
-    async def flush(self, timeout: float = 300.0) -> bool:
-        return await self._send(calls.flush(timeout))
+    async def flush(self, timeout: float = 300.0, *, user_id: str | None = None) -> bool:
+        return await self._send(calls.flush(timeout, user_id))
 
     async def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                        importance: float | None = None, valid_until: datetime | str | None = None,

@@ -31,9 +31,11 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from jiyi.clock import Clock
 from jiyi.records import MemoryRecord
+from jiyi.rerankers.breaker import CircuitBreaker
 from jiyi.rerankers.protocol import Reranker
 from jiyi.write.episodes import index_text
 
@@ -78,8 +80,11 @@ class RerankStep:
     """A reranker with a time limit, a cache and counters; one per :class:`~jiyi.memory.Memory`."""
 
     def __init__(self, reranker: Reranker, *, candidates: int = 50, timeout: float = 2.0,
-                 cache_size: int = CACHE_SIZE) -> None:
+                 cache_size: int = CACHE_SIZE, breaker_failures: int = 3, breaker_cooldown: float = 30.0,
+                 clock: Clock | None = None) -> None:
         self.reranker = reranker
+        self.breaker = CircuitBreaker(f"reranker {self.name}", failures=breaker_failures,
+                                      cooldown=breaker_cooldown, clock=clock)
         self.candidates = max(1, candidates)
         self.timeout = timeout
         self._cache: OrderedDict[tuple[str, tuple[str, ...]], list[float]] = OrderedDict()
@@ -93,10 +98,12 @@ class RerankStep:
         return str(getattr(self.reranker, "name", type(self.reranker).__name__))
 
     @property
-    def stats(self) -> dict[str, int]:
-        """``calls`` (searches that asked), ``failures`` (of which ``timeouts``), ``cache_hits``."""
+    def stats(self) -> dict[str, Any]:
+        """``calls`` (searches that asked), ``failures`` (of which ``timeouts``), ``cache_hits``, and
+        the circuit ``breaker``'s state (``skipped``: calls it kept from the backend)."""
         with self._lock:
-            return dict(self._counts)
+            counts: dict[str, Any] = dict(self._counts)
+        return {**counts, "breaker": self.breaker.snapshot()}
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -132,7 +139,9 @@ class RerankStep:
                 self._cache.move_to_end(key)
                 self._counts["cache_hits"] += 1
         report.cached = scores is not None
-        if scores is None:
+        if scores is None and not self.breaker.allow():
+            report.failed = f"skipped: the circuit is open after repeated failures ({self.breaker.snapshot().get('last_error')})"
+        elif scores is None:
             scores = self._ask(query, texts, report)
         report.ms = (time.perf_counter() - t0) * 1000.0
         if scores is None:
@@ -154,6 +163,8 @@ class RerankStep:
                 raise ValueError(f"{len(scores)} scores for {len(texts)} texts")
             if not any(math.isfinite(s) for s in scores):
                 raise ValueError("no text was scored")
+            if count:
+                self.breaker.success()
             return scores
         except FutureTimeout:
             future.cancel()
@@ -166,7 +177,10 @@ class RerankStep:
             self._count("failures")
             if timed_out:
                 self._count("timeouts")
-        log.warning("reranker %s failed (%s); keeping the fused order", self.name, reason)
+            self.breaker.failure(reason)  # logs once when the circuit opens
+        # one line per failure only without a breaker; with one, its state changes are the log
+        log.log(logging.DEBUG if self.breaker.threshold else logging.WARNING,
+                "reranker %s failed (%s); keeping the fused order", self.name, reason)
         return None
 
     def _count(self, key: str) -> None:
@@ -185,7 +199,8 @@ def _fill(report: RerankReport, ids: Sequence[str], scores: Sequence[float]) -> 
     report.floor = min(report.z.values()) - 1.0
 
 
-def step_from_settings(settings: Settings, reranker: Reranker | None = None) -> RerankStep | None:
+def step_from_settings(settings: Settings, reranker: Reranker | None = None,
+                       clock: Clock | None = None) -> RerankStep | None:
     """The configured step: ``reranker`` if given, else the backend ``settings.reranker`` names, else None."""
     if reranker is None:
         if not settings.reranker:
@@ -193,4 +208,6 @@ def step_from_settings(settings: Settings, reranker: Reranker | None = None) -> 
         from jiyi import registry
 
         reranker = registry.create("reranker", settings.reranker, settings)
-    return RerankStep(reranker, candidates=settings.reranker_candidates, timeout=settings.reranker_timeout)
+    return RerankStep(reranker, candidates=settings.reranker_candidates, timeout=settings.reranker_timeout,
+                      breaker_failures=settings.reranker_breaker_failures,
+                      breaker_cooldown=settings.reranker_breaker_cooldown, clock=clock)

@@ -22,6 +22,7 @@ from jiyi import __version__
 from jiyi.clock import Clock
 from jiyi.config import Settings
 from jiyi.errors import ConfigError
+from jiyi.maintain.schedule import for_store
 from jiyi.server.auth import ServerState, authenticate
 from jiyi.server.errors import install_error_handlers
 from jiyi.server.keys import KeyStore
@@ -89,11 +90,15 @@ def create_app(settings: Settings | None = None, options: ServerOptions | None =
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if options.insecure_no_auth:
             log.warning("authentication is OFF (--insecure-no-auth): every request is tenant %r", settings.tenant)
-        pool.open()
+        gc_schedule = for_store(pool.open().store, settings, clock=clock)  # gc by itself (maintain/schedule.py)
         log.info("jiyi serving store %s (worker %s)", settings.store_backend(), "on" if options.worker else "off")
         try:
+            if gc_schedule is not None:
+                gc_schedule.start()
             yield
         finally:
+            if gc_schedule is not None:
+                gc_schedule.stop()
             pool.close()
 
     app = _fastapi(title="jiyi", version=__version__, description=DESCRIPTION, lifespan=lifespan)

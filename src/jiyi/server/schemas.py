@@ -212,6 +212,8 @@ class GcRequest(Request):
 
 class FlushRequest(Request):
     timeout: float = Field(60.0, gt=0, le=300)
+    user_id: str | None = Field(None, description="Wait for this user's writes only (default: the tenant's).",
+                                json_schema_extra=ID_RULE)
 
 
 class JobsRequest(Request):

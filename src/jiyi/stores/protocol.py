@@ -304,11 +304,12 @@ class Store(Protocol):
     # durable jobs
     def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], at: datetime) -> str: ...
     def claim_jobs(self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
-                   scope: Scope | None = None) -> builtins.list[Job]:
-        """Up to ``limit`` claimable jobs (``scope``'s only, when given): tenants in turn, each
-        one's oldest first."""
+                   scope: Scope | None = None, *, tenant: str | None = None) -> builtins.list[Job]:
+        """Up to ``limit`` claimable jobs (``scope``'s only, or ``tenant``'s only, when given):
+        tenants in turn, each one's oldest first."""
     def fail_job(self, job_id: str, error: str, at: datetime) -> None: ...
-    def pending_jobs(self, scope: Scope | None = None) -> int: ...
+    def pending_jobs(self, scope: Scope | None = None, *, tenant: str | None = None) -> int:
+        """Open (pending or claimed) jobs of ``scope``, else of ``tenant``, else of every tenant."""
     def failed_jobs(self, tenant: str | None = None) -> int: ...
     def list_failed_jobs(self, tenant: str | None = None, limit: int = 100) -> builtins.list[FailedJob]: ...
     def retry_failed_jobs(self, tenant: str | None, ids: Sequence[str] | None, at: datetime) -> int:

@@ -132,7 +132,7 @@ def check_time(value: object, what: str) -> datetime:
 
 
 def check_metadata(value: object, what: str = "metadata") -> dict[str, Any]:
-    """A JSON object (string keys, no NaN or infinity), at most 32 levels deep and 64 KB."""
+    """A JSON object (string keys, no NaN or infinity, no NUL in any string), at most 32 levels deep and 64 KB."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
@@ -151,10 +151,13 @@ def check_metadata(value: object, what: str = "metadata") -> dict[str, Any]:
 def _depth(value: object, what: str, depth: int) -> None:
     if depth > MAX_METADATA_DEPTH:
         raise InvalidInput(f"{what} is nested more than {MAX_METADATA_DEPTH} levels deep")
+    if isinstance(value, str) and "\x00" in value:  # PostgreSQL's jsonb refuses it; SQLite would keep it
+        raise InvalidInput(f"{what} must not contain NUL characters (\\x00), found in {value!r:.40}")
     if isinstance(value, Mapping):
         for k, v in value.items():
             if not isinstance(k, str):
                 raise InvalidInput(f"{what} keys must be strings, got {k!r:.40}")
+            _depth(k, what, depth + 1)
             _depth(v, what, depth + 1)
     elif isinstance(value, (list, tuple)):
         for v in value:

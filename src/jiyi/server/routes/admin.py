@@ -89,7 +89,8 @@ def gc(mem: MemoryDep, req: Annotated[GcRequest | None, Body()] = None) -> dict[
 def flush(mem: MemoryDep, req: Annotated[FlushRequest | None, Body()] = None) -> dict[str, Any]:
     """Wait until every queued write is processed (``idle`` is false if ``timeout`` seconds passed first,
     or while a write of the tenant has failed for good: see ``GET /v1/jobs/failed``)."""
-    return {"idle": mem.flush((req or FlushRequest.model_validate({})).timeout)}
+    req = req or FlushRequest.model_validate({})
+    return {"idle": mem.flush(req.timeout, user_id=req.user_id)}
 
 
 @router.get("/jobs/failed", response_model=FailedJobsOut, summary="Writes that failed for good")

@@ -32,7 +32,7 @@ class PostgresOptions:
     pool_min: int = 1
     pool_max: int = 10
     exact_limit: int = EXACT_LIMIT
-    connect_timeout: float = 10.0
+    connect_timeout: float = 5.0  # seconds to connect, and a request waits for a pooled connection
 
     @classmethod
     def split_uri(cls, uri: str) -> tuple[str, PostgresOptions]:

@@ -13,7 +13,8 @@ inside the caller's transaction.
 
 Fair between tenants: a claim takes each tenant's oldest jobs in turn (round robin), so
 one tenant's backlog does not hold the others' jobs back; a claim for one scope (a sync
-add waiting for its own user's earlier jobs) takes only that user's jobs.
+add waiting for its own user's earlier jobs) takes only that user's jobs, a claim for one
+tenant (its ``flush``) only that tenant's.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ FROM (SELECT tenant, user_id, id FROM jobs
               SELECT tenant, user_id, id, created_at, seq,
                      row_number() OVER (PARTITION BY tenant ORDER BY created_at, seq) AS turn
               FROM jobs WHERE {_CLAIMABLE}
-                AND (%(tenant)s::text IS NULL OR (tenant = %(tenant)s AND user_id = %(user_id)s))) r
+                AND (%(tenant)s::text IS NULL OR (tenant = %(tenant)s AND user_id = %(user_id)s))
+                AND (%(only_tenant)s::text IS NULL OR tenant = %(only_tenant)s)) r
           ORDER BY turn, created_at, seq
           LIMIT %(limit)s)
         AND {_CLAIMABLE}
@@ -78,10 +80,10 @@ def enqueue(
 
 def claim(
     conn: psycopg.Connection[Any], limit: int, worker: str, at: datetime, lease_seconds: float,
-    scope: Scope | None = None,
+    scope: Scope | None = None, tenant: str | None = None,
 ) -> list[Job]:
-    """Claim up to ``limit`` pending or lease-expired jobs (of ``scope`` only, when given),
-    tenants in turn, each one's oldest first; each claim is one attempt."""
+    """Claim up to ``limit`` pending or lease-expired jobs (of ``scope`` only, or of ``tenant``
+    only, when given), tenants in turn, each one's oldest first; each claim is one attempt."""
     now = ensure_utc(at)
     conn.execute(_EXPIRE_SQL, {"now": now, "max": MAX_ATTEMPTS})
     if limit <= 0:
@@ -94,6 +96,7 @@ def claim(
         "limit": limit,
         "tenant": scope.tenant if scope is not None else None,
         "user_id": scope.user_id if scope is not None else None,
+        "only_tenant": tenant,
     }
     rows = conn.execute(_CLAIM_SQL, params).fetchall()
     turn: dict[str, int] = {}  # RETURNING has no order: tenants in turn again, each oldest first
@@ -126,8 +129,12 @@ def finish(conn: psycopg.Connection[Any], job_id: str, scope: Scope) -> None:
     )
 
 
-def count_open(conn: psycopg.Connection[Any], scope: Scope | None) -> int:
-    if scope is None:
+def count_open(conn: psycopg.Connection[Any], scope: Scope | None, tenant: str | None = None) -> int:
+    """Open jobs of ``scope``, else of ``tenant``, else of every tenant."""
+    if scope is None and tenant is not None:
+        row = conn.execute("SELECT count(*) FROM jobs WHERE tenant = %s AND status IN ('pending', 'claimed')",
+                           (tenant,)).fetchone()
+    elif scope is None:
         row = conn.execute(
             "SELECT count(*) FROM jobs WHERE status IN ('pending', 'claimed')"
         ).fetchone()

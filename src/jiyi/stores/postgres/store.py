@@ -131,7 +131,8 @@ class PostgresStore:
             uri,
             min_size=self.options.pool_min,
             max_size=max(self.options.pool_min, self.options.pool_max),
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
+            timeout=timeout,  # a request waits this long for a connection (psycopg_pool's default: 30 s)
             configure=_configure,
             open=False,
             name="jiyi",
@@ -151,8 +152,18 @@ class PostgresStore:
         try:
             with self._pool.connection() as conn:
                 yield conn
+        except PoolTimeout as exc:
+            log.warning("no connection to the PostgreSQL store at %s within %gs: %s", redact(self.uri),
+                        self.options.connect_timeout, exc)
+            raise StoreError(f"the PostgreSQL store is unreachable (no connection within "
+                             f"{self.options.connect_timeout:g}s); the server's log has the details") from exc
+        except psycopg.OperationalError as exc:  # its text names the server's host and port: for the log only
+            log.warning("the PostgreSQL store at %s failed: %s", redact(self.uri), exc)
+            raise StoreError(f"the PostgreSQL store is unavailable ({type(exc).__name__}); "
+                             "the server's log has the details") from exc
         except psycopg.Error as exc:
-            raise StoreError(f"the PostgreSQL store at {redact(self.uri)} failed: {exc}") from exc
+            log.warning("the PostgreSQL store at %s failed: %s", redact(self.uri), exc)
+            raise StoreError(f"the PostgreSQL store failed: {type(exc).__name__}: {redact(str(exc))}") from exc
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
@@ -375,18 +386,18 @@ class PostgresStore:
 
     def claim_jobs(
         self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
-        scope: Scope | None = None,
+        scope: Scope | None = None, *, tenant: str | None = None,
     ) -> builtins.list[Job]:
         with self._tx() as conn:
-            return queue.claim(conn, limit, worker, at, lease_seconds, scope)
+            return queue.claim(conn, limit, worker, at, lease_seconds, scope, tenant)
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         with self._conn() as conn:
             queue.fail(conn, job_id, error, at)
 
-    def pending_jobs(self, scope: Scope | None = None) -> int:
+    def pending_jobs(self, scope: Scope | None = None, *, tenant: str | None = None) -> int:
         with self._conn() as conn:
-            return queue.count_open(conn, scope)
+            return queue.count_open(conn, scope, tenant)
 
     def failed_jobs(self, tenant: str | None = None) -> int:
         with self._conn() as conn:

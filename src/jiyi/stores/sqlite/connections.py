@@ -6,6 +6,10 @@ thread lets WAL readers run while a writer commits; every write uses
 ``BEGIN IMMEDIATE`` so that it takes the write lock up front (a deferred transaction
 that upgrades later can fail with SQLITE_BUSY without waiting), and a whole write is
 retried with back-off if the lock stays busy past ``busy_timeout``.
+
+A file its owner may not write (an operator's ``chmod a-w``, mode 0400 or 0444) is opened
+read-only: reads work, and every write is refused with a :class:`StoreError` saying why
+(even for root, which the file system would let write).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -38,6 +43,7 @@ class ConnectionPool:
         self._lock = threading.Lock()
         self._open: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._closed = False
+        self.read_only = read_only_file(path)
 
     def get(self) -> sqlite3.Connection:
         """This thread's connection, opened (and configured) on first use."""
@@ -60,6 +66,11 @@ class ConnectionPool:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves. check_same_thread=False
         # only so that close() may close other threads' connections; each is used by one thread.
         private_file(self.path)
+        if self.read_only:
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                   check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            return conn
         conn = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
         )
@@ -123,6 +134,8 @@ class ConnectionPool:
         mode the next durable commit syncs those pages too; a power cut loses at most
         them, never a write acknowledged as durable. Saves one fsync (~3.4 ms here).
         """
+        if self.read_only:
+            self.refuse_write()
         conn = self.get()
         if not durable:
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -131,6 +144,11 @@ class ConnectionPool:
             finally:
                 conn.execute("PRAGMA synchronous = FULL")
         return self._write(conn, fn)
+
+    def refuse_write(self) -> None:
+        raise StoreError(f"the store at {self.path} is read-only (its file mode is "
+                         f"{_mode(self.path)}, no write permission for its owner): writes are refused; "
+                         f"`chmod u+w {self.path}` to write to it again")
 
     def _write(self, conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
         for attempt in range(WRITE_RETRIES + 1):
@@ -162,14 +180,41 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
+def _special(path: Path) -> bool:
+    return str(path) == ":memory:" or str(path).startswith("file:")
+
+
+def _mode(path: Path) -> str:
+    try:
+        return oct(stat.S_IMODE(path.stat().st_mode))
+    except OSError:
+        return "unknown"
+
+
+def read_only_file(path: Path) -> bool:
+    """True when ``path`` exists and its owner's write bit is off (an operator made it read-only)."""
+    if _special(path):
+        return False
+    try:
+        return not path.stat().st_mode & stat.S_IWUSR
+    except OSError:
+        return False
+
+
+def _private_mode(mode: int) -> int:
+    """The owner's read and write bits of ``mode`` only: 0644 → 0600, 0444 → 0400, 0400 stays."""
+    return stat.S_IMODE(mode) & 0o600
+
+
 def private_file(path: Path) -> None:
     """Make ``path`` a file only its owner can read (0600), creating it empty if absent.
 
     SQLite creates the ``-wal`` and ``-shm`` files with the database file's permissions, so
-    they follow. An existing file that others could read is tightened too (a store holds
-    people's private lives). Special names (``:memory:``) are left alone.
+    they follow. An existing file that others could read is tightened by taking the group's
+    and others' bits away, nothing added: a mode stricter than 0600 (0400, read-only) is kept.
+    Special names (``:memory:``) are left alone.
     """
-    if str(path) == ":memory:" or str(path).startswith("file:"):
+    if _special(path):
         return
     # Never open and close a descriptor of an existing database: closing any descriptor of a file
     # drops every POSIX lock this process holds on it, SQLite's included. Only a new file is
@@ -178,8 +223,9 @@ def private_file(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
         try:
-            if path.stat().st_mode & 0o077:
-                path.chmod(0o600)
+            mode = path.stat().st_mode
+            if mode & 0o077:
+                path.chmod(_private_mode(mode))
         except OSError:
             pass  # not our file: leave its mode to its owner
     except OSError:
@@ -188,6 +234,6 @@ def private_file(path: Path) -> None:
         side = Path(f"{path}{suffix}")
         try:
             if side.exists() and side.stat().st_mode & 0o077:
-                side.chmod(0o600)
+                side.chmod(_private_mode(side.stat().st_mode) | 0o600)  # SQLite writes them even to read
         except OSError:
             pass

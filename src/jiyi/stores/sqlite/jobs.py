@@ -8,8 +8,8 @@ function here runs inside the caller's write transaction.
 
 Fair between tenants: a claim takes each tenant's oldest jobs in turn (round robin), so
 one tenant's backlog does not hold the others' jobs back; a claim for one scope (a sync
-add waiting for its own user's earlier jobs) takes only that user's jobs. A user's jobs
-are always claimed oldest first.
+add waiting for its own user's earlier jobs) takes only that user's jobs, a claim for one
+tenant (its ``flush``) only that tenant's. A user's jobs are always claimed oldest first.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ _CLAIMABLE = "(status = 'pending' OR (status = 'claimed' AND lease_until <= :now
 _CLAIM_FAIR = f"""
 SELECT seq, id, tenant, user_id, kind, payload, attempts, created_at FROM (
     SELECT *, row_number() OVER (PARTITION BY tenant ORDER BY created_at, seq) AS turn
-    FROM jobs WHERE {_CLAIMABLE})
+    FROM jobs WHERE {_CLAIMABLE} AND (:tenant IS NULL OR tenant = :tenant))
 ORDER BY turn, created_at, seq LIMIT :limit
 """
 _CLAIM_SCOPE = f"""
@@ -66,10 +66,10 @@ ORDER BY created_at, seq LIMIT :limit
 
 def claim(
     conn: sqlite3.Connection, limit: int, worker: str, at: datetime, lease_seconds: float,
-    scope: Scope | None = None,
+    scope: Scope | None = None, tenant: str | None = None,
 ) -> list[Job]:
-    """Claim up to ``limit`` pending or lease-expired jobs (of ``scope`` only, when given),
-    tenants in turn, each one's oldest first; a claim is an attempt."""
+    """Claim up to ``limit`` pending or lease-expired jobs (of ``scope`` only, or of ``tenant``
+    only, when given), tenants in turn, each one's oldest first; a claim is an attempt."""
     now = iso(at)
     conn.execute(
         "UPDATE jobs SET status = 'failed', worker = NULL, lease_until = NULL, updated_at = ?, "
@@ -77,7 +77,7 @@ def claim(
         "WHERE status = 'claimed' AND lease_until <= ? AND attempts >= ?",
         (now, now, MAX_ATTEMPTS),
     )
-    params: dict[str, Any] = {"now": now, "limit": max(0, limit)}
+    params: dict[str, Any] = {"now": now, "limit": max(0, limit), "tenant": tenant}
     if scope is not None:
         params.update(tenant=scope.tenant, user_id=scope.user_id)
     rows = conn.execute(_CLAIM_SCOPE if scope is not None else _CLAIM_FAIR, params).fetchall()
@@ -121,8 +121,12 @@ def finish(conn: sqlite3.Connection, job_id: str, scope: Scope) -> None:
     )
 
 
-def count_open(conn: sqlite3.Connection, scope: Scope | None) -> int:
-    if scope is None:
+def count_open(conn: sqlite3.Connection, scope: Scope | None, tenant: str | None = None) -> int:
+    """Open jobs of ``scope``, else of ``tenant``, else of every tenant."""
+    if scope is None and tenant is not None:
+        row = conn.execute("SELECT count(*) FROM jobs WHERE tenant = ? AND status IN (?, ?)",
+                           (tenant, *_OPEN)).fetchone()
+    elif scope is None:
         row = conn.execute("SELECT count(*) FROM jobs WHERE status IN (?, ?)", _OPEN).fetchone()
     else:
         row = conn.execute(

@@ -192,8 +192,9 @@ class SQLiteStore:
 
     def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         """Count recalls: ``hit_count + n``, ``last_hit_at = at``, strength + 0.1 · n capped at 3.0
-        (n: how often the id is listed), one transaction."""
-        if ids:
+        (n: how often the id is listed), one transaction. Not on a read-only file (nothing to refuse:
+        searches go on, their recalls are not counted)."""
+        if ids and not self._pool.read_only:
             groups = hit_groups(ids)
             self._pool.write(lambda conn: writes.record_hits(conn, scope, groups, at), durable=False)
             self._records.patch_hits((scope.tenant, scope.user_id), groups, parse_iso(iso(at)))
@@ -211,6 +212,8 @@ class SQLiteStore:
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and truncate it to 0 bytes, so erased rows survive in
         neither; False when a reader still holds an old snapshot (the next checkpoint finishes it)."""
+        if self._pool.read_only:
+            return True
         busy, _, _ = self._pool.get().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return not busy
 
@@ -218,6 +221,8 @@ class SQLiteStore:
         """Leave no erased bytes in the files: checkpoint the WAL and, with ``full``, ``VACUUM``
         (rewrites the whole file: takes as long as copying it and needs as much free disk)."""
         if full:
+            if self._pool.read_only:
+                self._pool.refuse_write()
             self.flush_cache()
             self._pool.get().execute("VACUUM")
         self.checkpoint()
@@ -412,18 +417,18 @@ class SQLiteStore:
 
     def claim_jobs(
         self, limit: int, worker: str, at: datetime, lease_seconds: float = 60.0,
-        scope: Scope | None = None,
+        scope: Scope | None = None, *, tenant: str | None = None,
     ) -> builtins.list[Job]:
         """Oldest pending (or lease-expired) jobs, tenants in turn, each handed to exactly one caller."""
-        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope))
+        return self._pool.write(lambda conn: jobs.claim(conn, limit, worker, at, lease_seconds, scope, tenant))
 
     def fail_job(self, job_id: str, error: str, at: datetime) -> None:
         """Back to pending, or ``failed`` once it has been tried ``jobs.MAX_ATTEMPTS`` times."""
         self._pool.write(lambda conn: jobs.fail(conn, job_id, error, at))
 
-    def pending_jobs(self, scope: Scope | None = None) -> int:
+    def pending_jobs(self, scope: Scope | None = None, *, tenant: str | None = None) -> int:
         """Jobs not finished yet: pending or claimed (done and failed ones don't count)."""
-        return jobs.count_open(self._pool.get(), scope)
+        return jobs.count_open(self._pool.get(), scope, tenant)
 
     def failed_jobs(self, tenant: str | None = None) -> int:
         return jobs.count_failed(self._pool.get(), tenant)
@@ -463,7 +468,7 @@ class SQLiteStore:
     def flush_cache(self) -> None:
         """Write embeddings that ``cache_put`` holds back (not durable: a cache can be recomputed)."""
         unsaved = self._unsaved_cache()
-        if unsaved:
+        if unsaved and not self._pool.read_only:  # a read-only file keeps no cache: it is recomputed
             rows = self._cache_rows(unsaved)
             self._pool.write(lambda conn: writes.cache_put(conn, rows), durable=False)
             self._saved_cache(unsaved)
