@@ -3,6 +3,8 @@
 Decisions, in order:
 - same slot, same value (or cosine ≥ merge threshold) → MERGE into the existing memory;
 - same slot, another value → SUPERSEDE the old one (valid_until set, both linked);
+- a statement of change (moved, left, broke up, quit, sold, lost, admitted, replaced) →
+  SUPERSEDE the standing memories of the topic it changes (:func:`topic_targets`);
 - an explicit correction without a slot → SUPERSEDE the most similar memory (cosine ≥ 0.80);
 - cosine ≥ merge threshold with any active memory → MERGE;
 - otherwise → ADD.
@@ -14,10 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
+from jiyi.text import topics
+from jiyi.text.language import detect_language
 
 CORRECTION_MIN_COSINE = 0.80
 _DIGITS = re.compile(r"\d+")
@@ -72,7 +76,8 @@ def resolve_candidate(
         if same:
             return merge(same[0], new, now, reason=f"same value in slot {cand.slot}")
     olds = list({r.id: r for r in (*slot_holders, *ended) if r.id != new.id}.values())
-    if ended:
+    held = {r.id for r in slot_holders}
+    if [r for r in ended if r.id not in held]:
         return supersede(olds, new, now, reason=f"ends {', '.join(ended_slots(cand)) or 'what it names'}"
                                                   + (f" and slot {cand.slot}" if cand.slot else ""))
     if cand.slot and slot_holders:
@@ -186,3 +191,109 @@ def resolvable_kinds() -> tuple[Kind, ...]:
 
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*a, *b)))
+
+
+# ---------------------------------------------------------------- topics: a change closes what it changes
+
+#: kinds that can stand for a topic (a plan or a told event is not a standing state)
+_STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
+#: a many-valued family (pets, habits…) closes its nearest memory, and those this close to it
+NEAREST_MARGIN = 0.01
+#: a change dated this long before a memory's own start (moved in 2019; lives there since 2021) is older
+_PREDATES_DAYS = 2
+
+
+def lang_of(rec_or_cand: MemoryRecord | Candidate) -> str:
+    """The language a statement was written in (the extractor's note, else detected)."""
+    lang = rec_or_cand.metadata.get("lang")
+    return lang if lang in ("zh", "en") else detect_language(rec_or_cand.content)
+
+
+def _as_user(text: str, speaker: str | None, lang: str) -> str:
+    """A speaker-named statement (Melanie moved to …) back with the user as its subject."""
+    if speaker and text.startswith(speaker):
+        return ("用户" if lang == "zh" else "User") + text[len(speaker):]
+    return text
+
+
+def topic_change(cand: Candidate) -> topics.Change | None:
+    """The change ``cand`` states about the user now, or None (no change, another's, hedged, long ago)."""
+    if cand.kind in (Kind.EPISODE, Kind.SUMMARY):
+        return None
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    if not topics.about_user(text, lang) or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+        return None
+    return topics.change_of(text, lang)
+
+
+def topic_targets(cand: Candidate, change: topics.Change,
+                  pool: Sequence[tuple[MemoryRecord, float]]) -> list[MemoryRecord]:
+    """The user's active standing memories ``change`` (stated by ``cand``) closes.
+
+    ``pool`` holds the candidate's neighbours with their cosines (the store's embedder)
+    and the holders of its families' slots. Per family the change may close:
+
+    * a memory of another family, another speaker's, or one that itself says something
+      ended (用户戒了可乐) is never closed; nor one established after the change was told;
+    * a change that names the new value (moved **to** 厦门, a new number) keeps the
+      memories that already hold it ("moved from Ohio to Leeds" leaves "lives in Leeds");
+      a move or a new number that names no value closes nothing;
+    * a change that names what ends (left Brightline, 豆豆 died) closes the memories that
+      name it; when none does, a single-valued family (residence, employer, partner,
+      phone, email, diet) closes all its memories, a many-valued one (pet, vehicle, habit,
+      pursuit) the one nearest to the statement — if the statement names the family's
+      noun, or the family has only that one memory.
+    """
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    told = cand.valid_from
+    groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
+    seen: set[str] = set()
+    for rec, cos in sorted(pool, key=lambda rc: -rc[1]):
+        if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
+            continue
+        seen.add(rec.id)
+        if (rec.speaker or None) != (cand.speaker or None):
+            continue
+        rlang = lang_of(rec)
+        content = _as_user(rec.content, rec.speaker, rlang)
+        if not topics.about_user(content, rlang):
+            continue
+        own = topics.change_of(content, rlang)
+        if own is not None and own.direction == "from" and not (rec.slot or "").startswith(("user/", "relation/")):
+            continue  # 用户戒了可乐 is itself an ending
+        if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
+            continue
+        for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
+            groups.setdefault(fam, []).append((rec, cos))
+    out: dict[str, MemoryRecord] = {}
+    said = topics.names(text, lang)
+    value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
+    for fam, group in groups.items():
+        for rec in _closed(fam, change, group, text, lang, said, value):
+            out[rec.id] = rec
+    return list(out.values())
+
+
+def _mentions(rec: MemoryRecord, words: Sequence[str]) -> bool:
+    hay = (rec.content + " " + " ".join(rec.entities)).lower()
+    digits = re.sub(r"\D", "", rec.content)
+    return any(w.lower() in hay or (w.isdigit() and len(w) >= 5 and w in digits) for w in words if len(w) >= 2)
+
+
+def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, float]], text: str, lang: str,
+            said: Sequence[str], value: Sequence[str]) -> list[MemoryRecord]:
+    if change.direction == "to":
+        if not value and change.cls in ("move", "replace"):
+            return []  # 我搬家了 / a new number not given: the value is unknown
+        return [r for r, _ in group if not _mentions(r, value)]
+    named = [r for r, _ in group if said and _mentions(r, said)]
+    if named:
+        return named
+    if fam in topics.SINGLE:
+        return [r for r, _ in group]
+    if len(group) > 1 and not topics.cue_of(fam, text, lang):
+        return []  # "I quit" with two habits: which one is not said
+    best = group[0][1]
+    return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
