@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jiyi.text.wordlists import words
+
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
 #: families a user has one of at a time: a change closes every standing memory of them
 SINGLE = frozenset({"residence", "employer", "partner", "phone", "email", "diet"})
@@ -91,7 +93,7 @@ _CUES: dict[str, _Lex] = {
                     _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan)\b")),
     "phone": _Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
-    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃肉|开荤|荤"),
+    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b")),
     "habit": _Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
@@ -120,9 +122,9 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:现在|目前)(?:住|人)在"),
                         _P(r"(?i)\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\bnow\s+(?:live|living|based|reside)\b|"
-                           r"\b(?:live|living|based)\s+in\s+\S+\s+now\b")),
+                           r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
-    _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
+    _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
                        _P(r"(?i)\bbroke\s+up\b|\bsplit(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
@@ -139,16 +141,16 @@ _CLASSES: tuple[_Class, ...] = (
                         _P(r"(?i)\bsold\b|\bselling\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
-    _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?(?:offer|录取|证|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
+    _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
            ("pursuit",), "from"),
-    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被裁|裁员|被开除|被辞退|失业|退休|跳槽|"
+    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗"),
-                         _P(r"(?i)\b(?:quit|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+)?(?:notice|"
-                            r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+go\b|\bwalked\s+out\b|"
+                         _P(r"(?i)\b(?:quit|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
+                            r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
@@ -206,10 +208,9 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
     if slot:
         base = slot.split("@", 1)[0]
         found = {fam for prefix, fam in _SLOT_FAMILIES if base.startswith(prefix)}
-        if found:
-            if "habit" in found and _STANDING["diet"].search(content, lang):
-                found.add("diet")  # pref/素 → also the diet
-            return frozenset(found)
+        if "habit" in found and _STANDING["diet"].search(content, lang):
+            found.add("diet")  # pref/素 → also the diet
+        return frozenset(found)  # a slotted memory stands in its slot's topic only
     return frozenset(f for f, lex in _STANDING.items() if lex.search(content, lang))
 
 
@@ -218,6 +219,8 @@ _ZH_OTHER = _P(r"(?:朋友|闺蜜|同学|同事|室友|邻居|妈妈?|爸爸?|�
 _EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
                r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|family|"
                r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")
+_EN_CO_SUBJECT = _P(r"^[A-Z][\w'-]+(?:,| and| let| fired| dumped| laid off| broke up with| dropped) User\b ?")
+_ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
 _ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
@@ -230,17 +233,29 @@ _EN_LONG_AGO = _P(r"(?i)\b(?:(?:\d+|a\s+few|several|many|two|three|four|five|ten
 _NOW = _P(r"(?i)现在|目前|如今|\bnow\b|\bthese\s+days\b|\bcurrently\b")
 
 
-def about_user(content: str, lang: str, speaker: str | None = None) -> bool:
-    """Is the statement the user's own (用户…/User…, or the named speaker's), not a relative's or a friend's?"""
+def about_user(content: str, lang: str, speaker: str | None = None, *, named_subject: bool = False) -> bool:
+    """Is the statement the user's own (用户…/User…, or the named speaker's), not a relative's or a friend's?
+
+    ``named_subject``: a name may lead the statement (豆豆走了 / "Clover died": the user's pet),
+    else a leading name is someone else (许敏也上岸了 / "Maya got into Yale")."""
     subject = speaker or ""
     if lang == "zh":
-        head = content.split("，", 1)[0]
+        head = _ZH_CO_SUBJECT.sub("用户和", content.split("，", 1)[0], count=1)  # 陈实和用户离了
         if not (head.startswith("用户") or subject and head.startswith(subject)):
             return False
         rest = head.removeprefix("用户").removeprefix(subject).lstrip("：:的")
-        return not _ZH_OTHER.match(rest) and not re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest)
+        if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest):
+            return False
+        from jiyi.text.lexical import tagged
+
+        first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
+        return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 许敏也上岸了: 许敏's
+    content = _EN_CO_SUBJECT.sub("User and ", content, count=1)  # "Marcus, User separated"
     if not (content.startswith("User") or subject and content.startswith(subject)):
         return False
+    lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
+    if not named_subject and lead and lead.group("n") in names(content, "en"):
+        return False  # "User: Maya got into Yale": Maya's
     return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
 
 
@@ -255,6 +270,7 @@ def told_long_ago(text: str, lang: str) -> bool:
 
 
 _EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_NAME_FIRST = _P(r"\s*(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _DIGITS = _P(r"[\d][\d -]{4,}\d")
 
 
@@ -265,10 +281,11 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
     if lang == "zh":
         from jiyi.text.lexical import entities
 
-        found = entities(rest)
-        out += list(found.get("LOC", ()))[:1] + list(found.get("ORG", ()))[:1]
+        after = entities(rest)
+        before = {w for w in entities(text[:at]).get("LOC", ()) if not re.search(f"(?:从|离开){re.escape(w)}", text)}
+        out += (list(after.get("LOC", ()))[:1] or sorted(before, key=text.find)[-1:]) + list(after.get("ORG", ()))[:1]
     else:
-        m = _EN_DEST.search(rest)
+        m = _EN_DEST.search(rest) or _EN_NAME_FIRST.match(rest)
         if m:
             out.append(m.group("v"))
     return tuple(dict.fromkeys(x for x in out if x))
@@ -296,3 +313,51 @@ def family_slots(family: str) -> tuple[str, ...]:
     """The exact slots a single-valued family is stored under (``user/city``…), for a direct lookup."""
     return tuple(prefix for prefix, fam in _SLOT_FAMILIES
                  if fam == family and not prefix.endswith("/") and not prefix.startswith("person:"))
+
+
+_ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，。,.！!]|$|的|了|，)")
+_EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)")
+
+
+def called(content: str, lang: str) -> tuple[str, ...]:
+    """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
+    return tuple(m.group("n") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
+
+
+#: what a habit consumes or does, from its verb or its category noun: a category covers its brands
+#: only within one of these (戒了咖啡 does not end 喜欢早起, nor 每天吃一片药)
+_CONSUMPTION: tuple[tuple[str, _Lex], ...] = (
+    ("drink", _Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶"),
+                   _P(r"(?i)\b(?:drink\w*|sip\w*|soda|pop|coffee|espresso|latte|tea|beer|wine|booze|alcohol|juice|"
+                      r"caffeine)\b"))),
+    ("smoke", _Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
+    ("eat", _Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
+    ("play", _Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
+)
+
+
+def consumption(text: str, lang: str) -> str | None:
+    """``drink`` / ``smoke`` / ``eat`` / ``play`` for what a habit statement consumes or does, if said."""
+    return next((name for name, lex in _CONSUMPTION if lex.search(text, lang)), None)
+
+
+_CLAUSE_CUT = _P(r"[，,。.;；!！?？]")
+_EN_FUNCTION = words(
+    "user user's a an the my for to of and or but now anymore again completely altogether it that this all "
+    "more no longer have has had been is are was were do does did finally just also really totally good")
+
+
+def object_words(text: str, lang: str, at: int) -> tuple[str, ...]:
+    """What the clause holding a change's verb (ending at ``at``) names besides the user: 把咖啡戒了 →
+    咖啡; "No more Monster for User" → Monster; 想想还是戒了 → nothing (its object was said before)."""
+    starts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text, 0, max(at - 1, 0)))]
+    end = _CLAUSE_CUT.search(text, at)
+    clause = text[starts[-1]:end.start() if end else len(text)]
+    if lang == "zh":
+        from jiyi.text.lexical import tagged
+
+        return tuple(w for w, t in tagged(clause) if t in ("n", "nz", "ORG", "PER", "LOC", "vn") and "用户" not in w)
+    verb = _STOP.search(clause, lang)
+    words = re.findall(r"[A-Za-z][\w'-]+", clause)
+    said = {w.lower() for w in re.findall(r"[A-Za-z][\w'-]+", verb.group(0))} if verb else set()
+    return tuple(w for w in words if w.lower() not in _EN_FUNCTION and w.lower() not in said)

@@ -13,6 +13,7 @@ Pure functions: the caller fetches neighbours and commits the result.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,8 +24,11 @@ from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Sta
 from jiyi.text import topics
 from jiyi.text.language import detect_language
 
+log = logging.getLogger("jiyi.write.resolve")
 CORRECTION_MIN_COSINE = 0.80
 _DIGITS = re.compile(r"\d+")
+#: what embeddings blur and a duplicate must share: numbers and email addresses
+_IDENTS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d+")
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
@@ -144,9 +148,10 @@ def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[Me
 def is_duplicate(a: str, b: str, cosine: float, threshold: float) -> bool:
     """Near-duplicates: cosine at or above the threshold and the same numbers.
 
-    Numbers guard what embeddings blur: two phone numbers or two ages embed almost alike.
+    Numbers and email addresses guard what embeddings blur: two phone numbers, two ages or
+    two addresses embed almost alike.
     """
-    return cosine >= threshold and _DIGITS.findall(a) == _DIGITS.findall(b)
+    return cosine >= threshold and _IDENTS.findall(a) == _IDENTS.findall(b)
 
 
 def _canon(text: str) -> str:
@@ -197,6 +202,13 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 #: kinds that can stand for a topic (a plan or a told event is not a standing state)
 _STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
+#: an absolute date the extractor wrote into a statement (2025年3月22日 / 2025-03-22 / March 2025)
+_DATED = re.compile(r"\d{4}年\d{1,2}月|\b\d{4}-\d{2}-\d{2}\b|\b(?:January|February|March|April|May|June|July|"
+                    r"August|September|October|November|December) \d{4}\b")
+#: changes whose statement may lead with a name that is not a person's (豆豆走了: the pet)
+_NAMED_SUBJECT = frozenset({"lose", "sell"})
+#: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
+_NAMES_ITS_OBJECT = frozenset({"lose"})
 #: a many-valued family (pets, habits…) closes its nearest memory, and those this close to it
 NEAREST_MARGIN = 0.01
 #: a change dated this long before a memory's own start (moved in 2019; lives there since 2021) is older
@@ -211,9 +223,7 @@ def lang_of(rec_or_cand: MemoryRecord | Candidate) -> str:
 
 def _as_user(text: str, speaker: str | None, lang: str) -> str:
     """A speaker-named statement (Melanie moved to …) back with the user as its subject."""
-    if speaker and text.startswith(speaker):
-        return ("用户" if lang == "zh" else "User") + text[len(speaker):]
-    return text
+    return text.replace(speaker, "用户" if lang == "zh" else "User") if speaker else text
 
 
 def topic_change(cand: Candidate) -> topics.Change | None:
@@ -222,9 +232,10 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
-    if not topics.about_user(text, lang) or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+    change = topics.change_of(text, lang)
+    if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
         return None
-    return topics.change_of(text, lang)
+    return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
 
 
 def topic_targets(cand: Candidate, change: topics.Change,
@@ -263,6 +274,8 @@ def topic_targets(cand: Candidate, change: topics.Change,
         own = topics.change_of(content, rlang)
         if own is not None and own.direction == "from" and not (rec.slot or "").startswith(("user/", "relation/")):
             continue  # 用户戒了可乐 is itself an ending
+        if rec.valid_from is not None and rec.valid_until is not None or _DATED.search(rec.content):
+            continue  # an appointment or a dated happening is no standing state
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
             continue
         for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
@@ -273,13 +286,18 @@ def topic_targets(cand: Candidate, change: topics.Change,
     for fam, group in groups.items():
         for rec in _closed(fam, change, group, text, lang, said, value):
             out[rec.id] = rec
+    if out:
+        log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
+                  [r.content for r in out.values()])
     return list(out.values())
 
 
 def _mentions(rec: MemoryRecord, words: Sequence[str]) -> bool:
     hay = (rec.content + " " + " ".join(rec.entities)).lower()
     digits = re.sub(r"\D", "", rec.content)
-    return any(w.lower() in hay or (w.isdigit() and len(w) >= 5 and w in digits) for w in words if len(w) >= 2)
+    held = [e.lower() for e in rec.entities if len(e) >= 2]
+    return any(w.lower() in hay or (w.isdigit() and len(w) >= 5 and w in digits)
+               or any(e in w.lower() for e in held) for w in words if len(w) >= 2)  # 大连安家 (cut too long) holds 大连
 
 
 def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, float]], text: str, lang: str,
@@ -288,12 +306,33 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         if not value and change.cls in ("move", "replace"):
             return []  # 我搬家了 / a new number not given: the value is unknown
         return [r for r, _ in group if not _mentions(r, value)]
-    named = [r for r, _ in group if said and _mentions(r, said)]
+    if fam == "habit":
+        group = _same_consumption(group, text, lang)
+        if not group or not topics.object_words(text, lang, change.at):
+            return []  # 想想还是戒了: what was given up was said before, not here
+    named = [r for r, _ in group if said and _mentions(r, said)
+             or any(len(n) >= 2 and n.lower() in text.lower() for n in topics.called(r.content, lang_of(r)))]
     if named:
         return named
     if fam in topics.SINGLE:
         return [r for r, _ in group]
-    if len(group) > 1 and not topics.cue_of(fam, text, lang):
-        return []  # "I quit" with two habits: which one is not said
+    cued = topics.cue_of(fam, text, lang)
+    if (len(group) > 1 or change.cls in _NAMES_ITS_OBJECT) and not cued:
+        return []  # "I quit" with two habits: which one is not said; 奶奶去世了 names no pet
     best = group[0][1]
     return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
+
+
+def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
+                      lang: str) -> list[tuple[MemoryRecord, float]]:
+    """The habits a stop may end: those that consume what it names (功能饮料 → 喝一罐…), or, when one of
+    them says no kind, names a brand the category may cover ("grab a Red Bull")."""
+    kind = topics.consumption(text, lang)
+    out = []
+    for rec, cos in group:
+        rlang = lang_of(rec)
+        content = _as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
+        own = topics.consumption(content, rlang)
+        if (own is not None and (kind is None or own == kind)) or (own is None and topics.names(content, rlang)):
+            out.append((rec, cos))
+    return out

@@ -118,24 +118,23 @@ _UNTAKEN_FAMILIES = frozenset({"vehicle", "pet", "habit", "diet", "pursuit"})
 
 def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause]) -> list[Draft]:
     """A change of a topic, or a topic's standing state, that nothing else in the sentence took."""
-    if any(c.consumed for c in clauses) or len(mine) < len(clauses):
-        return []
+    if any(c.consumed or work.qualifying(c) for c in clauses) or len(mine) < len(clauses):
+        return []  # taken, or an event (events.py): the write side reads the change from it
     text = _couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS)
     if not text.startswith(("用户", "User")):  # "Got rid of my car": the user's, subject left out
         text = ("用户：" if work.lang == "zh" else "User: ") + text
-    if (not topics.about_user(text, work.lang) or topics.hedged(text, work.lang)
-            or topics.told_long_ago(text, work.lang)):
-        return []
     change = topics.change_of(text, work.lang)
-    standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
-    if change is None and not standing:
+    if change is not None and (topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)):
+        change = None  # "I might sell the car" changes nothing, nor is it a car of the user's
+        standing: frozenset[str] = frozenset()
+    else:
+        standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
+    named = change is not None and change.cls in ("lose", "sell")
+    if change is None and not standing or not topics.about_user(text, work.lang, named_subject=named):
         return []
     d = _draft(work, mine, None)
     d.kind = Kind.BEHAVIOR if change is None and standing == {"habit"} else Kind.FACT
     d.importance, d.confidence = (0.7, 0.8) if change is not None else (0.55, 0.75)
-    timed = [sp for c in mine for sp in work.qualifying(c)]
-    if change is not None and timed:  # 上周末搬走了: the old state ended then
-        d.valid_from = min(sp.start for sp in timed)
     d.content = text
     for c in mine:
         c.consumed = True
