@@ -55,6 +55,9 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--min-pass", type=click.FloatRange(0.0, 1.0), default=None,
               help="With --scenarios: exit with status 1 when the overall pass rate is below this (0-1).")
 @click.option("--brief", is_flag=True, help="With --scenarios: list failing probes without their blocks.")
+@click.option("--split", "split", type=click.Choice(["tune", "check"]), default=None,
+              help="Only the tuning or the checking part of the file (docs/scenarios.md#splits): "
+                   "a data file's last third of conversations is 'check'; a scenario is 'check' by its id.")
 @click.option("--conversations", default=None, help="Which conversations, by index: 0-4, 0,2 (default all).")
 @click.option("--k", "ks", default="1,5,10,20", show_default=True, help="Cut-offs for recall@k.")
 @click.option("--json", "json_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
@@ -69,7 +72,7 @@ def parse_ks(text: str) -> tuple[int, ...]:
                    "plus seeded noise; 'none' = no reranker) and print a table: what a reranker would buy.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the simulated reranker's noise.")
 def eval_(data: Path | None, scenarios: str | None, categories: str | None, probe_ids: str | None,
-          min_pass: float | None, brief: bool, conversations: str | None, ks: str, json_out: Path | None,
+          min_pass: float | None, brief: bool, split: str | None, conversations: str | None, ks: str, json_out: Path | None,
           limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
     """Evidence recall of search (--data), or the scenario evaluation (--scenarios).
 
@@ -87,13 +90,18 @@ def eval_(data: Path | None, scenarios: str | None, categories: str | None, prob
     if (data is None) == (scenarios is None):
         raise click.UsageError("give one of --data FILE or --scenarios FILE")
     if scenarios is not None:
-        _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief)
+        _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief, split)
         return
     assert data is not None
     from jiyi.eval.report import format_report
     from jiyi.eval.run import EvalOptions, run_eval
 
-    opts = EvalOptions(ks=parse_ks(ks), conversations=parse_indexes(conversations), limit_questions=limit_questions,
+    chosen = parse_indexes(conversations)
+    if split is not None:
+        if chosen is not None:
+            raise click.UsageError("give --split or --conversations, not both")
+        chosen = split_conversations(data, split)
+    opts = EvalOptions(ks=parse_ks(ks), conversations=chosen, limit_questions=limit_questions,
                        stores_dir=stores_dir)
     if simulate:
         from jiyi.eval.simulated import run_simulations
@@ -110,17 +118,28 @@ def eval_(data: Path | None, scenarios: str | None, categories: str | None, prob
     click.echo(format_report(report))
 
 
+def split_conversations(data: Path, split: str) -> list[int]:
+    """The conversation indexes of ``split`` in a LoCoMo-schema file."""
+    from jiyi.eval.split import check_split, conversations_of
+
+    try:
+        count = len(json.loads(data.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{data}: not a readable JSON list of conversations ({exc})") from None
+    return conversations_of(check_split(split), count)
+
+
 def _csv(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
 def _eval_scenarios(spec: str, categories: list[str] | None, probe_ids: list[str] | None, json_out: Path | None,
-                    min_pass: float | None, brief: bool) -> None:
+                    min_pass: float | None, brief: bool, split: str | None = None) -> None:
     from jiyi.errors import JiyiError
     from jiyi.eval.scenarios import ScenarioOptions, run_scenarios
 
     try:
-        report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids),
+        report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids, split=split),
                                progress=lambda msg: click.echo(msg, err=True))
     except JiyiError as exc:
         raise CliError(str(exc)) from None

@@ -36,6 +36,7 @@ from jiyi.eval.scenarios.match import (
     malformed,
 )
 from jiyi.eval.scenarios.report import ProbeResult, ScenarioReport
+from jiyi.eval.split import check_split, scenario_in
 from jiyi.memory import Memory
 from jiyi.records import Hit
 
@@ -48,6 +49,7 @@ class ScenarioOptions:
     probes: Sequence[str] | None = None  # run only these probe ids
     memory_options: Mapping[str, Any] = field(default_factory=dict)  # extra Memory(**config)
     embedder: Any = None  # an embedder instance to share (default: built once from the settings)
+    split: str | None = None  # "tune" or "check": only the scenarios of that part (jiyi.eval.split)
 
 
 def run_scenarios(data: str | Path | ScenarioFile, options: ScenarioOptions | None = None,
@@ -58,7 +60,11 @@ def run_scenarios(data: str | Path | ScenarioFile, options: ScenarioOptions | No
     config: dict[str, Any] = dict(opts.memory_options)
     if sfile.timezone and "timezone" not in config:
         config["timezone"] = sfile.timezone
-    chosen = [(s, [p for p in s.probes if _wanted(p, opts)]) for s in sfile.scenarios]
+    scenarios = sfile.scenarios
+    if opts.split is not None:
+        part = check_split(opts.split)
+        scenarios = [s for s in scenarios if scenario_in(part, s.id)]
+    chosen = [(s, [p for p in s.probes if _wanted(p, opts)]) for s in scenarios]
     chosen = [(s, ps) for s, ps in chosen if ps]
     report = ScenarioReport(name=sfile.name, scenarios=len(chosen))
     if not chosen:
