@@ -33,10 +33,10 @@ def facts(mem: Memory, user: str = "u") -> list[MemoryRecord]:
 #: (kind of change, standing statement, statement of change, words only the old memory has, words of the new)
 CHANGES = [
     # residence: another verb, a time word beside it
-    ("move", "我住在南京", "我现在落脚在厦门了，南京的房子也退了", "住在南京", "厦门"),
-    ("move", "我住在西安", "我已经在苏州安家了", "西安", "苏州"),
+    ("move", "我住在洛阳", "我现在落脚在珠海了，洛阳的房子也退了", "住在洛阳", "珠海"),
+    ("move", "我住在西安", "我已经在无锡安家了", "西安", "无锡"),
     ("move", "I live in Leeds", "We finally settled down in Bristol two weeks ago", "Leeds", "Bristol"),
-    ("move", "I live in Denver", "I've been living in Austin since last month", "Denver", "Austin"),
+    ("move", "I live in Omaha", "I've been living in Tucson since last month", "Omaha", "Tucson"),
     # a job left, referred back to by a pronoun or a description
     ("job", "我在华信科技当设计师", "那家公司我不待了，上周递了辞呈", "华信", "辞呈"),
     ("job", "我在一家银行当柜员", "上个月我被公司裁了", "柜员", "裁"),
@@ -45,7 +45,7 @@ CHANGES = [
     ("job", "I work at Brightline as an analyst", "I'm done with that place, I walked out last week",
      "Brightline", "walked out"),
     # a breakup in other words
-    ("partner", "我男朋友叫周航", "我跟他已经没在一起了", "周航", "没在一起"),
+    ("partner", "我男朋友叫顾远", "我跟他已经没在一起了", "顾远", "没在一起"),
     ("partner", "我女朋友叫林夏", "我们俩分道扬镳了", "林夏", "分道扬镳"),
     ("partner", "My girlfriend is Priya", "Priya and I aren't together anymore", "girlfriend is Priya", "together"),
     ("partner", "My girlfriend is Priya", "We parted ways last month", "girlfriend is Priya", "parted"),
@@ -62,7 +62,7 @@ CHANGES = [
      "acceptance"),
     # a pet rehomed or dead
     ("pet", "我养了一只狗叫豆豆", "我把豆豆送给我表姐养了", "狗叫豆豆", "送给"),
-    ("pet", "我家有只仓鼠叫芝麻", "芝麻昨天死了", "仓鼠叫芝麻", "死了"),
+    ("pet", "我家有只仓鼠叫栗子", "栗子昨天死了", "仓鼠叫栗子", "死了"),
     ("pet", "I have a rabbit named Clover", "We rehomed Clover with a family nearby", "rabbit is named", "rehomed"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
     # a car sold
@@ -71,16 +71,16 @@ CHANGES = [
     ("vehicle", "I drive a blue Mazda 3", "Got rid of my car, I take the train now", "drives a blue", "train"),
     ("vehicle", "I own a Subaru Outback", "I traded in the Subaru", "owns a Subaru", "traded"),
     # a phone number (and an email) replaced
-    ("phone", "我的手机号是13912345678", "我换号了，新号码是13687654321", "13912345678", "13687654321"),
-    ("phone", "我的手机号是13912345678", "以后打我这个号：15011112222", "13912345678", "15011112222"),
+    ("phone", "我的手机号是13855501234", "我换号了，新号码是13687654321", "13855501234", "13687654321"),
+    ("phone", "我的手机号是13855501234", "以后打我这个号：15011112222", "13855501234", "15011112222"),
     ("phone", "My phone number is 415-555-0142", "My new number is 415-555-0199", "0142", "0199"),
     ("phone", "My phone number is 415-555-0142", "I changed my number, it's 415-555-0177 now", "0142", "0177"),
     ("email", "我的邮箱是ab@example.com", "我换邮箱了，新的是cd@example.com", "ab@", "cd@"),
     ("email", "My email is ann@example.org", "My new email is ann.k@example.org", "ann@", "ann.k@"),
     # a diet changed
-    ("diet", "我吃素", "我最近改成生酮饮食了", "用户吃素", "生酮"),
-    ("diet", "我是纯素食者", "我现在开始吃鱼了", "用户吃素", "吃鱼"),
-    ("diet", "I'm vegetarian", "I started eating meat again", "vegetarian", "meat"),
+    ("diet", "我吃素", "我最近改成生酮饮食了", "吃素", "生酮"),
+    ("diet", "我是纯素食者", "我现在开始吃鱼了", "吃素", "吃鱼"),
+    ("diet", "I eat a vegetarian diet", "I started eating meat again", "vegetarian", "meat"),
     ("diet", "I'm vegan", "I'm on a keto diet now", "vegan", "keto"),
 ]
 
@@ -105,22 +105,22 @@ def test_a_change_supersedes_the_standing_memory_of_its_topic(mem: Memory, clock
 
 #: (standing statement, something that changes nothing of it now, a word of the standing memory)
 UNCHANGED = [
-    ("我住在南京", "我朋友上周搬到厦门了", "南京"),
+    ("我住在洛阳", "我朋友上周搬到珠海了", "洛阳"),
     ("I live in Leeds", "My friend moved to Bristol last month", "Leeds"),
-    ("我住在南京", "我可能会搬去厦门", "南京"),
+    ("我住在洛阳", "我可能会搬去珠海", "洛阳"),
     ("我住在青岛", "要不要搬去昆明呢", "青岛"),
     ("I live in Leeds", "I might move to Bristol next year", "Leeds"),
-    ("I live in Denver", "I'm thinking about moving to Austin", "Denver"),
-    ("我住在南京", "我是好几年前从武汉搬到南京的", "南京"),
+    ("I live in Omaha", "I'm thinking about moving to Tucson", "Omaha"),
+    ("我住在洛阳", "我是好几年前从武汉搬到洛阳的", "洛阳"),
     ("I live in Leeds", "Years ago I moved from Ohio to Leeds", "Leeds"),
-    ("我男朋友叫周航", "我闺蜜跟她男朋友分手了", "周航"),
+    ("我男朋友叫顾远", "我闺蜜跟她男朋友分手了", "顾远"),
     ("My girlfriend is Priya", "My sister broke up with her boyfriend", "Priya"),
     ("我在星河传媒做编辑", "我同事昨天离职了", "星河"),
     ("I work at Fernway as a tester", "My brother quit his job", "Fernway"),
     ("我养了一只狗叫豆豆", "邻居家的猫去世了", "豆豆"),
-    ("I have a dog named Biscuit", "My neighbor's cat died", "Biscuit"),
+    ("I have a dog named Waffles", "My neighbor's cat died", "Waffles"),
     ("I drive a blue Mazda 3", "My dad sold his truck", "Mazda"),
-    ("我天天喝奶茶", "我妈戒烟了", "奶茶"),
+    ("我天天喝果汁", "我妈戒烟了", "果汁"),
 ]
 
 
@@ -142,8 +142,8 @@ def test_a_change_closes_only_the_habit_it_names(mem: Memory, clock: FrozenClock
 
 
 def test_a_named_pet_ends_alone(mem: Memory, clock: FrozenClock) -> None:
-    say(mem, clock, "I have a rabbit named Clover", "I also have a dog called Pepper", "Clover passed away on Sunday")
+    say(mem, clock, "I have a rabbit named Clover", "I also have a dog called Mochi", "Clover passed away on Sunday")
     records = facts(mem)
-    assert any(r.status is Status.ACTIVE and "Pepper" in r.content for r in records), \
+    assert any(r.status is Status.ACTIVE and "Mochi" in r.content for r in records), \
         [(r.status.value, r.content) for r in records]
     assert not any(r.status is Status.ACTIVE and "rabbit" in r.content for r in records)

