@@ -49,6 +49,7 @@ CHANGES = [
     ("partner", "我女朋友叫林夏", "我们俩分道扬镳了", "林夏", "分道扬镳"),
     ("partner", "My girlfriend is Priya", "Priya and I aren't together anymore", "girlfriend is Priya", "together"),
     ("partner", "My girlfriend is Priya", "We parted ways last month", "girlfriend is Priya", "parted"),
+    ("partner", "My boyfriend is Ravi", "Ravi and I split up over the summer", "boyfriend is Ravi", "split"),
     # a habit stopped by its category while told by brand, or the reverse
     ("habit", "我每天下午都要喝一罐红牛", "功能饮料我现在一口都不碰了", "红牛", "不碰"),
     ("habit", "我平时很爱喝碳酸饮料", "百事我已经戒掉了", "碳酸饮料", "百事"),
@@ -82,6 +83,7 @@ CHANGES = [
     ("diet", "我是纯素食者", "我现在开始吃鱼了", "吃素", "吃鱼"),
     ("diet", "I eat a vegetarian diet", "I started eating meat again", "vegetarian", "meat"),
     ("diet", "I'm vegan", "I'm on a keto diet now", "vegan", "keto"),
+    ("diet", "I'm pescatarian", "I eat meat again now", "pescatarian", "meat"),
 ]
 
 
@@ -114,6 +116,8 @@ UNCHANGED = [
     ("我住在洛阳", "我是好几年前从武汉搬到洛阳的", "洛阳"),
     ("I live in Leeds", "Years ago I moved from Ohio to Leeds", "Leeds"),
     ("我男朋友叫顾远", "我闺蜜跟她男朋友分手了", "顾远"),
+    ("我女朋友叫宋楠", "我表弟和他女朋友分了", "宋楠"),
+    ("I work at Quillmark as a copywriter", "Maybe I should quit", "Quillmark"),
     ("My girlfriend is Priya", "My sister broke up with her boyfriend", "Priya"),
     ("我在星河传媒做编辑", "我同事昨天离职了", "星河"),
     ("I work at Fernway as a tester", "My brother quit his job", "Fernway"),

@@ -120,14 +120,14 @@ _CLASSES: tuple[_Class, ...] = (
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
     _Class("move", _Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
-                           r"(?:现在|目前)(?:住|人)在"),
+                           r"(?:现在|目前|如今)(?:住|人)在"),
                         _P(r"(?i)\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
     _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
-                       _P(r"(?i)\bbroke\s+up\b|\bsplit(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
+                       _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
                           r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
@@ -150,18 +150,18 @@ _CLASSES: tuple[_Class, ...] = (
            ("pursuit",), "from"),
     _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗"),
-                         _P(r"(?i)\b(?:quit|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
+                         _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
                             r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
     _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?"),
-                        _P(r"(?i)\bquit\b|\bstopped\b|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
+                        _P(r"(?i)\bquits?\b|\bstopped\b|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
            ("habit", "diet", "pursuit", "employer"), "from"),
     _Class("switch", _Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
-                          _P(r"(?i)\bstarted\s+eating\b|\beat(?:ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
+                          _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
                              r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
                              r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b")),
            ("diet",), "to"),
