@@ -222,6 +222,7 @@ _EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|da
                r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")
 _EN_CO_SUBJECT = _P(r"^[A-Z][\w'-]+(?:,| and| let| fired| dumped| laid off| broke up with| dropped) User\b ?")
 _ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
+_ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
 _ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
@@ -245,6 +246,9 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
         if not (head.startswith("用户") or subject and head.startswith(subject)):
             return False
         rest = head.removeprefix("用户").removeprefix(subject).lstrip("：:的")
+        if _ZH_VOCATIVE.match(content.removeprefix("用户").removeprefix(subject).lstrip("：:")):
+            return about_user("用户" + _ZH_VOCATIVE.sub("", content.removeprefix("用户").lstrip("：:"), count=1),
+                              lang, named_subject=named_subject)  # 小鹿，上岸了: the bot addressed, the user's news
         if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest):
             return False
         from jiyi.text.lexical import tagged
@@ -362,3 +366,12 @@ def object_words(text: str, lang: str, at: int) -> tuple[str, ...]:
     words = re.findall(r"[A-Za-z][\w'-]+", clause)
     said = {w.lower() for w in re.findall(r"[A-Za-z][\w'-]+", verb.group(0))} if verb else set()
     return tuple(w for w in words if w.lower() not in _EN_FUNCTION and w.lower() not in said)
+
+
+_ZH_COMPLETED = _P(r"(?:考|做|学|写|办|弄)完了?|结束了|完成了|搞定了")
+_EN_COMPLETED = _P(r"(?i)\b(?:finished|completed|wrapped\s+up|is\s+over|was\s+over)\b")
+
+
+def completed(content: str, lang: str) -> bool:
+    """考完了 / "finished the exam": a statement that something is over is history, no standing state."""
+    return bool((_ZH_COMPLETED if lang == "zh" else _EN_COMPLETED).search(content))

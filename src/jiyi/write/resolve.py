@@ -260,8 +260,9 @@ def topic_targets(cand: Candidate, change: topics.Change,
         if not topics.about_user(content, rlang):
             continue
         own = topics.change_of(content, rlang)
-        if own is not None and own.direction == "from" and not (rec.slot or "").startswith(("user/", "relation/")):
-            continue  # 用户戒了可乐 is itself an ending
+        if (own is not None and own.direction == "from" or topics.completed(content, rlang)) and not (
+                rec.slot or "").startswith(("user/", "relation/")):
+            continue  # 用户戒了可乐 / 用户考完了 is itself an ending
         if rec.valid_from is not None and rec.valid_until is not None or _DATED.search(rec.content):
             continue  # an appointment or a dated happening is no standing state
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):

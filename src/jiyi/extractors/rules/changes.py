@@ -129,6 +129,8 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
         standing: frozenset[str] = frozenset()
     else:
         standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
+        if "habit" in standing and topics.consumption(text, work.lang) is None and not topics.names(text, work.lang):
+            standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
     named = change is not None and change.cls in ("lose", "sell")
     if change is None and not standing or not topics.about_user(text, work.lang, named_subject=named):
         return []
