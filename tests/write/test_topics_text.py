@@ -77,6 +77,7 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
     ("User moved to Glasgow", "en", True),
     ("User's roommate moved to Glasgow", "en", False),
     ("User: Dana got into Yale", "en", False),
+    ("User: Studying for the bar exam, it's in May", "en", True),
     ("Noor and User called it quits", "en", True),
 ])
 def test_only_the_users_own_statements_change_the_users_topics(content: str, lang: str, mine: bool) -> None:

@@ -222,6 +222,9 @@ _EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|da
                r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")
 _EN_CO_SUBJECT = _P(r"^[A-Z][\w'-]+(?:,| and| let| fired| dumped| laid off| broke up with| dropped) User\b ?")
 _ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
+#: words that open a message whose subject (the user) was left out: "Studying for …", "Got rid of …"
+_EN_LEADS = words("got get had have went just finally still also now done back been moving starting "
+                  "working living quit sold left passed broke")
 _ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
 _ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
@@ -259,7 +262,8 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
     if not (content.startswith("User") or subject and content.startswith(subject)):
         return False
     lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
-    if not named_subject and lead and lead.group("n") in names(content, "en"):
+    if (not named_subject and lead and lead.group("n") in names(content, "en")
+            and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
         return False  # "User: Maya got into Yale": Maya's
     return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
 
