@@ -242,7 +242,7 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
     """Is the statement the user's own (用户…/User…, or the named speaker's), not a relative's or a friend's?
 
     ``named_subject``: a name may lead the statement (豆豆走了 / "Clover died": the user's pet),
-    else a leading name is someone else (许敏也上岸了 / "Maya got into Yale")."""
+    else a leading name is someone else (阿峰也考上了 / "Dana got into Rice")."""
     subject = speaker or ""
     if lang == "zh":
         head = _ZH_CO_SUBJECT.sub("用户和", content.split("，", 1)[0], count=1)  # 陈实和用户离了
@@ -251,20 +251,20 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
         rest = head.removeprefix("用户").removeprefix(subject).lstrip("：:的")
         if _ZH_VOCATIVE.match(content.removeprefix("用户").removeprefix(subject).lstrip("：:")):
             return about_user("用户" + _ZH_VOCATIVE.sub("", content.removeprefix("用户").lstrip("：:"), count=1),
-                              lang, named_subject=named_subject)  # 小鹿，上岸了: the bot addressed, the user's news
+                              lang, named_subject=named_subject)  # 阿青，考上了: the bot addressed, the user's news
         if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest):
             return False
         from jiyi.text.lexical import tagged
 
         first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
-        return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 许敏也上岸了: 许敏's
+        return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 阿峰也考上了: 阿峰's
     content = _EN_CO_SUBJECT.sub("User and ", content, count=1)  # "Marcus, User separated"
     if not (content.startswith("User") or subject and content.startswith(subject)):
         return False
     lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
     if (not named_subject and lead and lead.group("n") in names(content, "en")
             and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
-        return False  # "User: Maya got into Yale": Maya's
+        return False  # "User: Dana got into Rice": Dana's
     return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
 
 

@@ -210,7 +210,7 @@ def lang_of(rec_or_cand: MemoryRecord | Candidate) -> str:
 
 
 def _as_user(text: str, speaker: str | None, lang: str) -> str:
-    """A speaker-named statement (Melanie moved to …) back with the user as its subject."""
+    """A speaker-named statement (Ines moved to …) back with the user as its subject."""
     return text.replace(speaker, "用户" if lang == "zh" else "User") if speaker else text
 
 
