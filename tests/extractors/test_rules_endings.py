@@ -47,11 +47,11 @@ def test_an_ending_said_with_a_time_ends_then_and_is_no_event_too() -> None:
 
 
 @pytest.mark.parametrize(("text", "slot"), [
-    ("我在准备考研", "status/exam"), ("最近在备考雅思", "status/exam"), ("我上岸了！", "status/exam"),
+    ("我现在在准备考研", "status/exam"), ("最近在备考雅思", "status/exam"), ("终于上岸了！", "status/exam"),
     ("考研上岸了", "status/exam"), ("我被录取了", "status/exam"), ("我最近在找工作", "status/job_search"),
     ("拿到offer了", "status/job_search"), ("我在减肥", "status/weight_loss"),
     ("I'm studying for the GRE", "status/exam"), ("I passed the bar exam", "status/exam"),
-    ("I'm job hunting", "status/job_search"), ("I landed a job at Stripe", "status/job_search"),
+    ("I'm job hunting", "status/job_search"), ("I landed a job at Globex", "status/job_search"),
 ])
 def test_pursuits_and_their_ends_share_a_slot(text: str, slot: str) -> None:
     only(text, slot)
@@ -111,7 +111,7 @@ def test_a_plan_on_a_named_day_is_still_an_event(text: str) -> None:
 @pytest.mark.parametrize(("text", "expires"), [
     ("下周三要去深圳出差", "2025-03-13"), ("Next Friday I have a dentist appointment", "2025-03-15"),
     ("周末去爬山", "2025-03-10"), ("3月12日到14日去三亚旅游", "2025-03-15"), ("I'm flying to Tokyo next month", "2025-05-01"),
-    ("明年打算去日本", "2027-01-01"), ("今天中午想吃兰州拉面", "2025-03-06"),
+    ("明年打算去日本", "2027-01-01"), ("今天中午想吃牛肉炒饭", "2025-03-06"),
 ])
 def test_every_plan_expires_when_its_time_is_over(text: str, expires: str) -> None:
     assert only(text, kind=Kind.EVENT).expires_at == _d(expires)
@@ -127,7 +127,7 @@ def test_a_past_event_keeps_its_window_and_never_expires(text: str) -> None:
 def test_a_plan_said_late_in_the_day_still_ends() -> None:
     ex = from_settings(Settings(timezone="Asia/Shanghai"))
     sent = datetime(2025, 3, 5, 18, 30, tzinfo=SHANGHAI)
-    for text in ("今天中午想吃兰州拉面", "今晚去看电影", "明天去医院复查"):
+    for text in ("今天中午想吃牛肉炒饭", "今晚去看电影", "明天去医院复查"):
         (c,) = [c for c in ex.extract([Message("user", text, sent, id="m")]) if c.kind is Kind.EVENT]
         assert c.expires_at is not None and c.expires_at > sent, text
         assert c.expires_at.astimezone(SHANGHAI).hour == 0
@@ -144,7 +144,7 @@ def test_relative_dates_near_midnight_utc_resolve_in_the_users_zone() -> None:
 
 
 @pytest.mark.parametrize(("text", "year"), [
-    ("I went to Japan in May", 2024), ("5月去了日本", 2024), ("On October 3 we visited Paris", 2024),
+    ("I went to Japan in May", 2024), ("5月去了日本", 2024), ("On October 3 we visited Lisbon", 2024),
     ("I'm going to Japan in May", 2025), ("我5月要去日本", 2025), ("明年5月去日本", 2026),
 ])
 def test_a_bare_month_told_in_the_past_is_the_last_one(text: str, year: int) -> None:

@@ -35,10 +35,11 @@ from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
+from jiyi.text.topics import family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
-from jiyi.write.judge import Judge, judged_decision
+from jiyi.write.judge import Judge, judged_decision, judged_ending
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.privacy import (
     forget_into,
@@ -55,6 +56,8 @@ from jiyi.write.resolve import (
     resolvable_kinds,
     resolve_candidate,
     to_record,
+    topic_change,
+    topic_targets,
 )
 from jiyi.write.triggers import should_extract
 
@@ -288,10 +291,13 @@ class _BatchResolver:
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._similar(vec)
         holders = self._slot_holders(cand.slot) if cand.slot else []
-        ended = self._ended(cand, vec)
+        ended, topical = self._ended(cand, vec)
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
                                      merge_threshold=self.ctx.merge_threshold, ended=ended)
-        if self.ctx.judge is not None and not ended:  # an ending is not a close call
+        if self.ctx.judge is not None and topical:  # a change of topic: the judge sees what it would close
+            decision = judged_ending(self.ctx.judge, cand, new, olds=ended, rule=decision, now=self.now,
+                                     similar=similar)
+        elif self.ctx.judge is not None and not ended:  # an ending is not a close call
             decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.SUPERSEDE and cand.slot:
@@ -332,8 +338,8 @@ class _BatchResolver:
         rec = self.records.get(rec.id, rec)
         return rec if rec.status is Status.ACTIVE else None
 
-    def _similar(self, vec: np.ndarray) -> list[tuple[MemoryRecord, float]]:
-        found = self.ctx.store.vector_search(self.scope, vec, SIMILAR_K, self._flt)
+    def _similar(self, vec: np.ndarray, k: int = SIMILAR_K) -> list[tuple[MemoryRecord, float]]:
+        found = self.ctx.store.vector_search(self.scope, vec, k, self._flt)
         by_id = {r.id: r for r in self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))}
         out = [(r, s) for i, s in found if i in by_id and (r := self._active(by_id[i])) is not None]
         for rid, v in self.new_vectors.items():
@@ -342,15 +348,20 @@ class _BatchResolver:
                 out.append((rec, float(np.dot(v, vec))))
         return out
 
-    def _ended(self, cand: Candidate, vec: np.ndarray) -> list[MemoryRecord]:
-        """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its object."""
+    def _ended(self, cand: Candidate, vec: np.ndarray) -> tuple[list[MemoryRecord], bool]:
+        """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its
+        object, the standing memories of the topic it changes (then True: write/resolve.py topic_targets)."""
         out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
+        topical = [] if (change := topic_change(cand)) is None else topic_targets(cand, change, [
+            *self._similar(vec, ENDS_K), *((h, 0.0) for f in change.families for s in family_slots(f)
+                                           for h in self._slot_holders(s))])
+        out += topical
         if cand.metadata.get("ends_mention"):
             found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
             stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
             batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
             out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
-        return list({r.id: r for r in out}.values())
+        return list({r.id: r for r in out}.values()), bool(topical)
 
     def _slot_holders(self, slot: str) -> list[MemoryRecord]:
         stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))

@@ -13,6 +13,9 @@ Who decides what:
   into the same :class:`~jiyi.write.resolve.Decision` the rules produce;
 * a judge implements one primitive, :meth:`Judge.judge`; :class:`LLMJudge` asks an
   OpenAI-compatible model (:mod:`jiyi.extractors.prompts.judgment`);
+* :func:`judged_ending` does the same for a statement of change (moved, quit, broke up…):
+  the judge sees the standing memories the rules would close (write/resolve.py
+  ``topic_targets``) and decides which one the change ends, or that it ends none;
 * any provider failure or unusable reply falls back to the rule decision, logged and
   noted in the history reason. The judge can only act on the neighbours it was shown,
   one at a time, and has no delete: the worst a fooled judge can do is retire one
@@ -35,8 +38,9 @@ from jiyi.extractors.prompts.repair import ReplyInvalid
 from jiyi.extractors.protocol import Candidate
 from jiyi.llms.protocol import LLM
 from jiyi.records import EventType, HistoryEvent, MemoryRecord, Visibility
+from jiyi.text.topics import families_of
 from jiyi.trace import StageCounts
-from jiyi.write.resolve import Decision, is_duplicate, merge, supersede
+from jiyi.write.resolve import Decision, is_duplicate, lang_of, merge, supersede
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -172,6 +176,42 @@ def judged_decision(
                     type(exc).__name__, exc, rule.event.value)
         return _noted(rule, f"LLM judge unavailable: {type(exc).__name__}")
     log.debug("judge %r → %s %s (%s)", new.content, verdict.action.value, verdict.target, verdict.reason)
+    return decision
+
+
+def judged_ending(judge: Judge, cand: Candidate, new: MemoryRecord, *, olds: Sequence[MemoryRecord],
+                  rule: Decision, now: datetime, similar: Sequence[tuple[MemoryRecord, float]] = ()) -> Decision:
+    """The judge's decision on a statement of change, shown the old memories ``rule`` closes.
+
+    SUPERSEDE of one of them closes it and the others of its topic (a job left ends the
+    employer and the role); ADD keeps them all current (the judge saw no change of them);
+    UPDATE / MERGE / NONE act on their target as in :func:`judged_decision`. A failure
+    keeps ``rule``.
+    """
+    shown = list(olds)[:MAX_NEIGHBOURS]
+    if not shown:
+        return rule
+    cosine: dict[str, float] = {}
+    for rec, cos in similar:
+        cosine[rec.id] = max(cos, cosine.get(rec.id, cos))
+    try:
+        verdict = judge.judge(JudgeCase(cand, new, tuple((r, cosine.get(r.id)) for r in shown)))
+        by_id = {r.id: r for r in shown}
+        target = by_id.get(verdict.target or "")
+        if verdict.action is EventType.SUPERSEDE and target is not None:
+            family = families_of(target.content, target.slot, lang_of(target))
+            closed = [r for r in shown if r.id == target.id or families_of(r.content, r.slot, lang_of(r)) & family]
+            reason = f"{verdict.judge}: {verdict.reason or 'no reason given'}"[:MAX_REASON_CHARS]
+            decision = supersede(closed, new, now, reason=reason)
+            actor = verdict.judge.split(":", 1)[0]
+            return dataclasses.replace(decision, history=[dataclasses.replace(h, actor=actor)
+                                                          for h in decision.history])
+        decision = decision_from_verdict(verdict, new, by_id, now)
+    except ProviderError as exc:
+        log.warning("LLM judgment of a change failed (%s: %s); keeping the rule decision %s",
+                    type(exc).__name__, exc, rule.event.value)
+        return _noted(rule, f"LLM judge unavailable: {type(exc).__name__}")
+    log.debug("judge change %r → %s %s (%s)", new.content, verdict.action.value, verdict.target, verdict.reason)
     return decision
 
 

@@ -3,6 +3,8 @@
 Decisions, in order:
 - same slot, same value (or cosine ≥ merge threshold) → MERGE into the existing memory;
 - same slot, another value → SUPERSEDE the old one (valid_until set, both linked);
+- a statement of change (moved, left, broke up, quit, sold, lost, admitted, replaced) →
+  SUPERSEDE the standing memories of the topic it changes (:func:`topic_targets`);
 - an explicit correction without a slot → SUPERSEDE the most similar memory (cosine ≥ 0.80);
 - cosine ≥ merge threshold with any active memory → MERGE;
 - otherwise → ADD.
@@ -11,16 +13,22 @@ Pure functions: the caller fetches neighbours and commits the result.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
+from jiyi.text import topics
+from jiyi.text.language import detect_language
 
+log = logging.getLogger("jiyi.write.resolve")
 CORRECTION_MIN_COSINE = 0.80
 _DIGITS = re.compile(r"\d+")
+#: what embeddings blur and a duplicate must share: numbers and email addresses
+_IDENTS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d+")
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
@@ -72,7 +80,8 @@ def resolve_candidate(
         if same:
             return merge(same[0], new, now, reason=f"same value in slot {cand.slot}")
     olds = list({r.id: r for r in (*slot_holders, *ended) if r.id != new.id}.values())
-    if ended:
+    held = {r.id for r in slot_holders}
+    if [r for r in ended if r.id not in held]:
         return supersede(olds, new, now, reason=f"ends {', '.join(ended_slots(cand)) or 'what it names'}"
                                                   + (f" and slot {cand.slot}" if cand.slot else ""))
     if cand.slot and slot_holders:
@@ -114,19 +123,7 @@ def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
     if rec.slot is not None and not rec.slot.startswith("pref/"):
         return False
     content = rec.content.lower()
-    named = any(w in content for w in (mention.lower(), *_KINDS_OF.get(mention.lower(), ())))
-    return named and not _STOPPED.search(rec.content)
-
-
-#: what a habit may name instead of the thing given up (戒了咖啡 ends 每天早上一杯美式)
-_KINDS_OF: dict[str, tuple[str, ...]] = {
-    "咖啡": ("美式", "拿铁", "卡布奇诺", "摩卡", "浓缩", "星巴克", "瑞幸"),
-    "coffee": ("latte", "espresso", "cappuccino", "americano", "starbucks"),
-    "烟": ("抽烟", "香烟", "电子烟"), "酒": ("喝酒", "啤酒", "白酒", "红酒", "小酒"),
-    "奶茶": ("波霸", "珍珠奶茶", "喜茶", "一点点"), "可乐": ("肥宅快乐水", "雪碧"),
-    "smoking": ("cigarette", "smoke", "vape"), "drinking": ("alcohol", "beer", "wine", "drinks"),
-    "alcohol": ("beer", "wine", "drinks"), "soda": ("coke", "pepsi", "sprite"),
-}
+    return mention.lower() in content and not _STOPPED.search(rec.content)  # brands: see topic_targets
 
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],
@@ -139,9 +136,10 @@ def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[Me
 def is_duplicate(a: str, b: str, cosine: float, threshold: float) -> bool:
     """Near-duplicates: cosine at or above the threshold and the same numbers.
 
-    Numbers guard what embeddings blur: two phone numbers or two ages embed almost alike.
+    Numbers and email addresses guard what embeddings blur: two phone numbers, two ages or
+    two addresses embed almost alike.
     """
-    return cosine >= threshold and _DIGITS.findall(a) == _DIGITS.findall(b)
+    return cosine >= threshold and _IDENTS.findall(a) == _IDENTS.findall(b)
 
 
 def _canon(text: str) -> str:
@@ -186,3 +184,144 @@ def resolvable_kinds() -> tuple[Kind, ...]:
 
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*a, *b)))
+
+
+# ---------------------------------------------------------------- topics: a change closes what it changes
+
+#: kinds that can stand for a topic (a plan or a told event is not a standing state)
+_STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
+#: an absolute date the extractor wrote into a statement (2025年3月22日 / 2025-03-22 / March 2025)
+_DATED = re.compile(r"\d{4}年\d{1,2}月|\b\d{4}-\d{2}-\d{2}\b|\b(?:January|February|March|April|May|June|July|"
+                    r"August|September|October|November|December) \d{4}\b")
+#: changes whose statement may lead with a name that is not a person's (豆豆走了: the pet)
+_NAMED_SUBJECT = frozenset({"lose", "sell"})
+#: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
+_NAMES_ITS_OBJECT = frozenset({"lose"})
+#: a many-valued family (pets, habits…) closes its nearest memory, and those this close to it
+NEAREST_MARGIN = 0.01
+#: a change dated this long before a memory's own start (moved in 2019; lives there since 2021) is older
+_PREDATES_DAYS = 2
+
+
+def lang_of(rec_or_cand: MemoryRecord | Candidate) -> str:
+    """The language a statement was written in (the extractor's note, else detected)."""
+    lang = rec_or_cand.metadata.get("lang")
+    return lang if lang in ("zh", "en") else detect_language(rec_or_cand.content)
+
+
+def _as_user(text: str, speaker: str | None, lang: str) -> str:
+    """A speaker-named statement (Ines moved to …) back with the user as its subject."""
+    return text.replace(speaker, "用户" if lang == "zh" else "User") if speaker else text
+
+
+def topic_change(cand: Candidate) -> topics.Change | None:
+    """The change ``cand`` states about the user now, or None (no change, another's, hedged, long ago)."""
+    if cand.kind in (Kind.EPISODE, Kind.SUMMARY):
+        return None
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    change = topics.change_of(text, lang)
+    if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+        return None
+    return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
+
+
+def topic_targets(cand: Candidate, change: topics.Change,
+                  pool: Sequence[tuple[MemoryRecord, float]]) -> list[MemoryRecord]:
+    """The user's active standing memories ``change`` (stated by ``cand``) closes.
+
+    ``pool`` holds the candidate's neighbours with their cosines (the store's embedder)
+    and the holders of its families' slots. Per family the change may close:
+
+    * a memory of another family, another speaker's, or one that itself says something
+      ended (用户戒了可乐) is never closed; nor one established after the change was told;
+    * a change that names the new value (moved **to** 厦门, a new number) keeps the
+      memories that already hold it ("moved from Ohio to Leeds" leaves "lives in Leeds");
+      a move or a new number that names no value closes nothing;
+    * a change that names what ends (left Brightline, 豆豆 died) closes the memories that
+      name it; when none does, a single-valued family (residence, employer, partner,
+      phone, email, diet) closes all its memories, a many-valued one (pet, vehicle, habit,
+      pursuit) the one nearest to the statement — if the statement names the family's
+      noun, or the family has only that one memory.
+    """
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    told = cand.valid_from
+    groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
+    seen: set[str] = set()
+    for rec, cos in sorted(pool, key=lambda rc: -rc[1]):
+        if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
+            continue
+        seen.add(rec.id)
+        if (rec.speaker or None) != (cand.speaker or None):
+            continue
+        rlang = lang_of(rec)
+        content = _as_user(rec.content, rec.speaker, rlang)
+        if not topics.about_user(content, rlang):
+            continue
+        own = topics.change_of(content, rlang)
+        if (own is not None and own.direction == "from" or topics.completed(content, rlang)) and not (
+                rec.slot or "").startswith(("user/", "relation/")):
+            continue  # 用户戒了可乐 / 用户考完了 is itself an ending
+        if rec.valid_from is not None and rec.valid_until is not None or _DATED.search(rec.content):
+            continue  # an appointment or a dated happening is no standing state
+        if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
+            continue
+        for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
+            groups.setdefault(fam, []).append((rec, cos))
+    out: dict[str, MemoryRecord] = {}
+    said = topics.names(text, lang)
+    value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
+    for fam, group in groups.items():
+        for rec in _closed(fam, change, group, text, lang, said, value):
+            out[rec.id] = rec
+    if out:
+        log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
+                  [r.content for r in out.values()])
+    return list(out.values())
+
+
+def _mentions(rec: MemoryRecord, words: Sequence[str]) -> bool:
+    hay = (rec.content + " " + " ".join(rec.entities)).lower()
+    digits = re.sub(r"\D", "", rec.content)
+    held = [e.lower() for e in rec.entities if len(e) >= 2]
+    return any(w.lower() in hay or (w.isdigit() and len(w) >= 5 and w in digits)
+               or any(e in w.lower() for e in held) for w in words if len(w) >= 2)  # 大连安家 (cut too long) holds 大连
+
+
+def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, float]], text: str, lang: str,
+            said: Sequence[str], value: Sequence[str]) -> list[MemoryRecord]:
+    if change.direction == "to":
+        if not value and change.cls in ("move", "replace"):
+            return []  # 我搬家了 / a new number not given: the value is unknown
+        return [r for r, _ in group if not _mentions(r, value)]
+    if fam == "habit":
+        group = _same_consumption(group, text, lang)
+        if not group or not topics.object_words(text, lang, change.at):
+            return []  # 想想还是戒了: what was given up was said before, not here
+    named = [r for r, _ in group if said and _mentions(r, said)
+             or any(len(n) >= 2 and n.lower() in text.lower() for n in topics.called(r.content, lang_of(r)))]
+    if named:
+        return named
+    if fam in topics.SINGLE:
+        return [r for r, _ in group]
+    cued = topics.cue_of(fam, text, lang)
+    if (len(group) > 1 or change.cls in _NAMES_ITS_OBJECT) and not cued:
+        return []  # "I quit" with two habits: which one is not said; 奶奶去世了 names no pet
+    best = group[0][1]
+    return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
+
+
+def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
+                      lang: str) -> list[tuple[MemoryRecord, float]]:
+    """The habits a stop may end: those that consume what it names (功能饮料 → 喝一罐…), or, when one of
+    them says no kind, names a brand the category may cover ("grab a Red Bull")."""
+    kind = topics.consumption(text, lang)
+    out = []
+    for rec, cos in group:
+        rlang = lang_of(rec)
+        content = _as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
+        own = topics.consumption(content, rlang)
+        if (own is not None and (kind is None or own == kind)) or (own is None and topics.names(content, rlang)):
+            out.append((rec, cos))
+    return out

@@ -19,6 +19,12 @@ supersession marks the previous value (and its source turns) outdated. Medicatio
 ``normal`` visibility, like allergies: a bot that hides what the user takes cannot warn
 about interactions. Questions (要不要换成…？) and other people's changes (我妈换成了…)
 are skipped.
+
+A sentence of the user's that no other stage took is kept when it states a change of a
+topic (:func:`jiyi.text.topics.change_of`: 落脚在厦门了, "we parted ways", 那辆车卖掉了) or
+a standing state of a topic the fact patterns do not know (a vehicle, a pet, a habit, a
+diet, a pursuit: "I drive a Mazda", 每天下午一罐…). Without it the change would stay a raw
+turn and nothing would close what it changes (write/resolve.py ``topic_targets``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
+from jiyi.records import Kind
+from jiyi.text import topics
+from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -86,6 +95,7 @@ def changes(work: MessageExtraction) -> list[Draft]:
             continue
         text = ("，" if zh else ", ").join(c.text for c in mine)
         if not (_ZH_SELF if zh else _EN_SELF).search(text):
+            out += _topical(work, clauses, mine)  # "We rehomed the rabbit"
             continue
         change = next((m for m in (_ZH_CHANGE if zh else _EN_CHANGE).finditer(text)
                        if not _looks_back(text, m, zh)), None)
@@ -97,7 +107,55 @@ def changes(work: MessageExtraction) -> list[Draft]:
                 continue
             out.append(_draft(work, mine, slot))
             break
+        else:
+            out += _topical(work, clauses, mine)
     return out
+
+
+#: families a standing statement is kept for when no fact pattern took it
+_UNTAKEN_FAMILIES = frozenset({"vehicle", "pet", "habit", "diet", "pursuit"})
+
+
+def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause]) -> list[Draft]:
+    """A change of a topic, or a topic's standing state, that nothing else in the sentence took."""
+    if any(c.consumed or work.qualifying(c) for c in clauses) or len(mine) < len(clauses):
+        return []  # taken, or an event (events.py): the write side reads the change from it
+    text = _couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS)
+    if not text.startswith(("用户", "User")):  # "Got rid of my car": the user's, subject left out
+        text = ("用户：" if work.lang == "zh" else "User: ") + text
+    change = topics.change_of(text, work.lang)
+    if change is not None and (topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)):
+        change = None  # "I might sell the car" changes nothing, nor is it a car of the user's
+        standing: frozenset[str] = frozenset()
+    else:
+        standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
+        if "habit" in standing and topics.consumption(text, work.lang) is None and not topics.names(text, work.lang):
+            standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
+    named = change is not None and change.cls in ("lose", "sell")
+    if change is None and not standing or not topics.about_user(text, work.lang, named_subject=named):
+        return []
+    d = _draft(work, mine, None)
+    d.kind = Kind.BEHAVIOR if change is None and standing == {"habit"} else Kind.FACT
+    d.importance, d.confidence = (0.7, 0.8) if change is not None else (0.55, 0.75)
+    d.content = text
+    for c in mine:
+        c.consumed = True
+    return [d]
+
+
+_EN_COUPLE = re.compile(r"^\s*(?P<n>[A-Z][\w'-]+)\s+and\s+I\b(?P<rest>.*)$", re.DOTALL)
+_ZH_COUPLE = re.compile(r"^\s*(?P<n>[\u4e00-\u9fff]{1,4}?)(?:和|跟|与)我(?P<rest>.*)$", re.DOTALL)
+
+
+def _couple(work: MessageExtraction, mine: list[Clause]) -> str | None:
+    """"Priya and I aren't together anymore" / 周航和我分开了: the user first, the other beside."""
+    source = work.text[mine[0].start:mine[-1].end]
+    m = (_ZH_COUPLE if work.lang == "zh" else _EN_COUPLE).match(source)
+    if m is None or m.group("n").lower() in ("he", "she", "they", "we", "you", "他", "她", "你", "他们"):
+        return None
+    lead = f"我和{m.group('n')}" if work.lang == "zh" else f"I and {m.group('n')}"
+    body = third_person(lead + m.group("rest").rstrip(" .!。！"), work.lang)
+    return body if work.lang != "zh" else tidy_zh(body)
 
 
 _ZH_AFTER = re.compile(r"^.{0,4}?(?:之后|以后|后(?![面边头来])|的时候)")
@@ -111,7 +169,7 @@ def _looks_back(text: str, m: re.Match[str], zh: bool) -> bool:
     return bool(_EN_AFTER.search(text[: m.start()]))
 
 
-def _draft(work: MessageExtraction, group: list[Clause], slot: str) -> Draft:
+def _draft(work: MessageExtraction, group: list[Clause], slot: str | None) -> Draft:
     text = group_statement([work.content(c) for c in group], work.lang, MAX_CHARS)
     d = fact(text, slot, "", importance=0.7, confidence=0.8)
     d.source = group_source(group)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.extractors.rules.en import HABIT_OBJECTS_EN
+from jiyi.text.topics import about_user
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -118,6 +119,10 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
         if slot in taken:
             continue
         d = _draft(work, mine, slot, ends)
+        if not about_user(d.content, work.lang):  # 我表弟和他女朋友分了: the cousin's news, kept as said
+            d.slot, d.ends = None, []
+            out.append(d)
+            continue
         if slot.startswith("relation/") and (partner := _partner_name(whole, zh)):
             d.ends_mention, d.ends_person = partner, True  # 我和阿强分手了: what was said about 阿强 ends too
         timed = [sp for c in mine for sp in work.qualifying(c)]

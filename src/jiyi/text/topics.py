@@ -1,0 +1,381 @@
+"""Topics of standing memories, and the statements of change that end them.
+
+A standing memory is about one **topic family**: where the user lives, their employer and
+role, their partner, a named pet, a vehicle, a phone number, an email, their diet, a
+habit's object, a study or an application. A later statement that changes the topic —
+any way of moving, leaving, ending, stopping, selling, losing, being admitted, replacing —
+closes the memory it changes, however either was worded:
+
+* :func:`change_of` finds the **change class** of a statement from a verb lexicon (move,
+  leave, end, stop, done, lose, sell, replace, switch; classes, not sentences) and the
+  families it may change: the class's own, narrowed by the topic nouns the statement says
+  (戒 / quit with 工作 / job is leaving a job, with a drink a habit stopped);
+* :func:`families_of` gives a stored memory's families, from its slot first
+  (``user/city`` → residence, ``pref/…`` → habit, ``status/…`` → pursuit) and else from
+  what it states (用户养了一只狗 → pet; "User drives a Mazda" → vehicle);
+* :func:`about_user` / :func:`hedged` / :func:`told_long_ago` keep out what changes
+  nothing now: a friend's move, "I might move", "years ago I moved to …".
+
+Which memory of a family a change closes is decided by :func:`jiyi.write.resolve.topic_targets`, with
+entities (:mod:`jiyi.text.lexical`) and the store's embeddings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jiyi.text.wordlists import words
+
+FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
+#: families a user has one of at a time: a change closes every standing memory of them
+SINGLE = frozenset({"residence", "employer", "partner", "phone", "email", "diet"})
+
+#: slot prefixes of each family (a slot may carry ``@speaker``)
+_SLOT_FAMILIES: tuple[tuple[str, str], ...] = (
+    ("user/city", "residence"), ("user/address", "residence"),
+    ("user/employer", "employer"), ("user/job", "employer"),
+    ("relation/girlfriend", "partner"), ("relation/boyfriend", "partner"), ("relation/partner", "partner"),
+    ("relation/fiance", "partner"), ("relation/wife", "partner"), ("relation/husband", "partner"),
+    ("relation/spouse", "partner"), ("person:girlfriend", "partner"), ("person:boyfriend", "partner"),
+    ("person:wife", "partner"), ("person:husband", "partner"), ("person:partner", "partner"),
+    ("user/phone", "phone"), ("user/email", "email"), ("diet/", "diet"), ("pref/", "habit"),
+    ("status/", "pursuit"), ("user/school", "pursuit"),
+)
+
+_P = re.compile
+
+
+@dataclass(slots=True, frozen=True)
+class _Lex:
+    zh: re.Pattern[str]
+    en: re.Pattern[str]
+
+    def search(self, text: str, lang: str) -> re.Match[str] | None:
+        return (self.zh if lang == "zh" else self.en).search(text)
+
+
+#: what a memory standing in the family says (for memories without a slot)
+_STANDING: dict[str, _Lex] = {
+    "residence": _Lex(_P(r"^用户(?:现在|目前)?(?:住在|定居在|家在|在\S{1,10}(?:住|生活|定居)|搬到了?|搬去了?)"),
+                      _P(r"(?i)^User (?:now )?(?:lives|is living|is based|moved|relocated|settled|resides)\b")),
+    "employer": _Lex(_P(r"^用户(?:现在|目前)?(?:在\S{1,14}(?:工作|上班|任职|当|做|实习)|是\S{1,10}(?:师|员|经理|总监|主管))"),
+                     _P(r"(?i)^User (?:now )?(?:works|is working|is employed|is an? [\w -]{2,30} at)\b")),
+    "partner": _Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
+                    _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
+    "pet": _Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇"),
+                _P(r"(?i)\b(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea pig|"
+                   r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b")),
+    "vehicle": _Lex(_P(r"(?:开|买|有)了?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)了?一辆"),
+                    _P(r"(?i)\b(?:drives?|owns?|bought|has)\s+an?\s+(?:[\w-]+\s+){0,4}(?:car|truck|suv|van|motorcycle|"
+                       r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b")),
+    "phone": _Lex(_P(r"手机号|电话号|号码|手机是"), _P(r"(?i)\b(?:phone|cell|mobile)\b|\bnumber is\b")),
+    "email": _Lex(_P(r"邮箱|邮件地址|email", re.IGNORECASE), _P(r"(?i)\be-?mail\b")),
+    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
+                 _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b")),
+    "habit": _Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾"),
+                  _P(r"(?i)\b(?:every\s+(?:day|morning|afternoon|evening|night|week)|(?:a|per)\s+(?:day|night|week)|daily|"
+                     r"nightly|always|usually|habit|"
+                     r"a\s+lot\s+of|addicted|hooked|loves?\s+(?:drinking|eating)|drinks?|smokes?|vapes?)\b")),
+    "pursuit": _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|面试|找工作|求职|备战|报考|留学"),
+                    _P(r"(?i)\b(?:applying|application|preparing\s+for|studying\s+for|prepping\s+for|interviewing|"
+                       r"job\s+hunting|looking\s+for\s+(?:a\s+)?(?:new\s+)?job)\b")),
+}
+
+#: nouns of a family a change statement may name (戒 … 工作 is leaving a job)
+_CUES: dict[str, _Lex] = {
+    "residence": _Lex(_P(r"房子|租房|城市|老家|住"), _P(r"(?i)\b(?:apartment|flat|house|city|place\s+in|live|living)\b")),
+    "employer": _Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班"),
+                     _P(r"(?i)\b(?:job|work|employer|company|office|position|role|boss|notice|firm)\b")),
+    "partner": _Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
+                    _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
+    "pet": _STANDING["pet"],
+    "vehicle": _Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托"),
+                    _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan)\b")),
+    "phone": _Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
+    "email": _STANDING["email"],
+    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
+                 _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b")),
+    "habit": _Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
+                  _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
+                     r"cigarettes?|gaming|games?)\b")),
+    "pursuit": _Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试", re.IGNORECASE),
+                    _P(r"(?i)\b(?:admitted|accepted|admission|offer|exam|school|university|college|program|"
+                       r"certificat\w*|bar|interview)\b")),
+}
+
+
+@dataclass(slots=True, frozen=True)
+class _Class:
+    name: str
+    lex: _Lex
+    families: tuple[str, ...]  # the first is taken when the statement names none of them
+    direction: str  # "to": names the new value; "from": names (or implies) what ends
+
+
+_CLASSES: tuple[_Class, ...] = (
+    _Class("replace", _Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
+                              r"以后(?:打|联系|发)(?:我)?(?:这个)?", re.IGNORECASE),
+                           _P(r"(?i)\bnew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|email)\b|\bchanged\s+my\s+(?:phone\s+)?"
+                              r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
+           ("phone", "email"), "to"),
+    _Class("move", _Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
+                           r"(?:现在|目前|如今)(?:住|人)在"),
+                        _P(r"(?i)\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
+                           r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\bnow\s+(?:live|living|based|reside)\b|"
+                           r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
+           ("residence",), "to"),
+    _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
+                          r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
+                       _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
+                          r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
+                          r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
+                          r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
+           ("partner",), "from"),
+    _Class("lose", _Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
+                           r"领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
+                        _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
+                           r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bran\s+away\b|\bgot\s+lost\b|"
+                           r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b")),
+           ("pet",), "from"),
+    _Class("sell", _Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
+                        _P(r"(?i)\bsold\b|\bselling\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
+                           r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
+           ("vehicle",), "from"),
+    _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
+                           r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
+                        _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
+                           r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
+                           r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
+           ("pursuit",), "from"),
+    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被开除|被辞退|失业|退休|跳槽|"
+                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗"),
+                         _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
+                            r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
+                            r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
+                            r"\bbetween\s+jobs\b")),
+           ("employer", "residence"), "from"),
+    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?"),
+                        _P(r"(?i)\bquits?\b|\bstopped\b|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
+                           r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
+                           r"\bswore\s+off\b")),
+           ("habit", "diet", "pursuit", "employer"), "from"),
+    _Class("switch", _Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
+                          _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
+                             r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
+                             r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b")),
+           ("diet",), "to"),
+)
+_STOP = next(c.lex for c in _CLASSES if c.name == "stop")
+#: classes that need their family named (换成 alone changes nothing known)
+_NEEDS_CUE = frozenset({"switch", "replace"})
+
+
+@dataclass(slots=True, frozen=True)
+class Change:
+    """A statement of change: its class, the families it may close, where its verb ends."""
+
+    cls: str
+    families: tuple[str, ...]
+    direction: str
+    at: int  # index just after the change verb (the destination follows it)
+
+
+def change_of(text: str, lang: str) -> Change | None:
+    """The change a statement makes, or None (no change verb, or one naming no family it changes)."""
+    cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
+    for cls in _CLASSES:
+        m = cls.lex.search(text, lang)
+        if m is None:
+            continue
+        named = tuple(f for f in cls.families if f in cues)
+        if not named and cls.name in _NEEDS_CUE:
+            continue
+        if cls.name == "leave" and "employer" not in cues and _STOP.search(text, lang):
+            continue  # "no more X, I quit": a habit stopped, not a job left
+        if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
+            return Change("leave", ("employer",), "from", m.end())  # 把工作戒了 / quit the job
+        families = tuple(f for f in named if f != "employer") if cls.name == "stop" else named
+        if cls.name == "leave" and not named:
+            families = ("employer",)
+        if cls.name == "leave" and "residence" in families and "employer" in cues:
+            families = ("employer",)
+        return Change(cls.name, families or cls.families[:1], cls.direction, m.end())
+    return None
+
+
+def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
+    """The families a stored memory stands in: its slot's, else what its statement says."""
+    if slot:
+        base = slot.split("@", 1)[0]
+        found = {fam for prefix, fam in _SLOT_FAMILIES if base.startswith(prefix)}
+        if "habit" in found and _STANDING["diet"].search(content, lang):
+            found.add("diet")  # pref/素 → also the diet
+        return frozenset(found)  # a slotted memory stands in its slot's topic only
+    return frozenset(f for f, lex in _STANDING.items() if lex.search(content, lang))
+
+
+_ZH_OTHER = _P(r"(?:朋友|闺蜜|同学|同事|室友|邻居|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|儿子|女儿|表[哥姐弟妹]|堂[哥姐弟妹]|"
+               r"亲戚|家人|老板|领导|舅舅?|姨|叔叔?|婶|爷爷|奶奶|外公|外婆|他们|她们|别人|人家)(?:家)?(?:的|和|跟|也)?")
+_EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
+               r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|family|"
+               r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")
+_EN_CO_SUBJECT = _P(r"^[A-Z][\w'-]+(?:,| and| let| fired| dumped| laid off| broke up with| dropped) User\b ?")
+_ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
+#: words that open a message whose subject (the user) was left out: "Studying for …", "Got rid of …"
+_EN_LEADS = words("got get had have went just finally still also now done back been moving starting "
+                  "working living quit sold left passed broke")
+_ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
+_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
+               r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
+_EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
+               r"going\s+to|gonna|want(?:s)?\s+to|wanna|hope\s+to|hoping|if|would|could|should|unless|not\s+sure|"
+               r"wonder\w*)\b|\?")
+_ZH_LONG_AGO = _P(r"(?:好|\d+|[一二两三四五六七八九十几多]+)年前|多年前|小时候|当年|那时候|那会儿|上学的时候|读书的时候|曾经|从小")
+_EN_LONG_AGO = _P(r"(?i)\b(?:(?:\d+|a\s+few|several|many|two|three|four|five|ten)\s+years\s+ago|years\s+ago|"
+                  r"when\s+(?:I|User)\s+was|back\s+(?:in|then|when)|as\s+a\s+(?:kid|child|teen)|growing\s+up|"
+                  r"used\s+to)\b")
+_NOW = _P(r"(?i)现在|目前|如今|\bnow\b|\bthese\s+days\b|\bcurrently\b")
+
+
+def about_user(content: str, lang: str, speaker: str | None = None, *, named_subject: bool = False) -> bool:
+    """Is the statement the user's own (用户…/User…, or the named speaker's), not a relative's or a friend's?
+
+    ``named_subject``: a name may lead the statement (豆豆走了 / "Clover died": the user's pet),
+    else a leading name is someone else (阿峰也考上了 / "Dana got into Rice")."""
+    subject = speaker or ""
+    if lang == "zh":
+        head = _ZH_CO_SUBJECT.sub("用户和", content.split("，", 1)[0], count=1)  # 陈实和用户离了
+        if not (head.startswith("用户") or subject and head.startswith(subject)):
+            return False
+        rest = head.removeprefix("用户").removeprefix(subject).lstrip("：:的")
+        if _ZH_VOCATIVE.match(content.removeprefix("用户").removeprefix(subject).lstrip("：:")):
+            return about_user("用户" + _ZH_VOCATIVE.sub("", content.removeprefix("用户").lstrip("：:"), count=1),
+                              lang, named_subject=named_subject)  # 阿青，考上了: the bot addressed, the user's news
+        if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest):
+            return False
+        from jiyi.text.lexical import tagged
+
+        first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
+        return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 阿峰也考上了: 阿峰's
+    content = _EN_CO_SUBJECT.sub("User and ", content, count=1)  # "Marcus, User separated"
+    if not (content.startswith("User") or subject and content.startswith(subject)):
+        return False
+    lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
+    if (not named_subject and lead and lead.group("n") in names(content, "en")
+            and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
+        return False  # "User: Dana got into Rice": Dana's
+    return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
+
+
+def hedged(text: str, lang: str) -> bool:
+    """可能 / 打算 / "I might …" / a question: nothing changed yet."""
+    return bool((_ZH_HEDGE if lang == "zh" else _EN_HEDGE).search(text))
+
+
+def told_long_ago(text: str, lang: str) -> bool:
+    """几年前 / 小时候 / "years ago" without 现在 / now: the change is history, not the present."""
+    return bool((_ZH_LONG_AGO if lang == "zh" else _EN_LONG_AGO).search(text)) and not _NOW.search(text)
+
+
+_EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_NAME_FIRST = _P(r"\s*(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_DIGITS = _P(r"[\d][\d -]{4,}\d")
+
+
+def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
+    """The new value a "to" change names after its verb: a place, a number, a diet word."""
+    rest = text[at:]
+    out: list[str] = [re.sub(r"\D", "", d) for d in _DIGITS.findall(rest)]
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        after = entities(rest)
+        before = {w for w in entities(text[:at]).get("LOC", ()) if not re.search(f"(?:从|离开){re.escape(w)}", text)}
+        out += (list(after.get("LOC", ()))[:1] or sorted(before, key=text.find)[-1:]) + list(after.get("ORG", ()))[:1]
+    else:
+        m = _EN_DEST.search(rest) or _EN_NAME_FIRST.match(rest)
+        if m:
+            out.append(m.group("v"))
+    return tuple(dict.fromkeys(x for x in out if x))
+
+
+def names(text: str, lang: str) -> tuple[str, ...]:
+    """People, places and organisations the statement names (a pet's name, an employer, a city)."""
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        found = entities(text)
+        return tuple(dict.fromkeys(w for tag in ("PER", "LOC", "ORG") for w in found.get(tag, ())))
+    from jiyi.text.entities import find_entities
+
+    return tuple(e for e in find_entities(text, "en") if not e[:1].isdigit() and e != "User")
+
+
+def cue_of(family: str, text: str, lang: str) -> bool:
+    """Does ``text`` name the family's noun (狗 / car / 饮料…)?"""
+    lex = _CUES.get(family)
+    return bool(lex and lex.search(text, lang))
+
+
+def family_slots(family: str) -> tuple[str, ...]:
+    """The exact slots a single-valued family is stored under (``user/city``…), for a direct lookup."""
+    return tuple(prefix for prefix, fam in _SLOT_FAMILIES
+                 if fam == family and not prefix.endswith("/") and not prefix.startswith("person:"))
+
+
+_ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，。,.！!]|$|的|了|，)")
+_EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)")
+
+
+def called(content: str, lang: str) -> tuple[str, ...]:
+    """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
+    return tuple(m.group("n") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
+
+
+#: what a habit consumes or does, from its verb or its category noun: a category covers its brands
+#: only within one of these (戒了咖啡 does not end 喜欢早起, nor 每天吃一片药)
+_CONSUMPTION: tuple[tuple[str, _Lex], ...] = (
+    ("drink", _Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶|[一两几\d]\s*(?:杯|罐|瓶|听|壶)"),
+                   _P(r"(?i)\b(?:drink\w*|sip\w*|(?:soda|pop|coffee|espresso|latte|tea|beer|wine|juice|cola|smoothie)s?|booze|"
+                      r"alcohol|caffeine|(?:cups?|cans?|bottles?|glass(?:es)?|mugs?|pints?|shots?)\s+of)\b"))),
+    ("smoke", _Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
+    ("eat", _Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
+    ("play", _Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
+)
+
+
+def consumption(text: str, lang: str) -> str | None:
+    """``drink`` / ``smoke`` / ``eat`` / ``play`` for what a habit statement consumes or does, if said."""
+    return next((name for name, lex in _CONSUMPTION if lex.search(text, lang)), None)
+
+
+_CLAUSE_CUT = _P(r"[，,。.;；!！?？]")
+_EN_FUNCTION = words(
+    "user user's a an the my for to of and or but now anymore again completely altogether it that this all "
+    "more no longer have has had been is are was were do does did finally just also really totally good")
+
+
+def object_words(text: str, lang: str, at: int) -> tuple[str, ...]:
+    """What the clause holding a change's verb (ending at ``at``) names besides the user: 把咖啡戒了 →
+    咖啡; "No more Monster for User" → Monster; 想想还是戒了 → nothing (its object was said before)."""
+    starts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text, 0, max(at - 1, 0)))]
+    end = _CLAUSE_CUT.search(text, at)
+    clause = text[starts[-1]:end.start() if end else len(text)]
+    if lang == "zh":
+        from jiyi.text.lexical import tagged
+
+        return tuple(w for w, t in tagged(clause) if t in ("n", "nz", "ORG", "PER", "LOC", "vn") and "用户" not in w)
+    verb = _STOP.search(clause, lang)
+    words = re.findall(r"[A-Za-z][\w'-]+", clause)
+    said = {w.lower() for w in re.findall(r"[A-Za-z][\w'-]+", verb.group(0))} if verb else set()
+    return tuple(w for w in words if w.lower() not in _EN_FUNCTION and w.lower() not in said)
+
+
+_ZH_COMPLETED = _P(r"(?:考|做|学|写|办|弄)完了?|结束了|完成了|搞定了")
+_EN_COMPLETED = _P(r"(?i)\b(?:finished|completed|wrapped\s+up|is\s+over|was\s+over)\b")
+
+
+def completed(content: str, lang: str) -> bool:
+    """考完了 / "finished the exam": a statement that something is over is history, no standing state."""
+    return bool((_ZH_COMPLETED if lang == "zh" else _EN_COMPLETED).search(content))

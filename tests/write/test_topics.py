@@ -1,0 +1,153 @@
+"""A statement of change closes the standing memory of the topic it changes, however it is worded.
+
+Through the whole write path (real SQLite, the real e5 model, the rules extractor): the user
+states something, three days later says it changed in words no template names, and then the
+old memory is superseded — kept, its valid window closed, shown in the block only as past —
+while the new statement is current. Negative cases: someone else's change, a hedged one, a
+move told as long-ago history. Every sentence here was written for these tests.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from jiyi import Kind, Memory
+from jiyi.clock import FrozenClock
+from jiyi.eval.scenarios.format import Needle
+from jiyi.eval.scenarios.match import excluded_in_block
+from jiyi.records import MemoryRecord, Status
+
+
+def say(mem: Memory, clock: FrozenClock, *texts: str, user: str = "u") -> None:
+    for i, text in enumerate(texts):
+        clock.set(clock.now() + timedelta(days=3))
+        mem.add([{"role": "user", "content": text, "id": f"{user}-{i}"}], user_id=user, sync=True)
+
+
+def facts(mem: Memory, user: str = "u") -> list[MemoryRecord]:
+    return [r for r in mem.get_all(user_id=user, status=None) if r.kind is not Kind.EPISODE]
+
+
+#: (kind of change, standing statement, statement of change, words only the old memory has, words of the new)
+CHANGES = [
+    # residence: another verb, a time word beside it
+    ("move", "我住在洛阳", "我现在落脚在珠海了，洛阳的房子也退了", "住在洛阳", "珠海"),
+    ("move", "我住在西安", "我已经在无锡安家了", "西安", "无锡"),
+    ("move", "I live in Leeds", "We finally settled down in Bristol two weeks ago", "Leeds", "Bristol"),
+    ("move", "I live in Omaha", "I've been living in Tucson since last month", "Omaha", "Tucson"),
+    # a job left, referred back to by a pronoun or a description
+    ("job", "我在华信科技当设计师", "那家公司我不待了，上周递了辞呈", "华信", "辞呈"),
+    ("job", "我在一家银行当柜员", "上个月我被公司裁了", "柜员", "裁"),
+    ("job", "I work at Brightline as an analyst", "I handed in my notice there, Friday was my last day",
+     "Brightline", "notice"),
+    ("job", "I work at Brightline as an analyst", "I'm done with that place, I walked out last week",
+     "Brightline", "walked out"),
+    # a breakup in other words
+    ("partner", "我男朋友叫顾远", "我跟他已经没在一起了", "顾远", "没在一起"),
+    ("partner", "我女朋友叫林夏", "我们俩分道扬镳了", "林夏", "分道扬镳"),
+    ("partner", "My girlfriend is Priya", "Priya and I aren't together anymore", "girlfriend is Priya", "together"),
+    ("partner", "My girlfriend is Priya", "We parted ways last month", "girlfriend is Priya", "parted"),
+    ("partner", "My boyfriend is Ravi", "Ravi and I split up over the summer", "boyfriend is Ravi", "split"),
+    # a habit stopped by its category while told by brand, or the reverse
+    ("habit", "我每天下午都要喝一罐红牛", "功能饮料我现在一口都不碰了", "红牛", "不碰"),
+    ("habit", "我平时很爱喝碳酸饮料", "百事我已经戒掉了", "碳酸饮料", "百事"),
+    ("habit", "I grab a Red Bull every afternoon", "I've cut out energy drinks completely", "Red Bull", "energy drinks"),
+    ("habit", "I drink a lot of energy drinks", "No more Monster for me, I quit", "a lot of energy", "Monster"),
+    # an admission or an offer ends a preparation or an application
+    ("pursuit", "我在准备申请英国的硕士", "我收到了爱丁堡大学的录取通知", "申请英国", "录取"),
+    ("pursuit", "我在备考教资", "教资证书已经拿到手了", "备考", "拿到手"),
+    ("pursuit", "I'm applying to medical schools", "I got accepted to Johns Hopkins", "applying", "accepted"),
+    ("pursuit", "I'm applying for a PhD in chemistry", "I got an acceptance letter from Rice", "applying",
+     "acceptance"),
+    # a pet rehomed or dead
+    ("pet", "我养了一只狗叫豆豆", "我把豆豆送给我表姐养了", "狗叫豆豆", "送给"),
+    ("pet", "我家有只仓鼠叫栗子", "栗子昨天死了", "仓鼠叫栗子", "死了"),
+    ("pet", "I have a rabbit named Clover", "We rehomed Clover with a family nearby", "rabbit is named", "rehomed"),
+    ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
+    # a car sold
+    ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),
+    ("vehicle", "我开一辆白色的思域", "车已经转手给朋友了，现在骑电动车", "开一辆", "转手"),
+    ("vehicle", "I drive a blue Mazda 3", "Got rid of my car, I take the train now", "drives a blue", "train"),
+    ("vehicle", "I own a Subaru Outback", "I traded in the Subaru", "owns a Subaru", "traded"),
+    # a phone number (and an email) replaced
+    ("phone", "我的手机号是13855501234", "我换号了，新号码是13687654321", "13855501234", "13687654321"),
+    ("phone", "我的手机号是13855501234", "以后打我这个号：15011112222", "13855501234", "15011112222"),
+    ("phone", "My phone number is 415-555-0142", "My new number is 415-555-0199", "0142", "0199"),
+    ("phone", "My phone number is 415-555-0142", "I changed my number, it's 415-555-0177 now", "0142", "0177"),
+    ("email", "我的邮箱是ab@example.com", "我换邮箱了，新的是cd@example.com", "ab@", "cd@"),
+    ("email", "My email is ann@example.org", "My new email is ann.k@example.org", "ann@", "ann.k@"),
+    # a diet changed
+    ("diet", "我吃素", "我最近改成生酮饮食了", "吃素", "生酮"),
+    ("diet", "我是纯素食者", "我现在开始吃鱼了", "吃素", "吃鱼"),
+    ("diet", "I eat a vegetarian diet", "I started eating meat again", "vegetarian", "meat"),
+    ("diet", "I'm vegan", "I'm on a keto diet now", "vegan", "keto"),
+    ("diet", "I'm pescatarian", "I eat meat again now", "pescatarian", "meat"),
+]
+
+
+@pytest.mark.parametrize(("kind", "before", "change", "gone", "kept"), CHANGES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CHANGES)])
+def test_a_change_supersedes_the_standing_memory_of_its_topic(mem: Memory, clock: FrozenClock, kind: str,
+                                                               before: str, change: str, gone: str,
+                                                               kept: str) -> None:
+    say(mem, clock, before, change)
+    records = facts(mem)
+    old = [r for r in records if gone in r.content]
+    assert old, f"the standing memory was not stored: {[(r.status.value, r.content) for r in records]}"
+    assert all(r.status is Status.SUPERSEDED and r.valid_until is not None and r.superseded_by for r in old), \
+        [(r.status.value, r.valid_until, r.content) for r in records]
+    new = [r for r in records if r.status is Status.ACTIVE and kept in r.content]
+    assert new, [(r.status.value, r.content) for r in records]
+    assert {r.superseded_by for r in old} <= {r.id for r in records if r.status is Status.ACTIVE}
+    block = mem.build_context(change, user_id="u")
+    assert not excluded_in_block((Needle(text=gone),), block, True), block
+
+
+#: (standing statement, something that changes nothing of it now, a word of the standing memory)
+UNCHANGED = [
+    ("我住在洛阳", "我朋友上周搬到珠海了", "洛阳"),
+    ("I live in Leeds", "My friend moved to Bristol last month", "Leeds"),
+    ("我住在洛阳", "我可能会搬去珠海", "洛阳"),
+    ("我住在青岛", "要不要搬去昆明呢", "青岛"),
+    ("I live in Leeds", "I might move to Bristol next year", "Leeds"),
+    ("I live in Omaha", "I'm thinking about moving to Tucson", "Omaha"),
+    ("我住在洛阳", "我是好几年前从武汉搬到洛阳的", "洛阳"),
+    ("I live in Leeds", "Years ago I moved from Ohio to Leeds", "Leeds"),
+    ("我男朋友叫顾远", "我闺蜜跟她男朋友分手了", "顾远"),
+    ("我女朋友叫宋楠", "我表弟和他女朋友分了", "宋楠"),
+    ("I work at Quillmark as a copywriter", "Maybe I should quit", "Quillmark"),
+    ("My girlfriend is Priya", "My sister broke up with her boyfriend", "Priya"),
+    ("我在星河传媒做编辑", "我同事昨天离职了", "星河"),
+    ("I work at Fernway as a tester", "My brother quit his job", "Fernway"),
+    ("我养了一只狗叫豆豆", "邻居家的猫去世了", "豆豆"),
+    ("I have a dog named Waffles", "My neighbor's cat died", "Waffles"),
+    ("I drive a blue Mazda 3", "My dad sold his truck", "Mazda"),
+    ("我天天喝果汁", "我妈戒烟了", "果汁"),
+]
+
+
+@pytest.mark.parametrize(("before", "other", "kept"), UNCHANGED)
+def test_what_changes_nothing_now_leaves_the_standing_memory_current(mem: Memory, clock: FrozenClock,
+                                                                     before: str, other: str, kept: str) -> None:
+    say(mem, clock, before, other)
+    records = facts(mem)
+    assert any(r.status is Status.ACTIVE and kept in r.content for r in records), \
+        [(r.status.value, r.content) for r in records]
+
+
+def test_a_change_closes_only_the_habit_it_names(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我每天早上跑五公里", "我每天下午都要喝一罐红牛", "功能饮料我现在一口都不碰了")
+    records = facts(mem)
+    assert any(r.status is Status.ACTIVE and "跑五公里" in r.content for r in records), \
+        [(r.status.value, r.content) for r in records]
+    assert not any(r.status is Status.ACTIVE and "红牛" in r.content for r in records)
+
+
+def test_a_named_pet_ends_alone(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "I have a rabbit named Clover", "I also have a dog called Mochi", "Clover passed away on Sunday")
+    records = facts(mem)
+    assert any(r.status is Status.ACTIVE and "Mochi" in r.content for r in records), \
+        [(r.status.value, r.content) for r in records]
+    assert not any(r.status is Status.ACTIVE and "rabbit" in r.content for r in records)

