@@ -75,3 +75,15 @@ def test_a_lapsed_plan_is_found_for_questions_about_the_past(make_memory: Callab
         texts = [h.content for h in mem.search(q, user_id="u1", limit=5)]
         assert any("蓝鲸剧场" in t for t in texts), (q, texts)
     assert "蓝鲸剧场" in mem.build_context("我去过蓝鲸剧场吗", user_id="u1")
+
+
+def test_a_snack_question_finds_the_allergy_in_the_top_five(make_memory: Callable[..., Memory]) -> None:
+    mem = make_memory()
+    for text in ("我叫周若溪，在一家设计公司做插画", "记住，我对腰果过敏", "我养了一只柴犬叫豆豆",
+                 "我每周六上午去游泳", "我老家在南昌", "我最近在追一部悬疑剧", "我弟弟在读高三"):
+        mem.add(text, user_id="u1", sync=True)
+    for q in ("下午有点饿，推荐点小零食", "any snack ideas for a long train ride?"):
+        texts = [h.content for h in mem.search(q, user_id="u1", limit=5)]
+        assert any("腰果" in t for t in texts), (q, texts)
+    texts = [h.content for h in mem.search("我老家是哪里的？", user_id="u1", limit=3)]
+    assert not any("腰果" in t for t in texts), texts  # a question on another topic is left alone

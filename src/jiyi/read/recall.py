@@ -18,6 +18,8 @@ from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
+from jiyi.read.standing import cared_for, query_topic
+from jiyi.read.standing import lifts as standing_lifts
 from jiyi.read.recent import RecentTurn
 from jiyi.read.rerank import RerankReport, RerankStep
 from jiyi.read.routes import (
@@ -123,9 +125,14 @@ def recall(
     if weights.get("session_keyword", 0) > 0 and info.tokens:
         with timer("session_keyword"):
             tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
+    care: list[str] = []
+    if weights.get("standing_topic", 0) > 0:
+        with timer("topic"):
+            care = cared_for(store, scope, query_topic(embedder.embed_query(req.query), embedder), req.query)
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
-                     weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr)
+                     weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr,
+                     care=care)
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug log)
         log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
@@ -154,7 +161,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
           sessions: SessionScores | None = None, rerank: RerankStep | None = None,
-          trace: RecallTrace | None = None) -> list[Hit]:
+          trace: RecallTrace | None = None, care: Sequence[str] = ()) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
@@ -179,6 +186,9 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
     if missing:
         cands += admit(sorted(missing))
+    if care:  # standing facts the query's topic calls for (read/standing.py)
+        have = {rec.id for rec, _ in cands}
+        cands += admit([i for i in care if i not in have])
     cands, repeats = collapse_repeats(cands)
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
     if weights.get("lapsed", 0.0) > 0 and not info.asks_past:
@@ -201,6 +211,9 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
+    topic = standing_lifts([rec for rec, _ in cands if rec.id in care], totals) if care else {}
+    for mid, lift in topic.items():
+        totals[mid] += lift
     hits = [Hit(rec, squash(totals[rec.id]), {"total": totals[rec.id]}) for rec, _ in cands]
     hits.sort(key=lambda h: (-h.scores["total"], h.id))
     shown = bot_questions_follow(novel_first(hits)[: max(0, req.limit)])
@@ -217,6 +230,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         parts.update(shaper.facts(h.record))
         if h.id in lifts:
             parts["successor"] = lifts[h.id]
+        if h.id in topic:
+            parts["standing_topic"] = topic[h.id]
         if h.id in repeats:
             parts["repeats"] = float(repeats[h.id])
         if rr is not None:
