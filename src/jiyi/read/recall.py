@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.agents import bot_questions_follow, collapse_repeats, is_pleasantry_turn
-from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, successor_lifts
+from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, outdated_drops, successor_lifts
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
-from jiyi.read.standing import cared_for, query_topic
-from jiyi.read.standing import lifts as standing_lifts
 from jiyi.read.recent import RecentTurn
 from jiyi.read.rerank import RerankReport, RerankStep
 from jiyi.read.routes import (
@@ -30,6 +28,8 @@ from jiyi.read.routes import (
     recency_route,
     vector_route,
 )
+from jiyi.read.standing import cared_for, query_topic
+from jiyi.read.standing import lifts as standing_lifts
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats, SessionScores, Store
 from jiyi.write.embed import CachedEmbedder
@@ -211,6 +211,9 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
+    drops = outdated_drops(cands, totals)
+    for mid, drop in drops.items():
+        totals[mid] += drop
     topic = standing_lifts([rec for rec, _ in cands if rec.id in care], totals) if care else {}
     for mid, lift in topic.items():
         totals[mid] += lift
@@ -230,6 +233,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         parts.update(shaper.facts(h.record))
         if h.id in lifts:
             parts["successor"] = lifts[h.id]
+        if h.id in drops:
+            parts["below_successor"] = drops[h.id]
         if h.id in topic:
             parts["standing_topic"] = topic[h.id]
         if h.id in repeats:
