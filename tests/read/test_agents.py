@@ -87,3 +87,18 @@ def test_a_snack_question_finds_the_allergy_in_the_top_five(make_memory: Callabl
         assert any("腰果" in t for t in texts), (q, texts)
     texts = [h.content for h in mem.search("我老家是哪里的？", user_id="u1", limit=3)]
     assert not any("腰果" in t for t in texts), texts  # a question on another topic is left alone
+
+
+def test_filler_replies_never_reach_the_block(make_memory: Callable[..., Memory]) -> None:
+    from jiyi.read.noise import says_little
+
+    assert says_little("没有啦哈哈") and says_little("也没去 哈哈哈") and says_little("就那样吧嘿嘿")
+    assert not says_little("没去过那家火锅店，下次试试")
+    mem = make_memory()
+    for text in ("我在一家物流公司做调度", "我女儿今年上二年级", "我每天骑电动车上班", "我喜欢听评书",
+                 "家里的洗衣机坏了还没修"):
+        mem.add(text, user_id="u1", sync=True)
+    mem.add([{"role": "assistant", "content": "上周说的陶艺课去上了吗？"}, {"role": "user", "content": "没有啦哈哈"},
+             {"role": "user", "content": "我报了一个周日下午的陶艺课，在文创园"}], user_id="u1", sync=True)
+    block = mem.build_context("陶艺课上得怎么样", user_id="u1")
+    assert "陶艺课" in block and "没有啦哈哈" not in block, block
