@@ -172,6 +172,8 @@ def candidate_boosts(cands: Scored, query: str, wants_current: bool, weights: Ma
 
 #: How far above the outdated turn its successor lands.
 SUCCESSOR_MARGIN = 0.01
+#: How far below its successor an outdated turn is then put (no tie between the old and the new).
+OUTDATED_GAP = 0.5
 
 
 def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
@@ -185,6 +187,16 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, flo
         if need > lifts.get(new, 0.0):
             lifts[new] = need
     return lifts
+
+
+def outdated_drops(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
+    """How much to take from each outdated turn so that it ranks :data:`OUTDATED_GAP` below its successor."""
+    out: dict[str, float] = {}
+    for rec, _ in cands:
+        new = rec.metadata.get("outdated_by")
+        if isinstance(new, str) and new in totals and (gap := totals[rec.id] - (totals[new] - OUTDATED_GAP)) > 0:
+            out[rec.id] = -gap
+    return out
 
 
 def lapsed_turn_penalty(cands: Scored, derived: Mapping[str, Sequence[MemoryRecord]], at: datetime,

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from datetime import timezone, tzinfo
 
 from jiyi.read.sanitize import neutralise, speaker_label
+from jiyi.read.timewords import resolve_time_words
 from jiyi.records import Hit, Kind
+from jiyi.text.language import detect_language
 
 TokenCounter = Callable[[str], int]
 
@@ -56,12 +58,15 @@ class Block:
 
 
 def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
-    """``- [speaker: ]content (confidence, local date)``, one inert line."""
+    """``- [speaker: ]content (confidence, local date)``, one inert line (a turn's relative days resolved)."""
     rec = hit.record
     when = (rec.valid_from or rec.created_at).astimezone(tz).date().isoformat()
     conf = f"置信 {rec.confidence:.1f}" if lang == "zh" else f"confidence {rec.confidence:.1f}"
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
-    return f"- {speaker}{neutralise(rec.content)} ({conf}, {when})"
+    text = rec.content
+    if rec.kind is Kind.EPISODE:  # a turn's 明天 / tomorrow meant the day after it was said, not after today
+        text = resolve_time_words(text, rec.valid_from or rec.created_at, lang=detect_language(text), tz=tz)
+    return f"- {speaker}{neutralise(text)} ({conf}, {when})"
 
 
 def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile: Sequence[Hit] = (),

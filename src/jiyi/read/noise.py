@@ -37,6 +37,8 @@ _COURTESY = re.compile(
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+#: Laughter and interjections inside a clause ("没有啦哈哈", "就那样吧嘿嘿") carry nothing.
+_FILLER = re.compile(r"[哈嘿呵嘻啦嘛呗嗯哎唉噢喔哇呃额]+")
 ZH_STOP = frozenset("我你他她它的了是在吗呢吧啊哦呀也都就和与跟要会把被着过这那个们用户说")
 EN_STOP = words("""
 the and for with that this have has had was were are you your user users i'm im my me mine our we its it's not
@@ -66,7 +68,7 @@ def content_units(text: str) -> int:
         clause = clause.strip()
         if not clause or is_smalltalk(clause) or _COURTESY.match(clause):
             continue
-        n += sum(1 for ch in _CJK.findall(clause) if ch not in ZH_STOP)
+        n += sum(1 for ch in _CJK.findall(_FILLER.sub("", clause)) if ch not in ZH_STOP)
         n += sum(1 for w in _WORD.findall(clause.lower()) if len(w) > 1 and w not in EN_STOP and not is_smalltalk(w))
     return n
 

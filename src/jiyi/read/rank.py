@@ -33,6 +33,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "keyword": 0.4,  # BM25 over jieba / stemmed tokens
     "entity": 0.0,
     "recency": 0.0,
+    "recent_vector": 1.0,  # the conversation before the query (read/followup.py), × how much the query leans on it
+    "recent_keyword": 0.5,
     "buffer": 0.5,  # short-term buffer: a full word match scores 1.25× the best stored hit (buffered.py)
     # candidate-set adjustments (boosts.py)
     "next": 0.2,
@@ -41,6 +43,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "session_keyword_shift": 2.0,  # … counted only beyond this many standard deviations above the mean
     "speaker": 0.8,
     "rerank": 2.0,  # the reranker's score in z units over its candidates (read/rerank.py), when one is set
+    "standing_topic": 1.0,  # on/off: a standing fact the query's topic calls for in the top five (standing.py)
     "current": 3.0,
     "current_window": 2.5,  # … among candidates within this much relevance of the best
     # per-memory shaping

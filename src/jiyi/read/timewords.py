@@ -1,0 +1,33 @@
+"""Relative time words in a raw turn, resolved against when it was said ("明天" → "明天（1月11日）").
+
+A turn shown weeks later in a block must not say "明天" as if it were today's: each time
+expression without a number of its own (明天, 下周三, 这周末, tomorrow, next Friday) gets the
+local date it meant, in brackets after it. Expressions that already carry a date are left.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone, tzinfo
+
+from jiyi.write.timeparse import find_time_expressions
+
+#: Granularities that name a day (a week or a month is left as said).
+_DAYLIKE = frozenset({"day", "daypart", "hour", "minute", "weekend"})
+_DIGIT = re.compile(r"\d")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc) -> str:
+    """``text`` with each relative day expression followed by the local date it meant at ``said``."""
+    spans = [s for s in find_time_expressions(text, said, tz=tz)
+             if s.granularity in _DAYLIKE and not _DIGIT.search(s.text) and text[s.offset:s.end_offset] == s.text]
+    out, last = [], 0
+    for s in sorted(spans, key=lambda s: s.offset):
+        if s.offset < last:
+            continue
+        day = s.start.astimezone(tz)
+        label = f"（{day.month}月{day.day}日）" if lang == "zh" else f" ({_MONTHS[day.month - 1]} {day.day})"
+        out += [text[last:s.end_offset], label]
+        last = s.end_offset
+    return "".join(out) + text[last:]

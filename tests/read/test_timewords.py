@@ -1,0 +1,47 @@
+"""A raw turn in the block says which day its 明天 / tomorrow meant; an outdated turn never ties with its successor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+from jiyi import Memory
+from jiyi.clock import FrozenClock
+from jiyi.read.timewords import resolve_time_words
+
+SH = ZoneInfo("Asia/Shanghai")
+
+
+def test_relative_days_get_their_dates() -> None:
+    said = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+    assert resolve_time_words("明天下午去牙科复查", said, lang="zh", tz=SH) == "明天下午（1月11日）去牙科复查"
+    assert resolve_time_words("下周三交房租", said, lang="zh", tz=SH) == "下周三（1月13日）交房租"
+    assert resolve_time_words("Tomorrow I'm picking up the keys", said, lang="en", tz=SH) \
+        == "Tomorrow (Jan 11) I'm picking up the keys"
+    assert resolve_time_words("3月2日去过了", said, lang="zh", tz=SH) == "3月2日去过了"  # already dated
+    assert resolve_time_words("最近在学吉他", said, lang="zh", tz=SH) == "最近在学吉他"
+
+
+def test_a_turn_shown_days_later_says_its_own_date(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
+    mem = make_memory(timezone="Asia/Shanghai")
+    start = clock.now()
+    mem.add("明天带外婆去社区医院量血压，顺便问问老花镜的事", user_id="u1", sync=True)
+    clock.set(start + timedelta(days=3))
+    block = mem.build_context("外婆量血压的事", user_id="u1")
+    day = start.astimezone(SH) + timedelta(days=1)
+    assert "- 明天带外婆" not in block, block  # never a bare 明天 days later
+    assert f"明天（{day.month}月{day.day}日）带外婆" in block or f"{day.month}月{day.day}日带外婆" in block, block
+
+
+def test_an_outdated_turn_ranks_clearly_below_its_successor(make_memory: Callable[..., Memory],
+                                                            clock: FrozenClock) -> None:
+    mem = make_memory()
+    mem.add("我住在厦门，在鼓浪屿附近", user_id="u1", sync=True)
+    clock.set(clock.now() + timedelta(days=30))
+    mem.add("我已经搬到福州了", user_id="u1", sync=True)
+    hits = mem.search("我住在哪个城市？", user_id="u1", limit=10)
+    old = [h for h in hits if h.record.metadata.get("outdated_by")]
+    for h in old:
+        new = next(x for x in hits if x.id == h.record.metadata["outdated_by"])
+        assert new.scores["total"] - h.scores["total"] >= 0.5 - 1e-9
