@@ -18,7 +18,8 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,22 +154,43 @@ def install_as_documented(venv: Path, root: Path) -> None:
                     ignore=shutil.ignore_patterns("tests", "__pycache__", "*.sh"))
 
 
-def configure(root: Path, fake: FakeOpenAI, port: int) -> None:
-    """What a user clicks in the WebUI: one OpenAI-compatible provider (the fake), the dashboard port."""
+def configure(root: Path, fake: FakeOpenAI, port: int, *, providers: Sequence[dict[str, Any]] = (),
+              plugin_config: dict[str, Any] | None = None) -> None:
+    """What a user clicks in the WebUI: one OpenAI-compatible provider (the fake), the dashboard port;
+    and ``providers`` more (a rerank provider, a second chat model) and the plugin's settings if given."""
     path = root / "data" / "cmd_config.json"
     cfg = json.loads(path.read_text("utf-8-sig"))
     cfg["dashboard"].update(host="127.0.0.1", port=port)
-    cfg["provider"] = [{
-        "id": "fake", "provider": "openai", "type": "openai_chat_completion", "provider_type": "chat_completion",
-        "enable": True, "key": ["sk-fake"], "api_base": fake.base_url, "model": "fake-model", "timeout": 60,
-        "proxy": "", "custom_headers": {},
-    }]
+    cfg["provider"] = [chat_provider("fake", fake.base_url), *providers]
     cfg.setdefault("provider_settings", {}).update(default_provider_id="fake")
     path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2), "utf-8")
+    if plugin_config is not None:  # what the plugin's settings page saves
+        target = root / "data" / "config" / "astrbot_plugin_jiyi_config.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(plugin_config, ensure_ascii=False, indent=2), "utf-8-sig")
+
+
+def chat_provider(provider_id: str, base_url: str) -> dict[str, Any]:
+    """An OpenAI-compatible chat provider as the WebUI saves it."""
+    return {"id": provider_id, "provider": "openai", "type": "openai_chat_completion",
+            "provider_type": "chat_completion", "enable": True, "key": ["sk-fake"], "api_base": base_url,
+            "model": "fake-model", "timeout": 60, "proxy": "", "custom_headers": {}}
 
 
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    fake = FakeOpenAI(rule=reply_for).start()
+    try:
+        with running_bot(tmp_path_factory, fake) as started:
+            yield started
+    finally:
+        fake.stop()
+
+
+@contextmanager
+def running_bot(tmp_path_factory: pytest.TempPathFactory, fake: FakeOpenAI, *,
+                providers: Sequence[dict[str, Any]] = (), plugin_config: dict[str, Any] | None = None) -> Iterator[Bot]:
+    """A fresh AstrBot (``astrbot init``, jiyi and the plugin installed as documented) talking to ``fake``."""
     venv = astrbot_venv()
     root = tmp_path_factory.mktemp("astrbot-root")
     env = clean_env(ASTRBOT_DASHBOARD_INITIAL_PASSWORD=PASSWORD)
@@ -176,9 +198,8 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
                           input="y\n", capture_output=True, text=True, timeout=300)  # older versions lack -y
     assert init.returncode == 0, init.stdout + init.stderr
     install_as_documented(venv, root)
-    fake = FakeOpenAI(rule=reply_for).start()
     port = free_port()
-    configure(root, fake, port)
+    configure(root, fake, port, providers=providers, plugin_config=plugin_config)
     log = root / "astrbot.log"
     with log.open("w") as out:
         proc = subprocess.Popen([str(venv / "bin" / "astrbot"), "run", "-p", str(port)], cwd=root, env=env,
@@ -205,7 +226,6 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        fake.stop()
 
 
 def wait_for_plugin(bot: Bot) -> None:
