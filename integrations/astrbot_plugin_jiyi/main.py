@@ -244,7 +244,10 @@ class JiyiMemory(Star):
         if rec is not None:
             return [rec]
         hits = await self.holder.run("search", query, user_id=owner, limit=3)
-        return [h.record for h in hits]
+        if not hits:
+            return []
+        # the best match, and others only when they match about as well (a weak hit is not what was named)
+        return [h.record for h in hits if h.score >= hits[0].score * FORGET_CLOSE]
 
     def _tools_on(self, event: AstrMessageEvent) -> bool:
         return self._active(event) and bool(self.cfg.get("tools", True))
@@ -467,6 +470,7 @@ class JiyiMemory(Star):
             mem = await self.holder.memory()
             rows = await asyncio.to_thread(lambda: list(mem.export(user_id=person)))
             for row in rows:
+                row.pop("history", None)  # its events name the old id; the import writes a fresh ADD
                 row["user_id"] = canonical
                 digest = hashlib.sha1(f"{row['id']}|{canonical}".encode()).hexdigest()[:24]
                 row["id"] = f"link-{digest}"
@@ -566,6 +570,7 @@ class JiyiMemory(Star):
         return found[0] if len(found) == 1 else None
 
 
+FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
 TOOLS_NOTE = "（以上记忆仅供参考；需要工具时照常调用工具。）"
 GLOBAL_HEAD = "以下是本机器人对所有用户都适用的共享信息："
 

@@ -38,7 +38,7 @@ class AstrBotReranker(_OnLoop):
             return []
         try:
             results = self.run(self.provider.rerank(query, list(texts), len(texts)))
-        except Exception as exc:  # noqa: BLE001 - any provider failure is the role's ProviderError
+        except Exception as exc:
             raise ProviderError(f"AstrBot rerank provider {self.provider_id!r} failed: "
                                 f"{type(exc).__name__}: {exc}") from exc
         scores = [math.nan] * len(texts)

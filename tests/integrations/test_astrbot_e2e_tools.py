@@ -30,10 +30,18 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAI, Recorded, Reply, chat, chat_json, error
-from test_astrbot_e2e import REPO, Bot, chat_provider, last_user_text, reply_for, running_bot, wait_until_listed
+from test_astrbot_e2e import (
+    REPO,
+    Bot,
+    chat_provider,
+    last_user_text,
+    reply_for,
+    running_bot,
+    wait_until_listed,
+)
 
 sys.path.insert(0, str(REPO / "tests" / "rerankers"))
-from fake_rerank import Answer, FakeRerank  # noqa: E402
+from fake_rerank import Answer, FakeRerank
 
 MEMORY_TAG = "<memories>"
 TOOL_NAMES = {"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory"}
@@ -200,7 +208,7 @@ def test_a_provider_that_only_streams_extracts_memories(world: tuple[Bot, FakeOp
                                                         tmp_path: Path) -> None:
     bot, streamer, _ = world
     log = Transcript("stream-only", tmp_path)
-    answer, reqs = exchange(bot, "我家那只猫叫年糕，今年三岁")
+    answer, _ = exchange(bot, "我家那只猫叫年糕，今年三岁")
     listed = wait_until_listed(bot, "用户养了一只名叫年糕的橘猫")
     asked = [{"stream": bool((r.json or {}).get("stream"))} for r in streamer.requests]
     log.add(user="我家那只猫叫年糕，今年三岁", reply=answer, extractor_requests=asked,

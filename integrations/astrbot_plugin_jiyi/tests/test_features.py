@@ -1,0 +1,271 @@
+"""LLM tools, identity aliases, the global scope, the astrbot reranker and the stream fallback,
+inside AstrBot's own event objects and command filters (real jiyi, real SQLite)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from astrbot.core.provider.entities import LLMResponse, RerankResult
+from astrbot_harness import FakeChatProvider, FakeContext, command, llm_turn, make_event
+from astrbot_plugin_jiyi.main import TOOLS_NOTE, JiyiMemory
+from astrbot_plugin_jiyi.tools import says_yes
+from test_plugin import memory_parts, run
+
+
+async def contents(plugin: JiyiMemory, owner: str) -> set[str]:
+    await plugin.wait_idle()
+    return {r.content for r in await plugin.holder.run("get_all", user_id=owner, kinds=["fact", "preference", "event"])}
+
+
+# ---- LLM tools -------------------------------------------------------------------------------
+def test_tools_store_and_find_only_the_speakers_memories() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        said = await plugin.tool_remember(make_event("记住我对花生过敏"), content="我对花生过敏")
+        assert said.startswith("已记住：我对花生过敏")
+        await plugin.tool_remember(make_event("记住我养了橘猫", sender="B2"), content="我养了一只橘猫")
+        found = await plugin.tool_search(make_event("我对什么过敏"), query="过敏 花生")
+        assert "我对花生过敏" in found and "橘猫" not in found
+        assert "橘猫" not in await plugin.tool_search(make_event("猫"), query="橘猫")
+        assert "橘猫" in await plugin.tool_search(make_event("猫", sender="B2"), query="橘猫")
+
+    run(scenario)
+
+
+def test_forget_needs_a_spoken_yes_in_a_later_message() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我下周三要去北京出差"))
+        await command(make_event("mem remember 我对花生过敏"))
+        ask = make_event("把出差那条忘了")
+        said = await plugin.tool_forget(ask, query="北京出差")
+        assert said.startswith("尚未删除") and "我下周三要去北京出差" in said
+        # the model "confirms" by itself in the same turn: nothing happens
+        assert (await plugin.tool_forget(ask, query="北京出差", confirmed=True)).startswith("还没有删除")
+        assert "我下周三要去北京出差" in await contents(plugin, "qq1:10001")
+        # another person cannot confirm it
+        no_request = await plugin.tool_forget(make_event("是的", sender="B2"), query="北京出差", confirmed=True)
+        assert no_request.startswith("没有待确认")
+        # the user refuses: cancelled, and a later yes no longer counts
+        assert (await plugin.tool_forget(make_event("不要删，算了"), query="北京出差", confirmed=True)).startswith(
+            "用户没有明确确认")
+        assert (await plugin.tool_forget(make_event("好的"), query="北京出差", confirmed=True)).startswith("没有待确认")
+        # asked again, confirmed in words in the next message: deleted, and only that one
+        await plugin.tool_forget(make_event("还是忘了出差吧"), query="北京出差")
+        done = await plugin.tool_forget(make_event("对，删吧"), query="北京出差", confirmed=True)
+        assert done.startswith("已删除：") and "我下周三要去北京出差" in done
+        assert await contents(plugin, "qq1:10001") == {"我对花生过敏"}
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(("text", "yes"), [("是的", True), ("确认删除", True), ("yes please do", True),
+                                           ("好，删掉吧", True), ("不是这条", False), ("别删", False),
+                                           ("no, wait", False), ("今天天气不错", False)])
+def test_what_counts_as_a_yes(text: str, yes: bool) -> None:
+    assert says_yes(text) is yes
+
+
+def test_tools_can_be_switched_off() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        assert await plugin.tool_remember(make_event("记住"), content="我对花生过敏") == "长期记忆不可用。"
+        assert await contents(plugin, "qq1:10001") == set()
+
+    run(scenario, tools=False)
+
+
+def test_a_request_with_tools_gets_a_tighter_block_and_the_tools_note() -> None:
+    from astrbot.core.agent.tool import FunctionTool, ToolSet
+    from astrbot.core.pipeline.context_utils import call_event_hook
+    from astrbot.core.provider.entities import ProviderRequest
+    from astrbot.core.star.star_handler import EventType
+
+    facts = [f"我的第{i}个爱好是收集{thing}" for i, thing in enumerate(["邮票", "硬币", "明信片", "贝壳", "徽章", "瓶盖", "火花", "书签"])]
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        for fact in facts:
+            await command(make_event(f"mem remember {fact}"))
+        plain = await llm_turn(make_event("说说我的收集爱好"), "好")
+        event = make_event("说说我的收集爱好")
+        tool = FunctionTool(name="web_search", description="search the web", parameters={"type": "object",
+                                                                                         "properties": {}})
+        req = ProviderRequest(prompt=event.message_str, func_tool=ToolSet([tool]))
+        await call_event_hook(event, EventType.OnLLMRequestEvent, req)
+        with_tools = memory_parts(req)[0].text
+        assert TOOLS_NOTE in with_tools and TOOLS_NOTE not in memory_parts(plain)[0].text
+        assert with_tools.count("\n- ") < memory_parts(plain)[0].text.count("\n- ")
+
+    run(scenario, budget_tokens=600, tools_budget_tokens=60)
+
+
+# ---- identity aliases ------------------------------------------------------------------------
+def test_link_with_a_one_time_code_from_the_other_account() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我对花生过敏", sender="A1"))
+        await command(make_event("mem remember 我的车是白色的", sender="tg-9", platform="tg1", adapter="telegram"))
+        issued = (await command(make_event("mem link", sender="A1")))[0]
+        code = re.search(r"/mem link (\d{6})", issued).group(1)  # type: ignore[union-attr]
+        assert (await command(make_event("mem link 000000" if code != "000000" else "mem link 111111",
+                                         sender="tg-9", platform="tg1")))[0].startswith("验证码无效")
+        linked = (await command(make_event(f"mem link {code}", sender="tg-9", platform="tg1", adapter="telegram")))[0]
+        assert linked.startswith("已链接：tg1:tg-9 与 qq1:A1") and "并入 1 条" in linked
+        # one person now: the telegram account sees and recalls the QQ account's memories, and its own moved over
+        assert await contents(plugin, "qq1:A1") == {"我对花生过敏", "我的车是白色的"}
+        assert await contents(plugin, "tg1:tg-9") == set()
+        listed = (await command(make_event("mem list", sender="tg-9", platform="tg1", adapter="telegram")))[0]
+        assert "我对花生过敏" in listed
+        req = await llm_turn(make_event("花生酱能吃吗", sender="tg-9", platform="tg1", adapter="telegram"), "不能")
+        assert "我对花生过敏" in memory_parts(req)[0].text
+        # a code works once
+        assert (await command(make_event(f"mem link {code}", sender="C3")))[0].startswith("验证码无效")
+        assert (await command(make_event("mem unlink", sender="tg-9", platform="tg1")))[0].startswith("已取消链接")
+        assert "我对花生过敏" not in (await command(make_event("mem list", sender="tg-9", platform="tg1")))[0]
+
+    run(scenario)
+
+
+def test_an_admin_links_two_accounts_directly_and_nobody_else_can() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我住在成都", sender="B2"))
+        refused = (await command(make_event("mem link qq1:C3 qq1:B2", sender="C3")))[0]
+        assert refused.startswith("只有管理员")
+        linked = (await command(make_event("mem link qq1:C3 qq1:B2", sender="adm", admin=True)))[0]
+        assert linked.startswith("已链接：qq1:C3 与 qq1:B2")
+        assert "我住在成都" in (await command(make_event("mem list", sender="C3")))[0]
+        assert plugin.aliases.canonical("qq1:C3") == "qq1:B2"
+
+    run(scenario)
+
+
+def test_aliases_survive_a_restart() -> None:
+    async def first(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem link qq1:C3 qq1:B2", sender="adm", admin=True))
+
+    async def second(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        assert plugin.aliases.canonical("qq1:C3") == "qq1:B2"
+
+    run(first)
+    run(second)
+
+
+# ---- global scope ----------------------------------------------------------------------------
+def test_global_memories_are_admin_written_and_recalled_for_everyone() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        refused = (await command(make_event("mem global 本群每周五晚上八点开例会", sender="B2")))[0]
+        assert refused == "只有管理员可以写入全局记忆。"
+        written = (await command(make_event("mem global 本群每周五晚上八点开例会", sender="adm", admin=True)))[0]
+        assert written.startswith("已写入全局记忆：本群每周五晚上八点开例会")
+        assert "本群每周五晚上八点开例会" in (await command(make_event("mem global", sender="B2")))[0]
+        for sender in ("B2", "C3"):
+            req = await llm_turn(make_event("例会是每周几开？", sender=sender, group="g1"), "周五")
+            assert "本群每周五晚上八点开例会" in "\n".join(p.text for p in memory_parts(req))
+        assert "例会" not in (await command(make_event("mem list", sender="B2")))[0]  # it is nobody's own memory
+        short = written.split("[")[1].strip("]")
+        assert (await command(make_event(f"mem delete {short} global", sender="B2")))[0].startswith("只有管理员")
+        assert (await command(make_event(f"mem delete {short} global", sender="adm", admin=True)))[0].startswith("已删除")
+
+    run(scenario)
+
+
+# ---- reranker = astrbot ----------------------------------------------------------------------
+class FakeRerankProvider:
+    """Duck-typed AstrBot ``RerankProvider``: prefers documents containing ``favourite``."""
+
+    def __init__(self, favourite: str, *, fail: bool = False) -> None:
+        self.provider_config = {"id": "rr1"}
+        self.favourite, self.fail = favourite, fail
+        self.calls: list[tuple[str, list[str], int | None]] = []
+
+    async def rerank(self, query: str, documents: list[str], top_n: int | None = None) -> list[RerankResult]:
+        self.calls.append((query, documents, top_n))
+        if self.fail:
+            raise RuntimeError("rerank server down")
+        return [RerankResult(index=i, relevance_score=1.0 if self.favourite in d else 0.0) for i, d in enumerate(documents)]
+
+
+class RerankContext(FakeContext):
+    def __init__(self, provider: FakeRerankProvider) -> None:
+        super().__init__()
+        self.provider_manager = type("PM", (), {"rerank_provider_insts": [provider]})()
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_the_first_astrbot_rerank_provider_reorders_or_the_fused_order_stays(fail: bool) -> None:
+    provider = FakeRerankProvider("咖啡", fail=fail)
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        for text in ("我喜欢喝乌龙茶", "我喜欢喝鲜榨橙汁", "我喜欢喝咖啡"):
+            await command(make_event(f"mem remember {text}"))
+        hits = await plugin.holder.run("search", "我喜欢喝什么", user_id="qq1:10001", limit=3)
+        assert provider.calls and provider.calls[0][0] == "我喜欢喝什么"
+        stats = (await plugin.holder.memory()).stats()["reranker"]
+        assert stats["name"] == "astrbot" and stats["failures"] == int(fail)
+        if not fail:
+            assert hits[0].content == "我喜欢喝咖啡" and math.isfinite(hits[0].scores["rerank_z"])
+        else:
+            assert len(hits) == 3 and all("rerank_failed" in h.scores for h in hits)
+
+    run(scenario, context=RerankContext(provider), reranker="astrbot", reranker_timeout=2.0)
+
+
+# ---- a provider that only streams ------------------------------------------------------------
+class StreamOnlyProvider(FakeChatProvider):
+    def __init__(self, answer: str) -> None:
+        super().__init__("stream1")
+        self.answer = answer
+        self.streamed = 0
+
+    async def text_chat_stream(self, **kw: Any) -> AsyncIterator[LLMResponse]:
+        self.streamed += 1
+        for i in range(0, len(self.answer), 5):
+            yield LLMResponse("assistant", completion_text=self.answer[i : i + 5], is_chunk=True)
+        yield LLMResponse("assistant", completion_text=self.answer)
+
+
+class StreamOnlyContext(FakeContext):
+    plain_calls = 0
+
+    async def llm_generate(self, **kw: Any) -> LLMResponse:
+        self.plain_calls += 1
+        raise RuntimeError("400: this endpoint only supports stream=true")
+
+
+def test_extraction_works_with_a_provider_that_only_streams() -> None:
+    answer = json.dumps({"memories": [{"content": "用户养了一只名叫年糕的橘猫", "kind": "fact",
+                                       "importance": 0.8, "confidence": 0.9}]}, ensure_ascii=False)
+    provider = StreamOnlyProvider(answer)
+    ctx = StreamOnlyContext(chat=[provider])
+
+    async def scenario(plugin: JiyiMemory, ctx_: FakeContext) -> None:
+        await llm_turn(make_event("我家那只猫叫年糕"), "好可爱")
+        await llm_turn(make_event("年糕今年三岁了"), "真好")
+        assert "用户养了一只名叫年糕的橘猫" in await contents(plugin, "qq1:10001")
+        assert ctx.plain_calls == 1 and provider.streamed >= 1  # tried plain once, streamed from then on
+
+    run(scenario, context=ctx, extractor="astrbot")
+
+
+def test_never_streaming_keeps_the_plain_failure() -> None:
+    provider = StreamOnlyProvider("{}")
+    ctx = StreamOnlyContext(chat=[provider])
+
+    async def scenario(plugin: JiyiMemory, ctx_: FakeContext) -> None:
+        await llm_turn(make_event("我家那只猫叫年糕"), "好可爱")
+        await llm_turn(make_event("年糕今年三岁了"), "真好")
+        await plugin.wait_idle()
+        assert provider.streamed == 0 and ctx.plain_calls >= 1
+
+    run(scenario, context=ctx, extractor="astrbot", llm_streaming="never")
+
+
+def test_tools_are_registered_with_astrbot() -> None:
+    from astrbot.core.provider.register import llm_tools
+
+    names = {t.name for t in llm_tools.func_list}
+    assert {"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory"} <= names
+    forget = next(t for t in llm_tools.func_list if t.name == "forget_long_term_memory")
+    assert set(forget.parameters["properties"]) == {"query", "confirmed"}
+    assert forget.parameters["properties"]["confirmed"]["type"] == "boolean"
