@@ -43,6 +43,7 @@ from .aliases import AliasBook
 from .content import clean_text
 from .install import forget_attempt, let_astrbot_install, missing_hint
 from .livingmemory import read_livingmemory
+from .panel import ALL, LinkServer, PanelData, Signer, register_pages
 from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
 from .scopes import GLOBAL_OWNER, Speaker, normalize_persona, owner_id, speaker_name
 from .store import MemoryHolder, SessionEpochs, plugin_data_dir
@@ -88,12 +89,16 @@ class JiyiMemory(Star):
         self.epochs = SessionEpochs(self.data_dir / "sessions.json")
         self.aliases = AliasBook(self.data_dir / "aliases.json")
         self.forgets = ForgetGate()
+        self.panel = PanelData(self.holder.run)
+        self._link_server: LinkServer | None = None
         self._personas: dict[str, str] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def initialize(self) -> None:
         if JIYI_MISSING:
             return
+        if register_pages(self.context, self.panel):
+            logger.info("jiyi: the memory page is in the dashboard (插件 → jiyi 记忆 → 页面)")
         if self.cfg.get("embedding") != "astrbot" and self.cfg.get("extractor") != "astrbot":
             self._spawn(self.holder.memory())  # offline defaults need no provider: warm up now
 
@@ -102,6 +107,8 @@ class JiyiMemory(Star):
             await asyncio.wait(list(self._tasks), timeout=30)
         for task in list(self._tasks):
             task.cancel()
+        if self._link_server is not None:
+            await self._link_server.stop()
         await self.holder.close()
 
     async def wait_idle(self) -> None:
@@ -479,6 +486,29 @@ class JiyiMemory(Star):
                 await self.holder.run("delete_all", user_id=person)
             moved = len(rows)
         return f"已链接：{person} 与 {canonical} 现在是同一个人（并入 {moved} 条记忆）。"
+
+    @mem.command("panel")
+    async def mem_panel(self, event: AstrMessageEvent, which: str = "") -> AsyncIterator[Any]:
+        """我的记忆面板链接（1 小时有效）：/mem panel；管理员 /mem panel all 管理所有人的记忆"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        if which == "all" and not event.is_admin():
+            yield event.plain_result("只有管理员可以打开所有人的记忆面板。")
+            return
+        port = int(self.cfg.get("panel_port") or 0)
+        if port <= 0:
+            yield event.plain_result("记忆面板链接未开启：管理员可在插件配置里设置 panel_port（和对外地址 panel_url）。"
+                                     "管理员也可以在 AstrBot 管理面板的插件页面里打开 jiyi 记忆。")
+            return
+        if self._link_server is None:
+            server = LinkServer(self.panel, Signer(self.data_dir / "panel.key"),
+                                str(self.cfg.get("panel_host") or "127.0.0.1"), port)
+            await server.start()
+            self._link_server = server
+        token = self._link_server.signer.sign(ALL if which == "all" else self._owner(event))
+        base = str(self.cfg.get("panel_url") or f"http://{self._link_server.host}:{self._link_server.port}").rstrip("/")
+        yield event.plain_result(f"你的记忆面板（1 小时内有效，请勿转发）：{base}/?t={token}")
 
     @mem.command("unlink")
     async def mem_unlink(self, event: AstrMessageEvent) -> AsyncIterator[Any]:

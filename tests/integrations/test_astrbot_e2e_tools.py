@@ -239,3 +239,32 @@ def test_the_astrbot_rerank_provider_reorders_and_a_failure_keeps_the_fused_orde
     assert reranked[0] == FAVOURITE[0] != fused[0]
     assert set(rerank.requests[-1].json["documents"]) >= set(drinks)
     print(f"transcript: {log.path}")
+
+
+@pytest.mark.timeout(600)
+def test_the_memory_page_inside_the_dashboard(world: tuple[Bot, FakeOpenAI, FakeRerank], tmp_path: Path) -> None:
+    import httpx
+
+    bot = world[0]
+    log = Transcript("pages", tmp_path)
+    owner = bot.command("/mem stats").split("用户 ")[1].split("（")[0]
+    bot.command("/mem remember 我的护照放在书房的抽屉里")
+    base, headers = bot.chat.base, bot.chat.headers
+    pages = httpx.get(f"{base}/api/v1/plugins/pages", params={"plugin_id": "astrbot_plugin_jiyi"}, headers=headers,
+                      timeout=30)
+    listing = httpx.get(f"{base}/api/plug/astrbot_plugin_jiyi/page/memories", params={"user": owner},
+                        headers=headers, timeout=30).json()
+    log.add(pages=pages.json(), listing=listing)
+    components = pages.json()["data"]["components"]
+    assert {"type": "page", "name": "memories"}.items() <= next(c for c in components if c["type"] == "page").items()
+    assert listing["status"] == "ok" and owner in listing["data"]["users"], listing
+    mine = [m for m in listing["data"]["memories"] if m["content"] == "我的护照放在书房的抽屉里"]
+    assert mine and listing["data"]["admin"] is True
+    gone = httpx.post(f"{base}/api/plug/astrbot_plugin_jiyi/page/delete", json={"user": owner, "id": mine[0]["id"]},
+                      headers=headers, timeout=30).json()
+    log.add(delete=gone)
+    assert gone["status"] == "ok"
+    assert "我的护照放在书房的抽屉里" not in contents(bot.command("/mem search 护照"))
+    anonymous = httpx.get(f"{base}/api/plug/astrbot_plugin_jiyi/page/memories", timeout=30)
+    assert anonymous.status_code == 401  # behind the dashboard login
+    print(f"transcript: {log.path}")

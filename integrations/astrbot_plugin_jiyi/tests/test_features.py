@@ -269,3 +269,90 @@ def test_tools_are_registered_with_astrbot() -> None:
     forget = next(t for t in llm_tools.func_list if t.name == "forget_long_term_memory")
     assert set(forget.parameters["properties"]) == {"query", "confirmed"}
     assert forget.parameters["properties"]["confirmed"]["type"] == "boolean"
+
+
+# ---- the memory panel ------------------------------------------------------------------------
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_signed_tokens_name_one_owner_and_expire(tmp_path: Any) -> None:
+    from astrbot_plugin_jiyi.panel import Signer
+
+    signer = Signer(tmp_path / "panel.key")
+    token = signer.sign("qq1:10001")
+    assert signer.owner(token) == "qq1:10001"
+    assert Signer(tmp_path / "panel.key").owner(token) == "qq1:10001"  # the key is kept
+    payload, _, mac = token.partition(".")
+    forged = signer.sign("qq1:B2").partition(".")[0] + "." + mac
+    assert signer.owner(forged) is None and signer.owner(payload + ".x") is None and signer.owner("") is None
+    assert signer.owner(signer.sign("qq1:10001", ttl=-1)) is None
+    assert Signer(tmp_path / "other.key").owner(token) is None
+
+
+def test_the_panel_link_shows_and_deletes_only_the_senders_memories() -> None:
+    import aiohttp
+
+    port = free_port()
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我对花生过敏"))
+        await command(make_event("mem remember 我养了一只橘猫", sender="B2"))
+        link = (await command(make_event("mem panel")))[0]
+        url = link.split("：", 1)[1]
+        assert url.startswith(f"http://127.0.0.1:{port}/?t=")
+        token = url.split("?t=")[1]
+        base = f"http://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url) as r:
+                assert r.status == 200 and "jiyi 记忆" in await r.text()
+            async with http.get(f"{base}/api/memories", params={"t": token, "user": "qq1:B2"}) as r:
+                data = (await r.json())["data"]
+            assert data["admin"] is False and [m["content"] for m in data["memories"]] == ["我对花生过敏"]
+            b2 = [r.id for r in await plugin.holder.run("get_all", user_id="qq1:B2")][0]
+            async with http.post(f"{base}/api/delete", params={"t": token}, json={"user": "qq1:B2", "id": b2}) as r:
+                assert r.status == 403
+            async with http.post(f"{base}/api/delete", params={"t": token}, json={"id": b2}) as r:
+                assert r.status == 403  # not one of mine
+            async with http.get(f"{base}/api/memories", params={"t": token + "x"}) as r:
+                assert r.status == 401
+            mine = data["memories"][0]["id"]
+            async with http.post(f"{base}/api/delete", params={"t": token}, json={"id": mine}) as r:
+                assert r.status == 200 and (await r.json())["data"]["deleted"] is True
+            assert await contents(plugin, "qq1:10001") == set() and await contents(plugin, "qq1:B2") == {"我养了一只橘猫"}
+            assert (await command(make_event("mem panel all")))[0].startswith("只有管理员")
+            admin = (await command(make_event("mem panel all", sender="adm", admin=True)))[0].split("?t=")[1]
+            async with http.get(f"{base}/api/memories", params={"t": admin, "user": "qq1:B2"}) as r:
+                data = (await r.json())["data"]
+            assert data["admin"] is True and "qq1:B2" in data["users"]
+            assert [m["content"] for m in data["memories"]] == ["我养了一只橘猫"]
+            async with http.post(f"{base}/api/delete", params={"t": admin}, json={"user": "qq1:B2", "id": b2}) as r:
+                assert r.status == 200
+        assert await contents(plugin, "qq1:B2") == set()
+
+    run(scenario, panel_port=port)
+
+
+def test_without_a_panel_port_the_command_says_how_to_open_one() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        assert "panel_port" in (await command(make_event("mem panel")))[0]
+
+    run(scenario)
+
+
+def test_the_dashboard_page_routes_are_registered() -> None:
+    routes: list[tuple[str, list[str]]] = []
+
+    class PagesContext(FakeContext):
+        def register_web_api(self, route: str, handler: Any, methods: list[str], desc: str) -> None:
+            routes.append((route, methods))
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        assert ("/astrbot_plugin_jiyi/page/memories", ["GET"]) in routes
+        assert ("/astrbot_plugin_jiyi/page/delete", ["POST"]) in routes
+
+    run(scenario, context=PagesContext())
