@@ -43,8 +43,8 @@ from .aliases import AliasBook
 from .content import clean_text
 from .install import forget_attempt, let_astrbot_install, missing_hint
 from .livingmemory import read_livingmemory
-from .panel import ALL, LinkServer, PanelData, Signer, register_pages
 from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
+from .panel import ALL, LinkServer, PanelData, Signer, register_pages
 from .scopes import GLOBAL_OWNER, Speaker, normalize_persona, owner_id, speaker_name
 from .store import MemoryHolder, SessionEpochs, plugin_data_dir
 from .tools import ASKED_KEY, ForgetGate, hit_lines
@@ -232,9 +232,12 @@ class JiyiMemory(Star):
             pending, why = self.forgets.take(owner, event.message_str or "", same_turn=bool(event.get_extra(ASKED_KEY)))
             if pending is None:
                 return why
-            for memory_id in pending.ids:
-                await self.holder.run("delete", memory_id, user_id=owner)
-            return "已删除：" + "；".join(pending.contents)
+            deleted = []
+            for memory_id, content in zip(pending.ids, pending.contents):
+                if await self.holder.run("get", memory_id, user_id=owner) is not None:
+                    await self.holder.run("delete", memory_id, user_id=owner)
+                    deleted.append(content)
+            return "已删除：" + "；".join(deleted) if deleted else "这些记忆已经不在了，什么都没有删。"
         found = await self._matching(owner, query)
         if not found:
             return "没有找到要删除的记忆，什么都没有删。"
@@ -250,7 +253,8 @@ class JiyiMemory(Star):
         rec = await self._resolve(owner, query) if re.fullmatch(r"[0-9a-fA-F-]{4,64}", query or "") else None
         if rec is not None:
             return [rec]
-        hits = await self.holder.run("search", query, user_id=owner, limit=3)
+        hits = [h for h in await self.holder.run("search", query, user_id=owner, limit=4)
+                if not h.id.startswith(BUFFERED)]  # a message not stored yet is no memory to delete
         if not hits:
             return []
         # the best match, and others only when they match about as well (a weak hit is not what was named)
@@ -600,6 +604,7 @@ class JiyiMemory(Star):
         return found[0] if len(found) == 1 else None
 
 
+BUFFERED = "buffer:"  # search hits from the short-term buffer (read/buffered.py), not stored memories
 FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
 TOOLS_NOTE = "（以上记忆仅供参考；需要工具时照常调用工具。）"
 GLOBAL_HEAD = "以下是本机器人对所有用户都适用的共享信息："

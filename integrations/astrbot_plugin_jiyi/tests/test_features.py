@@ -313,7 +313,7 @@ def test_the_panel_link_shows_and_deletes_only_the_senders_memories() -> None:
             async with http.get(f"{base}/api/memories", params={"t": token, "user": "qq1:B2"}) as r:
                 data = (await r.json())["data"]
             assert data["admin"] is False and [m["content"] for m in data["memories"]] == ["我对花生过敏"]
-            b2 = [r.id for r in await plugin.holder.run("get_all", user_id="qq1:B2")][0]
+            b2 = next(r.id for r in await plugin.holder.run("get_all", user_id="qq1:B2"))
             async with http.post(f"{base}/api/delete", params={"t": token}, json={"user": "qq1:B2", "id": b2}) as r:
                 assert r.status == 403
             async with http.post(f"{base}/api/delete", params={"t": token}, json={"id": b2}) as r:
