@@ -33,6 +33,7 @@ from jiyi.read.curate import assemble
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
+from jiyi.read.recent import check_recent
 from jiyi.read.rerank import RerankStep, step_from_settings
 from jiyi.read.tokencount import count_tokens
 from jiyi.records import (
@@ -361,10 +362,16 @@ class Memory:
     # ---- read --------------------------------------------------------------------------------
     def search(self, query: str, *, user_id: str, limit: int = 10, kinds: Iterable[Kind | str] | None = None,
                at: datetime | str | None = None, include_sensitive: bool = False,
-               filters: Mapping[str, Any] | None = None, trace: RecallTrace | None = None) -> list[Hit]:
-        """The best memories for ``query``, each with its score parts."""
+               filters: Mapping[str, Any] | None = None, trace: RecallTrace | None = None,
+               recent: Sequence[str | Mapping[str, Any]] | None = None) -> list[Hit]:
+        """The best memories for ``query``, each with its score parts.
+
+        ``recent``: the current conversation's previous messages, oldest first (strings, or
+        ``{"role": "user"|"assistant", "content": ...}``; at most 50). They resolve what the query
+        refers to ("那家店叫什么来着？"); the query itself weighs most.
+        """
         scope = self._scope(user_id)
-        req = self._request(query, limit, kinds, at, include_sensitive, filters)
+        req = self._request(query, limit, kinds, at, include_sensitive, filters, recent)
         tr = trace if trace is not None else RecallTrace()
         hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
                       half_lives=self.settings.half_lives, trace=tr, tz=ZoneInfo(self.settings.timezone),
@@ -389,8 +396,10 @@ class Memory:
         return sorted([*hits, *extra], key=lambda h: -h.score)[: req.limit]
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
-                 include_sensitive: bool, filters: Mapping[str, Any] | None) -> RecallRequest:
+                 include_sensitive: bool, filters: Mapping[str, Any] | None,
+                 recent: object = None) -> RecallRequest:
         query = check_text(query, "query", 4000)
+        turns = check_recent(recent)
         limit = check_limit(limit)
         if filters is not None and not isinstance(filters, Mapping):
             raise InvalidInput("filters must be a dict")
@@ -407,11 +416,15 @@ class Memory:
                              created_after=_when(f["created_after"], "filters.created_after")
                              if f.get("created_after") else None,
                              created_before=_when(f["created_before"], "filters.created_before")
-                             if f.get("created_before") else None)
+                             if f.get("created_before") else None,
+                             recent=turns)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                      include_sensitive: bool = False, compress: bool | None = None) -> str:
+                      include_sensitive: bool = False, compress: bool | None = None,
+                      recent: Sequence[str | Mapping[str, Any]] | None = None) -> str:
         """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens.
+
+        ``recent``: the conversation's previous messages, as for :meth:`search`.
 
         The user's standing facts come first (their own share of the budget), then the
         ``limit`` best memories the query found, then lapsed ones under a past heading.
@@ -422,7 +435,7 @@ class Memory:
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
         hits = self.search(query, user_id=user_id, limit=min(1000, max(limit, 1) * 2),
-                           include_sensitive=include_sensitive)
+                           include_sensitive=include_sensitive, recent=recent)
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)

@@ -6,7 +6,7 @@ the sync and async clients cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -127,6 +127,16 @@ def _fields(**fields: Any) -> dict[str, Any]:
     return {k: plain(v) for k, v in fields.items() if v is not None}
 
 
+def _recent(recent: Sequence[str | Mapping[str, Any]] | None) -> list[Any] | None:
+    """``recent`` for the body: strings and message dicts as given (the server checks them)."""
+    if recent is None:
+        return None
+    if isinstance(recent, (str, Mapping)) or not isinstance(recent, Sequence):
+        raise InvalidInput("recent must be a list of the conversation's previous messages (strings or "
+                           "{'role', 'content'} dicts), oldest first")
+    return [m if isinstance(m, str) else dict(m) if isinstance(m, Mapping) else m for m in recent]
+
+
 def _kinds(kinds: Iterable[Kind | str] | None) -> list[str] | None:
     if kinds is None:
         return None
@@ -206,16 +216,17 @@ def remember(content: str, **fields: Any) -> Call[MemoryRecord]:
 
 
 def search(query: str, *, user_id: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
-           include_sensitive: bool, filters: Mapping[str, Any] | None) -> Call[list[Hit]]:
+           include_sensitive: bool, filters: Mapping[str, Any] | None,
+           recent: Sequence[str | Mapping[str, Any]] | None = None) -> Call[list[Hit]]:
     body = _fields(query=query, user_id=user_id, limit=limit, kinds=_kinds(kinds), at=at,
-                   include_sensitive=include_sensitive, filters=filters)
+                   include_sensitive=include_sensitive, filters=filters, recent=_recent(recent))
     return Call("POST", "/v1/memories/search", lambda d: [hit(h) for h in d["hits"]], body)
 
 
 def build_context(query: str, *, user_id: str, budget_tokens: int, limit: int, include_sensitive: bool,
-                  compress: bool | None) -> Call[str]:
+                  compress: bool | None, recent: Sequence[str | Mapping[str, Any]] | None = None) -> Call[str]:
     body = _fields(query=query, user_id=user_id, budget_tokens=budget_tokens, limit=limit,
-                   include_sensitive=include_sensitive, compress=compress)
+                   include_sensitive=include_sensitive, compress=compress, recent=_recent(recent))
     return Call("POST", "/v1/context", lambda d: str(d["context"]), body)
 
 

@@ -96,16 +96,19 @@ class JiyiClient:
 
     def search(self, query: str, *, user_id: str, limit: int = 10, kinds: Iterable[Kind | str] | None = None,
                at: datetime | str | None = None, include_sensitive: bool = False,
-               filters: Mapping[str, Any] | None = None) -> list[Hit]:
-        """The best memories for ``query``, each with its score parts."""
+               filters: Mapping[str, Any] | None = None,
+               recent: Sequence[str | Mapping[str, Any]] | None = None) -> list[Hit]:
+        """The best memories for ``query``, each with its score parts (``recent``: as Memory.search)."""
         return self._send(calls.search(query, user_id=user_id, limit=limit, kinds=kinds, at=at,
-                                       include_sensitive=include_sensitive, filters=filters))
+                                       include_sensitive=include_sensitive, filters=filters, recent=recent))
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                      include_sensitive: bool = False, compress: bool | None = None) -> str:
+                      include_sensitive: bool = False, compress: bool | None = None,
+                      recent: Sequence[str | Mapping[str, Any]] | None = None) -> str:
         """Memories for ``query`` rendered as a prompt block of at most ``budget_tokens`` tokens."""
         return self._send(calls.build_context(query, user_id=user_id, budget_tokens=budget_tokens, limit=limit,
-                                              include_sensitive=include_sensitive, compress=compress))
+                                              include_sensitive=include_sensitive, compress=compress,
+                                              recent=recent))
 
     def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         """One memory, or None if the user has no such memory."""
@@ -254,15 +257,18 @@ class AsyncJiyiClient:
 
     async def search(self, query: str, *, user_id: str, limit: int = 10,
                      kinds: Iterable[Kind | str] | None = None, at: datetime | str | None = None,
-                     include_sensitive: bool = False, filters: Mapping[str, Any] | None = None) -> list[Hit]:
+                     include_sensitive: bool = False, filters: Mapping[str, Any] | None = None,
+                     recent: Sequence[str | Mapping[str, Any]] | None = None) -> list[Hit]:
         return await self._send(calls.search(query, user_id=user_id, limit=limit, kinds=kinds, at=at,
-                                             include_sensitive=include_sensitive, filters=filters))
+                                             include_sensitive=include_sensitive, filters=filters,
+                                             recent=recent))
 
     async def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
-                            include_sensitive: bool = False, compress: bool | None = None) -> str:
+                            include_sensitive: bool = False, compress: bool | None = None,
+                            recent: Sequence[str | Mapping[str, Any]] | None = None) -> str:
         return await self._send(calls.build_context(query, user_id=user_id, budget_tokens=budget_tokens,
                                                     limit=limit, include_sensitive=include_sensitive,
-                                                    compress=compress))
+                                                    compress=compress, recent=recent))
 
     async def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         return await self._send(calls.get(memory_id, user_id=user_id))

@@ -16,6 +16,7 @@ from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
+from jiyi.read.recent import RecentTurn
 from jiyi.read.rerank import RerankReport, RerankStep
 from jiyi.read.routes import (
     ROUTE_K,
@@ -46,6 +47,7 @@ class RecallRequest:
     agent_id: str | None = None
     created_after: datetime | None = None
     created_before: datetime | None = None
+    recent: tuple[RecentTurn, ...] = ()  # the conversation before the query, oldest first
 
 
 @dataclass(slots=True)

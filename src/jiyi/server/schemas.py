@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from jiyi.read.recent import MAX_RECENT
 from jiyi.write.validate import MAX_CONTENT_CHARS, MAX_MESSAGE_CHARS
 
 MAX_QUERY_CHARS = 4000  # Memory.search and Memory.context refuse longer queries
@@ -141,6 +142,27 @@ class RememberRequest(Request):
     visibility: VisibilityName | None = None
 
 
+class RecentIn(Request):
+    """One earlier message of the current conversation (``recent``)."""
+
+    role: Literal["user", "assistant", "system"] = "user"
+    content: str = Field(json_schema_extra=text_rule(MAX_QUERY_CHARS))
+    name: str | None = Field(None, json_schema_extra=NAME_RULE)
+    timestamp: str | None = Field(None, json_schema_extra=TIME_RULE)
+
+
+Recent = Field(None, max_length=MAX_RECENT, description=(
+    "The current conversation's previous messages, oldest first (strings or {role, content}); they resolve "
+    "what the query refers to, the query weighs most."), examples=[["我昨天去了一家新开的面馆"]])
+
+
+def plain_recent(items: list[str | RecentIn] | None) -> list[str | dict[str, Any]] | None:
+    """``recent`` as the core takes it (strings and message dicts)."""
+    if items is None:
+        return None
+    return [i if isinstance(i, str) else i.model_dump(exclude_none=True) for i in items]
+
+
 class SearchRequest(Request):
     query: str = Field(examples=["能吃花生酱吗"], json_schema_extra=text_rule(MAX_QUERY_CHARS))
     user_id: str = UserId
@@ -156,6 +178,7 @@ class SearchRequest(Request):
             "agent_id": {"anyOf": [{"type": "string", **ID_RULE}, {"type": "null"}]},
             "created_after": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]},
             "created_before": {"anyOf": [{"type": "string", **TIME_RULE}, {"type": "null"}]}}})
+    recent: list[Annotated[str, Field(json_schema_extra=text_rule(MAX_QUERY_CHARS))] | RecentIn] | None = Recent
 
 
 class ContextRequest(Request):
@@ -166,6 +189,7 @@ class ContextRequest(Request):
     include_sensitive: bool = False
     compress: bool | None = Field(None, description="Let the configured LLM fold memories that exceed the "
                                                     "budget into fewer lines (default: the server's setting).")
+    recent: list[Annotated[str, Field(json_schema_extra=text_rule(MAX_QUERY_CHARS))] | RecentIn] | None = Recent
 
 
 class UpdateRequest(Request):

@@ -32,6 +32,7 @@ from jiyi.server.schemas import (
     SummariesOut,
     UpdateRequest,
     UserRequest,
+    plain_recent,
 )
 from jiyi.write.validate import MAX_OFFSET
 
@@ -85,7 +86,7 @@ def clear_buffer(mem: MemoryDep, user_id: UserParam,
 def search(req: SearchRequest, mem: MemoryDep) -> dict[str, Any]:
     """The best memories for ``query``, each with the score of every ranking component."""
     hits = mem.search(req.query, user_id=req.user_id, limit=req.limit, kinds=req.kinds, at=req.at,
-                      include_sensitive=req.include_sensitive, filters=req.filters)
+                      include_sensitive=req.include_sensitive, filters=req.filters, recent=plain_recent(req.recent))
     return {"hits": [h.to_dict() for h in hits]}
 
 
