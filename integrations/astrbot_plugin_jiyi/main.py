@@ -40,7 +40,7 @@ from astrbot.api.star import Context, Star
 from astrbot.core.agent.message import TextPart
 
 from .aliases import AliasBook
-from .content import clean_text
+from .content import clean_text, recent_turns
 from .install import forget_attempt, let_astrbot_install, missing_hint
 from .livingmemory import read_livingmemory
 from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
@@ -164,8 +164,10 @@ class JiyiMemory(Star):
         budget = int(self.cfg.get("budget_tokens", 600))
         if with_tools:  # a long block makes small (MoE) models stop calling tools (LivingMemory #98)
             budget = min(budget, int(self.cfg.get("tools_budget_tokens", 250)))
+        # the conversation so far: a follow-up ("那家店叫什么来着？") names nothing, its previous turns do
+        recent = recent_turns(getattr(req, "contexts", None), int(self.cfg.get("recent_turns", 6)))
         try:
-            block = await asyncio.wait_for(self._recall_block(text, owner, budget),
+            block = await asyncio.wait_for(self._recall_block(text, owner, budget, recent),
                                            timeout=float(self.cfg.get("recall_timeout", 3.0)))
         except Exception as exc:  # noqa: BLE001 - memory must never break the chat
             logger.warning(f"jiyi recall skipped: {type(exc).__name__}: {exc}")
@@ -175,13 +177,15 @@ class JiyiMemory(Star):
                 block = block.replace("</memories>", f"{TOOLS_NOTE}\n</memories>")
             inject(req, block, str(self.cfg.get("injection") or "user_message"))
 
-    async def _recall_block(self, text: str, owner: str, budget: int) -> str:
-        """The speaker's memories for ``text``, then the bot's shared (global) facts that match."""
+    async def _recall_block(self, text: str, owner: str, budget: int, recent: list[dict[str, str]]) -> str:
+        """The speaker's memories for ``text`` (read with the conversation's ``recent`` turns), then
+        the bot's shared (global) facts that match."""
         block = await self.holder.run("build_context", text, user_id=owner, budget_tokens=budget,
-                                      limit=int(self.cfg.get("top_k", 8)))
+                                      limit=int(self.cfg.get("top_k", 8)), recent=recent or None)
         if not self.cfg.get("global_memory", True):
             return str(block or "")
-        shared = await self.holder.run("search", text, user_id=GLOBAL_OWNER, limit=int(self.cfg.get("global_top_k", 3)))
+        shared = await self.holder.run("search", text, user_id=GLOBAL_OWNER, limit=int(self.cfg.get("global_top_k", 3)),
+                                       recent=recent or None)
         if not shared:
             return str(block or "")
         lines = "\n".join(f"- {h.content}" for h in shared)

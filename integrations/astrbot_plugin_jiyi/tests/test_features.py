@@ -356,3 +356,26 @@ def test_the_dashboard_page_routes_are_registered() -> None:
         assert ("/astrbot_plugin_jiyi/page/delete", ["POST"]) in routes
 
     run(scenario, context=PagesContext())
+
+
+# ---- conversation-aware recall ---------------------------------------------------------------
+def test_recent_turns_are_the_conversations_text() -> None:
+    from astrbot_plugin_jiyi.content import recent_turns
+
+    contexts = [
+        {"role": "system", "content": "你是助手"},
+        {"role": "user", "content": "第一句"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1"}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "工具结果"},
+        {"role": "user", "content": [{"type": "text", "text": "公司楼下那家咖啡店"},
+                                     {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+                                     {"type": "text", "text": "<memories>\n- 旧的记忆\n</memories>"}]},
+        {"role": "assistant", "content": "是吗？"},
+    ]
+    assert recent_turns(contexts, 6) == [{"role": "user", "content": "第一句"},
+                                         {"role": "user", "content": "公司楼下那家咖啡店"},
+                                         {"role": "assistant", "content": "是吗？"}]
+    assert recent_turns(contexts, 2) == [{"role": "user", "content": "公司楼下那家咖啡店"},
+                                         {"role": "assistant", "content": "是吗？"}]
+    assert recent_turns(contexts, 0) == [] and recent_turns(None, 6) == []
+
