@@ -512,7 +512,11 @@ class JiyiMemory(Star):
         if self._link_server is None:
             server = LinkServer(self.panel, Signer(self.data_dir / "panel.key"),
                                 str(self.cfg.get("panel_host") or "127.0.0.1"), port)
-            await server.start()
+            try:
+                await server.start()
+            except OSError as exc:  # the port is taken, or the host is not this machine's
+                yield event.plain_result(f"记忆面板无法在 {server.host}:{port} 上启动：{exc}。请管理员换一个 panel_port。")
+                return
             self._link_server = server
         token = self._link_server.signer.sign(ALL if which == "all" else self._owner(event))
         base = str(self.cfg.get("panel_url") or f"http://{self._link_server.host}:{self._link_server.port}").rstrip("/")
