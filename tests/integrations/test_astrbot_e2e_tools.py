@@ -34,6 +34,7 @@ from test_astrbot_e2e import (
     REPO,
     Bot,
     chat_provider,
+    free_port,
     last_user_text,
     reply_for,
     running_bot,
@@ -112,7 +113,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Bot, FakeO
          "rerank_api_suffix": "/v1/rerank", "rerank_model": "BAAI/bge-reranker-base", "timeout": 20},
     ]
     plugin_config = {"extractor": "astrbot", "llm_provider_id": "streamer", "reranker": "astrbot",
-                     "rerank_provider_id": "rerank", "reranker_timeout": 5.0}
+                     "rerank_provider_id": "rerank", "reranker_timeout": 5.0, "panel_port": free_port()}
     try:
         with running_bot(tmp_path_factory, fake, providers=providers, plugin_config=plugin_config) as bot:
             yield bot, streamer, rerank
@@ -267,4 +268,16 @@ def test_the_memory_page_inside_the_dashboard(world: tuple[Bot, FakeOpenAI, Fake
     assert "我的护照放在书房的抽屉里" not in contents(bot.command("/mem search 护照"))
     anonymous = httpx.get(f"{base}/api/plug/astrbot_plugin_jiyi/page/memories", timeout=30)
     assert anonymous.status_code == 401  # behind the dashboard login
+
+    # /mem panel: a signed link to the sender's own memories, served by the plugin
+    bot.command("/mem remember 我的车停在B2层")
+    link = bot.command("/mem panel").split("：", 1)[1].strip()
+    page = httpx.get(link, timeout=30)
+    own = httpx.get(link.replace("/?t=", "/api/memories?t="), timeout=30).json()
+    log.add(panel_link=link.split("?t=")[0] + "?t=…", panel_listing=own)
+    assert page.status_code == 200 and "jiyi 记忆" in page.text
+    assert own["data"]["admin"] is False and own["data"]["users"] == [owner]
+    assert "我的车停在B2层" in [m["content"] for m in own["data"]["memories"]]
+    forged = httpx.get(link.replace("/?t=", "/api/memories?t=") + "x", timeout=30)
+    assert forged.status_code == 401
     print(f"transcript: {log.path}")

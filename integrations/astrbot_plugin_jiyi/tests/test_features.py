@@ -379,3 +379,18 @@ def test_recent_turns_are_the_conversations_text() -> None:
                                          {"role": "assistant", "content": "是吗？"}]
     assert recent_turns(contexts, 0) == [] and recent_turns(None, 6) == []
 
+
+
+def test_a_taken_panel_port_is_an_answer() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+
+        async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+            answer = (await command(make_event("mem panel")))[0]
+            assert answer.startswith(f"记忆面板无法在 127.0.0.1:{port} 上启动")
+
+        run(scenario, panel_port=port)
