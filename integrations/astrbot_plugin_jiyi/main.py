@@ -92,6 +92,7 @@ class JiyiMemory(Star):
         self.panel = PanelData(self.holder.run)
         self._link_server: LinkServer | None = None
         self._personas: dict[str, str] = {}
+        self._windows: dict[str, dict[str, str]] = {}  # umo → owner → jiyi session of the current window
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def initialize(self) -> None:
@@ -159,6 +160,7 @@ class JiyiMemory(Star):
         owner = owner_id(speaker, self.scope)
         session = self.epochs.session_id(event.unified_msg_origin, getattr(conversation, "cid", None))
         event.set_extra(TURN_KEY, Turn(owner, session, text, speaker.name, speaker.umo))
+        self._windows.setdefault(speaker.umo, {})[owner] = session
         tools = getattr(req, "func_tool", None)
         with_tools = bool(tools) and len(tools) > 0
         budget = int(self.cfg.get("budget_tokens", 600))
@@ -283,6 +285,8 @@ class JiyiMemory(Star):
         if event.get_extra(RESET_KEY):
             self.epochs.bump(event.unified_msg_origin)
             event.set_extra(RESET_KEY, False)
+            for owner, session in self._windows.pop(event.unified_msg_origin, {}).items():
+                self._spawn(self._end_window(owner, session))
             return
         self._record_turn(event, event.get_extra(REPLY_KEY) or "")
 
@@ -305,6 +309,13 @@ class JiyiMemory(Star):
                                   metadata={"source": "astrbot", "umo": turn.umo, "platform": platform_id})
         except Exception as exc:  # noqa: BLE001 - a lost write is logged, the bot goes on
             logger.warning(f"jiyi could not record a turn: {type(exc).__name__}: {exc}")
+
+    async def _end_window(self, owner: str, session: str) -> None:
+        """The window ``/reset`` closed: what is pending is extracted and the window summarised."""
+        try:
+            await self.holder.run("end_session", user_id=owner, session_id=session)
+        except Exception as exc:  # noqa: BLE001 - a lost summary is logged, the bot goes on
+            logger.warning(f"jiyi could not close a session: {type(exc).__name__}: {exc}")
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(coro)

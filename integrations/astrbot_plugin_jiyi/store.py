@@ -111,6 +111,8 @@ class MemoryHolder:
             kwargs["store"] = store
         else:
             kwargs["path"] = self.data_dir / "jiyi.db"
+        if self.config.get("summary_every_rounds") is not None:
+            kwargs["summary_every_rounds"] = int(self.config["summary_every_rounds"])
         if self.config.get("embedding") == "astrbot":
             provider = find_embedding_provider(self.context, str(self.config.get("embedding_provider_id") or ""))
             kwargs["embedder"] = AstrBotEmbedder(provider, loop)

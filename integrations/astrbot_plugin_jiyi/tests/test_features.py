@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from astrbot.core.pipeline.context_utils import call_event_hook
 from astrbot.core.provider.entities import LLMResponse, RerankResult
+from astrbot.core.star.star_handler import EventType
 from astrbot_harness import FakeChatProvider, FakeContext, command, llm_turn, make_event
 from astrbot_plugin_jiyi.main import TOOLS_NOTE, JiyiMemory
 from astrbot_plugin_jiyi.tools import says_yes
@@ -213,16 +215,24 @@ def test_the_first_astrbot_rerank_provider_reorders_or_the_fused_order_stays(fai
 
 # ---- a provider that only streams ------------------------------------------------------------
 class StreamOnlyProvider(FakeChatProvider):
-    def __init__(self, answer: str) -> None:
+    """Answers only ``text_chat_stream``: in pieces, then the whole answer (as AstrBot's providers do).
+    A summary request (its prompt asks for ``{"summary": …}``) gets ``summary``."""
+
+    def __init__(self, answer: str, summary: str = "") -> None:
         super().__init__("stream1")
-        self.answer = answer
+        self.answer, self.summary = answer, summary
         self.streamed = 0
+        self.summaries = 0
 
     async def text_chat_stream(self, **kw: Any) -> AsyncIterator[LLMResponse]:
         self.streamed += 1
-        for i in range(0, len(self.answer), 5):
-            yield LLMResponse("assistant", completion_text=self.answer[i : i + 5], is_chunk=True)
-        yield LLMResponse("assistant", completion_text=self.answer)
+        answer = self.answer
+        if self.summary and '{"summary"' in " ".join(str(v) for v in kw.values()):
+            self.summaries += 1
+            answer = json.dumps({"summary": self.summary}, ensure_ascii=False)
+        for i in range(0, len(answer), 5):
+            yield LLMResponse("assistant", completion_text=answer[i : i + 5], is_chunk=True)
+        yield LLMResponse("assistant", completion_text=answer)
 
 
 class StreamOnlyContext(FakeContext):
@@ -244,6 +254,25 @@ def test_extraction_works_with_a_provider_that_only_streams() -> None:
         await llm_turn(make_event("年糕今年三岁了"), "真好")
         assert "用户养了一只名叫年糕的橘猫" in await contents(plugin, "qq1:10001")
         assert ctx.plain_calls == 1 and provider.streamed >= 1  # tried plain once, streamed from then on
+
+    run(scenario, context=ctx, extractor="astrbot")
+
+
+def test_reset_summarises_the_window_with_a_provider_that_only_streams() -> None:
+    provider = StreamOnlyProvider(json.dumps({"memories": []}), summary="用户聊了家里的橘猫年糕和它的生日")
+    ctx = StreamOnlyContext(chat=[provider])
+
+    async def scenario(plugin: JiyiMemory, ctx_: FakeContext) -> None:
+        await llm_turn(make_event("我家那只猫叫年糕"), "好可爱")
+        await llm_turn(make_event("年糕下周过三岁生日"), "生日快乐")
+        await plugin.wait_idle()
+        reset = make_event("/reset")
+        reset.set_extra("_clean_group_context_session", True)  # what AstrBot's builtin /reset marks
+        await call_event_hook(reset, EventType.OnAfterMessageSentEvent)
+        await plugin.wait_idle()
+        summaries = await plugin.holder.run("get_all", user_id="qq1:10001", kinds=["summary"])
+        assert [r.content for r in summaries] == ["用户聊了家里的橘猫年糕和它的生日"]
+        assert provider.summaries == 1 and ctx.plain_calls == 1
 
     run(scenario, context=ctx, extractor="astrbot")
 
