@@ -71,5 +71,6 @@ def hit_lines(hits: Sequence[Any]) -> str:
     for h in hits:
         rec = getattr(h, "record", h)
         when = (rec.valid_from or rec.created_at).date().isoformat()
-        lines.append(f"- [{rec.id[:8]}] ({rec.kind.value}, {when}) {rec.content}")
+        label = "最近" if rec.id.startswith("buffer:") else rec.id[:8]  # said just now, not stored yet
+        lines.append(f"- [{label}] ({rec.kind.value}, {when}) {rec.content}")
     return "\n".join(lines)
