@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 import uuid
@@ -258,6 +259,12 @@ def test_the_memory_page_inside_the_dashboard(world: tuple[Bot, FakeOpenAI, Fake
     log.add(pages=pages.json(), listing=listing)
     components = pages.json()["data"]["components"]
     assert {"type": "page", "name": "memories"}.items() <= next(c for c in components if c["type"] == "page").items()
+    entry = httpx.get(f"{base}/api/v1/plugins/page", params={"plugin_id": "astrbot_plugin_jiyi", "page_name": "memories"},
+                      headers=headers, timeout=30).json()
+    html = httpx.get(f"{base}{entry['data']['content_path']}", timeout=30).text  # what the dashboard's iframe loads
+    log.add(page_entry={"name": entry["data"]["name"], "content_path": "…"}, page_html_tail=html[-300:])
+    assert "jiyi 记忆" in html and "DOMContentLoaded" in html
+    assert re.search(r'<script src="[^"]*bridge-sdk\.js[^"]*"></script></body>', html)  # the bridge the page waits for
     assert listing["status"] == "ok" and owner in listing["data"]["users"], listing
     mine = [m for m in listing["data"]["memories"] if m["content"] == "我的护照放在书房的抽屉里"]
     assert mine and listing["data"]["admin"] is True
