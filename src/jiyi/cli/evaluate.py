@@ -58,6 +58,9 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--split", "split", type=click.Choice(["tune", "check"]), default=None,
               help="Only the tuning or the checking part of the file (docs/scenarios.md#splits): "
                    "a data file's last third of conversations is 'check'; a scenario is 'check' by its id.")
+@click.option("--no-recent", "no_recent", is_flag=True,
+              help="With --scenarios: ask each probe's query alone, without its recent turns (what "
+                   "conversation-aware recall buys).")
 @click.option("--conversations", default=None, help="Which conversations, by index: 0-4, 0,2 (default all).")
 @click.option("--k", "ks", default="1,5,10,20", show_default=True, help="Cut-offs for recall@k.")
 @click.option("--json", "json_out", default=None, type=click.Path(dir_okay=False, path_type=Path),
@@ -72,8 +75,8 @@ def parse_ks(text: str) -> tuple[int, ...]:
                    "plus seeded noise; 'none' = no reranker) and print a table: what a reranker would buy.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the simulated reranker's noise.")
 def eval_(data: Path | None, scenarios: str | None, categories: str | None, probe_ids: str | None,
-          min_pass: float | None, brief: bool, split: str | None, conversations: str | None, ks: str, json_out: Path | None,
-          limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
+          min_pass: float | None, brief: bool, split: str | None, no_recent: bool, conversations: str | None, ks: str,
+          json_out: Path | None, limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
     """Evidence recall of search (--data), or the scenario evaluation (--scenarios).
 
     --data: every turn added with its dia_id, every question searched, each conversation
@@ -90,7 +93,8 @@ def eval_(data: Path | None, scenarios: str | None, categories: str | None, prob
     if (data is None) == (scenarios is None):
         raise click.UsageError("give one of --data FILE or --scenarios FILE")
     if scenarios is not None:
-        _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief, split)
+        _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief, split,
+                        use_recent=not no_recent)
         return
     assert data is not None
     from jiyi.eval.report import format_report
@@ -134,12 +138,13 @@ def _csv(text: str | None) -> list[str] | None:
 
 
 def _eval_scenarios(spec: str, categories: list[str] | None, probe_ids: list[str] | None, json_out: Path | None,
-                    min_pass: float | None, brief: bool, split: str | None = None) -> None:
+                    min_pass: float | None, brief: bool, split: str | None = None, *, use_recent: bool = True) -> None:
     from jiyi.errors import JiyiError
     from jiyi.eval.scenarios import ScenarioOptions, run_scenarios
 
     try:
-        report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids, split=split),
+        report = run_scenarios(spec, ScenarioOptions(categories=categories, probes=probe_ids, split=split,
+                                                     use_recent=use_recent),
                                progress=lambda msg: click.echo(msg, err=True))
     except JiyiError as exc:
         raise CliError(str(exc)) from None

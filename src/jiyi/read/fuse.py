@@ -30,7 +30,7 @@ from jiyi.stores.protocol import Pairs, ScoreStats
 RRF_K = 60
 
 #: Routes whose unlisted items scored 0 (a keyword or entity not matched at all).
-ZERO_FILLED = frozenset({"keyword", "entity"})
+ZERO_FILLED = frozenset({"keyword", "entity", "recent_keyword"})
 #: A memory with no vector in a channel (a fact has no ``context`` vector) reads as its own text.
 FALLBACK = {"context": "vector"}
 #: How deep into each route list items are fused (the statistics use the whole list, or the

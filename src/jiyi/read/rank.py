@@ -33,6 +33,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "keyword": 0.4,  # BM25 over jieba / stemmed tokens
     "entity": 0.0,
     "recency": 0.0,
+    "recent_vector": 1.0,  # the conversation before the query (read/followup.py), × how much the query leans on it
+    "recent_keyword": 0.5,
     "buffer": 0.5,  # short-term buffer: a full word match scores 1.25× the best stored hit (buffered.py)
     # candidate-set adjustments (boosts.py)
     "next": 0.2,

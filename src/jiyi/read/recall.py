@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, successor_lifts
+from jiyi.read.curate import covered
+from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
@@ -83,6 +85,12 @@ def recall(
     tr.query = info
     with timer("embed"):
         qvec = embedder.embed_query(req.query)
+    cue = None
+    if req.recent:
+        with timer("recent"):
+            cue = conversation_cue(req.query, info.tokens, req.recent, embedder)
+    if cue is not None:  # the conversation before the query (read/followup.py)
+        weights = {**weights, **{r: weights.get(r, 0.0) * cue.lean for r in ("recent_vector", "recent_keyword")}}
     statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if req.at else (Status.ACTIVE,)
     flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
                        created_after=req.created_after, created_before=req.created_before)
@@ -93,6 +101,12 @@ def recall(
         ranked["context"] = context_route(store, scope, qvec, flt) if weights.get("context", 0) > 0 else Ranking([])
     with timer("keyword"):
         ranked["keyword"] = keyword_route(store, scope, info.tokens, flt)
+    if cue is not None and cue.vector is not None and weights.get("recent_vector", 0) > 0:
+        with timer("recent_vector"):
+            ranked["recent_vector"] = vector_route(store, scope, cue.vector, flt)
+    if cue is not None and cue.tokens and weights.get("recent_keyword", 0) > 0:
+        with timer("recent_keyword"):
+            ranked["recent_keyword"] = keyword_route(store, scope, cue.tokens, flt)
     routes = {name: r.hits for name, r in ranked.items()}
     stats = {name: r.stats for name, r in ranked.items() if r.stats is not None}
     if weights.get("recency", 0) > 0:
@@ -221,7 +235,8 @@ def novel_first(hits: Sequence[Hit]) -> list[Hit]:
     """Hits that bring a source turn not already behind a better hit, then the repeats.
 
     A fact extracted from a turn and the turn itself say the same thing; the second
-    of them goes after every hit that adds something, keeping its order there. When
+    of them goes after every hit that adds something, keeping its order there (a turn
+    below the memories made from it stays in place when they do not cover what it says). When
     the repeat is a memory distilled from exactly the turn(s) of a raw turn ranked
     above it, the two trade places: the statement ("用户搬到了杭州") serves a prompt
     better than the chat line it came from, and the turns covered at each rank stay
@@ -231,11 +246,18 @@ def novel_first(hits: Sequence[Hit]) -> list[Hit]:
     fresh: list[Hit] = []
     repeats: list[Hit] = []
     turn_at: dict[frozenset[str], int] = {}  # sources of a raw turn in ``fresh`` → its index
+    said: dict[str, list[MemoryRecord]] = {}  # source → the distilled memories above that came from it
     for h in hits:
         sources = frozenset(h.source_ids)
+        if h.kind is not Kind.EPISODE:
+            for s in sources:
+                said.setdefault(s, []).append(h.record)
+        elif sources and sources <= seen and not covered(h.content, [r for s in sources for r in said.get(s, ())]):
+            fresh.append(h)  # the turn says more than what was made from it ("her teacher is Mr. Okafor")
+            continue
         if sources and sources <= seen:
             j = turn_at.pop(sources, None) if h.kind is not Kind.EPISODE else None
-            if j is not None:
+            if j is not None and covered(fresh[j].content, said.get(next(iter(sources)), [h.record])):
                 turn = fresh[j]
                 fresh[j] = Hit(h.record, turn.score, {**h.scores, "took_place_of_turn": turn.score})
                 h = turn

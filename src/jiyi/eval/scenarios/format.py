@@ -26,7 +26,7 @@ DEFAULT_STEP = timedelta(seconds=30)
 DEFAULT_BUDGET = 800
 DEFAULT_K = 10
 #: Files shipped in the package, loadable by name (``jiyi eval --scenarios dev``).
-BUNDLED = ("dev",)
+BUNDLED = ("dev", "followup")
 
 
 class ScenarioFileError(InvalidInput):
@@ -82,6 +82,14 @@ class HitsExpect:
 
 
 @dataclass(slots=True, frozen=True)
+class RecentMessage:
+    """One message of the probe's conversation before its query (``search(..., recent=...)``)."""
+
+    role: str
+    content: str
+
+
+@dataclass(slots=True, frozen=True)
 class Probe:
     id: str
     category: str
@@ -94,6 +102,7 @@ class Probe:
     hits: HitsExpect | None = None
     note: str = ""
     lang: str = ""  # "zh" / "en" for the report's language rows; "" = from the query's script
+    recent: tuple[RecentMessage, ...] = ()  # the conversation just before the query, oldest first
 
 
 @dataclass(slots=True, frozen=True)
@@ -233,7 +242,7 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
 
 
 _PROBE_KEYS = {"id", "category", "user", "at", "query", "budget_tokens", "include_sensitive", "block", "hits", "note",
-               "lang"}
+               "lang", "recent"}
 
 
 def _probe(r: _Reader, raw: Any, where: str, users: set[str]) -> Probe:
@@ -250,6 +259,7 @@ def _probe(r: _Reader, raw: Any, where: str, users: set[str]) -> Probe:
     lang = p.get("lang", "")
     if lang not in ("", "zh", "en"):
         r.fail(f"{where}.lang", f"must be 'zh' or 'en', got {lang!r}")
+    recent = _recent(r, p.get("recent", []), f"{where}.recent")
     block = _block(r, p["block"], f"{where}.block") if "block" in p else None
     hits = _hits(r, p["hits"], f"{where}.hits") if "hits" in p else None
     if block is None and hits is None:
@@ -257,7 +267,30 @@ def _probe(r: _Reader, raw: Any, where: str, users: set[str]) -> Probe:
     return Probe(id=r.id_(p["id"], f"{where}.id"), category=r.id_(p["category"], f"{where}.category"), user=user,
                  at=r.when(p["at"], f"{where}.at"), query=r.str_(p["query"], f"{where}.query"),
                  budget_tokens=budget, include_sensitive=sensitive, block=block, hits=hits,
-                 note=str(p.get("note", "")), lang=lang)
+                 note=str(p.get("note", "")), lang=lang, recent=recent)
+
+
+#: At most this many recent messages per probe (as ``search`` takes).
+MAX_RECENT = 50
+
+
+def _recent(r: _Reader, raw: Any, where: str) -> tuple[RecentMessage, ...]:
+    """``["text", {"role": "assistant", "content": "..."}, ...]``: strings are the user's."""
+    items = r.list_(raw, where)
+    if len(items) > MAX_RECENT:
+        r.fail(where, f"{len(items)} messages; at most {MAX_RECENT}")
+    out = []
+    for i, item in enumerate(items):
+        iw = f"{where}[{i}]"
+        if isinstance(item, str):
+            out.append(RecentMessage("user", r.str_(item, iw)))
+            continue
+        m = r.obj(item, iw, {"role", "content"}, required=("content",))
+        role = m.get("role", "user")
+        if role not in ROLES:
+            r.fail(f"{iw}.role", f"must be one of {', '.join(ROLES)}, got {role!r}")
+        out.append(RecentMessage(role, r.str_(m["content"], f"{iw}.content")))
+    return tuple(out)
 
 
 def _block(r: _Reader, raw: Any, where: str) -> BlockExpect:

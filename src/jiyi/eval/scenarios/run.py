@@ -50,6 +50,7 @@ class ScenarioOptions:
     memory_options: Mapping[str, Any] = field(default_factory=dict)  # extra Memory(**config)
     embedder: Any = None  # an embedder instance to share (default: built once from the settings)
     split: str | None = None  # "tune" or "check": only the scenarios of that part (jiyi.eval.split)
+    use_recent: bool = True  # pass each probe's recent turns to search/build_context (False: the query alone)
 
 
 def run_scenarios(data: str | Path | ScenarioFile, options: ScenarioOptions | None = None,
@@ -75,7 +76,8 @@ def run_scenarios(data: str | Path | ScenarioFile, options: ScenarioOptions | No
     for scenario, probes in chosen:
         if progress:
             progress(f"{scenario.id}: {len(scenario.messages)} messages, {len(probes)} probes")
-        report.results.extend(run_scenario(scenario, probes, config, embedder, sfile.extra_past_markers, report))
+        report.results.extend(run_scenario(scenario, probes, config, embedder, sfile.extra_past_markers, report,
+                                           use_recent=opts.use_recent))
     return report
 
 
@@ -93,7 +95,8 @@ def _shared_embedder(config: Mapping[str, Any]) -> Any:
 
 
 def run_scenario(scenario: Scenario, probes: Iterable[Probe], config: Mapping[str, Any], embedder: Any,
-                 past_markers: Sequence[str] = (), report: ScenarioReport | None = None) -> list[ProbeResult]:
+                 past_markers: Sequence[str] = (), report: ScenarioReport | None = None, *,
+                 use_recent: bool = True) -> list[ProbeResult]:
     """One scenario in a fresh store; results in the file's probe order."""
     ordered = sorted(enumerate(probes), key=lambda ip: ip[1].at)
     results: dict[int, ProbeResult] = {}
@@ -113,7 +116,7 @@ def run_scenario(scenario: Scenario, probes: Iterable[Probe], config: Mapping[st
                     report.ingest_seconds += time.perf_counter() - t0
                     report.messages += len(due)
                 clock.set(probe.at)
-                results[index] = ask(mem, scenario.id, probe, past_markers)
+                results[index] = ask(mem, scenario.id, probe, past_markers, use_recent=use_recent)
     return [results[i] for i in sorted(results)]
 
 
@@ -143,12 +146,18 @@ def _as_message(m: ScenarioMessage) -> dict[str, str]:
     return msg
 
 
-def ask(mem: Memory, scenario_id: str, probe: Probe, past_markers: Sequence[str] = ()) -> ProbeResult:
-    """Ask one probe (the clock already at its moment) and check its expectations."""
+def ask(mem: Memory, scenario_id: str, probe: Probe, past_markers: Sequence[str] = (), *,
+        use_recent: bool = True) -> ProbeResult:
+    """Ask one probe (the clock already at its moment) and check its expectations.
+
+    The probe's ``recent`` turns go with the query unless ``use_recent`` is False.
+    """
+    recent = [{"role": m.role, "content": m.content} for m in probe.recent] if use_recent and probe.recent else None
     block = mem.build_context(probe.query, user_id=probe.user, budget_tokens=probe.budget_tokens,
-                              include_sensitive=probe.include_sensitive)
+                              include_sensitive=probe.include_sensitive, recent=recent)
     k = probe.hits.k if probe.hits else 0
-    hits = mem.search(probe.query, user_id=probe.user, limit=k, include_sensitive=probe.include_sensitive) if k else []
+    hits = mem.search(probe.query, user_id=probe.user, limit=k, include_sensitive=probe.include_sensitive,
+                      recent=recent) if k else []
     failures = check_block(probe, block, past_markers) + check_hits(probe, hits)
     return ProbeResult(scenario=scenario_id, probe=probe, block=block, hits=[h.content for h in hits],
                        failures=failures)
