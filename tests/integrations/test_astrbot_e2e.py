@@ -318,3 +318,23 @@ def test_the_upload_zip_reinstalls_the_plugin_and_its_memories_stay(bot: Bot, tm
     assert bot.command("/mem stats") == before  # the data dir outlived the plugin folder
     _, req = bot.ask("我的车该做保养了吗", streaming=True)
     assert MEMORY_TAG in req.prompt and "特斯拉" in req.prompt
+
+
+@pytest.mark.timeout(600)
+def test_a_follow_up_recalls_the_memory_its_previous_turn_named(bot: Bot, tmp_path: Path) -> None:
+    """The conversation reaches recall: "那家店叫什么来着？" names nothing, the turn before it does."""
+    for text in ("小区门口新开了一家面馆，叫老陈面馆", "公司楼下的咖啡店叫拾光咖啡，拿铁很好喝"):
+        bot.ask(text, streaming=False)
+    wait_until_listed(bot, "拾光咖啡")
+    bot.chat.login()  # a new WebChat conversation: its history is only what follows
+    bot.ask("我今天又去公司楼下那家咖啡店了", streaming=False)
+    _, req = bot.ask("对了，那家店叫什么来着？", streaming=True)
+    block = req.prompt[req.prompt.index(MEMORY_TAG):]
+    out = Path(os.environ.get("JIYI_ASTRBOT_TRANSCRIPT") or tmp_path / "astrbot-e2e-transcript.json")
+    out.with_name(f"{out.stem}-followup.json").write_text(
+        json.dumps({"history": req.messages[:-1], "query": last_user_text(req), "block": block},
+                   ensure_ascii=False, indent=2), "utf-8")
+    assert "拾光咖啡" in block
+    # the two turns are found by the question; the one the previous turn named ranks first
+    coffee, noodles = block.find("公司楼下的咖啡店叫拾光咖啡"), block.find("小区门口新开了一家面馆")
+    assert coffee >= 0 and (noodles < 0 or coffee < noodles), block

@@ -423,3 +423,18 @@ def test_a_taken_panel_port_is_an_answer() -> None:
             assert answer.startswith(f"记忆面板无法在 127.0.0.1:{port} 上启动")
 
         run(scenario, panel_port=port)
+
+
+def test_a_follow_up_recalls_what_its_previous_turn_named() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await llm_turn(make_event("小区门口新开了一家面馆，叫老陈面馆"), "听起来不错")
+        await llm_turn(make_event("公司楼下的咖啡店叫拾光咖啡，拿铁很好喝"), "下次试试")
+        await plugin.wait_idle()
+        history = [{"role": "user", "content": "我今天又去公司楼下那家咖啡店了"},
+                   {"role": "assistant", "content": "还是点的拿铁吗？"}]
+        req = await llm_turn(make_event("对了，那家店叫什么来着？"), "拾光咖啡", contexts=history)
+        block = memory_parts(req)[0].text
+        assert "拾光咖啡" in block
+        assert "老陈面馆" not in block or block.index("拾光咖啡") < block.index("老陈面馆")
+
+    run(scenario, top_k=1)
