@@ -161,8 +161,7 @@ class JiyiMemory(Star):
         session = self.epochs.session_id(event.unified_msg_origin, getattr(conversation, "cid", None))
         event.set_extra(TURN_KEY, Turn(owner, session, text, speaker.name, speaker.umo))
         self._windows.setdefault(speaker.umo, {})[owner] = session
-        tools = getattr(req, "func_tool", None)
-        with_tools = bool(tools) and len(tools) > 0
+        with_tools = bool(other_tools(getattr(req, "func_tool", None)))
         budget = int(self.cfg.get("budget_tokens", 600))
         if with_tools:  # a long block makes small (MoE) models stop calling tools (LivingMemory #98)
             budget = min(budget, int(self.cfg.get("tools_budget_tokens", 250)))
@@ -627,6 +626,21 @@ BUFFERED = "buffer:"  # search hits from the short-term buffer (read/buffered.py
 FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
 TOOLS_NOTE = "（以上记忆仅供参考；需要工具时照常调用工具。）"
 GLOBAL_HEAD = "以下是本机器人对所有用户都适用的共享信息："
+
+
+#: Tools that do not make a request "a tool call": this plugin's own memory tools and the two AstrBot
+#: offers in every request (4.29: ``send_message_to_user``, ``future_task``). Only other tools (web
+#: search, MCP, other plugins') get the tighter memory block, or every default setup would.
+QUIET_TOOLS = frozenset({"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory",
+                         "send_message_to_user", "future_task"})
+
+
+def other_tools(tools: Any) -> list[str]:
+    """The names of the request's tools that are neither the plugin's nor AstrBot's always-on ones."""
+    names = getattr(tools, "names", None)
+    if not callable(names):
+        return []
+    return [n for n in names() if n not in QUIET_TOOLS]
 
 
 def inject(req: ProviderRequest, block: str, where: str) -> None:

@@ -155,14 +155,14 @@ def install_as_documented(venv: Path, root: Path) -> None:
 
 
 def configure(root: Path, fake: FakeOpenAI, port: int, *, providers: Sequence[dict[str, Any]] = (),
-              plugin_config: dict[str, Any] | None = None) -> None:
+              plugin_config: dict[str, Any] | None = None, settings: dict[str, Any] | None = None) -> None:
     """What a user clicks in the WebUI: one OpenAI-compatible provider (the fake), the dashboard port;
     and ``providers`` more (a rerank provider, a second chat model) and the plugin's settings if given."""
     path = root / "data" / "cmd_config.json"
     cfg = json.loads(path.read_text("utf-8-sig"))
     cfg["dashboard"].update(host="127.0.0.1", port=port)
     cfg["provider"] = [chat_provider("fake", fake.base_url), *providers]
-    cfg.setdefault("provider_settings", {}).update(default_provider_id="fake")
+    cfg.setdefault("provider_settings", {}).update(default_provider_id="fake", **(settings or {}))
     path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2), "utf-8")
     if plugin_config is not None:  # what the plugin's settings page saves
         target = root / "data" / "config" / "astrbot_plugin_jiyi_config.json"
@@ -189,7 +189,8 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
 
 @contextmanager
 def running_bot(tmp_path_factory: pytest.TempPathFactory, fake: FakeOpenAI, *,
-                providers: Sequence[dict[str, Any]] = (), plugin_config: dict[str, Any] | None = None) -> Iterator[Bot]:
+                providers: Sequence[dict[str, Any]] = (), plugin_config: dict[str, Any] | None = None,
+                settings: dict[str, Any] | None = None) -> Iterator[Bot]:
     """A fresh AstrBot (``astrbot init``, jiyi and the plugin installed as documented) talking to ``fake``."""
     venv = astrbot_venv()
     root = tmp_path_factory.mktemp("astrbot-root")
@@ -199,7 +200,7 @@ def running_bot(tmp_path_factory: pytest.TempPathFactory, fake: FakeOpenAI, *,
     assert init.returncode == 0, init.stdout + init.stderr
     install_as_documented(venv, root)
     port = free_port()
-    configure(root, fake, port, providers=providers, plugin_config=plugin_config)
+    configure(root, fake, port, providers=providers, plugin_config=plugin_config, settings=settings)
     log = root / "astrbot.log"
     with log.open("w") as out:
         proc = subprocess.Popen([str(venv / "bin" / "astrbot"), "run", "-p", str(port)], cwd=root, env=env,
@@ -268,6 +269,7 @@ def test_memories_recorded_and_injected_plain_and_streaming(bot: Bot, tmp_path: 
     # plain: the remembered fact is injected, and the turn is recorded
     answer, prompt = ask("我周末想做花生酱拌面，可以吗？", streaming=False)
     assert answer.startswith("好的，我知道了") and MEMORY_TAG in prompt and "我对花生过敏" in prompt
+    assert "照常调用工具" not in prompt  # only AstrBot's always-on tools and the plugin's: the full block
     assert transcript[-1]["provider_stream"] is False
 
     # streaming: the reply arrives in pieces; the turn must be recorded all the same

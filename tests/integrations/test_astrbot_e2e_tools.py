@@ -116,7 +116,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Bot, FakeO
     plugin_config = {"extractor": "astrbot", "llm_provider_id": "streamer", "reranker": "astrbot",
                      "rerank_provider_id": "rerank", "reranker_timeout": 5.0, "panel_port": free_port()}
     try:
-        with running_bot(tmp_path_factory, fake, providers=providers, plugin_config=plugin_config) as bot:
+        # AstrBot's web search on: its tools join every request, as a search plugin's would (#98's setup)
+        with running_bot(tmp_path_factory, fake, providers=providers, plugin_config=plugin_config,
+                         settings={"web_search": True, "websearch_provider": "tavily"}) as bot:
             yield bot, streamer, rerank
     finally:
         for server in (fake, streamer, rerank):
@@ -171,7 +173,7 @@ def test_the_model_remembers_finds_and_forgets_through_tools_with_memories_injec
     answer, reqs = exchange(bot, text, tool_call("remember_long_term_memory", {"content": "我下周三要去杭州出差"}))
     first, after_tool = reqs[0], reqs[-1]
     log.add(step="remember", user=text, reply=answer, requests=[r.messages for r in reqs], tools=sorted(offered_tools(first)))
-    assert TOOL_NAMES <= offered_tools(first)
+    assert TOOL_NAMES <= offered_tools(first) and any("search" in t and t not in TOOL_NAMES for t in offered_tools(first))
     assert MEMORY_TAG in user_block(first) and "我对花生过敏" in user_block(first)
     assert "照常调用工具" in user_block(first)  # the tools note, with the tighter budget
     assert len(reqs) == 2 and tool_messages(after_tool) and tool_messages(after_tool)[0].startswith("已记住：我下周三要去杭州出差")

@@ -99,6 +99,13 @@ def test_a_request_with_tools_gets_a_tighter_block_and_the_tools_note() -> None:
         with_tools = memory_parts(req)[0].text
         assert TOOLS_NOTE in with_tools and TOOLS_NOTE not in memory_parts(plain)[0].text
         assert with_tools.count("\n- ") < memory_parts(plain)[0].text.count("\n- ")
+        # AstrBot's always-on tools and the plugin's own do not count: the full block
+        quiet = ToolSet([FunctionTool(name=n, description="", parameters={"type": "object", "properties": {}})
+                         for n in ("send_message_to_user", "future_task", "search_long_term_memory")])
+        req = ProviderRequest(prompt=event.message_str, func_tool=quiet)
+        await call_event_hook(make_event("说说我的收集爱好"), EventType.OnLLMRequestEvent, req)
+        full = memory_parts(req)[0].text
+        assert TOOLS_NOTE not in full and full.count("\n- ") > with_tools.count("\n- ")
 
     run(scenario, budget_tokens=600, tools_budget_tokens=60)
 
