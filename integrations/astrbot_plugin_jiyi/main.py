@@ -175,7 +175,8 @@ class JiyiMemory(Star):
             return
         if block:
             if with_tools:
-                block = block.replace("</memories>", f"{TOOLS_NOTE}\n</memories>")
+                head, _, tail = block.rpartition("</memories>")
+                block = f"{head}{TOOLS_NOTE}\n</memories>{tail}"
             inject(req, block, str(self.cfg.get("injection") or "user_message"))
 
     async def _recall_block(self, text: str, owner: str, budget: int, recent: list[dict[str, str]]) -> str:
@@ -189,7 +190,9 @@ class JiyiMemory(Star):
                                        recent=recent or None)
         if not shared:
             return str(block or "")
-        lines = "\n".join(f"- {h.content}" for h in shared)
+        from jiyi.read.sanitize import neutralise  # the block's one rule for inert memory lines
+
+        lines = "\n".join(f"- {neutralise(h.content)}" for h in shared)
         extra = f"<memories>\n{GLOBAL_HEAD}\n{lines}\n</memories>"
         return f"{block}\n{extra}" if block else extra
 
