@@ -256,17 +256,32 @@ class JiyiMemory(Star):
                 "只有用户在下一条消息里明确说确认后，才用 confirmed=true 再调用一次。")
 
     async def _matching(self, owner: str, query: str) -> list[Any]:
-        """The memories ``query`` names: an id prefix, else the best search hits (at most 3)."""
+        """The memories ``query`` names: an id prefix, else the best search hits.
+
+        Stored memories first: the best one and those about as good (``FORGET_CLOSE``), the
+        conversation turns that said them (their sources, or a turn containing the sentence) and
+        what was extracted from those turns; only when no memory matches, the best turns. Messages not stored yet are never offered.
+        """
         query = clean_text(query)
         rec = await self._resolve(owner, query) if re.fullmatch(r"[0-9a-fA-F-]{4,64}", query or "") else None
         if rec is not None:
             return [rec]
-        hits = [h for h in await self.holder.run("search", query, user_id=owner, limit=4)
+        hits = [h for h in await self.holder.run("search", query, user_id=owner, limit=6)
                 if not h.id.startswith(BUFFERED)]  # a message not stored yet is no memory to delete
-        if not hits:
+        memories = [h for h in hits if h.kind.value != "episode"]
+        turns = [h for h in hits if h.kind.value == "episode"]
+        pool = memories or turns
+        if not pool:
             return []
-        # the best match, and others only when they match about as well (a weak hit is not what was named)
-        return [h.record for h in hits if h.score >= hits[0].score * FORGET_CLOSE]
+        chosen = [h.record for h in pool if h.score >= pool[0].score * FORGET_CLOSE]
+        if memories:
+            sources = {s for r in chosen for s in r.source_ids}
+            said = [t.record for t in turns
+                    if t.id in sources or set(t.source_ids) & sources or any(r.content in t.content for r in chosen)]
+            # and what was extracted from those turns (the same thing, said again)
+            keys = {k for t in said for k in (t.id, *t.source_ids)}
+            chosen += [m.record for m in memories if m.record not in chosen and set(m.source_ids) & keys] + said
+        return chosen
 
     def _tools_on(self, event: AstrMessageEvent) -> bool:
         return self._active(event) and bool(self.cfg.get("tools", True))

@@ -42,6 +42,9 @@ def test_forget_needs_a_spoken_yes_in_a_later_message() -> None:
     async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
         await command(make_event("mem remember 我下周三要去北京出差"))
         await command(make_event("mem remember 我对花生过敏"))
+        await llm_turn(make_event("记一下，我下周三要去北京出差"), "好的")  # the turn that said it goes too
+        await llm_turn(make_event("出差那天我要几点起床？"), "七点")  # a question about it stays
+        await plugin.wait_idle()
         ask = make_event("把出差那条忘了")
         said = await plugin.tool_forget(ask, query="北京出差")
         assert said.startswith("尚未删除") and "我下周三要去北京出差" in said
@@ -60,6 +63,8 @@ def test_forget_needs_a_spoken_yes_in_a_later_message() -> None:
         done = await plugin.tool_forget(make_event("对，删吧"), query="北京出差", confirmed=True)
         assert done.startswith("已删除：") and "我下周三要去北京出差" in done
         assert await contents(plugin, "qq1:10001") == {"我对花生过敏"}
+        turns = {r.content for r in await plugin.holder.run("get_all", user_id="qq1:10001", kinds=["episode"])}
+        assert "出差那天我要几点起床？" in turns and "记一下，我下周三要去北京出差" not in turns
 
     run(scenario)
 
