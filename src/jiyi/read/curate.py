@@ -42,6 +42,7 @@ from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
 from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, content_units, is_noise, says_little
 from jiyi.read.profile import profile_records
+from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
@@ -104,6 +105,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     "看什么展呀？") shares the lapse of the plan it answers.
     """
     bot_wanted = asks_about_bot(query)
+    past_wanted = asks_past(query)
     current: list[Hit] = []
     past: list[Hit] = []
     made_of: dict[str, list[MemoryRecord]] = {}
@@ -118,7 +120,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
                 and content_units(rec.content) <= REPLY_UNITS:
             verdict = _lapse_verdict(context[rec.id], at)
         if verdict == "lapsed":
-            verdict = "past" if hit.scores.get("time_match") else "drop"  # "last week" asks for it
+            # "last week" / "when did I…" asks for it: lowered under the past heading, not dropped
+            verdict = "past" if hit.scores.get("time_match") or past_wanted else "drop"
         if verdict == "drop":
             continue
         if verdict == "past" or lapsed(rec, at):

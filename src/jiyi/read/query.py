@@ -23,8 +23,12 @@ _CURRENT_ASK = re.compile(
 )
 #: Questions about the past or about a date ("约的是哪一天", "面试是哪天来着", "when did I…"): a lapsed plan may answer.
 _PAST_ASK = re.compile(
-    r"哪天|哪一天|几号|几月几|什么时候|啥时候|何时|哪个月|哪年|来着|上次|那次|之前|以前|当时|那天|"
-    r"\bwhen\b|\bwhat (?:day|date|time)\b|\bwhich day\b|\blast time\b|\bbefore\b|\bago\b|\bused to\b",
+    r"哪天|哪一天|几号|几月几|什么时候|啥时候|何时|哪个月|哪年|来着|上次|那次|那回|之前|以前|当时|那天|那会儿?|"
+    r"上周|上个?月|上礼拜|去年|前年|前几天|前阵子|前段时间|后来|"
+    r"(?:去|吃|见|做|玩|看|买|用|试|学|到|住)过|(?:了|过)(?:没有?|吗)[？?]?$|怎么样了?[？?]?$|"
+    r"\bwhen\b|\bwhat (?:day|date|time)\b|\bwhich day\b|\blast (?:time|week|month|year|weekend)\b|\bbefore\b|"
+    r"\bago\b|\bused to\b|\b(?:did|have|had) (?:i|we|you|he|she|they)\b|\bhow (?:was|did)\b|\bwent\b|"
+    r"\bwhat happened\b|\bever\b",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
@@ -41,6 +45,11 @@ class QueryInfo:
     wants_sensitive: bool
     wants_current: bool = False
     asks_past: bool = False  # about the past or a date: lapsed plans stay candidates (boosts.lapsed_turn_penalty)
+
+
+def asks_past(text: str) -> bool:
+    """Does ``text`` ask about the past or a date ("when did I…", "…去过…吗", "那次…怎么样")?"""
+    return _PAST_ASK.search(text) is not None
 
 
 def analyze_query(text: str, *, ref: datetime, tz: tzinfo | None = None) -> QueryInfo:

@@ -43,6 +43,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "session_keyword_shift": 2.0,  # … counted only beyond this many standard deviations above the mean
     "speaker": 0.8,
     "rerank": 2.0,  # the reranker's score in z units over its candidates (read/rerank.py), when one is set
+    "standing_topic": 1.0,  # on/off: a standing fact the query's topic calls for in the top five (standing.py)
     "current": 3.0,
     "current_window": 2.5,  # … among candidates within this much relevance of the best
     # per-memory shaping

@@ -11,13 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
+from jiyi.read.agents import bot_questions_follow, collapse_repeats, is_pleasantry_turn
 from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, successor_lifts
-from jiyi.read.curate import covered
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
+from jiyi.read.standing import cared_for, query_topic
+from jiyi.read.standing import lifts as standing_lifts
 from jiyi.read.recent import RecentTurn
 from jiyi.read.rerank import RerankReport, RerankStep
 from jiyi.read.routes import (
@@ -91,7 +93,8 @@ def recall(
             cue = conversation_cue(req.query, info.tokens, req.recent, embedder)
     if cue is not None:  # the conversation before the query (read/followup.py)
         weights = {**weights, **{r: weights.get(r, 0.0) * cue.lean for r in ("recent_vector", "recent_keyword")}}
-    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if req.at else (Status.ACTIVE,)
+    statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if req.at else \
+        (Status.ACTIVE, Status.EXPIRED) if info.asks_past else (Status.ACTIVE,)
     flt = RecordFilter(kinds=req.kinds, statuses=statuses, session_id=req.session_id, agent_id=req.agent_id,
                        created_after=req.created_after, created_before=req.created_before)
     ranked: dict[str, Ranking] = {}
@@ -122,9 +125,14 @@ def recall(
     if weights.get("session_keyword", 0) > 0 and info.tokens:
         with timer("session_keyword"):
             tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
+    care: list[str] = []
+    if weights.get("standing_topic", 0) > 0:
+        with timer("topic"):
+            care = cared_for(store, scope, query_topic(embedder.embed_query(req.query), embedder), req.query)
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
-                     weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr)
+                     weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr,
+                     care=care)
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug log)
         log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
@@ -153,7 +161,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
           sessions: SessionScores | None = None, rerank: RerankStep | None = None,
-          trace: RecallTrace | None = None) -> list[Hit]:
+          trace: RecallTrace | None = None, care: Sequence[str] = ()) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
@@ -168,13 +176,20 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:
         fetched.update((r.id, r) for r in store.get_many(scope, [i for i in ids if i not in fetched]))
         return [(rec, fusion.relevance(rec.id, floor)) for i in ids if (rec := fetched.get(i)) is not None
-                and passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)]
+                and (passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)
+                     or info.asks_past and _past_evidence(rec, at=at, historical=historical,
+                                                          show_sensitive=show_sensitive))
+                and not is_pleasantry_turn(rec)]
 
     cands = admit(pool)
     have = {rec.id for rec, _ in cands}
     missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
     if missing:
         cands += admit(sorted(missing))
+    if care:  # standing facts the query's topic calls for (read/standing.py)
+        have = {rec.id for rec, _ in cands}
+        cands += admit([i for i in care if i not in have])
+    cands, repeats = collapse_repeats(cands)
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
     if weights.get("lapsed", 0.0) > 0 and not info.asks_past:
         turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
@@ -196,9 +211,12 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     lifts = successor_lifts(cands, totals)
     for mid, lift in lifts.items():
         totals[mid] += lift
+    topic = standing_lifts([rec for rec, _ in cands if rec.id in care], totals) if care else {}
+    for mid, lift in topic.items():
+        totals[mid] += lift
     hits = [Hit(rec, squash(totals[rec.id]), {"total": totals[rec.id]}) for rec, _ in cands]
     hits.sort(key=lambda h: (-h.scores["total"], h.id))
-    shown = novel_first(hits)[: max(0, req.limit)]
+    shown = bot_questions_follow(novel_first(hits)[: max(0, req.limit)])
     # every score part, for the hits returned only (the other candidates' were never read)
     shown_ids = [h.id for h in shown]
     raw = _raw_scores(routes, set(shown_ids))
@@ -212,11 +230,27 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         parts.update(shaper.facts(h.record))
         if h.id in lifts:
             parts["successor"] = lifts[h.id]
+        if h.id in topic:
+            parts["standing_topic"] = topic[h.id]
+        if h.id in repeats:
+            parts["repeats"] = float(repeats[h.id])
         if rr is not None:
             parts.update(rr.parts(h.id))
         parts.update(h.scores)  # the total, and what novel_first noted
         out.append(Hit(h.record, h.score, parts))
     return out
+
+
+def _past_evidence(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensitive: bool) -> bool:
+    """A lapsed plan (or a turn about one) for a question about the past: what happened is evidence.
+
+    It passes the gate as if it had not expired ("when did I go to…", "…去过…吗"); the
+    ranking still lowers it unless the question asks about the past (boosts.lapsed_turn_penalty).
+    """
+    if rec.kind not in (Kind.EVENT, Kind.EPISODE) or (rec.expires_at is None and rec.status is not Status.EXPIRED):
+        return False
+    alive = rec.replace(expires_at=None, status=Status.ACTIVE if rec.status is Status.EXPIRED else rec.status)
+    return passes_gate(alive, at=at, historical=historical, show_sensitive=show_sensitive)
 
 
 def _raw_scores(routes: Mapping[str, Sequence[tuple[str, float]]], ids: set[str]) -> dict[str, dict[str, float]]:
@@ -235,8 +269,7 @@ def novel_first(hits: Sequence[Hit]) -> list[Hit]:
     """Hits that bring a source turn not already behind a better hit, then the repeats.
 
     A fact extracted from a turn and the turn itself say the same thing; the second
-    of them goes after every hit that adds something, keeping its order there (a turn
-    below the memories made from it stays in place when they do not cover what it says). When
+    of them goes after every hit that adds something, keeping its order there. When
     the repeat is a memory distilled from exactly the turn(s) of a raw turn ranked
     above it, the two trade places: the statement ("用户搬到了杭州") serves a prompt
     better than the chat line it came from, and the turns covered at each rank stay
@@ -246,18 +279,11 @@ def novel_first(hits: Sequence[Hit]) -> list[Hit]:
     fresh: list[Hit] = []
     repeats: list[Hit] = []
     turn_at: dict[frozenset[str], int] = {}  # sources of a raw turn in ``fresh`` → its index
-    said: dict[str, list[MemoryRecord]] = {}  # source → the distilled memories above that came from it
     for h in hits:
         sources = frozenset(h.source_ids)
-        if h.kind is not Kind.EPISODE:
-            for s in sources:
-                said.setdefault(s, []).append(h.record)
-        elif sources and sources <= seen and not covered(h.content, [r for s in sources for r in said.get(s, ())]):
-            fresh.append(h)  # the turn says more than what was made from it ("her teacher is Mr. Okafor")
-            continue
         if sources and sources <= seen:
             j = turn_at.pop(sources, None) if h.kind is not Kind.EPISODE else None
-            if j is not None and covered(fresh[j].content, said.get(next(iter(sources)), [h.record])):
+            if j is not None:
                 turn = fresh[j]
                 fresh[j] = Hit(h.record, turn.score, {**h.scores, "took_place_of_turn": turn.score})
                 h = turn

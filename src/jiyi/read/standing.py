@@ -1,0 +1,70 @@
+"""A standing fact the query's topic calls for ranks in the top five of ``search``.
+
+"推荐一个零食给我" never names peanuts, and the words share nothing with "用户对花生过敏"; an
+agent that searches before it answers must still see the allergy. So a query's topic is
+read by similarity: its embedding against a short description of each topic
+(:data:`TOPICS`, one line per topic in both languages, embedded once). When the closest
+topic beats the runner-up by :data:`MARGIN` and it is one that standing facts care about
+(eating and drinking: allergies and diet; health), the user's active standing memories in
+those slot families (:data:`CARE`) are lifted just above the fifth hit (at most
+:data:`LIFTED` of them, the most important first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from jiyi.read.profile import STANDING_KINDS, is_standing, profile_order
+from jiyi.records import MemoryRecord, Scope, Status
+from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.write.embed import CachedEmbedder
+
+#: Topics a query can be about, each described in a line (compared by embedding, not by words).
+TOPICS: dict[str, str] = {
+    "food": "吃什么喝什么：推荐食物、零食、饮料、菜、餐厅、外卖、做饭 | what to eat or drink: food, snacks, drinks, "
+            "dishes, restaurants, cooking",
+    "health": "身体、健康、看病、吃药、运动 | body, health, doctor, medicine, exercise",
+    "home": "住在哪里、搬家、城市、小区、房子 | where to live, moving, city, home",
+    "work": "工作、公司、职业、上班、同事 | work, job, company, career, colleagues",
+    "people": "家人、朋友、伴侣、孩子、宠物 | family, friends, partner, children, pets",
+    "style": "回答的方式、长短、语气、称呼 | how to reply: length, tone, form of address",
+}
+#: The slot families a topic's standing facts live in (what a bot must not forget there).
+CARE: dict[str, tuple[str, ...]] = {"food": ("allergy/", "diet/"), "health": ("health/", "allergy/")}
+#: The closest topic must be this much closer (cosine) than the next one.
+MARGIN = 0.02
+#: At most this many standing facts are lifted into the top five.
+LIFTED = 2
+#: The rank they are lifted above (0-based: the fifth hit).
+RANK = 4
+#: How many standing memories are read to find them.
+SCAN = 200
+
+
+def query_topic(qvec: np.ndarray, embedder: CachedEmbedder) -> str | None:
+    """The topic ``qvec`` is clearly about, or None."""
+    sims = sorted(((float(np.dot(qvec, embedder.embed_query(text))), name) for name, text in TOPICS.items()),
+                  reverse=True)
+    (best, name), (second, _) = sims[0], sims[1]
+    return name if best - second >= MARGIN else None
+
+
+def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list[str]:
+    """Ids of the user's active standing memories in ``topic``'s slot families, most important first."""
+    families = CARE.get(topic or "")
+    if not families:
+        return []
+    found = [r for r in store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
+             if (r.slot or "").startswith(families) and is_standing(r, query)]
+    return [r.id for r in profile_order(found)[:LIFTED]]
+
+
+def lifts(chosen: Sequence[MemoryRecord], totals: Mapping[str, float]) -> dict[str, float]:
+    """How much to add to each of ``chosen`` (gated candidates) to rank just above the fifth total."""
+    if not chosen:
+        return {}
+    order = sorted(totals.values(), reverse=True)
+    target = order[min(RANK, len(order) - 1)] + 0.01
+    return {r.id: target - totals[r.id] for r in chosen if totals[r.id] < target}
