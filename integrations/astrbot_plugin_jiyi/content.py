@@ -7,6 +7,8 @@ summaries; nothing but readable text reaches jiyi from this plugin.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 _DATA_URI = re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=\s]+")
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")
@@ -27,3 +29,32 @@ def clean_text(text: str | None) -> str:
     out = re.sub(r"[ \t]+", " ", out)
     out = re.sub(r"\n\s*\n+", "\n", out).strip()
     return out[:MAX_CHARS]
+
+
+def recent_turns(contexts: Sequence[Any] | None, limit: int) -> list[dict[str, str]]:
+    """The last ``limit`` user/assistant messages of AstrBot's conversation history (``req.contexts``,
+    OpenAI format, oldest first) as plain ``{"role", "content"}`` text for jiyi's ``recent``.
+
+    Tool calls, tool results and system messages are left out; multimodal content keeps its
+    text parts; pictures, base64 and earlier memory blocks are stripped (:func:`clean_text`).
+    """
+    if limit <= 0:
+        return []
+    out: list[dict[str, str]] = []
+    for message in reversed(list(contexts or [])):
+        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+            continue
+        text = clean_text(_text_of(message.get("content")))
+        if text:
+            out.append({"role": str(message["role"]), "content": text})
+            if len(out) >= limit:
+                break
+    return out[::-1]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text") or "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""

@@ -10,14 +10,21 @@
 - jiyi is imported when AstrBot imports this module, so a missing jiyi makes AstrBot install
   ``requirements.txt``; when that fails too, the plugin loads after a restart and ``/mem``
   answers with the install command (``install.py``);
-- every message belongs to its speaker (scope ``user`` / ``session`` / ``persona``);
-- ``/mem list|search|show|remember|stats`` for everyone, ``/mem forget|delete|export|
-  reembed|import_mnemosyne`` for admins.
+- every message belongs to its speaker (scope ``user`` / ``session`` / ``persona``), after
+  identity aliases (``/mem link``, aliases.py); a ``global`` scope holds shared facts for the
+  whole bot (admin-written, recalled for everyone);
+- LLM tools (tools.py): search, remember and forget the speaker's own memories, forget only
+  after the user confirms in words; with tools in the request the block gets a tighter budget
+  (``tools_budget_tokens``) so small models keep calling tools;
+- ``/mem list|search|show|remember|stats|delete|forget|link|unlink|panel`` for everyone (on
+  their own memories); ``/mem global`` writes, ``export|reembed|import_mnemosyne|
+  import_livingmemory|forget_user`` and other people's data are for admins.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import time
@@ -32,11 +39,15 @@ from astrbot.api.provider import LLMResponse, ProviderRequest
 from astrbot.api.star import Context, Star
 from astrbot.core.agent.message import TextPart
 
-from .content import clean_text
+from .aliases import AliasBook
+from .content import clean_text, recent_turns
 from .install import forget_attempt, let_astrbot_install, missing_hint
+from .livingmemory import read_livingmemory
 from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
-from .scopes import Speaker, normalize_persona, owner_id, speaker_name
+from .panel import ALL, LinkServer, PanelData, Signer, register_pages
+from .scopes import GLOBAL_OWNER, Speaker, normalize_persona, owner_id, speaker_name
 from .store import MemoryHolder, SessionEpochs, plugin_data_dir
+from .tools import ASKED_KEY, ForgetGate, hit_lines
 
 TURN_KEY = "jiyi_turn"
 REPLY_KEY = "jiyi_reply"
@@ -76,12 +87,19 @@ class JiyiMemory(Star):
         self.data_dir = plugin_data_dir()
         self.holder = MemoryHolder(self.cfg, context, self.data_dir)
         self.epochs = SessionEpochs(self.data_dir / "sessions.json")
+        self.aliases = AliasBook(self.data_dir / "aliases.json")
+        self.forgets = ForgetGate()
+        self.panel = PanelData(self.holder.run)
+        self._link_server: LinkServer | None = None
         self._personas: dict[str, str] = {}
+        self._windows: dict[str, dict[str, str]] = {}  # umo → owner → jiyi session of the current window
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def initialize(self) -> None:
         if JIYI_MISSING:
             return
+        if register_pages(self.context, self.panel):
+            logger.info("jiyi: the memory page is in the dashboard (插件 → jiyi 记忆 → 页面)")
         if self.cfg.get("embedding") != "astrbot" and self.cfg.get("extractor") != "astrbot":
             self._spawn(self.holder.memory())  # offline defaults need no provider: warm up now
 
@@ -90,6 +108,8 @@ class JiyiMemory(Star):
             await asyncio.wait(list(self._tasks), timeout=30)
         for task in list(self._tasks):
             task.cancel()
+        if self._link_server is not None:
+            await self._link_server.stop()
         await self.holder.close()
 
     async def wait_idle(self) -> None:
@@ -103,12 +123,18 @@ class JiyiMemory(Star):
     def scope(self) -> str:
         return str(self.cfg.get("scope") or "user")
 
+    @staticmethod
+    def _person(event: AstrMessageEvent) -> str:
+        """The account that sent ``event``: ``platform_id:sender_id`` (before aliases)."""
+        return f"{event.get_platform_id()}:{event.get_sender_id()}"
+
     def _speaker(self, event: AstrMessageEvent, persona: str | None = None) -> Speaker:
         umo = event.unified_msg_origin
         if persona is not None:
             self._personas[umo] = normalize_persona(persona)
         named = event.get_platform_name() not in NAMELESS_PLATFORMS
-        return Speaker(platform_id=str(event.get_platform_id()), sender_id=str(event.get_sender_id()), umo=umo,
+        platform_id, _, sender_id = self.aliases.canonical(self._person(event)).partition(":")
+        return Speaker(platform_id=platform_id, sender_id=sender_id, umo=umo,
                        name=speaker_name(event.get_sender_name(), str(event.get_sender_id())) if named else "",
                        persona=self._personas.get(umo))
 
@@ -134,17 +160,131 @@ class JiyiMemory(Star):
         owner = owner_id(speaker, self.scope)
         session = self.epochs.session_id(event.unified_msg_origin, getattr(conversation, "cid", None))
         event.set_extra(TURN_KEY, Turn(owner, session, text, speaker.name, speaker.umo))
+        self._windows.setdefault(speaker.umo, {})[owner] = session
+        with_tools = bool(other_tools(getattr(req, "func_tool", None)))
+        budget = int(self.cfg.get("budget_tokens", 600))
+        if with_tools:  # a long block makes small (MoE) models stop calling tools (LivingMemory #98)
+            budget = min(budget, int(self.cfg.get("tools_budget_tokens", 250)))
+        # the conversation so far: a follow-up ("那家店叫什么来着？") names nothing, its previous turns do
+        recent = recent_turns(getattr(req, "contexts", None), int(self.cfg.get("recent_turns", 6)))
         try:
-            block = await asyncio.wait_for(
-                self.holder.run("build_context", text, user_id=owner,
-                                budget_tokens=int(self.cfg.get("budget_tokens", 600)),
-                                limit=int(self.cfg.get("top_k", 8))),
-                timeout=float(self.cfg.get("recall_timeout", 3.0)))
+            block = await asyncio.wait_for(self._recall_block(text, owner, budget, recent),
+                                           timeout=float(self.cfg.get("recall_timeout", 3.0)))
         except Exception as exc:  # noqa: BLE001 - memory must never break the chat
             logger.warning(f"jiyi recall skipped: {type(exc).__name__}: {exc}")
             return
         if block:
+            if with_tools:
+                head, _, tail = block.rpartition("</memories>")
+                block = f"{head}{TOOLS_NOTE}\n</memories>{tail}"
             inject(req, block, str(self.cfg.get("injection") or "user_message"))
+
+    async def _recall_block(self, text: str, owner: str, budget: int, recent: list[dict[str, str]]) -> str:
+        """The speaker's memories for ``text`` (read with the conversation's ``recent`` turns), then
+        the bot's shared (global) facts that match."""
+        block = await self.holder.run("build_context", text, user_id=owner, budget_tokens=budget,
+                                      limit=int(self.cfg.get("top_k", 8)), recent=recent or None)
+        if not self.cfg.get("global_memory", True):
+            return str(block or "")
+        shared = await self.holder.run("search", text, user_id=GLOBAL_OWNER, limit=int(self.cfg.get("global_top_k", 3)),
+                                       recent=recent or None)
+        if not shared:
+            return str(block or "")
+        from jiyi.read.sanitize import neutralise  # the block's one rule for inert memory lines
+
+        lines = "\n".join(f"- {neutralise(h.content)}" for h in shared)
+        extra = f"<memories>\n{GLOBAL_HEAD}\n{lines}\n</memories>"
+        return f"{block}\n{extra}" if block else extra
+
+    # ---- LLM tools ---------------------------------------------------------------------------
+    @filter.llm_tool(name="search_long_term_memory")
+    async def tool_search(self, event: AstrMessageEvent, query: str) -> str:
+        """Search the long-term memory about the user you are talking to (facts, preferences, plans, past conversations). Use it when the answer may depend on something the user said before and it is not in the prompt.
+
+        Args:
+            query(string): what to look for, in the user's language
+        """
+        if not self._tools_on(event):
+            return "长期记忆不可用。"
+        hits = await self.holder.run("search", clean_text(query), user_id=self._owner(event),
+                                     limit=int(self.cfg.get("top_k", 8)))
+        return hit_lines(hits) or "（没有找到相关记忆）"
+
+    @filter.llm_tool(name="remember_long_term_memory")
+    async def tool_remember(self, event: AstrMessageEvent, content: str) -> str:
+        """Store one lasting fact, preference or plan about the user you are talking to, in one sentence from the user's point of view (e.g. "我对花生过敏"). Only for things the user wants remembered or that will matter later; never secrets.
+
+        Args:
+            content(string): the sentence to remember
+        """
+        if not self._tools_on(event):
+            return "长期记忆不可用。"
+        text = clean_text(content)
+        if not text:
+            return "没有可记住的内容。"
+        rec = await self.holder.run("remember", text, user_id=self._owner(event))
+        return f"已记住：{rec.content} [{rec.id[:8]}]"
+
+    @filter.llm_tool(name="forget_long_term_memory")
+    async def tool_forget(self, event: AstrMessageEvent, query: str, confirmed: bool = False) -> str:
+        """Delete memories about the user you are talking to. First call it with the description only: it returns what would be deleted and deletes nothing; read that back to the user and ask them to confirm. Only after the user says yes in their next message, call it again with confirmed=true.
+
+        Args:
+            query(string): which memories to forget (a description or the 8-character id)
+            confirmed(boolean): true only when the user's latest message confirmed the deletion
+        """
+        if not self._tools_on(event):
+            return "长期记忆不可用。"
+        owner = self._owner(event)
+        if confirmed:
+            pending, why = self.forgets.take(owner, event.message_str or "", same_turn=bool(event.get_extra(ASKED_KEY)))
+            if pending is None:
+                return why
+            deleted = []
+            for memory_id, content in zip(pending.ids, pending.contents):
+                if await self.holder.run("get", memory_id, user_id=owner) is not None:
+                    await self.holder.run("delete", memory_id, user_id=owner)
+                    deleted.append(content)
+            return "已删除：" + "；".join(deleted) if deleted else "这些记忆已经不在了，什么都没有删。"
+        found = await self._matching(owner, query)
+        if not found:
+            return "没有找到要删除的记忆，什么都没有删。"
+        self.forgets.ask(owner, found)
+        event.set_extra(ASKED_KEY, True)
+        listed = "\n".join(f"- {r.content}" for r in found)
+        return (f"尚未删除。找到以下记忆：\n{listed}\n请把它们念给用户，问用户是否确认删除；"
+                "只有用户在下一条消息里明确说确认后，才用 confirmed=true 再调用一次。")
+
+    async def _matching(self, owner: str, query: str) -> list[Any]:
+        """The memories ``query`` names: an id prefix, else the best search hits.
+
+        Stored memories first: the best one and those about as good (``FORGET_CLOSE``), the
+        conversation turns that said them (their sources, or a turn containing the sentence) and
+        what was extracted from those turns; only when no memory matches, the best turns. Messages not stored yet are never offered.
+        """
+        query = clean_text(query)
+        rec = await self._resolve(owner, query) if re.fullmatch(r"[0-9a-fA-F-]{4,64}", query or "") else None
+        if rec is not None:
+            return [rec]
+        hits = [h for h in await self.holder.run("search", query, user_id=owner, limit=6)
+                if not h.id.startswith(BUFFERED)]  # a message not stored yet is no memory to delete
+        memories = [h for h in hits if h.kind.value != "episode"]
+        turns = [h for h in hits if h.kind.value == "episode"]
+        pool = memories or turns
+        if not pool:
+            return []
+        chosen = [h.record for h in pool if h.score >= pool[0].score * FORGET_CLOSE]
+        if memories:
+            sources = {s for r in chosen for s in r.source_ids}
+            said = [t.record for t in turns
+                    if t.id in sources or set(t.source_ids) & sources or any(r.content in t.content for r in chosen)]
+            # and what was extracted from those turns (the same thing, said again)
+            keys = {k for t in said for k in (t.id, *t.source_ids)}
+            chosen += [m.record for m in memories if m.record not in chosen and set(m.source_ids) & keys] + said
+        return chosen
+
+    def _tools_on(self, event: AstrMessageEvent) -> bool:
+        return self._active(event) and bool(self.cfg.get("tools", True))
 
     # ---- record ------------------------------------------------------------------------------
     @filter.on_llm_response()
@@ -162,6 +302,8 @@ class JiyiMemory(Star):
         if event.get_extra(RESET_KEY):
             self.epochs.bump(event.unified_msg_origin)
             event.set_extra(RESET_KEY, False)
+            for owner, session in self._windows.pop(event.unified_msg_origin, {}).items():
+                self._spawn(self._end_window(owner, session))
             return
         self._record_turn(event, event.get_extra(REPLY_KEY) or "")
 
@@ -184,6 +326,13 @@ class JiyiMemory(Star):
                                   metadata={"source": "astrbot", "umo": turn.umo, "platform": platform_id})
         except Exception as exc:  # noqa: BLE001 - a lost write is logged, the bot goes on
             logger.warning(f"jiyi could not record a turn: {type(exc).__name__}: {exc}")
+
+    async def _end_window(self, owner: str, session: str) -> None:
+        """The window ``/reset`` closed: what is pending is extracted and the window summarised."""
+        try:
+            await self.holder.run("end_session", user_id=owner, session_id=session)
+        except Exception as exc:  # noqa: BLE001 - a lost summary is logged, the bot goes on
+            logger.warning(f"jiyi could not close a session: {type(exc).__name__}: {exc}")
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(coro)
@@ -264,14 +413,18 @@ class JiyiMemory(Star):
         parts = "，".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "无"
         yield event.plain_result(f"用户 {owner}（范围 {self.scope}）：共 {len(records)} 条记忆（{parts}）")
 
-    @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("delete")
-    async def mem_delete(self, event: AstrMessageEvent, memory_id: str) -> AsyncIterator[Any]:
-        """删除一条记忆（管理员）：/mem delete <id>"""
+    async def mem_delete(self, event: AstrMessageEvent, memory_id: str, user: str = "") -> AsyncIterator[Any]:
+        """删除我的一条记忆：/mem delete <id>（管理员可删别人的：/mem delete <id> <用户>）"""
         if JIYI_MISSING:
             yield event.plain_result(missing_hint())
             return
         owner = self._owner(event)
+        if user:
+            if not event.is_admin():
+                yield event.plain_result("只有管理员可以删除别人的记忆。")
+                return
+            owner = GLOBAL_OWNER if user == "global" else user
         rec = await self._resolve(owner, memory_id)
         if rec is None:
             yield event.plain_result(f"没有这条记忆：{memory_id}")
@@ -279,18 +432,129 @@ class JiyiMemory(Star):
         await self.holder.run("delete", rec.id, user_id=owner)
         yield event.plain_result(f"已删除：{rec.content}")
 
-    @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("forget")
     async def mem_forget(self, event: AstrMessageEvent, confirm: str = "") -> AsyncIterator[Any]:
-        """忘记我的全部记忆（管理员）：/mem forget confirm"""
+        """忘记关于我的全部记忆：/mem forget confirm"""
         if JIYI_MISSING:
             yield event.plain_result(missing_hint())
             return
         if confirm != "confirm":
-            yield event.plain_result("这会永久删除你的全部记忆。确认请发送：/mem forget confirm")
+            yield event.plain_result("这会永久删除关于你的全部记忆。确认请发送：/mem forget confirm")
             return
         removed = await self.holder.run("delete_all", user_id=self._owner(event))
-        yield event.plain_result(f"已忘记全部记忆（{removed} 条）。")
+        yield event.plain_result(f"已忘记关于你的全部记忆（{removed} 条）。")
+
+    @filter.permission_type(filter.PermissionType.ADMIN)
+    @mem.command("forget_user")
+    async def mem_forget_user(self, event: AstrMessageEvent, user: str, confirm: str = "") -> AsyncIterator[Any]:
+        """忘记某个用户的全部记忆（管理员）：/mem forget_user <用户> confirm"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        if confirm != "confirm":
+            yield event.plain_result(f"这会永久删除 {user} 的全部记忆。确认请发送：/mem forget_user {user} confirm")
+            return
+        removed = await self.holder.run("delete_all", user_id=GLOBAL_OWNER if user == "global" else user)
+        yield event.plain_result(f"已忘记 {user} 的全部记忆（{removed} 条）。")
+
+    @mem.command("global")
+    async def mem_global(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
+        """全局记忆（对所有人生效）：/mem global 列出；/mem global <内容> 写入（管理员）"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        text = clean_text(command_rest(event.message_str, "global"))
+        if not text:
+            records = await self.holder.run("get_all", user_id=GLOBAL_OWNER, limit=50)
+            lines = [f"[{r.id[:8]}] {r.content}" for r in records]
+            yield event.plain_result("\n".join(["全局记忆：", *lines]) if lines else "（没有全局记忆）")
+            return
+        if not event.is_admin():
+            yield event.plain_result("只有管理员可以写入全局记忆。")
+            return
+        rec = await self.holder.run("remember", text, user_id=GLOBAL_OWNER)
+        yield event.plain_result(f"已写入全局记忆：{rec.content} [{rec.id[:8]}]")
+
+    @mem.command("link")
+    async def mem_link(self, event: AstrMessageEvent, code: str = "", target: str = "") -> AsyncIterator[Any]:
+        """把另一个账号链接为同一个人：/mem link 取得验证码，在另一个账号发送 /mem link <验证码>"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        person = self._person(event)
+        if target:  # /mem link <account> <target account>: an admin links two accounts directly
+            if not event.is_admin():
+                yield event.plain_result("只有管理员可以直接链接两个账号；请用验证码方式。")
+                return
+            yield event.plain_result(await self._link(code, target))
+            return
+        if not code:
+            issued = self.aliases.issue(person)
+            yield event.plain_result(f"请在 10 分钟内用你的另一个账号发送：/mem link {issued}\n"
+                                     f"（那个账号的记忆会并入 {self.aliases.canonical(person)}）")
+            return
+        canonical = self.aliases.redeem(code, person)
+        if canonical is None:
+            yield event.plain_result("验证码无效或已过期。请在原账号重新发送 /mem link 获取。")
+            return
+        yield event.plain_result(await self._merged(person, canonical))
+
+    async def _link(self, person: str, target: str) -> str:
+        try:
+            canonical = self.aliases.link(person, target)
+        except ValueError as exc:
+            return str(exc)
+        return await self._merged(person, canonical)
+
+    async def _merged(self, person: str, canonical: str) -> str:
+        """Move ``person``'s own memories (scope user) to ``canonical``; the answer to send."""
+        moved = 0
+        if self.scope == "user" and person != canonical:
+            mem = await self.holder.memory()
+            rows = await asyncio.to_thread(lambda: list(mem.export(user_id=person)))
+            for row in rows:
+                row.pop("history", None)  # its events name the old id; the import writes a fresh ADD
+                row["user_id"] = canonical
+                digest = hashlib.sha1(f"{row['id']}|{canonical}".encode()).hexdigest()[:24]
+                row["id"] = f"link-{digest}"
+            if rows:
+                await self.holder.run("import_", rows)
+                await self.holder.run("delete_all", user_id=person)
+            moved = len(rows)
+        return f"已链接：{person} 与 {canonical} 现在是同一个人（并入 {moved} 条记忆）。"
+
+    @mem.command("panel")
+    async def mem_panel(self, event: AstrMessageEvent, which: str = "") -> AsyncIterator[Any]:
+        """我的记忆面板链接（1 小时有效）：/mem panel；管理员 /mem panel all 管理所有人的记忆"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        if which == "all" and not event.is_admin():
+            yield event.plain_result("只有管理员可以打开所有人的记忆面板。")
+            return
+        port = int(self.cfg.get("panel_port") or 0)
+        if port <= 0:
+            yield event.plain_result("记忆面板链接未开启：管理员可在插件配置里设置 panel_port（和对外地址 panel_url）。"
+                                     "管理员也可以在 AstrBot 管理面板的插件页面里打开 jiyi 记忆。")
+            return
+        if self._link_server is None:
+            server = LinkServer(self.panel, Signer(self.data_dir / "panel.key"),
+                                str(self.cfg.get("panel_host") or "127.0.0.1"), port)
+            try:
+                await server.start()
+            except OSError as exc:  # the port is taken, or the host is not this machine's
+                yield event.plain_result(f"记忆面板无法在 {server.host}:{port} 上启动：{exc}。请管理员换一个 panel_port。")
+                return
+            self._link_server = server
+        token = self._link_server.signer.sign(ALL if which == "all" else self._owner(event))
+        base = str(self.cfg.get("panel_url") or f"http://{self._link_server.host}:{self._link_server.port}").rstrip("/")
+        yield event.plain_result(f"你的记忆面板（1 小时内有效，请勿转发）：{base}/?t={token}")
+
+    @mem.command("unlink")
+    async def mem_unlink(self, event: AstrMessageEvent) -> AsyncIterator[Any]:
+        """取消本账号的链接（记忆留在原来的身份下）：/mem unlink"""
+        was = self.aliases.unlink(self._person(event))
+        yield event.plain_result(f"已取消链接（原来链接到 {was}）。" if was else "这个账号没有链接到别的账号。")
 
     @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("export")
@@ -346,6 +610,24 @@ class JiyiMemory(Star):
             await self.holder.run("import_", records)
         yield event.plain_result(report.summary())
 
+    @filter.permission_type(filter.PermissionType.ADMIN)
+    @mem.command("import_livingmemory")
+    async def mem_import_livingmemory(self, event: AstrMessageEvent, source: str = "") -> AsyncIterator[Any]:
+        """从 LivingMemory 迁移（管理员）：/mem import_livingmemory [livingmemory.db 路径]"""
+        if JIYI_MISSING:
+            yield event.plain_result(missing_hint())
+            return
+        path = Path(source) if source else self.data_dir.parent / "astrbot_plugin_livingmemory" / "livingmemory.db"
+        try:
+            records, report = await asyncio.to_thread(read_livingmemory, path, scope=self.scope,
+                                                      platform_ids=platform_map(self.cfg.get("livingmemory_platform_ids")))
+        except (OSError, ValueError) as exc:
+            yield event.plain_result(f"迁移失败：{exc}")
+            return
+        if records:
+            await self.holder.run("import_", records)
+        yield event.plain_result(report.summary())
+
     async def _resolve(self, owner: str, memory_id: str) -> Any:
         """A memory of ``owner`` by id or by the 8-character prefix that ``/mem list`` shows."""
         memory_id = memory_id.strip()
@@ -358,12 +640,39 @@ class JiyiMemory(Star):
         return found[0] if len(found) == 1 else None
 
 
+BUFFERED = "buffer:"  # search hits from the short-term buffer (read/buffered.py), not stored memories
+FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
+TOOLS_NOTE = "（以上记忆仅供参考；需要工具时照常调用工具。）"
+GLOBAL_HEAD = "以下是本机器人对所有用户都适用的共享信息："
+
+
+#: Tools that do not make a request "a tool call": this plugin's own memory tools and the two AstrBot
+#: offers in every request (4.29: ``send_message_to_user``, ``future_task``). Only other tools (web
+#: search, MCP, other plugins') get the tighter memory block, or every default setup would.
+QUIET_TOOLS = frozenset({"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory",
+                         "send_message_to_user", "future_task"})
+
+
+def other_tools(tools: Any) -> list[str]:
+    """The names of the request's tools that are neither the plugin's nor AstrBot's always-on ones."""
+    names = getattr(tools, "names", None)
+    if not callable(names):
+        return []
+    return [n for n in names() if n not in QUIET_TOOLS]
+
+
 def inject(req: ProviderRequest, block: str, where: str) -> None:
     """Put the memory block in the request: a temporary user content part (default) or the system prompt."""
     if where == "system_prompt":
         req.system_prompt = f"{req.system_prompt}\n\n{block}" if req.system_prompt else block
     else:
         req.extra_user_content_parts.append(TextPart(text=block).mark_as_temp())
+
+
+def platform_map(text: Any) -> dict[str, str]:
+    """``aiocqhttp=qq1`` lines: LivingMemory's platform names → AstrBot platform ids."""
+    pairs = (line.partition("=") for line in str(text or "").splitlines())
+    return {k.strip(): v.strip() for k, sep, v in pairs if sep and k.strip() and v.strip()}
 
 
 def command_rest(message: str, sub: str) -> str:

@@ -83,15 +83,38 @@ class AstrBotEmbedder(_OnLoop):
         return vector
 
 
+def find_rerank_provider(context: Any, wanted: str) -> Any:
+    """The rerank provider named ``wanted``, or the first one configured."""
+    if wanted:
+        found = context.get_provider_by_id(wanted)
+        if found is None or not callable(getattr(found, "rerank", None)):
+            raise ProviderMissing(f"AstrBot has no rerank provider {wanted!r}")
+        return found
+    manager = getattr(context, "provider_manager", None)
+    providers = list(getattr(manager, "rerank_provider_insts", None) or [])
+    if not providers:
+        raise ProviderMissing("AstrBot has no rerank provider; add one (e.g. vLLM Rerank) or set reranker=off")
+    return providers[0]
+
+
 class AstrBotLLM(_OnLoop):
-    """jiyi ``LLM`` over ``Context.llm_generate`` with an AstrBot chat provider."""
+    """jiyi ``LLM`` over an AstrBot chat provider.
+
+    ``Context.llm_generate`` asks for a plain (non-streamed) answer. Some providers only
+    answer streamed requests (LivingMemory's issue #265): when the plain call fails, the
+    same request is sent streamed (``text_chat_stream``) and the pieces are joined; after
+    one such success the provider is asked streamed from then on (``streaming="auto"``).
+    ``streaming="always"`` streams from the start, ``"never"`` never does.
+    """
 
     def __init__(self, context: Any, chat_provider_id: str, loop: asyncio.AbstractEventLoop, *,
-                 timeout: float = 120.0) -> None:
+                 timeout: float = 120.0, streaming: str = "auto") -> None:
         super().__init__(loop, timeout)
         self.context = context
         self.chat_provider_id = chat_provider_id
         self.model = f"astrbot:{chat_provider_id}"
+        self.streaming = streaming
+        self.streamed = streaming == "always"
 
     def complete(self, messages: Sequence[dict[str, str]], *, json_mode: bool = False, temperature: float = 0.0,
                  max_tokens: int | None = None) -> Any:
@@ -100,10 +123,32 @@ class AstrBotLLM(_OnLoop):
         system = "\n\n".join(m["content"] for m in messages if m.get("role") == "system") or None
         rest = [{"role": m["role"], "content": m["content"]} for m in messages if m.get("role") != "system"]
         prompt = rest.pop()["content"] if rest and rest[-1]["role"] == "user" else None
-        resp = self.run(self.context.llm_generate(chat_provider_id=self.chat_provider_id, prompt=prompt,
-                                                  system_prompt=system, contexts=rest or None))
-        text = getattr(resp, "completion_text", "") or ""
+        request = {"prompt": prompt, "system_prompt": system, "contexts": rest or None}
+        if not self.streamed:
+            try:
+                resp = self.run(self.context.llm_generate(chat_provider_id=self.chat_provider_id, **request))
+                return Completion(text=getattr(resp, "completion_text", "") or "", usage=Usage(), model=self.model)
+            except Exception:
+                if self.streaming == "never":
+                    raise
+        text = self.run(self._stream(request))
+        self.streamed = True
         return Completion(text=text, usage=Usage(), model=self.model)
+
+    async def _stream(self, request: dict[str, Any]) -> str:
+        """The streamed answer's full text (the final response, else the joined pieces)."""
+        provider = self.context.get_provider_by_id(self.chat_provider_id)
+        if provider is None:
+            raise ProviderMissing(f"AstrBot has no chat provider {self.chat_provider_id!r}")
+        pieces: list[str] = []
+        final: str | None = None
+        async for resp in provider.text_chat_stream(**request):
+            text = getattr(resp, "completion_text", "") or ""
+            if getattr(resp, "is_chunk", False):
+                pieces.append(text)
+            else:
+                final = text
+        return final if final else "".join(pieces)
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:

@@ -6,7 +6,9 @@ Every scope is per speaker, so in a group chat a memory about B is never recalle
   private chat they talk in (``qq1:12345``);
 - ``session``: per person per chat (``qq1:GroupMessage:678|12345``);
 - ``persona``: per person per bot persona (``qq1:12345@猫娘``), for companion bots whose
-  personas should not share what they know.
+  personas should not share what they know;
+- besides the speaker's own, the bot's shared facts (``@global``, written by an admin) are
+  recalled for everyone.
 
 jiyi user ids are at most 128 characters; longer keys are shortened with a hash.
 """
@@ -18,6 +20,9 @@ from dataclasses import dataclass
 
 SCOPES = ("user", "session", "persona")
 DEFAULT_PERSONA = "default"
+#: The owner of the bot's shared facts (``/mem global``). Every person's key has a ``:`` in it,
+#: this one has none, so no account can ever be it.
+GLOBAL_OWNER = "@global"
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,8 @@ class MemoryHolder:
             kwargs["store"] = store
         else:
             kwargs["path"] = self.data_dir / "jiyi.db"
+        if self.config.get("summary_every_rounds") is not None:
+            kwargs["summary_every_rounds"] = int(self.config["summary_every_rounds"])
         if self.config.get("embedding") == "astrbot":
             provider = find_embedding_provider(self.context, str(self.config.get("embedding_provider_id") or ""))
             kwargs["embedder"] = AstrBotEmbedder(provider, loop)
@@ -118,7 +120,15 @@ class MemoryHolder:
             from jiyi.extractors.llm import LLMExtractor
 
             pid = find_chat_provider_id(self.context, str(self.config.get("llm_provider_id") or ""))
-            kwargs["extractor"] = LLMExtractor(AstrBotLLM(self.context, pid, loop))
+            kwargs["extractor"] = LLMExtractor(AstrBotLLM(self.context, pid, loop,
+                                                          streaming=str(self.config.get("llm_streaming") or "auto")))
+        if self.config.get("reranker") == "astrbot":
+            from . import rerank
+
+            rerank.register(self.context, loop, str(self.config.get("rerank_provider_id") or ""))
+            kwargs["reranker"] = rerank.NAME
+            kwargs["reranker_timeout"] = float(self.config.get("reranker_timeout") or 2.0)
+            kwargs["reranker_candidates"] = int(self.config.get("reranker_candidates") or 30)
         return kwargs
 
     async def run(self, method: str, /, *args: Any, **kwargs: Any) -> Any:

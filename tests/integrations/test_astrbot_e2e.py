@@ -18,7 +18,8 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,22 +154,44 @@ def install_as_documented(venv: Path, root: Path) -> None:
                     ignore=shutil.ignore_patterns("tests", "__pycache__", "*.sh"))
 
 
-def configure(root: Path, fake: FakeOpenAI, port: int) -> None:
-    """What a user clicks in the WebUI: one OpenAI-compatible provider (the fake), the dashboard port."""
+def configure(root: Path, fake: FakeOpenAI, port: int, *, providers: Sequence[dict[str, Any]] = (),
+              plugin_config: dict[str, Any] | None = None, settings: dict[str, Any] | None = None) -> None:
+    """What a user clicks in the WebUI: one OpenAI-compatible provider (the fake), the dashboard port;
+    and ``providers`` more (a rerank provider, a second chat model) and the plugin's settings if given."""
     path = root / "data" / "cmd_config.json"
     cfg = json.loads(path.read_text("utf-8-sig"))
     cfg["dashboard"].update(host="127.0.0.1", port=port)
-    cfg["provider"] = [{
-        "id": "fake", "provider": "openai", "type": "openai_chat_completion", "provider_type": "chat_completion",
-        "enable": True, "key": ["sk-fake"], "api_base": fake.base_url, "model": "fake-model", "timeout": 60,
-        "proxy": "", "custom_headers": {},
-    }]
-    cfg.setdefault("provider_settings", {}).update(default_provider_id="fake")
+    cfg["provider"] = [chat_provider("fake", fake.base_url), *providers]
+    cfg.setdefault("provider_settings", {}).update(default_provider_id="fake", **(settings or {}))
     path.write_text(json.dumps(cfg, ensure_ascii=False, indent=2), "utf-8")
+    if plugin_config is not None:  # what the plugin's settings page saves
+        target = root / "data" / "config" / "astrbot_plugin_jiyi_config.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(plugin_config, ensure_ascii=False, indent=2), "utf-8-sig")
+
+
+def chat_provider(provider_id: str, base_url: str) -> dict[str, Any]:
+    """An OpenAI-compatible chat provider as the WebUI saves it."""
+    return {"id": provider_id, "provider": "openai", "type": "openai_chat_completion",
+            "provider_type": "chat_completion", "enable": True, "key": ["sk-fake"], "api_base": base_url,
+            "model": "fake-model", "timeout": 60, "proxy": "", "custom_headers": {}}
 
 
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
+    fake = FakeOpenAI(rule=reply_for).start()
+    try:
+        with running_bot(tmp_path_factory, fake) as started:
+            yield started
+    finally:
+        fake.stop()
+
+
+@contextmanager
+def running_bot(tmp_path_factory: pytest.TempPathFactory, fake: FakeOpenAI, *,
+                providers: Sequence[dict[str, Any]] = (), plugin_config: dict[str, Any] | None = None,
+                settings: dict[str, Any] | None = None) -> Iterator[Bot]:
+    """A fresh AstrBot (``astrbot init``, jiyi and the plugin installed as documented) talking to ``fake``."""
     venv = astrbot_venv()
     root = tmp_path_factory.mktemp("astrbot-root")
     env = clean_env(ASTRBOT_DASHBOARD_INITIAL_PASSWORD=PASSWORD)
@@ -176,9 +199,8 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
                           input="y\n", capture_output=True, text=True, timeout=300)  # older versions lack -y
     assert init.returncode == 0, init.stdout + init.stderr
     install_as_documented(venv, root)
-    fake = FakeOpenAI(rule=reply_for).start()
     port = free_port()
-    configure(root, fake, port)
+    configure(root, fake, port, providers=providers, plugin_config=plugin_config, settings=settings)
     log = root / "astrbot.log"
     with log.open("w") as out:
         proc = subprocess.Popen([str(venv / "bin" / "astrbot"), "run", "-p", str(port)], cwd=root, env=env,
@@ -205,7 +227,6 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        fake.stop()
 
 
 def wait_for_plugin(bot: Bot) -> None:
@@ -248,6 +269,7 @@ def test_memories_recorded_and_injected_plain_and_streaming(bot: Bot, tmp_path: 
     # plain: the remembered fact is injected, and the turn is recorded
     answer, prompt = ask("我周末想做花生酱拌面，可以吗？", streaming=False)
     assert answer.startswith("好的，我知道了") and MEMORY_TAG in prompt and "我对花生过敏" in prompt
+    assert "照常调用工具" not in prompt  # only AstrBot's always-on tools and the plugin's: the full block
     assert transcript[-1]["provider_stream"] is False
 
     # streaming: the reply arrives in pieces; the turn must be recorded all the same
@@ -298,3 +320,23 @@ def test_the_upload_zip_reinstalls_the_plugin_and_its_memories_stay(bot: Bot, tm
     assert bot.command("/mem stats") == before  # the data dir outlived the plugin folder
     _, req = bot.ask("我的车该做保养了吗", streaming=True)
     assert MEMORY_TAG in req.prompt and "特斯拉" in req.prompt
+
+
+@pytest.mark.timeout(600)
+def test_a_follow_up_recalls_the_memory_its_previous_turn_named(bot: Bot, tmp_path: Path) -> None:
+    """The conversation reaches recall: "那家店叫什么来着？" names nothing, the turn before it does."""
+    for text in ("小区门口新开了一家面馆，叫老陈面馆", "公司楼下的咖啡店叫拾光咖啡，拿铁很好喝"):
+        bot.ask(text, streaming=False)
+    wait_until_listed(bot, "拾光咖啡")
+    bot.chat.login()  # a new WebChat conversation: its history is only what follows
+    bot.ask("我今天又去公司楼下那家咖啡店了", streaming=False)
+    _, req = bot.ask("对了，那家店叫什么来着？", streaming=True)
+    block = req.prompt[req.prompt.index(MEMORY_TAG):]
+    out = Path(os.environ.get("JIYI_ASTRBOT_TRANSCRIPT") or tmp_path / "astrbot-e2e-transcript.json")
+    out.with_name(f"{out.stem}-followup.json").write_text(
+        json.dumps({"history": req.messages[:-1], "query": last_user_text(req), "block": block},
+                   ensure_ascii=False, indent=2), "utf-8")
+    assert "拾光咖啡" in block
+    # the two turns are found by the question; the one the previous turn named ranks first
+    coffee, noodles = block.find("公司楼下的咖啡店叫拾光咖啡"), block.find("小区门口新开了一家面馆")
+    assert coffee >= 0 and (noodles < 0 or coffee < noodles), block

@@ -53,5 +53,7 @@ def test_the_upload_zip_extracts_as_astrbot_installs_it(tmp_path: Path) -> None:
     _PluginUpdater.__new__(_PluginUpdater)._extract_plugin_archive(str(archive), str(target))
     assert PluginManager._get_plugin_dir_name_from_metadata(str(target)) == "astrbot_plugin_jiyi"
     shipped = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
-    expected = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("*") if p.is_file() and p.suffix != ".sh"}
-    assert shipped == expected  # every plugin file, flat under the plugin folder; no tests, no scripts
+    expected = {p.relative_to(ROOT).as_posix() for p in [*ROOT.glob("*"), *ROOT.glob("pages/*/*")]
+                if p.is_file() and p.suffix != ".sh"}
+    assert "pages/memories/index.html" in expected
+    assert shipped == expected  # every plugin file and the dashboard page, under the plugin folder; no tests, no scripts

@@ -264,22 +264,40 @@ def test_member_commands() -> None:
     run(scenario)
 
 
-def test_destructive_commands_are_admin_only(astrbot_root: Path) -> None:
+def test_other_peoples_data_and_exports_are_admin_only(astrbot_root: Path) -> None:
     async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
         await command(make_event("mem remember 我对花生过敏", sender="adm"))
         await command(make_event("mem remember 我住在上海浦东", sender="adm"))
-        for text in ("mem delete abcd1234", "mem forget confirm", "mem export", "mem import_mnemosyne"):
-            assert await command(make_event(text)) == ["<denied>"]
+        for text in ("mem export", "mem import_mnemosyne", "mem import_livingmemory", "mem forget_user qq1:adm confirm"):
+            assert await command(make_event(text)) == ["<denied>"], text
         short = (await command(make_event("mem search 花生", sender="adm")))[0].split("]")[0].strip("[")
-        assert (await command(make_event(f"mem delete {short}", sender="adm", admin=True)))[0] == "已删除：我对花生过敏"
+        # someone else can neither see nor delete it, not even by naming its owner
+        assert (await command(make_event(f"mem delete {short}")))[0].startswith("没有这条记忆")
+        assert (await command(make_event(f"mem delete {short} qq1:adm")))[0] == "只有管理员可以删除别人的记忆。"
+        assert (await command(make_event(f"mem delete {short} qq1:adm", admin=True)))[0] == "已删除：我对花生过敏"
         exported = (await command(make_event("mem export", sender="adm", admin=True)))[0]
         path = Path(exported.split("到 ")[1])
         rows = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-        assert {r["content"] for r in rows} == {"我对花生过敏", "我住在上海浦东"}
+        assert {r["content"] for r in rows} == {"我对花生过敏", "我住在上海浦东"}  # a deleted one stays in its history
         assert str(path).startswith(str(astrbot_root / "data" / "plugin_data"))
-        assert "确认" in (await command(make_event("mem forget", sender="adm", admin=True)))[0]
-        assert (await command(make_event("mem forget confirm", sender="adm", admin=True)))[0].startswith("已忘记")
+        assert "确认" in (await command(make_event("mem forget_user qq1:adm", admin=True)))[0]
+        assert (await command(make_event("mem forget_user qq1:adm confirm", admin=True)))[0].startswith("已忘记 qq1:adm")
         assert (await command(make_event("mem list", sender="adm")))[0] == "（没有记忆）"
+
+    run(scenario)
+
+
+def test_anyone_deletes_their_own_memory_and_forgets_themselves() -> None:
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我对花生过敏"))
+        await command(make_event("mem remember 我住在上海浦东"))
+        await command(make_event("mem remember 我养了一只橘猫", sender="B2"))
+        short = (await command(make_event("mem search 花生")))[0].split("]")[0].strip("[")
+        assert (await command(make_event(f"mem delete {short}")))[0] == "已删除：我对花生过敏"
+        assert "确认" in (await command(make_event("mem forget")))[0]
+        assert (await command(make_event("mem forget confirm")))[0].startswith("已忘记关于你的全部记忆")
+        assert (await command(make_event("mem list")))[0] == "（没有记忆）"
+        assert "橘猫" in (await command(make_event("mem list", sender="B2")))[0]  # nobody else's
 
     run(scenario)
 
