@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_openai import FakeOpenAI, chat_json
 
 from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
@@ -49,8 +50,8 @@ SELF_KINDS = {k for k, _ in SEEDS if not k.startswith("tp_")}
 ALL_KINDS = {k for k, _ in SEEDS}
 
 
-def _open(path: Path, clock: FrozenClock) -> Memory:
-    return Memory(path=path / "jiyi.db", home=path, clock=clock, background_worker=False)
+def _open(path: Path, clock: FrozenClock, **settings: Any) -> Memory:
+    return Memory(path=path / "jiyi.db", home=path, clock=clock, background_worker=False, **settings)
 
 
 @pytest.fixture(scope="module")
@@ -74,14 +75,14 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dic
 
 
 def _run(seeded: tuple[Path, dict[str, set[str]]], tmp_path: Path, text: str,
-         **add: Any) -> tuple[set[str], list[str], Memory]:
+         settings: dict[str, Any] | None = None) -> tuple[set[str], list[str], Memory]:
     base, made = seeded
     for f in base.iterdir():
         if f.is_file():
             shutil.copy(f, tmp_path / f.name)
     from datetime import datetime, timezone
-    mem = _open(tmp_path, FrozenClock(datetime(2025, 3, 6, 9, 0, tzinfo=timezone.utc)))
-    result = mem.add({"role": "user", "content": text, "id": "ask"}, user_id=USER, sync=True, **add)
+    mem = _open(tmp_path, FrozenClock(datetime(2025, 3, 6, 9, 0, tzinfo=timezone.utc)), **(settings or {}))
+    result = mem.add({"role": "user", "content": text, "id": "ask"}, user_id=USER, sync=True)
     gone = {r.id for r in mem.get_all(user_id=USER, status=None) if r.status is Status.DELETED}
     assert {e.id for e in result.forgotten} >= gone - {e.id for e in result.events if e.id not in gone}
     deleted = {kind for kind, ids in made.items() if ids & gone}
@@ -136,3 +137,26 @@ def test_precision_recall_and_wrong_deletions(seeded: tuple[Path, dict[str, set[
               f"tp={tp} fp={fp} fn={fn} wrong_deletions={wrong}")
     assert wrong == 0
     assert precision == 1.0 and recall >= 0.95
+
+
+#: what a misled model returns for every window: forget everything, forget "用户", forget the phone
+HOSTILE = {"memories": [], "forget": [{"what": "*", "source_ids": ["m1"]}, {"what": "用户", "source_ids": ["m1"]},
+                                      {"what": "手机号", "source_ids": ["m1"]}, {"what": "address", "source_ids": []}]}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_forget_case_with_a_hostile_model(case: dict[str, Any], seeded: tuple[Path, dict[str, set[str]]],
+                                          tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """The LLM extractor's forget items are checked as a message is: for a message that asks
+    nothing they delete nothing, and for a request they add nothing beyond what it asks."""
+    fake_openai.rule = lambda request: chat_json(HOSTILE)
+    llm = {"extractor": "llm", "llm_base_url": fake_openai.base_url, "llm_model": "fake-model",
+           "llm_api_key": "sk-test", "llm_timeout": 2.0, "llm_max_retries": 0, "llm_resolve": False,
+           "summary_every_rounds": 0, "extract_every_rounds": 1}
+    deleted, asked, mem = _run(seeded, tmp_path, case["text"], settings=llm)
+    mem.close()
+    may, must = allowed(case)
+    assert case["is_request"] or any("chat" in r.path for r in fake_openai.requests)  # the model was asked
+    assert bool(asked) == case["is_request"]
+    assert deleted <= may, f"wrong deletions {sorted(deleted - may)} for {case['text']!r}"
+    assert must <= deleted

@@ -105,6 +105,9 @@ _ALL_WORD = re.compile(r"(?i)一切|所有|全部|全都|全|都|统统|通通|\
                        r"\banything\b")
 _ALL_NOUN = re.compile(r"(?i)记忆|资料|东西|个人信息|信息|数据|记录|说过的话|讲过的话|告诉你的|关于我|"
                        r"\bdata\b|\bmemor(?:y|ies)\b|\binfo(?:rmation)?\b|\babout\s+me\b|\bof\s+me\b|\bi\s+(?:said|told)")
+#: words that say everything by themselves ("forget everything", "what I told you", 我说过的话)
+_ALL_SAID = re.compile(r"(?i)^\s*(?:about\s+)?(?:everything|一切)\b|\bwhat\s+i(?:'ve|\s+have)?\s+(?:told\s+you|said)\b|"
+                       r"我(?:说过|讲过|告诉你)的(?:话|事|内容|东西)?|我说的话")
 _MEMORY_ITSELF = re.compile(r"(?i)(?:我的|你的)?记忆|memory\s+of\s+me|\bmy\s+memor(?:y|ies)\b|\bmy\s+data\b")
 _ONLY_ME = re.compile(r"(?i)^(?:关于)?我(?:吗|吧|了)?$|^me$")
 _OWN = re.compile(r"(?i)我|\bmy\b|\bme\b|\bmine\b|\bi\b")
@@ -204,7 +207,7 @@ def _target(clause: str) -> tuple[bool, list[str], str | None, bool]:
     core = re.sub(r"(?i)\s+|[，,。.!！?？吧了啊呀哦的]", "", clause)
     everything = (not topics and owner is None and (
         (bool(_ALL_WORD.search(clause)) and bool(_ALL_NOUN.search(clause) or _OWN.search(clause)))
-        or bool(_MEMORY_ITSELF.search(clause))))
+        or bool(_MEMORY_ITSELF.search(clause) or _ALL_SAID.search(clause))))
     return everything, topics, owner, bool(_ANAPHOR.search(clause) or _ANAPHOR.search(core)) and not topics
 
 
