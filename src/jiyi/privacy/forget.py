@@ -32,13 +32,13 @@ LAST = "last_message"
 
 #: family → words that name it (longest and most specific first: the first family to claim words wins)
 FAMILIES: tuple[tuple[str, str], ...] = (
-    ("last_message", r"刚才那句话?|刚才说的(?:话)?|刚刚说的(?:话)?|上一句(?:话)?|what\s+i\s+(?:just\s+)?said(?!\s+earlier)"
-                     r"|my\s+last\s+message|that\s+last\s+message"),
+    ("last_message", (r"刚才那句话?|刚才说的(?:话)?|刚刚说的(?:话)?|上一句(?:话)?|what\s+i\s+(?:just\s+)?said(?!\s+earlier)"
+                      r"|my\s+last\s+message|that\s+last\s+message")),
     ("wifi_password", r"wi-?fi\s*(?:的)?(?:密码|password|passcode|key)|无线(?:网)?密码"),
     ("card_pin", r"(?:银行卡|信用卡|储蓄卡|卡)(?:的)?(?:取款)?密码|取款密码|支付密码|(?:card|atm|bank)\s+pin|pin\s*码|\bpin\b"),
     ("bank_card", r"银行卡号?|信用卡号?|储蓄卡号?|卡号|(?:bank|credit|debit)\s+card(?:\s+number)?|card\s+number"),
-    ("id_number", r"身份证(?:号码|号)?|证件号?(?:码)?|护照(?:号码|号)?|\bid\s+(?:number|card|no)\b|passport(?:\s+number)?"
-                  r"|\bssn\b|social\s+security(?:\s+number)?"),
+    ("id_number", (r"身份证(?:号码|号)?|证件号?(?:码)?|护照(?:号码|号)?|\bid\s+(?:number|card|no)\b|passport(?:\s+number)?"
+                   r"|\bssn\b|social\s+security(?:\s+number)?")),
     ("password", r"(?:邮箱|账号|账户|登录|电脑|手机)?密码|口令|(?:e-?mail\s+|account\s+|login\s+)?pass(?:word|code)s?"),
     ("email", r"邮箱(?:地址)?|电子邮件|邮件地址|e-?mail(?:\s+address)?"),
     ("phone", r"手机号码?|手几号|手机|电话(?:号码?)?|号码|联系方式|(?:phone|mobile|cell)(?:\s+number)?|\bnumber\b"),
@@ -229,23 +229,23 @@ def detect_forget(text: str, *, speaker: str | None = None) -> ForgetRequest | N
         if not everything and not topics and owner is None and (_ONLY_ME.match(re.sub(r"(?i)^\s*(?:(?:can|could|would)\s+)?(?:you|你)(?:能|可以|能不能)?\s*|\s+", "", rest)
                                                                  .rstrip("吧了吗呢啊")) or "forgetme" == re.sub(r"\W", "", clause.lower())):
             everything = True  # 忘掉我 / forget me
-        asked.append((everything, topics, owner, anaphor or not rest.strip(" 你我吧了可以以后一下"), clause))
+        asked.append((everything, topics, owner, anaphor or not re.sub(r"[\s你我吧了可以后一下]", "", rest), clause))
     if not asked:
         return None
     everything = any(a[0] for a in asked)
-    topics: list[str] = [t for a in asked for t in a[1]]
+    named: list[str] = [t for a in asked for t in a[1]]
     owners = [a[2] for a in asked if a[2] is not None]
-    if not everything and not topics and not owners and any(a[3] for a in asked):
+    if not everything and not named and not owners and any(a[3] for a in asked):
         for clause, _ in pieces:  # 我跟前任分手了，你别记得他了 / forget the old one: the words of the other clauses
             if not any(clause == a[4] for a in asked):
                 _, more, who, _ = _target(clause)
-                topics += more
+                named += more
                 owners += [who] if who is not None else []
-    if not everything and not topics and not owners:
+    if not everything and not named and not owners:
         return None
-    if everything and not topics:
+    if everything and not named:
         return ForgetRequest(everything=True, owner=SELF, speaker=speaker, said=text)
-    return ForgetRequest(topics=tuple(dict.fromkeys(topics)), owner=owners[0] if owners else SELF,
+    return ForgetRequest(topics=tuple(dict.fromkeys(named)), owner=owners[0] if owners else SELF,
                          speaker=speaker, said=text)
 
 
@@ -301,14 +301,14 @@ def memory_families(text: str, slot: str | None = None) -> dict[str, str]:
         head, _, attr = slot.split("@", 1)[0].partition("/")
         owner = SELF
         if head.startswith("person:"):
-            owner = _kin_of(head[len("person:"):]) or head[len("person:"):]
+            owner = _kin_of(head[len("person:"):]) or head[len("person:"):] or SELF
         if head == "secret":
             named = families_in(attr)
             if named:
                 out[named[0][0]] = owner
         else:
-            for fam, rx in _SLOT_FAMILY:
-                if re.search(rf"(?i){rx}", attr if head != "relation" else f"{attr} {head}"):
+            for fam, words in _SLOT_FAMILY:
+                if re.search(rf"(?i){words}", attr if head != "relation" else f"{attr} {head}"):
                     out.setdefault(fam, owner)
                     break
             if head == "allergy":
@@ -323,8 +323,8 @@ def memory_families(text: str, slot: str | None = None) -> dict[str, str]:
             out.setdefault(name, kin if kin is not None and kin != name else SELF)
     if not out:
         for f in find_values(plain):
-            if (fam := _VALUE_FAMILY.get(f.kind)) is not None:
-                out.setdefault(fam, SELF)
+            if f.kind in _VALUE_FAMILY:
+                out.setdefault(_VALUE_FAMILY[f.kind], SELF)
     if not out:
         for who, rx in _KIN_RES:  # 用户的妈妈是医生: about the mother
             if who != "partner" and rx.search(plain):

@@ -17,11 +17,28 @@ from typing import Any
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.privacy.detect import PLACEHOLDER, SECRET, find_values
-from jiyi.privacy.forget import ForgetRequest, covers, detect_forget, last_turn, matches, mentions, resolve_what
+from jiyi.privacy.forget import (
+    ForgetRequest,
+    covers,
+    detect_forget,
+    last_turn,
+    matches,
+    mentions,
+    resolve_what,
+)
 from jiyi.privacy.mask import higher, level_of
 from jiyi.privacy.protect import open_pairs, pairs_for, protect_record, protect_text
 from jiyi.privacy.seal import SEALED_KEY, Keyring
-from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Message, Scope, Status, WriteEvent
+from jiyi.records import (
+    EventType,
+    HistoryEvent,
+    Kind,
+    MemoryRecord,
+    Message,
+    Scope,
+    Status,
+    WriteEvent,
+)
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.write.buffer import BUFFER_KEY
 from jiyi.write.episodes import index_keywords
