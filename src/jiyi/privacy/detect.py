@@ -215,6 +215,47 @@ def _cards(text: str) -> Iterator[Finding]:
             yield Finding(m.start(), m.end(), "bank_card", "", SECRET, m.group())
 
 
+#: a number right after the word that names it is that thing, whatever its checksum:
+#: 身份证号 1101…(a wrong check digit), SSN 123-45-6789, 银行卡号 6222…(fails Luhn), cvv 123
+_BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
+    (re.compile(r"(?P<k>身份证|证件|公民身份)(?:号码|号)?"), r"\d[\d\s]{4,18}[\dXx]", "id_number", "身份证号", SENSITIVE),
+    (re.compile(r"(?P<k>护照)(?:号码|号)?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number", "护照号", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>ssn|social\s+security(?:\s+(?:number|no\.?|#))?)"), r"\d{3}[-\s]?\d{2}[-\s]?\d{4}",
+     "id_number", "SSN", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>passport)(?:\s+(?:number|no\.?|#))?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number",
+     "passport number", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>id\s+(?:number|no\.?|card))"), r"[A-Za-z]{0,2}\d[\d-]{4,18}[\dXx]", "id_number", "ID number",
+     SENSITIVE),
+    (re.compile(r"(?P<k>银行卡|信用卡|储蓄卡|借记卡|卡)(?:号码|号)|(?P<k2>银行卡|信用卡|储蓄卡|借记卡)"), r"\d[\d\s-]{6,22}\d",
+     "bank_card", "银行卡号", SECRET),
+    (re.compile(r"(?i)\b(?P<k>(?:credit\s+|debit\s+|bank\s+)?card)(?:\s+(?:number|no\.?|#))"), r"\d[\d\s-]{6,22}\d",
+     "bank_card", "card number", SECRET),
+    (re.compile(r"(?i)(?P<k>cvv2?|cvc|安全码|security\s+code)"), r"\d{3,4}", "code", "安全码", SECRET),
+    (re.compile(r"(?i)(?P<k>验证码|动态码|校验码)"), r"[A-Za-z0-9]{3,8}", "code", "验证码", SECRET),
+    (re.compile(r"(?i)(?<!zip\s)(?<!post\s)(?<!area\s)(?<!country\s)(?<!postal\s)(?<!promo\s)(?<!discount\s)"
+                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"\d{4,8}", "code", "one-time code", SECRET),
+    (re.compile(r"(?i)\b(?P<k>pin)(?:\s*(?:code|number|码))?|(?P<k2>PIN码|pin码)"), r"\d{4,8}", "password", "PIN", SECRET),
+)
+_CONTEXT_SAY = r"(?:\s*(?:是|为|:|：|=|＝|#)\s*|\s+(?i:is|was|will\s+be|are)\s*:?\s*|\s*)"
+
+
+def _by_context(text: str) -> Iterator[Finding]:
+    for words, shape, kind, label, level in _BY_CONTEXT:
+        for m in words.finditer(text):
+            v = re.compile(_CONTEXT_SAY + rf"(?P<v>{shape})(?![0-9A-Za-z])").match(text, m.end())
+            if v is None or sum(c.isdigit() for c in v.group("v")) < 3:
+                continue
+            start, end = _strip_value(text, v.start("v"), v.end("v"))
+            while end > start and text[end - 1] in " -":
+                end -= 1
+            zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)))
+            name = label if zh or kind != "code" else "one-time code"
+            if kind == "code" and not zh and re.match(r"(?i)cvv|cvc|security", m.group(0)):
+                name = "security code"
+            yield Finding(start, end, kind, name if zh or not re.search(r"[\u4e00-\u9fff]", name) else "",
+                          level, text[start:end])
+
+
 def _id_numbers(text: str) -> Iterator[Finding]:
     for m in _ID.finditer(text):
         if valid_id_number(m.group()):
@@ -258,11 +299,12 @@ def _addresses(text: str) -> Iterator[Finding]:
 
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone)
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _id_numbers, _cards, _emails, _phones, _addresses)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses)
 
 
 #: every value above needs one of these; most turns have none and cost one search
 _MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pwd|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+
 
 
 def find_values(text: str, *, lang: str | None = None) -> list[Finding]:

@@ -48,7 +48,7 @@ def _decode_key(text: str, where: str) -> bytes:
         raw = b""
     if len(raw) != 32:
         raise ConfigError(f"{where}: an encryption key must be 32 bytes, base64-encoded "
-                          "(make one with `jiyi keys new-encryption-key`)")
+                          "(make one with `jiyi new-encryption-key`)")
     return raw
 
 
