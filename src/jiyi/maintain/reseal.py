@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-
 from typing import Any
 
 from jiyi.privacy.protect import protect_record, protect_text
