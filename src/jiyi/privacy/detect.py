@@ -95,11 +95,11 @@ _CODE = re.compile(
     r"2fa\s+code|auth(?:entication)?\s+code|login\s+code|cvv2?|cvc))"
     r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9])")
 _API_KEYS = (
-    re.compile(r"(?<![\w-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
-    re.compile(r"(?<![\w-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
     re.compile(r"(?<![A-Za-z0-9])" + _V + r"(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])"),
-    re.compile(r"(?<![\w-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
-    re.compile(r"(?<![\w-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
     re.compile(r"(?i:\bbearer\s+)" + _V + r"[A-Za-z0-9._~+/=-]{16,})"),
     re.compile(r"(?i:(?:api[_\s-]?key|secret[_\s-]?key|access[_\s-]?key|private[_\s-]?key|token|secret)"
                r"(?:\s+(?:is|was)\s+|\s*[:=]\s*|\s+))"
@@ -118,14 +118,14 @@ _PHONES = (
     # CN landline with its area code
     re.compile(r"(?<!\d)0\d{2,3}-\d{7,8}(?!\d)"),
     # E.164 and international: + country code and at least 7 more digits in groups
-    re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?!\d)"),
+    re.compile(r"(?<![A-Za-z0-9_+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?!\d)"),
     # US: (415) 555-0132, 415-555-0132, 415.555.0132, +1 415 555 0132
     re.compile(r"(?<![\d-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\d-])"),
 )
 _PHONE_CONTEXT = re.compile(
     r"(?i:(?:phone|cell|mobile|tel|telephone|whatsapp|call\s+me\s+at|text\s+me\s+at|number)\b"
     r"|电话|手机|号码|座机|联系方式)[^0-9+\n]{0,16}(?P<v>\+?\d[\d\s().-]{5,18}\d)")
-_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"(?<![A-Za-z0-9_.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇两]+"
 _ZH_ADDRESS = re.compile(
     r"(?:[\u4e00-\u9fff]{2,8}(?:省|自治区))?(?:[\u4e00-\u9fff]{2,8}市)?(?:[\u4e00-\u9fff]{1,8}(?:区|县|镇|乡))?"
@@ -137,7 +137,7 @@ _ZH_ADDRESS = re.compile(
 _EN_STREET = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|"
               r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Circle|Cir|Crescent|Close")
 _EN_ADDRESS = re.compile(
-    r"(?<![\w-])\d{1,6}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
+    r"(?<![A-Za-z0-9_-])\d{1,6}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
     rf"(?i:{_EN_STREET})\b\.?"
     r"(?:,?\s*(?i:apt\.?|apartment|suite|unit|#)\s*[\w-]+)?")
 
