@@ -23,6 +23,7 @@ from jiyi.llms.protocol import LLM
 from jiyi.maintain.erase import RESTORE_WINDOW, cache_hashes, erase_changes, window_keys
 from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
+from jiyi.privacy.forget import memory_families
 from jiyi.privacy.mask import level_of
 from jiyi.privacy.protect import open_record, open_row, protect_message, protect_record, protect_row
 from jiyi.privacy.seal import SEALED_KEY, keyring_from
@@ -30,6 +31,7 @@ from jiyi.read.buffered import buffer_hits
 from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
 from jiyi.read.curate import assemble
+from jiyi.read.gate import asked_categories
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -391,8 +393,10 @@ class Memory:
         """Merge in turns still waiting in the queue (recallable before the worker ran)."""
         if req.kinds is not None and Kind.EPISODE not in req.kinds or tr.query is None:
             return hits
-        shown = {Visibility.NORMAL, *((Visibility.SENSITIVE,) if req.include_sensitive or tr.query.wants_sensitive else ())}
-        items = [i for i in read_buffer(self.store, scope, req.session_id) if level_of(i["content"]) in shown]
+        asked = True if req.include_sensitive else asked_categories(tr.query.text)  # only the categories asked for
+        items = [i for i in read_buffer(self.store, scope, req.session_id)
+                 if level_of(i["content"]) is Visibility.NORMAL or (level_of(i["content"]) is Visibility.SENSITIVE and (
+                     asked is True or bool(set(memory_families(i["content"])) & asked)))]
         known = set(self.store.find_by_sources(scope, [i["id"] for i in items])) if items else set()
         top = max((h.scores.get("total", 0.0) for h in hits), default=1.0)
         extra = buffer_hits(items, scope, tr.query.tokens, known_sources=known, weight=self.weights["buffer"],

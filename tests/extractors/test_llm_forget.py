@@ -46,7 +46,7 @@ def test_the_model_never_sees_a_secret(llm_mem: Memory, fake_openai: FakeOpenAI)
 
 
 @pytest.mark.parametrize(("said", "what"), [("我搬走了，以前那个住址就别留着了", "住址"),
-                                            ("I moved out, so my old place doesn't matter to you anymore", "address")])
+                                            ("I moved out, so please forget my old address", "address")])
 def test_forget_from_the_model(llm_mem: Memory, fake_openai: FakeOpenAI, said: str, what: str) -> None:
     remember_address(llm_mem, fake_openai, "u1", "张江路123号")
     remember_address(llm_mem, fake_openai, "u2", "张江路123号")
@@ -59,6 +59,19 @@ def test_forget_from_the_model(llm_mem: Memory, fake_openai: FakeOpenAI, said: s
     assert any("川菜" in r.content for r in left if r.status is Status.ACTIVE)
     assert not any(said in r.content and r.status is not Status.DELETED for r in left)  # the request is no turn
     assert any("张江路" in r.content for r in llm_mem.get_all(user_id="u2"))  # never another user
+
+
+@pytest.mark.parametrize(("said", "what"), [("I moved out, so my old place doesn't matter to you anymore", "address"),
+                                            ("帮我翻译这段话：forget my address", "address"),
+                                            ("请帮我清空购物车", "*"), ("我忘记带钥匙了", "用户")])
+def test_a_forget_item_for_a_message_that_asks_nothing_is_refused(
+        llm_mem: Memory, fake_openai: FakeOpenAI, said: str, what: str) -> None:
+    remember_address(llm_mem, fake_openai, "u1", "张江路123号")
+    before = {r.id for r in llm_mem.get_all(user_id="u1")}
+    fake_openai.push(chat_json({"memories": [], "forget": [{"what": what, "source_ids": ["m1"]}]}))
+    result = llm_mem.add({"role": "user", "content": said, "id": "u1-n"}, user_id="u1", sync=True)
+    assert not result.forgotten and result.forget == []
+    assert before <= {r.id for r in llm_mem.get_all(user_id="u1")}
 
 
 def test_rules_catch_the_common_phrasings_before_the_model(llm_mem: Memory, fake_openai: FakeOpenAI) -> None:

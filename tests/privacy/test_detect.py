@@ -8,6 +8,8 @@ from jiyi.privacy.detect import find_values, luhn_ok, valid_id_number
 from jiyi.privacy.mask import level_of, mask_values, placeholder_level, unmask
 from jiyi.records import Visibility
 
+SECRET = Visibility.SECRET
+
 
 def kinds(text: str) -> list[tuple[str, str]]:
     return [(f.kind, f.value) for f in find_values(text)]
@@ -65,7 +67,8 @@ def test_detects(text: str, kind: str, value: str) -> None:
 @pytest.mark.parametrize("text", [
     "订单号 1234567890123456",  # 16 digits, not Luhn
     "订单号 4111111111111111 已发货",  # Luhn-valid, but an order number
-    "身份证 110105194912310021",  # the check digit is wrong (X expected)
+    "110105194912310021 是一串数字",  # a wrong check digit and no word that names it
+    "zip code 94110",
     "今天是2024-03-05，明天2024/03/06",  # dates
     "这件外套 1299.00 元，打完折 899",  # prices
     "我的密码太简单了",  # a password phrase without a password
@@ -110,3 +113,27 @@ def test_masking_keeps_the_words_and_unmask_restores() -> None:
 def test_placeholders_are_not_found_again() -> None:
     assert find_values("用户的支付密码是[已隐藏:支付密码]") == []
     assert find_values("User's password is [secret: password]") == []
+
+
+@pytest.mark.parametrize(("text", "kind", "value", "secret"), [
+    ("身份证 110105194912310021", "id_number", "110105194912310021", False),  # a wrong check digit, after its word
+    ("my SSN is 078-05-1121", "id_number", "078-05-1121", False),
+    ("social security number 219 09 9999", "id_number", "219 09 9999", False),
+    ("护照号码是E87654321", "id_number", "E87654321", False),
+    ("passport no. K7654321", "id_number", "K7654321", False),
+    ("银行卡号 6222 0300 1122 3344 556", "bank_card", "6222 0300 1122 3344 556", True),  # fails Luhn
+    ("card number 4000 1234 5678 9011", "bank_card", "4000 1234 5678 9011", True),
+    ("cvv 318", "code", "318", True),
+    ("卡背面的安全码是 907", "code", "907", True),
+    ("验证码 6612", "code", "6612", True),
+    ("the code is 55821", "code", "55821", True),
+    ("my pin 9931", "password", "9931", True),
+])
+def test_a_number_after_its_word_is_what_the_word_says(text: str, kind: str, value: str, secret: bool) -> None:
+    (found,) = find_values(text)
+    assert (found.kind, found.value) == (kind, value)
+    assert (found.level is SECRET) is secret
+
+
+def test_an_ssn_is_never_a_phone_number() -> None:
+    assert [f.kind for f in find_values("call me maybe, my social security number is 219-09-9999")] == ["id_number"]

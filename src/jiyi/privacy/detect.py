@@ -95,11 +95,11 @@ _CODE = re.compile(
     r"2fa\s+code|auth(?:entication)?\s+code|login\s+code|cvv2?|cvc))"
     r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9])")
 _API_KEYS = (
-    re.compile(r"(?<![\w-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
-    re.compile(r"(?<![\w-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
     re.compile(r"(?<![A-Za-z0-9])" + _V + r"(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])"),
-    re.compile(r"(?<![\w-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
-    re.compile(r"(?<![\w-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
     re.compile(r"(?i:\bbearer\s+)" + _V + r"[A-Za-z0-9._~+/=-]{16,})"),
     re.compile(r"(?i:(?:api[_\s-]?key|secret[_\s-]?key|access[_\s-]?key|private[_\s-]?key|token|secret)"
                r"(?:\s+(?:is|was)\s+|\s*[:=]\s*|\s+))"
@@ -118,14 +118,14 @@ _PHONES = (
     # CN landline with its area code
     re.compile(r"(?<!\d)0\d{2,3}-\d{7,8}(?!\d)"),
     # E.164 and international: + country code and at least 7 more digits in groups
-    re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?!\d)"),
+    re.compile(r"(?<![A-Za-z0-9_+])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?!\d)"),
     # US: (415) 555-0132, 415-555-0132, 415.555.0132, +1 415 555 0132
     re.compile(r"(?<![\d-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\d-])"),
 )
 _PHONE_CONTEXT = re.compile(
     r"(?i:(?:phone|cell|mobile|tel|telephone|whatsapp|call\s+me\s+at|text\s+me\s+at|number)\b"
     r"|电话|手机|号码|座机|联系方式)[^0-9+\n]{0,16}(?P<v>\+?\d[\d\s().-]{5,18}\d)")
-_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"(?<![A-Za-z0-9_.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇两]+"
 _ZH_ADDRESS = re.compile(
     r"(?:[\u4e00-\u9fff]{2,8}(?:省|自治区))?(?:[\u4e00-\u9fff]{2,8}市)?(?:[\u4e00-\u9fff]{1,8}(?:区|县|镇|乡))?"
@@ -137,7 +137,7 @@ _ZH_ADDRESS = re.compile(
 _EN_STREET = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|"
               r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Circle|Cir|Crescent|Close")
 _EN_ADDRESS = re.compile(
-    r"(?<![\w-])\d{1,6}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
+    r"(?<![A-Za-z0-9_-])\d{1,6}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,4}"
     rf"(?i:{_EN_STREET})\b\.?"
     r"(?:,?\s*(?i:apt\.?|apartment|suite|unit|#)\s*[\w-]+)?")
 
@@ -215,6 +215,47 @@ def _cards(text: str) -> Iterator[Finding]:
             yield Finding(m.start(), m.end(), "bank_card", "", SECRET, m.group())
 
 
+#: a number right after the word that names it is that thing, whatever its checksum:
+#: 身份证号 1101…(a wrong check digit), SSN 123-45-6789, 银行卡号 6222…(fails Luhn), cvv 123
+_BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
+    (re.compile(r"(?P<k>身份证|证件|公民身份)(?:号码|号)?"), r"\d[\d\s]{4,18}[\dXx]", "id_number", "身份证号", SENSITIVE),
+    (re.compile(r"(?P<k>护照)(?:号码|号)?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number", "护照号", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>ssn|social\s+security(?:\s+(?:number|no\.?|#))?)"), r"\d{3}[-\s]?\d{2}[-\s]?\d{4}",
+     "id_number", "SSN", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>passport)(?:\s+(?:number|no\.?|#))?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number",
+     "passport number", SENSITIVE),
+    (re.compile(r"(?i)\b(?P<k>id\s+(?:number|no\.?|card))"), r"[A-Za-z]{0,2}\d[\d-]{4,18}[\dXx]", "id_number", "ID number",
+     SENSITIVE),
+    (re.compile(r"(?P<k>银行卡|信用卡|储蓄卡|借记卡|卡)(?:号码|号)|(?P<k2>银行卡|信用卡|储蓄卡|借记卡)"), r"\d[\d\s-]{6,22}\d",
+     "bank_card", "银行卡号", SECRET),
+    (re.compile(r"(?i)\b(?P<k>(?:credit\s+|debit\s+|bank\s+)?card)(?:\s+(?:number|no\.?|#))"), r"\d[\d\s-]{6,22}\d",
+     "bank_card", "card number", SECRET),
+    (re.compile(r"(?i)(?P<k>cvv2?|cvc|安全码|security\s+code)"), r"\d{3,4}", "code", "安全码", SECRET),
+    (re.compile(r"(?i)(?P<k>验证码|动态码|校验码)"), r"[A-Za-z0-9]{3,8}", "code", "验证码", SECRET),
+    (re.compile(r"(?i)(?<!zip\s)(?<!post\s)(?<!area\s)(?<!country\s)(?<!postal\s)(?<!promo\s)(?<!discount\s)"
+                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"\d{4,8}", "code", "one-time code", SECRET),
+    (re.compile(r"(?i)\b(?P<k>pin)(?:\s*(?:code|number|码))?|(?P<k2>PIN码|pin码)"), r"\d{4,8}", "password", "PIN", SECRET),
+)
+_CONTEXT_SAY = r"(?:\s*(?:是|为|:|：|=|＝|#)\s*|\s+(?i:is|was|will\s+be|are)\s*:?\s*|\s*)"
+
+
+def _by_context(text: str) -> Iterator[Finding]:
+    for words, shape, kind, label, level in _BY_CONTEXT:
+        for m in words.finditer(text):
+            v = re.compile(_CONTEXT_SAY + rf"(?P<v>{shape})(?![0-9A-Za-z])").match(text, m.end())
+            if v is None or sum(c.isdigit() for c in v.group("v")) < 3:
+                continue
+            start, end = _strip_value(text, v.start("v"), v.end("v"))
+            while end > start and text[end - 1] in " -":
+                end -= 1
+            zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)))
+            name = label if zh or kind != "code" else "one-time code"
+            if kind == "code" and not zh and re.match(r"(?i)cvv|cvc|security", m.group(0)):
+                name = "security code"
+            yield Finding(start, end, kind, name if zh or not re.search(r"[\u4e00-\u9fff]", name) else "",
+                          level, text[start:end])
+
+
 def _id_numbers(text: str) -> Iterator[Finding]:
     for m in _ID.finditer(text):
         if valid_id_number(m.group()):
@@ -258,11 +299,12 @@ def _addresses(text: str) -> Iterator[Finding]:
 
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone)
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _id_numbers, _cards, _emails, _phones, _addresses)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses)
 
 
 #: every value above needs one of these; most turns have none and cost one search
 _MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pwd|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+
 
 
 def find_values(text: str, *, lang: str | None = None) -> list[Finding]:

@@ -95,9 +95,21 @@ def protect_record(rec: MemoryRecord, keyring: Keyring | None,
         if pairs:
             meta[SEALED_KEY] = keyring.seal(pairs)
     visibility = higher(rec.visibility, p.level)
-    if p.text == rec.content and visibility is rec.visibility and meta == rec.metadata:
+    entities = safe_entities(rec.entities, rec.content, keyring)
+    meta = {k: (protect_text(v, keyring).text if isinstance(v, str) and k != SEALED_KEY else v)
+            for k, v in meta.items()}
+    if p.text == rec.content and visibility is rec.visibility and meta == rec.metadata and entities == rec.entities:
         return rec
-    return rec.replace(content=p.text, visibility=visibility, metadata=meta)
+    return rec.replace(content=p.text, visibility=visibility, metadata=meta, entities=entities)
+
+
+def safe_entities(entities: Sequence[str], text: str, keyring: Keyring | None) -> tuple[str, ...]:
+    """``entities`` without any that is, holds or is part of a value masked in ``text`` (or is one itself):
+    the entity table and the keyword index would otherwise keep the value in clear."""
+    hidden = [f.value for f in find_values(text) if f.level is SECRET or keyring is not None]
+    return tuple(e for e in entities
+                 if not any(e in v or v in e for v in hidden)
+                 and not any(f.level is SECRET or keyring is not None for f in find_values(e)))
 
 
 def open_record(rec: MemoryRecord, keyring: Keyring | None) -> MemoryRecord:

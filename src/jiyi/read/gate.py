@@ -7,8 +7,11 @@ needs them), but ``build_context`` never presents them as current, and ``gc`` ex
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
+from jiyi.privacy.forget import families_in, memory_families
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 
 #: A plan past its ``expires_at`` is still recalled this long (ranked lower, shown as past):
@@ -18,7 +21,33 @@ EXPIRY_GRACE = timedelta(days=7)
 EVENT_WITHOUT_END = timedelta(days=1)
 
 
-def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensitive: bool) -> bool:
+_HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
+_ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
+
+
+def asked_categories(query: str) -> frozenset[str]:
+    """The sensitive categories a query asks for ("我的手机号是多少" → phone; "what's my password" →
+    password, which opens nothing sensitive: a secret is never recalled)."""
+    found = {name for name, _, _ in families_in(query)}
+    if _HEALTH.search(query):
+        found.add("health")
+    if _ACCOUNT.search(query):
+        found.add("bank_card")
+    return frozenset(found)
+
+
+def category_of(rec: MemoryRecord) -> frozenset[str]:
+    """The sensitive categories a memory holds (its slot family, else the family words and values it says)."""
+    if rec.slot and rec.slot.split("/", 1)[0] in ("health", "allergy"):
+        return frozenset({"health"})
+    found = set(memory_families(rec.content, rec.slot))
+    if _HEALTH.search(rec.content) and not found - {"allergy"}:
+        found.add("health")
+    return frozenset(found)
+
+
+def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool,
+                show_sensitive: bool | Collection[str]) -> bool:
     """True when ``rec`` may be recalled at time ``at`` (a plan until :data:`EXPIRY_GRACE` after it expired).
 
     ``historical`` (an explicit ``at``) sees the store as it was then: only what was known
@@ -26,10 +55,15 @@ def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensi
     window covers ``at`` ("where did I live last year" sees the old city, not the new one).
     A memory superseded by a change that has not happened yet ("moving to Austin in
     January") is still true until then, historical or not.
+
+    ``show_sensitive``: True lets every sensitive memory through (the caller asked for them),
+    a set of categories (:func:`asked_categories` of the query) only those of the categories
+    asked for: asking for the phone does not open the address, asking for a password opens nothing.
     """
     if rec.visibility is Visibility.SECRET:  # never recalled into a prompt, asked for or not
         return False
-    if rec.visibility is Visibility.SENSITIVE and not show_sensitive:
+    if rec.visibility is Visibility.SENSITIVE and not (
+            show_sensitive is True or (not isinstance(show_sensitive, bool) and category_of(rec) & set(show_sensitive))):
         return False
     if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= at:
         return False

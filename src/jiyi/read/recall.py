@@ -15,7 +15,7 @@ from jiyi.read.agents import bot_questions_follow, collapse_repeats, is_pleasant
 from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, outdated_drops, successor_lifts
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
-from jiyi.read.gate import passes_gate
+from jiyi.read.gate import asked_categories, passes_gate
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
 from jiyi.read.recent import RecentTurn
@@ -170,7 +170,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     """
     fusion = fuse_arrays(routes, weights, _population(store, scope, routes, stats, flt), stats=stats)
     pool = fusion.best(max(CANDIDATES, req.limit, 2 * rerank.candidates if rerank is not None else 0))
-    show_sensitive = req.include_sensitive or info.wants_sensitive
+    show_sensitive = True if req.include_sensitive else asked_categories(info.text)  # only what was asked
     floor = fusion.floor
 
     def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:

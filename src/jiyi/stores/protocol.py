@@ -179,6 +179,9 @@ class ChangeSet:
     state: dict[str, Any] = field(default_factory=dict)
     uncache: list[str] = field(default_factory=list)
     """Content hashes to drop from the embedding cache (every model): the texts of erased memories."""
+    clear_history: list[str] = field(default_factory=list)
+    """Memories whose history texts (old/new) are cleared, the events kept: values stored in clear
+    before a key was set (``jiyi reencrypt``)."""
 
     def check_scope(self) -> None:
         """Raise ScopeViolation if a record belongs to another owner (every store calls this first)."""
@@ -194,7 +197,8 @@ class ChangeSet:
         return {up.record.id: up.expect for up in self.upserts if up.expect is not None}
 
     def __bool__(self) -> bool:
-        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state or self.uncache)
+        return bool(self.upserts or self.history or self.purge_ids or self.done_job_id or self.state or self.uncache
+                    or self.clear_history)
 
 
 def conflict(scope: Scope, expected: dict[str, datetime], stored: dict[str, datetime]) -> WriteConflict | None:

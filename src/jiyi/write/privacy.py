@@ -10,21 +10,40 @@ forget request deletes what it names, in the job's own scope.
 from __future__ import annotations
 
 import dataclasses
-import re
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.privacy.detect import PLACEHOLDER, SECRET, find_values
-from jiyi.privacy.forget import ForgetRequest, detect_forget, matches, mentions
+from jiyi.privacy.forget import (
+    ForgetRequest,
+    covers,
+    detect_forget,
+    last_turn,
+    matches,
+    mentions,
+    resolve_what,
+)
 from jiyi.privacy.mask import higher, level_of
 from jiyi.privacy.protect import open_pairs, pairs_for, protect_record, protect_text
 from jiyi.privacy.seal import SEALED_KEY, Keyring
-from jiyi.records import EventType, HistoryEvent, Kind, Message, Scope, Status, WriteEvent
+from jiyi.records import (
+    EventType,
+    HistoryEvent,
+    Kind,
+    MemoryRecord,
+    Message,
+    Scope,
+    Status,
+    WriteEvent,
+)
 from jiyi.stores.protocol import ChangeSet, RecordFilter, Store, Upsert
 from jiyi.write.buffer import BUFFER_KEY
 from jiyi.write.episodes import index_keywords
+
+log = logging.getLogger(__name__)
 
 #: metadata key an extractor sets on a candidate that is a forget request, not a memory
 FORGET_KEY = "forget"
@@ -36,46 +55,46 @@ def sealed_by_message(items: Iterable[Mapping[str, Any]]) -> dict[str, object]:
 
 
 def split_forget_messages(messages: Sequence[Message]) -> tuple[list[ForgetRequest], list[Message]]:
-    """The forget requests among the user's messages, and the other messages (what is stored)."""
+    """The forget requests among the user's messages, and the other messages (what is stored).
+    A request is its speaker's (``Message.name``): in a group it reaches only their memories."""
     requests: list[ForgetRequest] = []
     kept: list[Message] = []
     for m in messages:
-        req = detect_forget(m.content) if m.role == "user" else None
+        req = detect_forget(m.content, speaker=m.name) if m.role == "user" else None
         if req is None:
             kept.append(m)
         else:
-            requests.append(req)
+            requests.append(dataclasses.replace(req, sources=(m.id,) if m.id else ()))
     return requests, kept
-
-
-#: a message that asks to forget everything says so with one of these
-_FORGET_VERB = re.compile(r"(?i)忘|删|清空|抹|别记|不要记|forget|delete|erase|wipe|clear|remove")
 
 
 def split_forget_candidates(candidates: Sequence[Candidate],
                             messages: Sequence[Message] = ()) -> tuple[list[ForgetRequest], list[Candidate]]:
-    """Forget requests an extractor returned (``metadata["forget"]``: a topic, words, or ``*``).
+    """Forget requests an extractor returned (``metadata["forget"]``: a family, a person's, or ``*``).
 
-    "Everything" counts only when a message it cites asks to forget in words (an LLM
-    misled by a pasted text must not wipe a user's memories).
+    Checked as a message is: an item counts only when a message it cites is itself a request
+    (:func:`detect_forget`) and its target resolves within what that message asks; otherwise
+    it is refused and logged (an LLM misled by a pasted text, or naming "用户", deletes nothing).
     """
-    said = {m.id: m.content for m in messages if m.id and m.role == "user"}
+    said = {m.id: m for m in messages if m.id and m.role == "user"}
     requests: list[ForgetRequest] = []
     kept: list[Candidate] = []
     for c in candidates:
         what = c.metadata.get(FORGET_KEY)
         if not isinstance(what, str) or not what.strip():
-            kept.append(c)
+            if FORGET_KEY not in c.metadata:
+                kept.append(c)
             continue
-        what = what.strip()
-        if what in ("*", "all", "everything"):
-            if not any(_FORGET_VERB.search(said.get(sid, "")) for sid in c.source_ids):
-                continue
-            requests.append(ForgetRequest(everything=True, said=c.content, sources=c.source_ids))
-        else:
-            asked = detect_forget(f"忘记我的{what}") or detect_forget(f"forget my {what}")
-            if asked is not None and not asked.everything:
-                requests.append(dataclasses.replace(asked, said=c.content, sources=c.source_ids))
+        asked = resolve_what(what)
+        cited = [detect_forget(said[s].content, speaker=said[s].name) for s in c.source_ids if s in said]
+        own = [q for q in cited if q is not None]
+        if asked is None or not own or not any(covers(asked, q) for q in own):
+            log.info("forget item refused: %r cites %s, which %s", what, list(c.source_ids),
+                     "ask nothing" if not own else "ask something else")
+            continue
+        base = next(q for q in own if covers(asked, q))
+        requests.append(dataclasses.replace(asked, owner=asked.owner, speaker=base.speaker, said=base.said,
+                                            sources=c.source_ids))
     return requests, kept
 
 
@@ -131,8 +150,14 @@ def forget_into(store: Store, scope: Scope, requests: Sequence[ForgetRequest], c
     batch = {up.record.id: i for i, up in enumerate(changes.upserts)}
     why = "forgotten by message: " + "; ".join(r.describe() for r in requests)
     stored = store.list(scope, RecordFilter(statuses=None), None, 0)
+    turns = set().union(*(last_turn([*stored, *(up.record for up in changes.upserts)], q) for q in requests))
+
+    def named(rec: MemoryRecord) -> bool:
+        return any(matches(rec, q) for q in requests) or (
+            bool(turns) and rec.status is not Status.DELETED and bool(rec.source_ids) and set(rec.source_ids) <= turns)
+
     for rec in stored:
-        if rec.id not in batch and any(matches(rec, q) for q in requests):
+        if rec.id not in batch and named(rec):
             changes.upserts.append(Upsert(rec.replace(status=Status.DELETED, updated_at=now), expect=rec.updated_at))
             changes.history.append(HistoryEvent(EventType.DELETE, rec.id, now, None, None, why, "user"))
             events.append(WriteEvent(rec.id, EventType.DELETE, rec.content, rec.kind))
@@ -140,10 +165,11 @@ def forget_into(store: Store, scope: Scope, requests: Sequence[ForgetRequest], c
     for rec_id, i in batch.items():
         up = changes.upserts[i]
         said_it = up.record.kind is Kind.EPISODE and bool(up.record.source_ids) and set(up.record.source_ids) <= asking
-        if said_it or any(matches(up.record, q) for q in requests):
+        if said_it or named(up.record):
             changes.upserts[i] = dataclasses.replace(up, record=up.record.replace(status=Status.DELETED))
             events.append(WriteEvent(rec_id, EventType.DELETE, up.record.content, up.record.kind))
     buffered = list(store.state_get(scope, BUFFER_KEY) or [])
-    everything = any(q.everything for q in requests)
-    changes.state[BUFFER_KEY] = [] if everything else [
-        item for item in buffered if not any(mentions(str(item.get("content", "")), q) for q in requests)]
+    changes.state[BUFFER_KEY] = [
+        item for item in buffered
+        if not any(mentions(str(item.get("content", "")), q, speaker=item.get("name")) for q in requests)
+        and not (turns and item.get("id") in turns)]

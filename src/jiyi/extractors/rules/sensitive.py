@@ -46,12 +46,13 @@ def secret_facts(text: str, zh: bool) -> list[Draft]:
 
 def without_secret_values(entities: tuple[str, ...], text: str) -> tuple[str, ...]:
     """``entities`` minus any piece of a secret value of ``text`` (a card's digit groups, a PIN)."""
-    values = [f.value for f in _secret_spans(text)]
+    values = [f.value for f in _secret_spans(text) if f.level is SECRET]
     return tuple(e for e in entities if not any(e in v for v in values)) if values else entities
 
 
 def _secret_spans(text: str) -> list[Finding]:
-    return [f for f in find_values(text) if f.level is SECRET]
+    """The values a phone-shaped match must not overlap: secrets, and ID numbers (an SSN is no phone)."""
+    return [f for f in find_values(text) if f.level is SECRET or f.kind == "id_number"]
 
 
 def _inside_secret(m: re.Match[str], secrets: list[Finding]) -> bool:

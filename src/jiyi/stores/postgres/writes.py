@@ -57,6 +57,12 @@ def apply_changes(conn: psycopg.Connection[Any], changes: ChangeSet, vector_type
             "AND memory_id = ANY(%s) AND (old IS NOT NULL OR new IS NOT NULL)",
             (scope.tenant, scope.user_id, purged),
         )
+    if changes.clear_history:
+        conn.execute(
+            "UPDATE memory_history SET old = NULL, new = NULL WHERE tenant = %s AND user_id = %s "
+            "AND memory_id = ANY(%s) AND (old IS NOT NULL OR new IS NOT NULL)",
+            (scope.tenant, scope.user_id, list(dict.fromkeys(changes.clear_history))),
+        )
     if changes.uncache:
         conn.execute("DELETE FROM embedding_cache WHERE hash = ANY(%s)", (list(dict.fromkeys(changes.uncache)),))
     if added:

@@ -156,7 +156,7 @@ class SQLiteStore:
         unsaved = self._unsaved_cache()
         old_gen, new_gen, rids = self._pool.write(lambda conn: self._apply_tx(conn, changes, unsaved))
         self._saved_cache(unsaved)
-        if changes.purge_ids or changes.uncache:
+        if changes.purge_ids or changes.uncache or changes.clear_history:
             self.checkpoint()
         if new_gen != old_gen:
             metas = [RowMeta.of(up.record) for up in changes.upserts]
@@ -181,6 +181,7 @@ class SQLiteStore:
         writes.purge(conn, scope, changes.purge_ids)
         writes.uncache(conn, changes.uncache)
         writes.append_history(conn, scope, changes.history)
+        writes.clear_history(conn, scope, changes.clear_history)
         for key, value in changes.state.items():
             writes.state_set(conn, scope, key, json.dumps(value, ensure_ascii=False))
         if changes.done_job_id is not None:

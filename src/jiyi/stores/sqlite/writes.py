@@ -188,6 +188,19 @@ def purge(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
         optimize_fts(conn)
 
 
+def clear_history(conn: sqlite3.Connection, scope: Scope, ids: Sequence[str]) -> None:
+    """Clear the history texts of these memories (the events stay), and merge the keyword index so
+    the tokens their old texts left in older segments go too."""
+    for chunk in chunked(ids):
+        conn.execute(
+            "UPDATE history SET old = NULL, new = NULL WHERE tenant = ? AND user_id = ? "
+            f"AND memory_id IN ({marks(chunk)}) AND (old IS NOT NULL OR new IS NOT NULL)",
+            [scope.tenant, scope.user_id, *chunk],
+        )
+    if ids:
+        optimize_fts(conn)
+
+
 def optimize_fts(conn: sqlite3.Connection) -> None:
     """Merge the keyword index into one segment: a deleted row's tokens are otherwise kept in the
     older segments (FTS5 records deletes as new entries) until some later merge."""
