@@ -290,7 +290,10 @@ class Memory:
         Text, vectors, keyword-index tokens, embedding-cache rows and the texts of their history
         go; the history events stay. The store then compacts (SQLite: WAL truncated; ``vacuum=True``
         also rewrites the file with VACUUM, PostgreSQL VACUUM FULL). Returns how many were erased."""
-        erased = self._purge(self._scope(user_id), memory_id, None)
+        scope = self._scope(user_id)
+        if memory_id is not None:
+            memory_id = validate_optional_id(memory_id, "memory_id")
+        erased = self._purge(scope, memory_id, None)
         if vacuum:
             self._compact(full=True)
         return erased
