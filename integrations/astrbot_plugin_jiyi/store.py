@@ -42,6 +42,7 @@ class MemoryHolder:
         self.data_dir = data_dir
         self._memory: Any = None
         self._building: asyncio.Future[Any] | None = None
+        self.gc_schedule: Any = None  # jiyi's scheduled gc (expiry, the restore window's purge), with the Memory
 
     async def memory(self) -> Any:
         """The Memory, built on first use (AstrBot providers exist only after startup).
@@ -74,6 +75,7 @@ class MemoryHolder:
             raise EmbeddingMismatch(f"{exc}. In AstrBot an admin sends /mem reembed confirm "
                                     "(管理员发送 /mem reembed confirm 用新模型重建向量)") from exc
         warm()  # jieba's dictionary (~0.5 s) with the build, not inside a later recall's time budget
+        self.gc_schedule = _start_gc(memory)
         return memory
 
     async def reembed(self) -> Any:
@@ -142,9 +144,22 @@ class MemoryHolder:
                 self._memory = await self._building
             except Exception:  # noqa: BLE001 - nothing was opened
                 self._memory = None
+        if self.gc_schedule is not None:
+            schedule, self.gc_schedule = self.gc_schedule, None
+            await asyncio.to_thread(schedule.stop)
         if self._memory is not None:
             mem, self._memory = self._memory, None
             await asyncio.to_thread(mem.close)
+
+
+def _start_gc(memory: Any) -> Any:
+    """gc on jiyi's schedule (``JIYI_GC_INTERVAL_HOURS``, default 6, 0 = off), so the documented
+    7-day erasure holds in AstrBot without a cron job; None when off or with an older jiyi."""
+    try:
+        from jiyi.maintain.schedule import for_memory
+    except ImportError:
+        return None
+    return for_memory(memory)
 
 
 class SessionEpochs:

@@ -174,7 +174,7 @@ def test_the_retriever_reads_the_conversation_from_its_history(memory: Memory) -
         {"role": "user", "content": "We went for ramen last Friday"},
         {"role": "assistant", "content": "Nice, how was it?"}]
     docs = retriever.invoke("which ramen bar was it?")
-    assert docs and "Menya Kaze" in docs[0].page_content
+    assert any("Menya Kaze" in d.page_content for d in docs)  # among the k the agent reads
     # the turns reach Memory.search: past its 50 messages it refuses them, by name
     history.add_messages([HumanMessage(f"note {i} about noodles") for i in range(50)])
     whole = JiyiChatMessageHistory(memory, user_id="kai", session_id="s1", max_messages=100)

@@ -450,3 +450,31 @@ def test_a_follow_up_recalls_what_its_previous_turn_named() -> None:
         assert "老陈面馆" not in block or block.index("拾光咖啡") < block.index("老陈面馆")
 
     run(scenario, top_k=1)
+
+
+def test_gc_runs_on_jiyis_schedule_with_the_memory_and_stops_with_the_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documented 7-day erasure needs gc: the plugin runs it on jiyi's schedule, no cron job."""
+    seen: dict[str, Any] = {}
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我喜欢喝乌龙茶"))
+        schedule = plugin.holder.gc_schedule
+        assert schedule is not None and schedule._thread is not None and schedule._thread.is_alive()
+        assert schedule.run_if_due() is None  # the first run comes a minute after start
+        schedule.run_now()
+        assert schedule.next_run() > schedule._clock.now()  # the run was recorded: the next one is ahead
+        assert schedule.run_if_due() is None  # not again within the interval
+        seen["schedule"] = schedule
+
+    run(scenario)
+    assert seen["schedule"]._thread is None  # terminate stopped it before closing the Memory
+
+
+def test_gc_schedule_is_off_when_configured_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JIYI_GC_INTERVAL_HOURS", "0")
+
+    async def scenario(plugin: JiyiMemory, ctx: FakeContext) -> None:
+        await command(make_event("mem remember 我喜欢喝乌龙茶"))
+        assert plugin.holder.gc_schedule is None
+
+    run(scenario)
