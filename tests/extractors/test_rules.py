@@ -187,6 +187,24 @@ def test_names_of_pets_and_relatives_are_relations(text: str, content: str, slot
     assert (named[0].kind, named[0].slot) == (Kind.RELATION, slot)
 
 
+@pytest.mark.parametrize(("text", "content"), [
+    ("我邻居养了一只黑色的拉布拉多，叫煤球", "用户的邻居的拉布拉多叫煤球"),
+    ("我同事小李有个女儿，叫朵朵", "用户的同事小李的女儿叫朵朵"),
+    ("我姐养了只猫叫咪咪", "用户的姐的猫叫咪咪"),
+])
+def test_a_relatives_pet_or_child_gets_the_name_not_the_relative(text: str, content: str) -> None:
+    """X养了一只Y，叫Z: the name is the one just introduced, and it stays X's, not the user's."""
+    cands = run(text)
+    assert content in [c.content for c in cands], [(c.slot, c.content) for c in cands]
+    assert not any(c.slot and c.slot.startswith(("relation/", "user/")) for c in cands)
+
+
+def test_an_age_after_a_pets_name_is_the_pets() -> None:
+    contents = [c.content for c in run("我家的猫叫年糕，三岁了")]
+    assert "用户的猫叫年糕" in contents and "用户的猫三岁了" in contents
+    assert all(c.slot != "user/age" for c in run("我家的猫叫年糕，三岁了"))
+
+
 def test_two_pets_named_in_one_clause() -> None:
     contents = [c.content for c in run("我养了两只猫，名字叫团子和饺子")]
     assert contents == ["用户的猫叫团子", "用户的猫叫饺子"]

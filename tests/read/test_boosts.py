@@ -35,9 +35,15 @@ def ep(mid: str, *, session: str = "s1", speaker: str | None = None, prev: str |
 
 
 def test_next_turn_gives_a_turn_its_replys_relevance() -> None:
-    cands = [(ep("q"), 1.0), (ep("a", prev="m-q"), 3.0), (ep("z"), 0.5)]
+    cands = [(ep("q", speaker="Ann"), 1.0), (ep("a", speaker="Bo", prev="m-q"), 3.0), (ep("z"), 0.5)]
     got = next_turn_boost(cands, 0.1)
     assert got == {"q": pytest.approx(0.3), "a": pytest.approx(0.05), "z": pytest.approx(0.05)}
+
+
+def test_a_speakers_own_next_turn_lends_nothing() -> None:
+    """The same person going on to another topic is not an answer to the turn before."""
+    cands = [(ep("q", speaker="Ann"), 1.0), (ep("a", speaker="Ann", prev="m-q"), 3.0), (ep("z"), 0.5)]
+    assert next_turn_boost(cands, 0.1) == {mid: pytest.approx(0.05) for mid in ("q", "a", "z")}
 
 
 def test_session_boost_is_a_zscore_of_session_best() -> None:

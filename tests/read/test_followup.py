@@ -38,8 +38,10 @@ def test_a_follow_up_finds_what_the_previous_turns_named(make_memory: Callable[.
 
 def test_an_english_follow_up_after_the_bots_question(make_memory: Callable[..., Memory]) -> None:
     mem = make_memory()
+    # (seven memories: z-scores over three are a coin toss between near-equal cosines)
     for text in ("My landlord Gus fixed the boiler last week.", "I joined a climbing gym called Crux Yard.",
-                 "My aunt Vera grows prize-winning dahlias."):
+                 "My aunt Vera grows prize-winning dahlias.", "I started learning Spanish on an app.",
+                 "My sister works as a nurse in Leeds.", "I prefer tea over coffee."):
         mem.add(text, user_id="u2", sync=True)
     recent = ["my shoulder is sore from climbing yesterday",
               {"role": "assistant", "content": "Were you bouldering or top-roping?"}]

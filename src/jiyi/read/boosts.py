@@ -1,7 +1,8 @@
 """Adjustments that look at the candidate set as a whole, not at one memory.
 
-- **next turn**: a turn whose *reply* matches the query gets part of the reply's
-  relevance (a question and its answer belong together; the bot's confirmation of a
+- **next turn**: a turn whose *reply* (the next turn, said by someone else) matches
+  the query gets part of the reply's relevance; a user's next statement of their own is
+  another topic and lends nothing (a question and its answer belong together; the bot's confirmation of a
   detail points at the user's turn that gave it). Episodes carry the id of the turn
   before them (``metadata["prev_id"]``), so the pairs are found inside the candidates.
 - **session**: turns of the session that holds the best match get lifted (questions
@@ -49,15 +50,21 @@ def next_turn_boost(cands: Scored, weight: float) -> dict[str, float]:
     """``weight`` × the relevance of each candidate's next turn (the lowest relevance if absent)."""
     if weight <= 0 or not cands:
         return {}
-    by_source = {rec.source_ids[0]: rec.id for rec, _ in cands if len(rec.source_ids) == 1}
+    by_source = {rec.source_ids[0]: rec for rec, _ in cands if len(rec.source_ids) == 1}
     rel = {rec.id: r for rec, r in cands}
     nxt: dict[str, float] = {}
     for rec, r in cands:
         prev = rec.metadata.get("prev_id")
-        if isinstance(prev, str) and prev in by_source:
-            nxt[by_source[prev]] = max(r, nxt.get(by_source[prev], -math.inf))
+        turn = by_source.get(prev) if isinstance(prev, str) else None
+        if turn is not None and _voice(turn) != _voice(rec):  # a reply, not the same person going on
+            nxt[turn.id] = max(r, nxt.get(turn.id, -math.inf))
     floor = min(rel.values())
     return {mid: weight * nxt.get(mid, floor) for mid in rel}
+
+
+def _voice(rec: MemoryRecord) -> tuple[object, object]:
+    """Who said a turn: its role and speaker name."""
+    return rec.metadata.get("role"), rec.speaker
 
 
 def session_boost(cands: Scored, weight: float) -> dict[str, float]:

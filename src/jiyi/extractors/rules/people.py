@@ -51,12 +51,13 @@ _PETS_EN = word_list("cat kitten kitty dog puppy pup rabbit bunny hamster parrot
                      "pony snake lizard pet")
 _ZH_NOUN = alternation([*REL_ZH, *_PETS_ZH])
 _EN_NOUN = alternation([*(w for w in REL_EN if not w.endswith("'s")), *_PETS_EN])
-_ZH_INTRO = re.compile(
-    r"^(?:我们|我|俺)?(?:家)?(?:也|还|刚|刚刚|新|最近|已经)*"
-    r"(?:养了|养着|养|领养了|收养了|捡了|捡到了?|买了|有了?|生了|添了|交了|认识了?)"
-    rf"(?:[一两二三几]?(?:只|条|个|位|匹|头|名)(?P<desc>[^，,。！？!?\s我你他她它想要问是在和跟给]{{0,6}}?))?"
-    rf"(?P<noun>{_ZH_NOUN})(?P<rest>.*)$"
-)
+_ZH_HAS = (r"(?:也|还|刚|刚刚|新|最近|已经)*"
+           r"(?:养了|养着|养|领养了|收养了|捡了|捡到了?|买了|有了?|生了|添了|交了|认识了?)"
+           rf"(?:[一两二三几]?(?:只|条|个|位|匹|头|名)(?P<desc>[^，,。！？!?\s我你他她它想要问是在和跟给]{{0,6}}?))?"
+           rf"(?P<noun>{_ZH_NOUN})(?P<rest>.*)$")
+_ZH_INTRO = re.compile(r"^(?:我们|我|俺)?(?:家)?" + _ZH_HAS)
+#: 我邻居养了一只拉布拉多 / 我同事小李有个女儿: a relative introduces someone of theirs
+_ZH_OWNED = re.compile("^" + _ZH_HAS)
 _ZH_NAMING = re.compile(
     r"^(?:(?:它|她|他|它们|她们|他们)(?:的)?)?(?:(?:[一另]一?|老大|老二)(?:只|个|条|位)?)?"
     r"(?:(?:名字|小名|大名|名)(?:叫做|叫|是|为)[:：]?|叫做|名叫|叫)(?P<v>[^，,。！？!?；;\s]{1,20})$"
@@ -171,14 +172,23 @@ def referent_names(work: MessageExtraction, c: Clause, referent: Referent | None
     zh = work.lang == "zh"
     text = tidy_zh(without_times(c)) if zh else without_times(c).strip()
     intro = (_ZH_INTRO if zh else _EN_INTRO).search(text)
+    owner, owned = "", _zh_owned(text, c) if zh and intro is None else None
+    if owned is not None:
+        owner, intro = owned
     if intro is not None:
         noun = intro.group("noun") if zh else intro.group("noun").lower()
         desc = (intro.group("desc") or "").rsplit("的", 1)[-1] if zh else ""
         table = REL_ZH if zh else REL_EN
-        referent = (desc + noun, table[noun][0] if noun in table else "pet")
+        key = table[noun][0] if noun in table else "pet"
+        # someone of a relative's is never one of the user's single-valued relations (用户的邻居的老婆)
+        referent = (f"{owner}的{desc}{noun}", "pet" if key == "pet" else f"{key}-of-other") if owner else \
+            (desc + noun, key)
         text = intro.group("rest")
-    elif c.subject == "rel" and c.rel:
+    elif c.subject == "rel" and c.rel and not (c.inherited and referent is not None):  # (…，叫煤球: still the dog)
         referent = (c.rel, (REL_ZH if zh else REL_EN).get(c.rel, ("", ""))[0] or "pet")
+    elif zh and (said := zh_relation_names(text)):  # 我家的猫叫年糕，三岁了: the age is the cat's
+        word, key, _ = said[-1]
+        return [], (word, key)
     if referent is None or c.question:
         return [], referent
     names = _zh_names(text.lstrip("，, ")) if zh else _en_names(text)
@@ -186,6 +196,19 @@ def referent_names(work: MessageExtraction, c: Clause, referent: Referent | None
         c.subject, c.rel = "rel", referent[0]  # 养了只猫，叫起来很大声 / 它很黏人: about the cat
         c.body = re.sub(r"^[它她他]", "", text)
     return _named(work.lang, referent, names), referent
+
+
+def _zh_owned(text: str, c: Clause) -> tuple[str, re.Match[str]] | None:
+    """(owner, match) for 我邻居养了一只拉布拉多 / 我同事小李有个女儿; None when a relative introduces no one."""
+    if c.subject != "rel" or not c.rel or c.inherited:
+        return None
+    m = re.match(rf"^(?:我|俺)(?:家的|的|家)?{re.escape(c.rel)}", text)
+    if m is None:
+        return None
+    after = text[m.end():]
+    name = name_at_start(after, explicit=False) or ""
+    owned = _ZH_OWNED.match(after[len(name):])
+    return (c.rel + name, owned) if owned is not None else None
 
 
 def _about_referent(c: Clause, text: str, referent: Referent) -> bool:
