@@ -199,6 +199,24 @@ def test_a_relatives_pet_or_child_gets_the_name_not_the_relative(text: str, cont
     assert not any(c.slot and c.slot.startswith(("relation/", "user/")) for c in cands)
 
 
+@pytest.mark.parametrize(("text", "content"), [
+    ("我在一家公司上班，叫星河科技", "用户提到的公司叫星河科技"),
+    ("我开了家店，叫小满咖啡", "用户提到的店叫小满咖啡"),
+    ("最近在学一门课，叫机器学习导论", "用户提到的课叫机器学习导论"),
+    ("我朋友开了家面馆，叫老张面馆", "用户提到的面馆叫老张面馆"),
+])
+def test_a_name_after_a_thing_introduced_names_the_thing(text: str, content: str) -> None:
+    """…一家公司，叫X: X is the company, never the user's name nor the friend's."""
+    cands = run(text)
+    assert content in [c.content for c in cands], [(c.slot, c.content) for c in cands]
+    assert all(c.slot != "user/name" and "叫" not in c.content.removeprefix(content) for c in cands)
+
+
+@pytest.mark.parametrize("text", ["我在一家公司上班，叫了外卖", "我家楼下有家店，叫起来都说好吃"])
+def test_a_verb_after_a_thing_is_not_its_name(text: str) -> None:
+    assert not [c.content for c in run(text) if c.content.startswith("用户提到的")]
+
+
 def test_an_age_after_a_pets_name_is_the_pets() -> None:
     contents = [c.content for c in run("我家的猫叫年糕，三岁了")]
     assert "用户的猫叫年糕" in contents and "用户的猫三岁了" in contents

@@ -156,6 +156,10 @@ def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None
 def _named(lang: str, referent: Referent, names: list[str]) -> list[Draft]:
     """用户的橘猫叫团子 / User's wife is named Anna, one draft per name."""
     word, key = referent
+    if key == "thing":  # a place, a firm, a course the user mentioned: not the user's relation
+        template = f"用户提到的{word}叫{{v}}"
+        return [fact(template.format(v=name), None, name, importance=0.6, confidence=0.8, template=template)
+                for name in names]
     slot = f"relation/{key}" if key in SINGLE_VALUED else None
     template = f"用户的{word}叫{{v}}" if lang == "zh" else f"User's {word} is named {{v}}"
     return [fact(template.format(v=name), slot, name, kind=Kind.RELATION, importance=0.7, confidence=0.85,
@@ -175,7 +179,10 @@ def referent_names(work: MessageExtraction, c: Clause, referent: Referent | None
     owner, owned = "", _zh_owned(text, c) if zh and intro is None else None
     if owned is not None:
         owner, intro = owned
-    if intro is not None:
+    thing = _zh_thing(text) if zh and intro is None else None
+    if thing is not None:  # 我在一家公司上班，叫星河科技: the name is the company's
+        referent, text = (thing[0], "thing"), thing[1]
+    elif intro is not None:
         noun = intro.group("noun") if zh else intro.group("noun").lower()
         desc = (intro.group("desc") or "").rsplit("的", 1)[-1] if zh else ""
         table = REL_ZH if zh else REL_EN
@@ -191,6 +198,11 @@ def referent_names(work: MessageExtraction, c: Clause, referent: Referent | None
         return [], (word, key)
     if referent is None or c.question:
         return [], referent
+    if referent[1] == "thing":
+        things = _zh_thing_names(text.lstrip("，, "))
+        if things and c.inherited:
+            c.subject, c.rel = "other", None  # …，叫老张面馆: about the shop, not the friend who opened it
+        return _named(work.lang, referent, things), referent
     names = _zh_names(text.lstrip("，, ")) if zh else _en_names(text)
     if not names and zh and _about_referent(c, text, referent):
         c.subject, c.rel = "rel", referent[0]  # 养了只猫，叫起来很大声 / 它很黏人: about the cat
@@ -211,10 +223,56 @@ def _zh_owned(text: str, c: Clause) -> tuple[str, re.Match[str]] | None:
     return (c.rel + name, owned) if owned is not None else None
 
 
+#: part-of-speech tags of an object noun after a measure word (jieba's n, nz, nt, ns, nr…)
+_NOUN_TAGS = ("n", "nz", "nt", "ns", "nr", "nrt", "nrfg")
+_MEASURES = "家个只门所间部本款条座辆首支位套台张份项"
+
+
+def _zh_thing(text: str) -> tuple[str, str] | None:
+    """(noun, rest) for the object a clause introduces with a measure word: 一家公司 / 家店 / 一门课.
+
+    People and pets are left to the patterns above; only the last object of the clause counts.
+    """
+    from jiyi.text import zh
+
+    tags = zh.pos_tags(text)
+    found: tuple[str, int] | None = None
+    pos = 0
+    for i, (tok, tag) in enumerate(tags):
+        start = text.find(tok, pos)
+        pos = start + len(tok) if start >= 0 else pos
+        measured = (tag in ("m", "q") and tok[-1] in _MEASURES) or (tag == "n" and len(tok) > 1 and tok[0] in "家个门")
+        if not measured or start < 0:
+            continue
+        if tag == "n":  # 家店: the measure word and its noun as one token
+            noun, end = tok[1:], start + len(tok)
+        elif i + 1 < len(tags) and tags[i + 1][1] in _NOUN_TAGS:
+            nxt = text.find(tags[i + 1][0], pos)
+            noun, end = tags[i + 1][0], nxt + len(tags[i + 1][0])
+        else:
+            continue
+        if noun not in REL_ZH and noun not in _PETS_ZH and noun[-1] not in "人们":
+            found = (noun, end)
+    return (found[0], text[found[1]:]) if found else None
+
+
+def _zh_thing_names(text: str) -> list[str]:
+    """小满咖啡 after 叫 / 名叫 / 名字叫, about a thing: any words, not a verb (叫外卖, 叫起来)."""
+    from jiyi.text import zh
+
+    m = re.match(r"^(?P<sep>名字叫做?|名叫|叫做|叫)(?P<v>[^，,。！？!?；;\s]{2,20}?)(?:了|呢|啊|哦|吧)?$", text)
+    if m is None or m.group("v")[0] in "我你您他她它俺咱了过着":
+        return []
+    tags = zh.pos_tags(m.group("v"))
+    if m.group("sep") == "叫" and (tags[0][1] in ("v", "vn", "d", "r") or tags[0][0] in ("起来", "过", "着")):
+        return []
+    return [m.group("v")]
+
+
 def _about_referent(c: Clause, text: str, referent: Referent) -> bool:
     """Is a subject-less (or 它/她/他) clause about the referent just introduced?"""
     m = _ZH_ABOUT_REFERENT.match(text)
-    if m is None or not (c.inherited or c.subject == "other"):
+    if referent[1] == "thing" or m is None or not (c.inherited or c.subject == "other"):
         return False
     pronoun = PRONOUN_GENDER.get(m.group("p") or "")
     if pronoun is None:
