@@ -217,6 +217,16 @@ def test_a_verb_after_a_thing_is_not_its_name(text: str) -> None:
     assert not [c.content for c in run(text) if c.content.startswith("用户提到的")]
 
 
+@pytest.mark.parametrize(("text", "city"), [("我在成都住了五年了", "成都"), ("在杭州生活快十年了", "杭州"),
+                                         ("我在上海住了两年多了", "上海")])
+def test_a_stay_that_goes_on_is_where_the_user_lives(text: str, city: str) -> None:
+    assert only(text, "user/city").entities == (city,)
+
+
+def test_a_short_stay_is_no_residence() -> None:
+    assert all(c.slot != "user/city" for c in run("我在北京住了三天了"))
+
+
 def test_an_age_after_a_pets_name_is_the_pets() -> None:
     contents = [c.content for c in run("我家的猫叫年糕，三岁了")]
     assert "用户的猫叫年糕" in contents and "用户的猫三岁了" in contents

@@ -57,6 +57,14 @@ def test_pursuits_and_their_ends_share_a_slot(text: str, slot: str) -> None:
     only(text, slot)
 
 
+@pytest.mark.parametrize("text", ["我想换工作了，在字节太累", "我打算下个月辞职", "I want a new job",
+                                  "I want to quit my job"])
+def test_a_wish_to_leave_a_job_ends_nothing_yet(text: str) -> None:
+    """想换工作 / "I want a new job": the employer still stands; the wish is a pursuit."""
+    slots = [c.slot for c in run(text)]
+    assert "user/employer" not in slots and "status/job_search" in slots, slots
+
+
 def test_looking_for_work_is_no_employer() -> None:
     assert all(c.slot != "user/employer" for c in run("我最近在找工作"))
 

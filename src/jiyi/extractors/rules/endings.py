@@ -63,7 +63,7 @@ _EN_JOB_END = re.compile(r"(?i)\b(?:quit|left|lost)\s+my\s+job\b|\b(?:quit|left)
                          r"coffee|caffeine|alcohol|sugar|meat|soda|vaping|the\s+gym|gym|my\b|it\b|that\b|this\b|"
                          r"\w+ing\b)(?P<org>[A-Z][\w&-]+|[a-z][\w&-]+)(?=\s*(?:[.,;!]|$|\s+(?:and|last|yesterday|today|this)\b))|\bresigned\b|\b(?:got|was|been)\s+(?:laid\s+off|fired|"
                          r"let\s+go)\b|\bi(?:'m|\s+am)\s+(?:unemployed|between\s+jobs)\b|\bi(?:\s+just|\s+have|'ve)?\s+retired\b")
-_EN_JOB_CHANGE = re.compile(r"(?i)\b(?:changed|switched)\s+jobs\b|\b(?:got|started|have|took)\s+a\s+new\s+job\b|"
+_EN_JOB_CHANGE = re.compile(r"(?i)\b(?:changed|switched|changing|switching)\s+jobs\b|\b(?:quitting|leaving)\s+my\s+job\b|\b(?:got|started|have|took)\s+a\s+new\s+job\b|"
                             r"\bnew\s+job\b")
 
 #: (topic, zh words, en words)
@@ -168,12 +168,19 @@ def _relationship(text: str, whole: str, zh: bool) -> tuple[str, tuple[str, ...]
     return own, tuple(s for s in family if s != own)
 
 
+#: a wish or a plan just before a job's end or change: 想换工作了 / "thinking about quitting my job" ends nothing yet
+_ZH_WISH = re.compile(r"(?:想|打算|考虑|准备|要不要|希望|琢磨着?|计划|纠结|犹豫)[^，,。]{0,4}$")
+_EN_WISH = re.compile(r"(?i)\b(?:(?:want|need)(?:s|ed)?(?:\s+to)?|wanna|looking\s+for|hoping\s+for|thinking\s+(?:about|of)|considering|might|plan(?:ning)?\s+to|"
+                      r"hope\s+to|going\s+to|gonna|should|would\s+like\s+to|may)\s+(?:\w+\s+){0,2}$")
+
+
 def _job(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
+    wish = _ZH_WISH if zh else _EN_WISH
     m = (_ZH_JOB_END if zh else _EN_JOB_END).search(text)
     if m and not (not zh and m.group("org") and HABIT_OBJECTS_EN.match(m.group("org"))):  # "I quit tennis"
-        return "user/employer", ("user/job",)
-    if (_ZH_JOB_CHANGE if zh else _EN_JOB_CHANGE).search(text):
-        return "user/employer", ()
+        return ("status/job_search", ()) if wish.search(text[:m.start()]) else ("user/employer", ("user/job",))
+    if m := (_ZH_JOB_CHANGE if zh else _EN_JOB_CHANGE).search(text):
+        return ("status/job_search", ()) if wish.search(text[:m.start()]) else ("user/employer", ())
     return None
 
 

@@ -34,6 +34,9 @@ _ZH_MOVE = re.compile(rf"^{ZH_ADV}(?:要|准备|打算|计划|将|会|刚|已经
 _ZH_NEWHOME = re.compile(rf"^(?:的)?新家(?:在|位于|是){ZH_VAL}")
 _ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|住){ZH_VAL}")
 _ZH_LIVE_WORK = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:工作生活|生活工作|生活|定居|长大)$")
+#: 在成都住了五年了 / 在杭州生活快十年了: a stay that goes on (its length said, ending in 了)
+_ZH_LIVED_FOR = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:住|生活|定居)了?(?:快|差不多|将近|有|都)?"
+                           r"[\d一二两三四五六七八九十几半]+多?(?:年|个月)多?了$")
 _ZH_HOMETOWN = re.compile(rf"^{ZH_ADV}(?:是(?P<v>[\u4e00-\u9fff]{{2,8}}?)人$|(?:老家(?:是|在)|来自){ZH_VAL.replace('v>', 'w>')})")
 _ZH_WORK_AT = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:工作|上班|任职|就职|实习|打工)(?:了|呢|啊)?$")
 _ZH_WORK_AS = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:做|当|担任|干)(?P<job>[^，,。！？!?\s]{{1,12}})$")
@@ -166,7 +169,7 @@ def zh_residence(body: str) -> list[Draft]:
             return zh_address(raw)
         if place := _clean_place(raw):
             return [templated("用户搬到了{v}", "user/city", place, importance=0.7)]
-    if m := _ZH_LIVE.match(body) or _ZH_LIVE_WORK.match(body):
+    if m := _ZH_LIVE.match(body) or _ZH_LIVE_WORK.match(body) or _ZH_LIVED_FOR.match(body):
         raw = clean_value(m.group("v"))
         if ADDR_LIKE.search(raw):
             return zh_address(raw)
