@@ -55,6 +55,9 @@ CHANGES = [
     ("habit", "我平时很爱喝碳酸饮料", "百事我已经戒掉了", "碳酸饮料", "百事"),
     ("habit", "I grab a Red Bull every afternoon", "I've cut out energy drinks completely", "Red Bull", "energy drinks"),
     ("habit", "I drink a lot of energy drinks", "No more Monster for me, I quit", "a lot of energy", "Monster"),
+    ("habit", "我每天一杯霸王茶姬续命", "最近一个多月没喝奶茶了", "霸王茶姬", "奶茶"),  # a habit that lapsed
+    ("habit", "I grab a Boba Guys taro milk tea every afternoon", "I haven't had bubble tea in a month", "Boba",
+     "bubble tea"),
     # an admission or an offer ends a preparation or an application
     ("pursuit", "我在准备申请英国的硕士", "我收到了爱丁堡大学的录取通知", "申请英国", "录取"),
     ("pursuit", "我在备考教资", "教资证书已经拿到手了", "备考", "拿到手"),
@@ -123,6 +126,10 @@ UNCHANGED = [
     ("I work at Fernway as a tester", "My brother quit his job", "Fernway"),
     ("我养了一只狗叫豆豆", "邻居家的猫去世了", "豆豆"),
     ("I have a dog named Waffles", "My neighbor's cat died", "Waffles"),
+    ("我每天早上喝一杯美式", "最近一个多月没喝奶茶了", "美式"),  # another kind of drink
+    ("I drink black coffee every morning", "I haven't had bubble tea in a month", "coffee"),
+    ("我在字节上班", "我想换工作了", "字节"),
+    ("I work at Quillmark as a copywriter", "I want a new job", "Quillmark"),
     ("I drive a blue Mazda 3", "My dad sold his truck", "Mazda"),
     ("我天天喝果汁", "我妈戒烟了", "果汁"),
 ]

@@ -155,8 +155,11 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
-    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?"),
-                        _P(r"(?i)\bquits?\b|\bstopped\b|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
+    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
+                           r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|"  # 不喝奶茶了: 不…了 is a change of state
+                           r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?)(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
+                        _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
+                           r"\b(?:in|for)\s+(?:a\s+|over\s+a\s+|\w+\s+)?(?:weeks?|months?|years?|while|ages)\b)|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
            ("habit", "diet", "pursuit", "employer"), "from"),
@@ -343,6 +346,23 @@ _CONSUMPTION: tuple[tuple[str, _Lex], ...] = (
     ("eat", _Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
     ("play", _Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
 )
+
+
+#: kinds of drink a habit names, one word list each for both languages (茶 covers 奶茶 and 霸王茶姬's 茶)
+_DRINK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("coffee", _P(r"(?i)咖啡|美式|拿铁|卡布|摩卡|澳白|星巴克|瑞幸|\b(?:coffee|latte|espresso|americano|cappuccino|mocha|"
+                  r"flat\s+white|starbucks)\b")),
+    ("tea", _P(r"(?i)茶|\b(?:tea|boba|matcha|chai)\b")),
+    ("soda", _P(r"(?i)可乐|汽水|雪碧|芬达|\b(?:soda|cola|coke|pepsi|sprite|pop)\b")),
+    ("alcohol", _P(r"(?i)酒|\b(?:beer|wine|alcohol|booze|whisk(?:e)?y|vodka|cocktails?)\b")),
+    ("energy", _P(r"(?i)红牛|功能饮料|魔爪|东鹏|\b(?:energy\s+drinks?|red\s+bull|monster)\b")),
+    ("juice", _P(r"(?i)果汁|\b(?:juice|smoothies?)\b")),
+)
+
+
+def drink_kinds(text: str) -> frozenset[str]:
+    """The kinds of drink ``text`` names (美式 → coffee; "taro milk tea" → tea); empty for none."""
+    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text))
 
 
 def consumption(text: str, lang: str) -> str | None:

@@ -317,11 +317,15 @@ def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
     """The habits a stop may end: those that consume what it names (功能饮料 → 喝一罐…), or, when one of
     them says no kind, names a brand the category may cover ("grab a Red Bull")."""
     kind = topics.consumption(text, lang)
+    stopped = topics.drink_kinds(text)
     out = []
     for rec, cos in group:
         rlang = lang_of(rec)
         content = _as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
         own = topics.consumption(content, rlang)
+        drinks = topics.drink_kinds(content)
+        if stopped and drinks and not stopped & drinks:
+            continue  # 没喝奶茶了 does not end 每天一杯美式: another kind of drink
         if (own is not None and (kind is None or own == kind)) or (own is None and topics.names(content, rlang)):
             out.append((rec, cos))
     return out

@@ -94,6 +94,11 @@ _GERUND_LEAD = re.compile(r"(?i)^(?:drinking|eating|smoking|playing|watching|doi
                           r"drink|eat|smoke|play|watch|do|go\s+to|go|to)\s+(?=\w)")
 
 
+_EN_LAPSED = re.compile(r"(?i)\bi\s+(?:haven't|have\s+not)\s+(?P<verb>had|drunk|eaten|smoked|touched|played)\s+"
+                        r"(?:any\s+)?(?P<v>[a-z][\w\s-]{1,30}?)\s+(?:in|for)\s+(?P<for>(?:a|over\s+a|\w+)\s+"
+                        r"(?:weeks?|months?|years?|while)|ages)\b")
+
+
 def pref_key_en(obj: str) -> str:
     """The ``pref/…`` key of an English object: "playing tennis" and "tennis" are one slot."""
     return re.sub(r"(?i)^(?:the|a|an|my)\s+", "", _GERUND_LEAD.sub("", obj.strip())).lower()
@@ -184,6 +189,12 @@ def en_diet(text: str) -> list[Draft]:
         item = m.group("v").strip()
         d = fact(f"User doesn't {m.group('verb').lower()} {item} anymore", f"pref/{pref_key_en(item)}", item,
                  kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = pref_key_en(item)
+        return [d]
+    if m := _EN_LAPSED.search(text):  # "I haven't had bubble tea in a month": a habit that lapsed
+        item = m.group("v").strip()
+        d = fact(f"User hasn't {m.group('verb').lower()} {item} in {m.group('for')}", f"pref/{pref_key_en(item)}",
+                 item, kind=Kind.PREFERENCE, importance=0.7)
         d.ends_mention = pref_key_en(item)
         return [d]
     if m := _EN_NO_EAT.search(text):

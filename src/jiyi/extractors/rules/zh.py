@@ -65,6 +65,11 @@ _ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>
                            r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
 _ZH_TOPIC_NO_LONGER = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
 _VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
+#: 一个多月没喝奶茶了 / 好久都没抽烟了: a habit not done for a while (not 昨天没吃早饭: a day is no while)
+_ZH_LAPSED = re.compile(
+    rf"^{ZH_ADV}(?:都|已经|有)?(?P<for>好久|很久|好长时间|很长时间|好一阵子?|好几(?:天|周|个星期|个月)|"
+    r"(?:快|差不多|将近)?[\d一二两三四五六七八九十几半]+多?个?多?(?:周|星期|礼拜|月|年)多?)(?:都|也|了)?"
+    r"没(?:有|再)?(?P<verb>喝|吃|抽|玩|碰|买|点|打)(?:过)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:了|啦)$")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
 _ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
@@ -258,6 +263,12 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
     if (m3 := _ZH_TOPIC_NO_LONGER.match(body)) and not _NOT_A_HABIT_OBJECT.search(m3.group("v")):
         item = m3.group("v")
         d = fact(f"用户不再{m3.group('verb')}{item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)
+        d.ends_mention = item
+        return [d]
+    if (m4 := _ZH_LAPSED.match(body)) and not _NOT_A_HABIT_OBJECT.search(m4.group("v")):
+        item = m4.group("v")  # 一个多月没喝奶茶了: a habit that lapsed is a change, like 不喝奶茶了
+        d = fact(f"用户{m4.group('for')}没{m4.group('verb')}{item}了", f"pref/{item}", item,
+                 kind=Kind.PREFERENCE, importance=0.7)
         d.ends_mention = item
         return [d]
     for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
