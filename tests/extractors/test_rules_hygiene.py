@@ -67,6 +67,16 @@ def test_emphasis_is_no_part_of_the_fact_it_stresses(text: str, slot: str, conte
     assert c.importance >= 0.85
 
 
+@pytest.mark.parametrize(("text", "content"), [
+    ("记住：我老公对头孢过敏，这个很重要，千万别忘了", "用户的老公对头孢过敏"),
+    ("记得我不吃香菜，别忘了哦", "用户不吃香菜"),
+    ("Remember: I am allergic to penicillin, don't forget", "User is allergic to penicillin"),
+    ("I am allergic to penicillin, please remember that", "User is allergic to penicillin"),
+])
+def test_a_reminder_after_a_statement_is_no_part_of_it(text: str, content: str) -> None:
+    assert [c.content for c in run(text)] == [content]
+
+
 @pytest.mark.parametrize(("text", "content"), [("记住这件事：后天上午十点体检", "用户2025年3月7日10:00体检"),
                                               ("Remember this: my visa expires in August", "User's visa expires in August 2025")])
 def test_a_pointer_that_opens_what_is_remembered_is_no_part_of_it(text: str, content: str) -> None:

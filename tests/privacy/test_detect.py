@@ -123,6 +123,7 @@ def test_placeholders_are_not_found_again() -> None:
     ("passport no. K7654321", "id_number", "K7654321", False),
     ("银行卡号 6222 0300 1122 3344 556", "bank_card", "6222 0300 1122 3344 556", True),  # fails Luhn
     ("card number 4000 1234 5678 9011", "bank_card", "4000 1234 5678 9011", True),
+    ("card is 4929 1830 5527 6614 exp 09/29", "bank_card", "4929 1830 5527 6614", True),  # fails Luhn, no "number"
     ("cvv 318", "code", "318", True),
     ("卡背面的安全码是 907", "code", "907", True),
     ("验证码 6612", "code", "6612", True),
@@ -133,6 +134,11 @@ def test_a_number_after_its_word_is_what_the_word_says(text: str, kind: str, val
     (found,) = find_values(text)
     assert (found.kind, found.value) == (kind, value)
     assert (found.level is SECRET) is secret
+
+
+@pytest.mark.parametrize("text", ["my library card is 12345678 lol", "we played a card game until 2024"])
+def test_a_card_word_beside_a_short_number_is_no_card(text: str) -> None:
+    assert find_values(text) == []
 
 
 def test_an_ssn_is_never_a_phone_number() -> None:

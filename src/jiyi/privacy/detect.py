@@ -230,6 +230,8 @@ _BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
      "bank_card", "银行卡号", SECRET),
     (re.compile(r"(?i)\b(?P<k>(?:credit\s+|debit\s+|bank\s+)?card)(?:\s+(?:number|no\.?|#))"), r"\d[\d\s-]{6,22}\d",
      "bank_card", "card number", SECRET),
+    (re.compile(r"(?i)\b(?P<k>card)\b"), r"\d{4}[\s-]?\d{4}[\s-]?\d{4}[\s-]?\d{1,7}", "bank_card",  # "card is 4929 1830 …"
+     "card number", SECRET),
     (re.compile(r"(?i)(?P<k>cvv2?|cvc|安全码|security\s+code)"), r"\d{3,4}", "code", "安全码", SECRET),
     (re.compile(r"(?i)(?P<k>验证码|动态码|校验码)"), r"[A-Za-z0-9]{3,8}", "code", "验证码", SECRET),
     (re.compile(r"(?i)(?<!zip\s)(?<!post\s)(?<!area\s)(?<!country\s)(?<!postal\s)(?<!promo\s)(?<!discount\s)"

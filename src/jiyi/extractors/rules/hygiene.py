@@ -53,10 +53,21 @@ _EN_MAIN = re.compile(r"(?i),\s*|\s+(?:so|but|because|although|though|and\s+(?:t
 _KEEPS_SLOT = ("allergy/", "health/", "person:")
 
 
+#: a reminder after a statement (…，千万别忘了 / …, don't forget) asks to keep it: it is not part of it
+_NUDGE_ZH = re.compile(
+    r"(?<=[，,。！!；;\s])(?:你)?(?:千万|一定|务必|可)?(?:要)?(?:(?:别|不要|莫)忘(?:了|记了?|掉)?|记(?:住|好|牢|得|着)(?:了|哈)?)"
+    r"(?:哦|啊|呀|哈|啦|喔|嗷|噢|哟)?(?=$|[，,。！!；;\s])")
+_NUDGE_EN = re.compile(
+    r"(?i)(?<=[,.;!])\s*(?:(?:so\s+|and\s+)?(?:please\s+)?(?:(?:don't|do\s+not)\s+forget(?:\s+(?:it|that|this))?|"
+    r"remember\s+(?:that|this|it)|keep\s+(?:that|this|it)\s+in\s+mind|(?:make\s+sure\s+(?:to|you)\s+)?note\s+(?:that|this|it)"
+    r"(?:\s+down)?))\s*(?=$|[.!,;])")
+
+
 def without_emphasis(text: str, lang: str) -> str:
-    """``text`` with its emphasis clauses blanked by spaces (offsets stay valid)."""
-    pattern = _EMPHASIS_ZH if lang == "zh" else _EMPHASIS_EN
-    return pattern.sub(lambda m: " " * len(m.group()), text)
+    """``text`` with its emphasis and reminder clauses blanked by spaces (offsets stay valid)."""
+    for pattern in (_EMPHASIS_ZH, _NUDGE_ZH) if lang == "zh" else (_EMPHASIS_EN, _NUDGE_EN):
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def told_again(text: str, lang: str) -> str:
