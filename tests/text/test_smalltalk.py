@@ -17,11 +17,12 @@ SMALLTALK = [
     "好的，谢谢", "没了，拜拜", "晚安", "收到", "👍", "😂😂😂", "。。。", "？？", "[图片][图片]", "",
     "ok", "OK!", "okay thanks", "thanks!", "Thank you so much!", "lol", "hahaha", "hmm", "got it",
     "Good morning!", "bye", "no worries", "sure", "yes", "me too",
+    "+1", "gm gm", "anyone here?", "morning all", "早上好各位", "扣1",  # group chatter
 ]
 NOT_SMALLTALK = [
     "我叫小王", "好的，明天见小雅", "ok我等下去领", "482916", "我对花生过敏", "哈哈你还记得芝麻",
     "谢谢，我搬到杭州了", "I live in Boston", "thanks, I moved to Berlin", "hi I'm Tom", "good night, see you in Paris",
-    "no, I'm vegan", "I love you",
+    "no, I'm vegan", "I love you", "I have 1 cat", "1 more thing: my flight is at 9", "大家好，我是新来的小周",
 ]
 
 

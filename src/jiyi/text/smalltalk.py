@@ -32,6 +32,7 @@ _ZH_PHRASES = words("""
 对 对的 对啊 对呀 是 是的 是啊 是呀 没错 确实 对对 收到 明白 明白了 知道了 知道 懂了 懂 了解 了解了 get
 拜拜 再见 回见 下次见 回头见 晚点聊 先这样 就这样 那就这样 没了 没有了 没事 没事了 没关系 好的呢
 我也是 我也一样 同意 一样 好主意 厉害 牛 牛逼 赞 棒 真棒 太棒了 太好了 不错 可以可以 666 233 ok okay 晕 汗 笑死 绝了 服了 无语 emmm
+大家好 大家早 各位好 各位早 早上好各位 早上好大家 在吗各位 有人吗 有人在吗 扣1 1 11 111
 草 好家伙 离谱 太离谱了 真实 太真实了 蚌埠住了 绑不住了 xswl 绝绝子 yyds 妙啊 牛啊 6 66 笑死我了 乐 乐死 哈人 确实确实 有道理 也是 也对 还行 害 嗐
 """)
 
@@ -39,14 +40,16 @@ _EN_WORDS = words("""
 hi hello hey heya hiya yo howdy morning night gn thanks thankyou thx ty tysm cheers ok okay k kk okie alright
 sure yes yeah yep yup ya no nope nah lol lmao rofl haha hehe hah ha hmm hm um uh oh ah wow cool nice great
 awesome perfect good fine gotcha bye goodbye later ttyl np welcome noted understood right exactly indeed same
-agreed true fair lmfao ikr mood bet facts fr lowkey tbh omg yay rip oof welp dang damn
+agreed true fair lmfao ikr mood bet facts fr lowkey tbh omg yay rip oof welp dang damn gm gn gg zzz
 """)
 _EN_MULTI = (
     "hello there", "hey there", "good morning", "good afternoon", "good evening", "good night", "thank you",
     "thanks a lot", "thanks so much", "thank you so much", "many thanks", "all right", "got it", "i see",
     "see you", "see ya", "bye bye", "no problem", "no worries", "you are welcome", "youre welcome",
     "sounds good", "of course", "me too", "ok thanks", "okay thanks", "fair enough", "big mood", "same here",
-    "so true", "too true", "no way", "for real", "im dead", "i cant",
+    "so true", "too true", "no way", "for real", "im dead", "i cant", "anyone here", "anybody here", "anyone around",
+    "morning all", "morning everyone", "hi all", "hey all", "hi everyone", "hey everyone", "hey guys", "hi guys",
+    "hello everyone", "night all",
 )
 #: a greeting passed on from others: "Pepper and Miso say hi", "my mom says hello", "年糕向你问好"
 _RELAYED = re.compile(
