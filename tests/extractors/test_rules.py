@@ -475,3 +475,9 @@ def test_a_move_with_an_adverb_is_the_city_and_no_date(text: str) -> None:
     c = only(text, "user/city")
     assert c.content == "User moved to Paris"
     assert all(re.search(r"\d{4}-\d{2}", x.content) is None for x in run(text))
+
+
+@pytest.mark.parametrize(("text", "content"), [("My manager is Mr. Chen.", "User's manager is Mr. Chen"),
+                                               ("I moved to St. Louis last year", "User moved to St. Louis")])
+def test_a_title_or_abbreviation_does_not_end_the_sentence(text: str, content: str) -> None:
+    assert content in [c.content for c in run(text)]

@@ -31,7 +31,9 @@ RecentRelation = tuple[str, str | None]
 
 _ZH_SENT = re.compile(r"[。！？!?；;\n…]+")
 ZH_CLAUSE = re.compile(r"[，,]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
-_EN_SENT = re.compile(r"(?<=[.!?])\s+|[;\n]+")
+#: a sentence ends after . ! ? — not after a title or a common abbreviation (Mr. Chen, Dr. Patel, St. Louis)
+_EN_SENT = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bJr\.)(?<!\bSr\.)(?<!\bMrs\.)"
+                      r"(?<!\bProf\.)(?<!\bvs\.)(?<!\bMt\.)(?<=[.!?])\s+|[;\n]+")
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
     r"|,\s*(?=(?:thanks|thank\s+you|anyway|btw|by\s+the\s+way|lol|haha|the\s+weather|sorry)\b)"

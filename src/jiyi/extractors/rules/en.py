@@ -138,7 +138,8 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
 
 def _en_value(v: str) -> str:
     """The value up to the first conjunction or punctuation ("Boston and I love it" → Boston)."""
-    return re.split(r"\s+(?:and|but|because|since|now|so|which|who|with)\b|[.,;!?]", v.strip(), maxsplit=1)[0].strip()
+    return re.split(r"\s+(?:and|but|because|since|now|so|which|who|with)\b|(?<!\bSt)(?<!\bMt)(?<!\bFt)[.,;!?]", v.strip(),
+                    maxsplit=1)[0].strip()  # St. Louis, Mt. Vernon
 
 
 def en_identity(text: str) -> list[Draft]:
