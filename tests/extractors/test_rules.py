@@ -227,6 +227,12 @@ def test_a_short_stay_is_no_residence() -> None:
     assert all(c.slot != "user/city" for c in run("我在北京住了三天了"))
 
 
+def test_a_pet_at_home_keeps_its_age() -> None:
+    cands = run("家里有只黑猫叫煤球 十四岁了 老头子了")
+    assert "用户的黑猫叫煤球" in [c.content for c in cands]
+    assert all(c.slot != "user/age" for c in cands), [(c.slot, c.content) for c in cands]
+
+
 def test_an_age_after_a_pets_name_is_the_pets() -> None:
     contents = [c.content for c in run("我家的猫叫年糕，三岁了")]
     assert "用户的猫叫年糕" in contents and "用户的猫三岁了" in contents

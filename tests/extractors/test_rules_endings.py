@@ -57,6 +57,12 @@ def test_pursuits_and_their_ends_share_a_slot(text: str, slot: str) -> None:
     only(text, slot)
 
 
+@pytest.mark.parametrize("text", ["我俩分了", "咱俩还是分了"])
+def test_we_two_split_is_a_breakup(text: str) -> None:
+    (c,) = [c for c in run(text) if c.slot]
+    assert c.slot == "relation/partner" and c.content.startswith("用户和对方")
+
+
 @pytest.mark.parametrize("text", ["我想换工作了，在字节太累", "我打算下个月辞职", "I want a new job",
                                   "I want to quit my job"])
 def test_a_wish_to_leave_a_job_ends_nothing_yet(text: str) -> None:

@@ -73,7 +73,8 @@ _STANDING: dict[str, _Lex] = {
     "email": _Lex(_P(r"邮箱|邮件地址|email", re.IGNORECASE), _P(r"(?i)\be-?mail\b")),
     "diet": _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b")),
-    "habit": _Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾"),
+    "habit": _Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾|"
+                     r"[一每](?:天|日|周|星期|礼拜|个月|晚)[一两三四五六七八九十几半\d]+(?:包|杯|瓶|罐|根|支|盒|次|顿)"),
                   _P(r"(?i)\b(?:every\s+(?:day|morning|afternoon|evening|night|week)|(?:a|per)\s+(?:day|night|week)|daily|"
                      r"nightly|always|usually|habit|"
                      r"a\s+lot\s+of|addicted|hooked|loves?\s+(?:drinking|eating)|drinks?|smokes?|vapes?)\b")),
@@ -358,6 +359,18 @@ _DRINK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("energy", _P(r"(?i)红牛|功能饮料|魔爪|东鹏|\b(?:energy\s+drinks?|red\s+bull|monster)\b")),
     ("juice", _P(r"(?i)果汁|\b(?:juice|smoothies?)\b")),
 )
+
+
+#: what a measure word can count: 一包 / 一根 is smoked or eaten, 一杯 / 一罐 drunk (一天一包红塔山 is no drink)
+_MEASURES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
+    (frozenset({"smoke", "eat"}), _P(r"[一两半几\d]+\s*(?:包|根|支|条)(?![子裹括装])")),
+    (frozenset({"drink"}), _P(r"[一两半几\d]+\s*(?:杯|瓶|罐|听|壶)")),
+)
+
+
+def measured_kinds(text: str) -> frozenset[str]:
+    """What the measure words of ``text`` can count (empty when it has none)."""
+    return frozenset(k for kinds, pattern in _MEASURES if pattern.search(text) for k in kinds)
 
 
 def drink_kinds(text: str) -> frozenset[str]:

@@ -326,6 +326,8 @@ def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
         drinks = topics.drink_kinds(content)
         if stopped and drinks and not stopped & drinks:
             continue  # 没喝奶茶了 does not end 每天一杯美式: another kind of drink
+        if own is None and kind is not None and (measured := topics.measured_kinds(content)) and kind not in measured:
+            continue  # 戒了奶茶 does not end 每天一包红塔山: a pack is not drunk
         if (own is not None and (kind is None or own == kind)) or (own is None and topics.names(content, rlang)):
             out.append((rec, cos))
     return out

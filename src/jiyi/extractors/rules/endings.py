@@ -49,7 +49,8 @@ _ROLE_SLOT_EN = ((r"girlfriend|gf", "relation/girlfriend"), (r"boyfriend|bf", "r
                  (r"wife", "relation/wife"), (r"husband", "relation/husband"),
                  (r"fianc[ée]e?", "relation/fiance"), (r"partner", "relation/partner"))
 
-_ZH_BREAKUP = re.compile(r"分手|分了手|离婚|离了婚|掰了|分开了|散了|吹了|(?:跟|和|与)[^，,。]{1,8}分了(?![钟半一两几\d])")
+_ZH_BREAKUP = re.compile(r"分手|分了手|离婚|离了婚|掰了|分开了|散了|吹了|(?:跟|和|与)[^，,。]{1,8}分了(?![钟半一两几\d])|"
+                         r"(?:我俩|我们俩?|咱俩|咱们俩?)(?:已经|还是|终于|最后|上周|昨天)?分了(?![钟半一两几\d])")
 _ZH_DIVORCE = re.compile(r"离婚|离了婚")
 _EN_BREAKUP = re.compile(r"(?i)\b(?:broke\s+up|break\s+up|split\s+up|splitting\s+up|divorced|divorcing|separated|"
                          r"dumped\s+me|i\s+dumped|ended\s+things|called\s+it\s+off|we're\s+done|we\s+are\s+done|"

@@ -55,7 +55,7 @@ _ZH_HAS = (r"(?:也|还|刚|刚刚|新|最近|已经)*"
            r"(?:养了|养着|养|领养了|收养了|捡了|捡到了?|买了|有了?|生了|添了|交了|认识了?)"
            rf"(?:[一两二三几]?(?:只|条|个|位|匹|头|名)(?P<desc>[^，,。！？!?\s我你他她它想要问是在和跟给]{{0,6}}?))?"
            rf"(?P<noun>{_ZH_NOUN})(?P<rest>.*)$")
-_ZH_INTRO = re.compile(r"^(?:我们|我|俺)?(?:家)?" + _ZH_HAS)
+_ZH_INTRO = re.compile(r"^(?:我们|我|俺)?(?:家里|家)?" + _ZH_HAS)
 #: 我邻居养了一只拉布拉多 / 我同事小李有个女儿: a relative introduces someone of theirs
 _ZH_OWNED = re.compile("^" + _ZH_HAS)
 _ZH_NAMING = re.compile(
