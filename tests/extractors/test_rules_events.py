@@ -399,3 +399,13 @@ def test_a_change_takes_the_speakers_slot() -> None:
 def test_medication_is_not_hidden_as_sensitive() -> None:
     c = next(c for c in run("我现在改吃二甲双胍了") if c.slot == "health/medication")
     assert c.visibility is Visibility.NORMAL and c.kind is Kind.FACT
+
+
+@pytest.mark.parametrize(("text", "said"), [("车卖了 四万二 车商今天来拉走的", "车卖了"),
+                                            ("对了 明天下午开会", None), ("哈哈 今天去爬山了", None)])
+def test_an_event_keeps_the_short_deeds_before_its_time(text: str, said: str | None) -> None:
+    """车卖了 (a deed done) and 四万二 (an amount) belong to the event; 对了 and 哈哈 do not."""
+    (event,) = [c for c in run(text) if c.kind is Kind.EVENT]
+    if said:
+        assert said in event.content
+    assert "对了" not in event.content and "哈哈" not in event.content

@@ -18,6 +18,7 @@ from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import Clause, Draft
 from jiyi.records import Kind
 from jiyi.text.person import third_person
+from jiyi.text.smalltalk import is_smalltalk
 from jiyi.write.timeparse import TimeSpan
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ _EN_PAST_CUE = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|too
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to)\b")
 #: what happens around the user, not something the user does or plans (今天天气不错 is no event of theirs)
 _NOT_DONE = re.compile(r"(?i)^\s*(?:的)?(?:天气|天儿|气温|外面(?:在)?(?:下雨|下雪|刮风))|^\s*(?:the\s+)?weather\b")
+#: a short clause that still says something: a deed done (车卖了) or an amount (四万二), not 对了 / 算了
+_TERSE_SAYS = re.compile(r"^(?!(?:对|好|算|行|完|得|罢)了$)(?:.+了|[\d一二三四五六七八九十百千万两]+[万千百块元]?[\d一二三四五六七八九]?)$")
 _EVALUATIVE = re.compile(r"^(?:挺|很|太|真|好|超|蛮|特别|非常|还挺|it\s+was|it's|that's|so\b)", re.IGNORECASE)
 
 
@@ -47,8 +50,8 @@ def events(work: MessageExtraction) -> list[Draft]:
                 break
             group.append(c)
         for c in reversed(clauses[:start]):  # 这次是去见华恒集团的人，谈明年的合同
-            if (c.consumed or c.question or c.subject in ("bot", "other") or len(c.text) < 6
-                    or _EVALUATIVE.match(c.text)):
+            if (c.consumed or c.question or c.subject in ("bot", "other") or len(c.text) < 6 and not _TERSE_SAYS.search(c.text)
+                    or _EVALUATIVE.match(c.text) or is_smalltalk(c.text)):
                 break
             group.insert(0, c)
         out.append(_event(work, group))
