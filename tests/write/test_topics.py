@@ -57,6 +57,7 @@ CHANGES = [
     ("habit", "I drink a lot of energy drinks", "No more Monster for me, I quit", "a lot of energy", "Monster"),
     ("habit", "我每天一杯霸王茶姬续命", "最近一个多月没喝奶茶了", "霸王茶姬", "奶茶"),  # a habit that lapsed
     ("habit", "我一天一包红塔山", "跟你汇报一下 烟戒了快三周了", "红塔山", "戒"),  # a brand, by its frequency
+    ("habit", "I smoke about a pack a day", "I've been smoke-free for a month now", "pack a day", "smoke-free"),
     ("habit", "I grab a Boba Guys taro milk tea every afternoon", "I haven't had bubble tea in a month", "Boba",
      "bubble tea"),
     # an admission or an offer ends a preparation or an application
@@ -130,6 +131,7 @@ UNCHANGED = [
     ("我每天早上喝一杯美式", "最近一个多月没喝奶茶了", "美式"),  # another kind of drink
     ("我每天一包红塔山", "我戒了奶茶", "红塔山"),  # a pack is not drunk
     ("我每天一包薯片", "我戒烟了", "薯片"),
+    ("I drink two Monsters every day", "I threw out my old couch today", "Monsters"),
     ("I drink black coffee every morning", "I haven't had bubble tea in a month", "coffee"),
     ("我在字节上班", "我想换工作了", "字节"),
     ("I work at Quillmark as a copywriter", "I want a new job", "Quillmark"),

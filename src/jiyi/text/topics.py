@@ -159,7 +159,7 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
                            r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|"  # 不喝奶茶了: 不…了 is a change of state
                            r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?)(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
-                        _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
+                        _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:smoke|vape|nicotine|alcohol|sugar|caffeine|soda|booze)[-\s]free\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
                            r"\b(?:in|for)\s+(?:a\s+|over\s+a\s+|\w+\s+)?(?:weeks?|months?|years?|while|ages)\b)|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
