@@ -40,6 +40,7 @@ CHANGES = [
     # a job left, referred back to by a pronoun or a description
     ("job", "我在华信科技当设计师", "那家公司我不待了，上周递了辞呈", "华信", "辞呈"),
     ("job", "我在一家银行当柜员", "上个月我被公司裁了", "柜员", "裁"),
+    ("job", "我在青禾传播做文案", "终于解脱了 那个破地方我再也不用去了", "青禾", "破地方"),  # by a description
     ("job", "I work at Brightline as an analyst", "I handed in my notice there, Friday was my last day",
      "Brightline", "notice"),
     ("job", "I work at Brightline as an analyst", "I'm done with that place, I walked out last week",
@@ -131,6 +132,7 @@ UNCHANGED = [
     ("我每天早上喝一杯美式", "最近一个多月没喝奶茶了", "美式"),  # another kind of drink
     ("我每天一包红塔山", "我戒了奶茶", "红塔山"),  # a pack is not drunk
     ("我每天一包薯片", "我戒烟了", "薯片"),
+    ("我住在杭州", "那个地方我再也不想去了", "杭州"),
     ("I drink two Monsters every day", "I threw out my old couch today", "Monsters"),
     ("I drink black coffee every morning", "I haven't had bubble tea in a month", "coffee"),
     ("我在字节上班", "我想换工作了", "字节"),

@@ -86,7 +86,7 @@ _STANDING: dict[str, _Lex] = {
 #: nouns of a family a change statement may name (戒 … 工作 is leaving a job)
 _CUES: dict[str, _Lex] = {
     "residence": _Lex(_P(r"房子|租房|城市|老家|住"), _P(r"(?i)\b(?:apartment|flat|house|city|place\s+in|live|living)\b")),
-    "employer": _Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班"),
+    "employer": _Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班|(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)(?:地方|厂子?)"),
                      _P(r"(?i)\b(?:job|work|employer|company|office|position|role|boss|notice|firm)\b")),
     "partner": _Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
                     _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
@@ -150,7 +150,8 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
            ("pursuit",), "from"),
     _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被开除|被辞退|失业|退休|跳槽|"
-                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗"),
+                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|"
+                            r"(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)?(?:地方|公司|单位|厂子?)[^，。,]{0,6}?(?:再也)?不(?:用|会|想)(?:再)?去了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
                             r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
