@@ -64,6 +64,7 @@ CHANGES = [
     # an admission or an offer ends a preparation or an application
     ("pursuit", "我在准备申请英国的硕士", "我收到了爱丁堡大学的录取通知", "申请英国", "录取"),
     ("pursuit", "我在备考教资", "教资证书已经拿到手了", "备考", "拿到手"),
+    ("pursuit", "秋招压力大，投了三十多家了，一个面试都没有", "offer到了！！！下周签三方", "三十多家", "offer"),
     ("pursuit", "I'm applying to medical schools", "I got accepted to Johns Hopkins", "applying", "accepted"),
     ("pursuit", "I'm applying for a PhD in chemistry", "I got an acceptance letter from Rice", "applying",
      "acceptance"),

@@ -144,6 +144,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
     _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
+                           r"offer(?:到了|来了|下来了|到手了?)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"

@@ -84,7 +84,8 @@ _EN_PURSUING = re.compile(r"(?i)\b(?:studying\s+for|preparing\s+for|prepping\s+f
 _ZH_DONE: tuple[tuple[str | None, re.Pattern[str]], ...] = (
     ("exam", re.compile(r"上岸|考上了|考上|被录取|录取了|拿到(?:了)?录取|考过了|(?:考试|雅思|托福|GRE|法考|教资)(?:也)?过了|"
                         r"落榜|没考上|不考了|放弃(?:了)?(?:考研|考公|考编|备考)|考完了|二战")),
-    ("job_search", re.compile(r"找到(?:了)?工作|拿到(?:了)?offer|收到(?:了)?offer|签约了|签了三方|入职了|不找了",
+    ("job_search", re.compile(r"找到(?:了)?工作|(?:拿|收)到(?:了)?\S{0,8}?offer|offer(?:到了|来了|下来了|到手了?)|签约了|"
+                              r"签了三方|入职了|不找了",
                               re.IGNORECASE)),
     ("weight_loss", re.compile(r"瘦下来了|减肥成功|瘦了\d+斤|不减了|放弃减肥")),
 )
