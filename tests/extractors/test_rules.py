@@ -58,6 +58,26 @@ def test_move_writes_the_city_slot(text: str, content: str) -> None:
     assert only(text, "user/city").content == content
 
 
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("i live in boston", "user/city", "User lives in Boston"),
+    ("i moved to denver last month lol", "user/city", "User moved to Denver"),
+    ("moved to san diego in june", "user/city", "User moved to San Diego"),
+    ("living in austin now", "user/city", "User lives in Austin"),
+    ("im from nyc originally", "user/hometown", "User is from New York City"),
+    ("i work at google now", "user/employer", "User works at google"),
+    ("got a job at stripe", "user/employer", "User works at stripe"),
+    ("im a nurse", "user/job", "User's job is nurse"),
+])
+def test_lowercase_chat_without_apostrophes_or_subject(text: str, slot: str, content: str) -> None:
+    assert only(text, slot).content == content
+
+
+@pytest.mark.parametrize("text", ["moved to tears lol", "i moved to vegan food",
+                                  "i live in fear of exams"])
+def test_a_lowercase_word_after_live_in_is_a_city_only_if_it_is_a_place(text: str) -> None:
+    assert all(c.slot != "user/city" for c in run(text))
+
+
 def test_future_move_is_valid_from_then() -> None:
     c = only("我下个月搬到杭州", "user/city")
     assert c.valid_from == _d("2025-04-01")

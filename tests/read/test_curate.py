@@ -79,6 +79,16 @@ def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
     assert [h.id for h in run(hits, {"m1": [phone]}, query="你上次推荐我看什么书").current] == ["t3"]
 
 
+def test_the_users_bare_questions_stay_out_unless_asked_for() -> None:
+    asked = rec("t1", "面包店关门了吗？")
+    asked_en = rec("t2", "is the gym open on sundays?")
+    told_and_asked = rec("t3", "我下周去杭州出差，那边冷吗？")
+    kept = run([hit(asked), hit(asked_en), hit(told_and_asked)], {}).current
+    assert [h.id for h in kept] == ["t3"]
+    wanted = run([hit(asked), hit(asked_en)], {}, query="我之前问过你什么来着").current
+    assert {h.id for h in wanted} == {"t1", "t2"}
+
+
 def test_order_adds_importance_and_freshness() -> None:
     old_turn = rec("t1", "今天想吃火锅", days_ago=90)
     fact = rec("f1", "用户喜欢吃辣", Kind.FACT, importance=0.8, days_ago=30)

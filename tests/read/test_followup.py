@@ -68,3 +68,17 @@ def test_lean_and_turn_weights() -> None:
     assert [t.content for t, _ in used] == ["快一年了", "我邻居出差了，托我照顾她的狗"]  # pleasantry, system left out
     (_, w_short), (_, w_full) = used
     assert w_short < w_full  # a turn saying almost nothing weighs less, though it is the newest
+
+
+def test_a_small_limit_keeps_the_best_match_not_the_most_important(make_memory: Callable[..., Memory]) -> None:
+    """``limit`` picks the query's best memories; importance and freshness only order what was picked
+    (a fact about another shop outranks the matching turn on importance, never on the match)."""
+    mem = make_memory()
+    for said, reply in (("小区门口新开了一家面馆，叫老陈面馆", "听起来不错"),  # gives a fact (importance 0.6)
+                        ("公司楼下的咖啡店叫拾光咖啡，拿铁很好喝", "下次试试")):  # a raw turn only
+        mem.add([{"role": "user", "content": said}, {"role": "assistant", "content": reply}], user_id="u3", sync=True)
+    recent = ["我今天又去公司楼下那家咖啡店了", {"role": "assistant", "content": "还是点的拿铁吗？"}]
+    hits = mem.search("对了，那家店叫什么来着？", user_id="u3", limit=2, recent=recent)
+    assert "拾光咖啡" in hits[0].content and hits[1].record.importance > hits[0].record.importance, hits
+    block = mem.build_context("对了，那家店叫什么来着？", user_id="u3", limit=1, recent=recent)
+    assert "拾光咖啡" in block and "老陈面馆" not in block, block

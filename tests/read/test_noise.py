@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.read.noise import asks_about_bot, is_noise, says_little
+from jiyi.read.noise import asks_about_bot, asks_what_was_asked, is_noise, only_asks, says_little
 
 
 @pytest.mark.parametrize("text", ["你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！杭州很美。", "在呢～",
@@ -42,3 +42,17 @@ def test_numbers_always_say_something() -> None:
                                                ("where do I live", False)])
 def test_asks_about_bot(query: str, wanted: bool) -> None:
     assert asks_about_bot(query) is wanted
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("面包店关门了吗？", True), ("哈哈，你吃饭了吗", True), ("is the gym open on sundays?", True), ("这个怎么样?", True),
+    ("我下周去杭州，那边冷吗？", False), ("what do you think? i love cats.", False), ("我喜欢猫", False), ("好的？", False),
+])
+def test_only_asks(text: str, asks: bool) -> None:
+    assert only_asks(text) is asks
+
+
+@pytest.mark.parametrize(("query", "wanted"), [("我之前问过你什么", True), ("what did I ask you yesterday", True),
+                                                ("面包店开门了吗", False), ("what's my cat called", False)])
+def test_asks_what_was_asked(query: str, wanted: bool) -> None:
+    assert asks_what_was_asked(query) is wanted

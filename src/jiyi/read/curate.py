@@ -24,7 +24,8 @@ lines. So, for the block only:
   nothing to do with (memories made by the write path stay: they were judged worth
   keeping; turns of the best matches' session stay: "signed up for a half marathon"
   beside "training 4 days a week");
-- **the order** adds importance and per-kind freshness to the search total:
+- **the choice, then the order**: ``limit`` keeps the query's best matches by search total,
+  and the block orders those, adding importance and per-kind freshness to the search total:
   ``block score = total + w_imp·(importance − ½) + w_fresh·freshness + w_time·[in the
   time the query names]`` with the weights ``block_importance`` / ``block_freshness`` /
   ``block_time`` (:data:`jiyi.read.rank.DEFAULT_WEIGHTS`) and the ``half_lives`` setting
@@ -40,7 +41,16 @@ from datetime import datetime
 
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
-from jiyi.read.noise import EN_STOP, ZH_STOP, asks_about_bot, content_units, is_noise, says_little
+from jiyi.read.noise import (
+    EN_STOP,
+    ZH_STOP,
+    asks_about_bot,
+    asks_what_was_asked,
+    content_units,
+    is_noise,
+    only_asks,
+    says_little,
+)
 from jiyi.read.profile import profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
@@ -104,7 +114,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     :func:`context_memories`): a short reply that gave nothing itself ("一个插画展" after
     "看什么展呀？") shares the lapse of the plan it answers.
     """
-    bot_wanted = asks_about_bot(query)
+    bot_wanted, asked_wanted = asks_about_bot(query), asks_what_was_asked(query)
     past_wanted = asks_past(query)
     current: list[Hit] = []
     past: list[Hit] = []
@@ -115,7 +125,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
             continue
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
-                                bot_wanted=bot_wanted) if rec.kind is Kind.EPISODE else "keep"
+                                bot_wanted=bot_wanted, asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
             verdict = _lapse_verdict(context[rec.id], at)
@@ -154,13 +164,13 @@ def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]])
 
 
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
-                  include_sensitive: bool, bot_wanted: bool) -> str:
+                  include_sensitive: bool, bot_wanted: bool, asked_wanted: bool = False) -> str:
     """"drop", "past" or "keep" for a raw turn, from its text and the memories made from it."""
     bot = rec.metadata.get("role") == "assistant"
     if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
         return "drop"
-    if not made and says_little(rec.content):
-        return "drop"
+    if not made and (says_little(rec.content) or (not bot and not asked_wanted and only_asks(rec.content))):
+        return "drop"  # "面包店关门了吗？" asked once tells the bot nothing now
     if any(m.visibility is not Visibility.NORMAL
            and not (include_sensitive and m.visibility is Visibility.SENSITIVE) for m in made):
         return "drop"
@@ -219,7 +229,8 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
                  context=context)
-    found = sel.current[: max(0, limit)]
+    chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
+    found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
 
 

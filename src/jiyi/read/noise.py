@@ -78,6 +78,28 @@ def says_little(text: str) -> bool:
     return content_units(text) < MIN_CONTENT and not re.search(r"\d", text)
 
 
+_SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
+_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢][~～…]*)\s*$")
+#: The query asks what the user asked before ("我之前问过什么", "what did I ask you about").
+_ASKS_ASKED = re.compile(r"我(?:之前|上次|刚才|那天|以前)?(?:问|咨询)|\bi\s+(?:asked|was\s+asking)\b|\bdid\s+i\s+ask\b",
+                         re.IGNORECASE)
+
+
+def only_asks(text: str) -> bool:
+    """Is every sentence of ``text`` with content a question ("面包店关门了吗？", "is the gym open on sundays?")?
+
+    A question states nothing a bot can act on later; a turn that also tells something
+    ("我下周去杭州，那边冷吗？") is no mere question.
+    """
+    sentences = [s.strip() for s in _SENTENCES.split(text.strip()) if s.strip() and not is_smalltalk(s.strip())]
+    return bool(sentences) and all(_ASKED.search(s) for s in sentences)
+
+
+def asks_what_was_asked(query: str) -> bool:
+    """Does ``query`` ask what the user asked before (then the user's questions may fill the block)?"""
+    return _ASKS_ASKED.search(query) is not None
+
+
 def is_noise(text: str, *, assistant: bool) -> bool:
     """True when every clause of ``text`` is small talk or a courtesy (``assistant``: or too short)."""
     if is_smalltalk(text) or is_chatter(text):

@@ -12,12 +12,15 @@ import re
 from jiyi.extractors.rules.drafts import Draft, fact, templated
 from jiyi.records import Kind
 from jiyi.text.person import third_person
+from jiyi.text.places import place_at_start
 from jiyi.text.relations import EN_NAME_DENY
 
 _CAP = r"[A-Z][\w'.&-]*(?:\s+(?:(?:of|de|la|upon)\s+)?[A-Z][\w'.&-]*)*(?:,\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?"
 _LOWER_PHRASE = (r"(?:a|an|the)\s+[a-z][\w\s-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because|next|this|"
                  r"in|on|from|tomorrow|today|soon)\b)")
-_PLACE_EN = rf"(?P<v>{_CAP}|{_LOWER_PHRASE})"
+#: a lowercase run ("denver last month") that is a place only if :mod:`jiyi.text.places` knows it
+_LOWER_WORDS = r"[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}"
+_PLACE_EN = rf"(?P<v>{_CAP}|{_LOWER_PHRASE}|{_LOWER_WORDS})"
 _EN_ADV = r"(?:(?:really|absolutely|just|also|totally|still|kind\s+of|sort\s+of|actually|truly|do|definitely)\s+)*"
 _EN_NAME = (
     re.compile(r"(?i:\bmy\s+name(?:'s|\s+is)\s+)(?P<v>[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"),
@@ -56,7 +59,9 @@ _EN_JOB = (
     re.compile(rf"(?i:\b(?:i'm|i\s+am)\s+(?:now\s+|currently\s+)?(?:an?\s+))(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
-_LOWER_ORG = r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}(?=\s+as\b|[.,;!?]|$)"
+_LOWER_ORG = (r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}"
+             r"(?=\s+as\b|[.,;!?]|$|\s+(?:now|too|again|currently|since|these\s+days|full[\s-]time|part[\s-]time|"
+             r"remotely|last|this|next|in|on|for|and|but|lol|lmao|haha|btw|tho|though|today|yesterday|tomorrow)\b)")
 _ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE}|{_LOWER_ORG})"
 _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:work|am\s+working|'m\s+working)"
                           r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
@@ -142,6 +147,17 @@ def _en_value(v: str) -> str:
                     maxsplit=1)[0].strip()  # St. Louis, Mt. Vernon
 
 
+def _place(pattern: re.Pattern[str], text: str) -> str | None:
+    """The place ``pattern`` names: capitalised or "a/the …" as written, a lowercase run only if it is a known place."""
+    if not (m := pattern.search(text)):
+        return None
+    value = m.group("v")
+    if value[:1].isupper() or re.match(r"(?:a|an|the)\s", value):
+        return _en_value(value)
+    known = place_at_start(re.split(r"[,;!?]", value, maxsplit=1)[0])
+    return known[0] if known else None
+
+
 def en_identity(text: str) -> list[Draft]:
     """Name, age, city (live / moved), hometown, job, employer."""
     out: list[Draft] = []
@@ -157,12 +173,12 @@ def en_identity(text: str) -> list[Draft]:
         if (m := pattern.search(text)) and 1 <= int(m.group("v")) <= 120:
             out.append(templated("User is {v} years old", "user/age", m.group("v")))
             break
-    if m := _EN_MOVE.search(text):
-        out.append(templated("User moved to {v}", "user/city", _en_value(m.group("v")), importance=0.7))
-    elif m := _EN_LIVE.search(text):
-        out.append(templated("User lives in {v}", "user/city", _en_value(m.group("v")), importance=0.7))
-    if m := _EN_HOMETOWN.search(text):
-        out.append(templated("User is from {v}", "user/hometown", _en_value(m.group("v"))))
+    if place := _place(_EN_MOVE, text):
+        out.append(templated("User moved to {v}", "user/city", place, importance=0.7))
+    elif place := _place(_EN_LIVE, text):
+        out.append(templated("User lives in {v}", "user/city", place, importance=0.7))
+    if place := _place(_EN_HOMETOWN, text):
+        out.append(templated("User is from {v}", "user/hometown", place))
     for pattern in _EN_JOB:
         if m := pattern.search(text):
             job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.IGNORECASE)
