@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.casual import with_apostrophes, with_subject
+from jiyi.text.casual import with_apostrophes, with_names, with_subject
 
 
 @pytest.mark.parametrize(("typed", "read"), [
@@ -39,3 +39,20 @@ def test_a_dropped_i_comes_back(typed: str, read: str) -> None:
                                          "just saying", "finally!", "sounds good"])
 def test_a_sentence_with_its_subject_or_no_verb_of_the_users_stays(has_subject: str) -> None:
     assert with_subject(has_subject) == has_subject
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("i have a dog named biscuit", "i have a dog named Biscuit"),
+    ("my cats name is mochi", "my cats name is Mochi"),
+    ("we found a cafe called lumen", "we found a cafe called Lumen"),
+    ("i called my mom", "i called my mom"),
+    ("my wife anna is a teacher", "my wife Anna is a teacher"),
+    ("my gf sarah and i are going to japan", "my gf Sarah and i are going to japan"),
+    ("my cat died", "my cat died"),
+    ("my boss just quit", "my boss just quit"),
+    ("my sister lives in austin", "my sister lives in austin"),
+    ("he was named after my grandpa", "he was named after my grandpa"),
+    ("Our dog named biscuit loves Max", "Our dog named biscuit loves Max"),  # capitalises elsewhere: as written
+])
+def test_a_name_typed_lowercase_after_named_or_called(typed: str, read: str) -> None:
+    assert with_names(typed) == read

@@ -72,6 +72,9 @@ CHANGES = [
     ("pet", "我养了一只狗叫豆豆", "我把豆豆送给我表姐养了", "狗叫豆豆", "送给"),
     ("pet", "我家有只仓鼠叫栗子", "栗子昨天死了", "仓鼠叫栗子", "死了"),
     ("pet", "I have a rabbit named Clover", "We rehomed Clover with a family nearby", "rabbit is named", "rehomed"),
+    ("pet", "i have a dog named biscuit", "we had to give biscuit away last month", "dog is named Biscuit", "give"),
+    ("residence", "i live in portland", "moved to seattle last week lol", "Portland", "Seattle"),
+    ("vehicle", "I drive a Honda Civic", "had to sell my car last month", "Honda Civic", "sell"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
     # a car sold
     ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),

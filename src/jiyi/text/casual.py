@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.relations import REL_EN, alternation
 from jiyi.text.wordlists import word_list
 
 #: typed form → the contraction; only spellings that are no other English word
@@ -65,3 +66,36 @@ def with_subject(text: str) -> str:
         return lead + subject + said
 
     return _SENTENCE_LEAD.sub(fix, text)
+
+
+_NAMING = re.compile(r"(?i)\b(?:named|name\s+is|name's|(?:is|was|'s)\s+called|(?:a|an|my|our|the)\s+[a-z]+\s+called)\s+"
+                     r"(?P<n>[a-z][a-z'-]+)\b")
+#: "my wife anna is…", "my bf jake works…": a word between a relation and its verb is the relation's name
+_REL_THEN_NAME = re.compile(rf"\bmy\s+(?:{alternation([r for r in REL_EN if r.isalpha()])})\s+(?P<n>[a-z][a-z'-]+)"
+                            r"(?=\s+(?:is|was|works|worked|lives|lived|has|had|just|said|says|got|gets|loves|likes|"
+                            r"wants|moved|started|quit|and|who|will|can|also|still|finally)\b|\s*[,!?]|\s*$)")
+_NOT_A_NAME = frozenset(word_list(
+    "a an the my our your his her their its it him them me us this that after for by in on at so like something "
+    "someone nothing back out off up and or but because too lol lmao haha though tho again now today yesterday "
+    "tomorrow here there is was are were has had have just also still really always never finally actually said "
+    "says got gets loves likes hates wants works lives moved started quit called named lost sick ok okay well "
+    "again"))
+
+
+def with_names(text: str) -> str:
+    """In text typed without capitals, the word after "named" / "called" / "name is" capitalised as the name it is.
+
+    "i have a dog named biscuit" → "i have a dog named Biscuit", "my gf sarah and i" →
+    "my gf Sarah and i"; text that capitalises
+    anything is left as written (its writer capitalises names themselves).
+    """
+    if any(ch.isupper() for ch in text.replace("I'", "").replace("I ", "")):
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        name = m.group("n")
+        if name in _NOT_A_NAME or name in _PAST or name.endswith(("ed", "ing")):
+            return m.group(0)
+        return m.group(0)[: m.start("n") - m.start()] + name[0].upper() + name[1:]
+
+    return _REL_THEN_NAME.sub(fix, _NAMING.sub(fix, text))

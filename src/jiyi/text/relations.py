@@ -45,6 +45,10 @@ REL_EN: dict[str, tuple[str, str]] = {
     "boss": ("boss", ""), "coworker": ("colleague", ""), "colleague": ("colleague", ""),
     "dog": ("pet", "p"), "cat": ("pet", "p"), "puppy": ("pet", "p"), "kitten": ("pet", "p"),
     "kid": ("child", ""), "son's": ("son", "m"),
+    # as chat writes them
+    "gf": ("girlfriend", "f"), "bf": ("boyfriend", "m"), "hubby": ("husband", "m"), "bestie": ("best_friend", ""),
+    "sis": ("sister", "f"), "aunt": ("aunt", "f"), "uncle": ("uncle", "m"), "cousin": ("cousin", ""),
+    "niece": ("niece", "f"), "nephew": ("nephew", "m"), "neighbor": ("neighbor", ""), "neighbour": ("neighbor", ""),
 }
 SINGLE_VALUED = frozenset({"wife", "husband", "spouse", "girlfriend", "boyfriend", "partner", "mother",
                            "father", "boss", "fiance"})

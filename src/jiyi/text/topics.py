@@ -136,11 +136,11 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("lose", _Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
-                           r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bran\s+away\b|\bgot\s+lost\b|"
+                           r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b")),
            ("pet",), "from"),
     _Class("sell", _Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
-                        _P(r"(?i)\bsold\b|\bselling\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
+                        _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
     _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"

@@ -62,7 +62,7 @@ from jiyi.extractors.rules.zh import (
     zh_work,
 )
 from jiyi.records import Kind, Message
-from jiyi.text.casual import with_apostrophes, with_subject
+from jiyi.text.casual import with_apostrophes, with_names, with_subject
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
@@ -87,7 +87,7 @@ class MessageExtraction:
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         # "im from nyc" is "i'm from nyc"; "moved to denver lol" is "i moved to denver lol"
-        said = with_subject(with_apostrophes(msg.content)) if lang == "en" else msg.content
+        said = with_names(with_subject(with_apostrophes(msg.content))) if lang == "en" else msg.content
         text = told_again(without_tag_questions(first_person(said, lang), lang), lang)  # tells, not asks
         text = as_request(text, lang)  # 能不能记住我对花生过敏？/ "Could you remember that…?" asks to remember
         self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
