@@ -74,7 +74,11 @@ CHANGES = [
     ("pet", "I have a rabbit named Clover", "We rehomed Clover with a family nearby", "rabbit is named", "rehomed"),
     ("pet", "i have a dog named biscuit", "we had to give biscuit away last month", "dog is named Biscuit", "give"),
     ("residence", "i live in portland", "moved to seattle last week lol", "Portland", "Seattle"),
+    ("residence", "我在深圳工作", "我调到广州分公司了", "深圳", "广州"),
+    ("residence", "我住在上海", "公司把我外派到新加坡了，要待两年", "上海", "新加坡"),
+    ("residence", "I live in Leeds", "I got transferred to the Manchester office", "Leeds", "Manchester"),
     ("vehicle", "I drive a Honda Civic", "had to sell my car last month", "Honda Civic", "sell"),
+    ("vehicle", "我开的是一辆特斯拉", "特斯拉已经转手了，现在坐地铁上班", "开的是一辆特斯拉", "转手"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
     # a car sold
     ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),
@@ -117,6 +121,7 @@ def test_a_change_supersedes_the_standing_memory_of_its_topic(mem: Memory, clock
 
 #: (standing statement, something that changes nothing of it now, a word of the standing memory)
 UNCHANGED = [
+    ("我住在深圳", "我调到销售部了，忙死", "深圳"),
     ("我住在洛阳", "我朋友上周搬到珠海了", "洛阳"),
     ("I live in Leeds", "My friend moved to Bristol last month", "Leeds"),
     ("我住在洛阳", "我可能会搬去珠海", "洛阳"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jiyi.text.places import place_at_start
 from jiyi.text.wordlists import words
 
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
@@ -66,7 +67,7 @@ _STANDING: dict[str, _Lex] = {
     "pet": _Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇"),
                 _P(r"(?i)\b(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea pig|"
                    r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b")),
-    "vehicle": _Lex(_P(r"(?:开|买|有)了?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)了?一辆"),
+    "vehicle": _Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆"),
                     _P(r"(?i)\b(?:drives?|owns?|bought|has)\s+an?\s+(?:[\w-]+\s+){0,4}(?:car|truck|suv|van|motorcycle|"
                        r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b")),
     "phone": _Lex(_P(r"手机号|电话号|号码|手机是"), _P(r"(?i)\b(?:phone|cell|mobile)\b|\bnumber is\b")),
@@ -121,9 +122,11 @@ _CLASSES: tuple[_Class, ...] = (
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
     _Class("move", _Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
-                           r"(?:现在|目前|如今)(?:住|人)在"),
+                           r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
+                           r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
                         _P(r"(?i)\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
-                           r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\bnow\s+(?:live|living|based|reside)\b|"
+                           r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
+                           r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
     _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
@@ -285,7 +288,8 @@ def told_long_ago(text: str, lang: str) -> bool:
 
 
 _EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
-_EN_NAME_FIRST = _P(r"\s*(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_LOWER_DEST = _P(r"^\s*(?:(?:back\s+)?(?:to|in|into)\s+)?(?:(?:the|our)\s+)?(?P<v>[a-z][a-z .'-]{1,40})")
 _DIGITS = _P(r"[\d][\d -]{4,}\d")
 
 
@@ -303,6 +307,8 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
         m = _EN_DEST.search(rest) or _EN_NAME_FIRST.match(rest)
         if m:
             out.append(m.group("v"))
+        elif (low := _EN_LOWER_DEST.match(rest)) and (place := place_at_start(low.group("v"))):
+            out.append(place[0])  # "moved to denver": a known place typed without capitals
     return tuple(dict.fromkeys(x for x in out if x))
 
 
