@@ -109,6 +109,23 @@ def test_job_and_employer(text: str, job: str | None, employer: str | None) -> N
     assert [c.content for c in cands if c.slot == "user/employer"] == ([employer] if employer else [])
 
 
+@pytest.mark.parametrize("text", ["最近在学做饭，昨天做了个番茄炒蛋", "周末在家做饭", "我在练做蛋糕"])
+def test_learning_or_cooking_somewhere_is_no_workplace(text: str) -> None:
+    assert all(c.slot not in ("user/employer", "user/city", "user/job") for c in run(text))
+
+
+def test_a_clause_beside_a_near_day_is_for_that_day() -> None:
+    assert all(not (c.slot or "").startswith(("pref/", "diet/")) for c in run("明天中午要去体检，不能吃早饭"))
+    assert only("我不吃香菜", "pref/香菜").content == "用户不吃香菜"
+
+
+def test_a_subject_less_clause_after_a_relatives_event_is_part_of_it() -> None:
+    cands = run("我表妹小雨下个月结婚，在苏州办")
+    assert not [c.content for c in cands if c.kind is Kind.RELATION and "苏州" in c.content and "结婚" not in c.content]
+    assert any("结婚" in c.content and "苏州" in c.content for c in cands)
+    assert any(c.slot == "person:mother/allergy/海鲜" for c in run("我妈下周来北京，对海鲜过敏"))
+
+
 def test_working_in_a_city_is_the_city_not_the_employer() -> None:
     cands = run("我在上海工作")
     assert [c.slot for c in cands] == ["user/city"]

@@ -64,7 +64,9 @@ def test_lapsed_events_and_their_turns_are_past() -> None:
     lunch = rec("t2", "今天中午想吃拉面", source="m2", days_ago=90)
     out = run([hit(trip), hit(turn), hit(lunch)], {"m1": [trip], "m2": [plan]})
     assert out.current == []
-    assert {h.id for h in out.past} == {"e1", "t1"}  # the lunch plan is long gone, not even past
+    assert {h.id for h in out.past} == {"e1"}  # its turn restated by the trip; the lunch plan long gone, not even past
+    alone = run([hit(turn), hit(lunch)], {"m1": [trip], "m2": [plan]})  # the trip itself not among the hits
+    assert {h.id for h in alone.past} == {"t1"}
 
 
 def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
@@ -77,6 +79,14 @@ def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
     hits = [hit(turn), hit(hello), hit(tip), hit(chat), hit(trivial)]
     assert run(hits, {"m1": [phone]}).current == []
     assert [h.id for h in run(hits, {"m1": [phone]}, query="你上次推荐我看什么书").current] == ["t3"]
+
+
+def test_a_past_turn_its_past_memory_restates_is_listed_once() -> None:
+    turn = rec("t1", "昨天做了个番茄炒蛋", source="m1", days_ago=30)
+    done = rec("e1", "用户2026年10月31日做了个番茄炒蛋", Kind.EVENT, source="m1", days_ago=30,
+               valid_until=NOW - timedelta(days=30))
+    sel = run([hit(turn), hit(done)], {"m1": [done]})
+    assert [h.id for h in sel.past] == ["e1"] and sel.current == []
 
 
 def test_the_users_bare_questions_stay_out_unless_asked_for() -> None:

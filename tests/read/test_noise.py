@@ -56,3 +56,13 @@ def test_only_asks(text: str, asks: bool) -> None:
                                                 ("面包店开门了吗", False), ("what's my cat called", False)])
 def test_asks_what_was_asked(query: str, wanted: bool) -> None:
     assert asks_what_was_asked(query) is wanted
+
+
+@pytest.mark.parametrize("text", ["请记住这一点，非常重要", "记住哦", "这个很重要！", "Remember that! It is really important"])
+def test_a_bare_request_to_remember_is_noise(text: str) -> None:
+    assert is_noise(text, assistant=False)
+
+
+@pytest.mark.parametrize("text", ["我对芒果过敏，请记住", "记住我的生日是5月3日", "remember that I'm allergic to nuts"])
+def test_a_request_to_remember_something_said_in_it_is_not(text: str) -> None:
+    assert not is_noise(text, assistant=False)

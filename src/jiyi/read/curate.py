@@ -141,6 +141,9 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     in_block = {r.id for r in shown} | {h.id for h in current if h.record.kind is not Kind.EPISODE}
     current = [h for h in current if h.record.kind is not Kind.EPISODE
                or not covered(h.record.content, [m for m in made_of[h.id] if m.id in in_block])]
+    in_past = in_block | {h.id for h in past if h.record.kind is not Kind.EPISODE}
+    past = [h for h in past if h.record.kind is not Kind.EPISODE
+            or not covered(h.record.content, [m for m in made_of[h.id] if m.id in in_past])]
 
     def order(group: list[Hit]) -> list[Hit]:
         return sorted(group, key=lambda h: -block_score(h, at=at, weights=weights, half_lives=half_lives))

@@ -35,6 +35,13 @@ _COURTESY = re.compile(
     r")$",
     re.IGNORECASE,
 )
+#: A clause that only points at something said to be remembered ("请记住这一点", "非常重要", "remember that!").
+_POINTER_REQUEST = re.compile(
+    r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些)?"
+    r"|(?:这|那)?(?:一点|点|个|件事)?(?:真的|非常|很|特别|超级|十分|极其)?重要(?:的)?)(?:哦|啊|呀|哈|啦|了|嗷)*$"
+    r"|^(?:please\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)(?:\s+please)?$"
+    r"|^(?:this|that|it)(?:'s|\s+is)\s+(?:really\s+|very\s+|super\s+|so\s+)?important$",
+    re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 #: Laughter and interjections inside a clause ("没有啦哈哈", "就那样吧嘿嘿") carry nothing.
@@ -109,7 +116,7 @@ def is_noise(text: str, *, assistant: bool) -> bool:
 
 
 def _empty_clause(clause: str, assistant: bool) -> bool:
-    if is_smalltalk(clause) or _COURTESY.match(clause) or is_relayed_greeting(clause):
+    if is_smalltalk(clause) or _COURTESY.match(clause) or is_relayed_greeting(clause) or _POINTER_REQUEST.match(clause):
         return True
     if not assistant:
         return False

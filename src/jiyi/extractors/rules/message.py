@@ -192,7 +192,9 @@ class MessageExtraction:
 
     def _preference(self, c: Clause) -> list[Draft]:
         timed = self.qualifying(c)
-        near = any(s.granularity in ("day", "daypart", "hour", "minute") for s in timed)
+        # 明天中午要去体检，不能吃早饭: a clause of a sentence about a near day is for that day too
+        sentence = [x for x in self.clauses if x.sentence == c.sentence and x.start <= c.start]
+        near = any(s.granularity in ("day", "daypart", "hour", "minute") for x in sentence for s in self.qualifying(x))
         if self.lang != "zh":
             diet = en_diet(c.text)
         else:

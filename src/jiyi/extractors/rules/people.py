@@ -88,16 +88,20 @@ def relations(work: MessageExtraction, c: Clause) -> list[Draft]:
         named = en_relation_names(c.text)
     for word, key, name in named:
         out += _named(work.lang, (word, key), [name])
+    # 我表妹下个月结婚，在苏州办: a subject-less clause after a dated one tells more of that event
+    of_event = c.inherited and any(work.qualifying(x) for x in work.clauses if x.sentence == c.sentence and x.start < c.start)
     if c.subject == "rel" and not c.question and not work.qualifying(c):
         names = [n for _, _, n in named]
         statement = _relation_statement(work, c, names)
         who = c.rel_name or (names[0] if names else None) or person_key(c, work.lang)
+        slotted: list[Draft] = []
         if statement and who:  # 我妈住在杭州 → person:mother/city; 我同事小李喜欢篮球 → person:小李/pref/篮球
             slotted = [d for d in person_facts(work, _after_relative(c, work.lang, names), who, None) if d.slot]
             if slotted:
                 statement[0].slot = slotted[0].slot
                 statement[0].values = list(dict.fromkeys([*statement[0].values, *slotted[0].values]))
-        out += statement
+        if not of_event or slotted:  # …，对海鲜过敏 stays the mother's standing fact
+            out += statement
     return out
 
 

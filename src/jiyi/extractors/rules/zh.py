@@ -207,6 +207,8 @@ def zh_work(body: str) -> list[Draft]:
     """Job title (user/job) and employer (user/employer; a place instead goes to user/city)."""
     if m := _ZH_WORK_AS.match(body):
         org, job = clean_value(m.group("org")), clean_value(m.group("job"))
+        if not _is_job(job) and not _names_a_place_or_org(org):
+            return []  # 最近在学做饭 / 在家做饭: learning and cooking, no workplace
         out = [] if org in _GENERIC_PLACES else [_org_or_city(org)]
         if _is_job(job):
             out.append(templated("用户是{v}", "user/job", job))
@@ -227,6 +229,14 @@ def zh_work(body: str) -> list[Draft]:
         if _is_job(job):
             return [templated("用户是{v}", "user/job", job)]
     return []
+
+
+def _names_a_place_or_org(org: str) -> bool:
+    """Is ``org`` (before 做 / 当) a noun of two characters or more, not a verb (学 / 练 / 帮忙)?"""
+    from jiyi.text import zh
+
+    tags = zh.pos_tags(org)
+    return len(org) >= 2 and bool(tags) and tags[-1][1].startswith(("n", "eng")) and org not in _GENERIC_PLACES
 
 
 def _org_or_city(org: str) -> Draft:
