@@ -396,6 +396,20 @@ def test_several_allergens_give_one_memory_each() -> None:
     assert {c.slot for c in run("I'm allergic to peanuts and shellfish")} == {"allergy/peanuts", "allergy/shellfish"}
 
 
+@pytest.mark.parametrize(("text", "slots"), [
+    ("btw im allergic to peanuts, like epipen level", {"allergy/peanuts"}),
+    ("I'm allergic to shellfish, so no shrimp please", {"allergy/shellfish"}),
+    ("I'm allergic to peanuts, tree nuts and shellfish", {"allergy/peanuts", "allergy/tree nuts", "allergy/shellfish"}),
+])
+def test_an_afterthought_after_the_allergens_is_none(text: str, slots: set[str]) -> None:
+    assert {c.slot for c in run(text) if (c.slot or "").startswith("allergy/")} == slots
+
+
+def test_a_workplace_introduced_with_its_name_is_that_name() -> None:
+    assert only("im a line cook at this diner called rosie's", "user/employer").content == "User works at Rosie's"
+    assert only("I work at a startup called Nimbus", "user/employer").content == "User works at Nimbus"
+
+
 def test_not_allergic() -> None:
     assert all(not (c.slot or "").startswith("allergy/") for c in run("我对花生不过敏"))
 

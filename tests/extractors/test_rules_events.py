@@ -52,6 +52,17 @@ def test_past_event_keeps_its_date_and_never_expires() -> None:
     assert c.valid_from == _d("2025-03-03") and c.expires_at is None
 
 
+@pytest.mark.parametrize(("text", "day"), [("got tickets to see Phoebe Bridgers on Apr 12!!", "2025-04-12"),
+                                         ("I booked a table for March 20", "2025-03-20"),
+                                         ("我买了4月12号的演唱会门票", "2025-04-12")])
+def test_a_booking_told_in_the_past_names_a_day_ahead(text: str, day: str) -> None:
+    assert only(text, kind=Kind.EVENT).valid_from == _d(day)
+
+
+def test_a_trip_told_in_the_past_is_last_years() -> None:
+    assert only("I went to Japan in May", kind=Kind.EVENT).valid_from == _d("2024-05-01")
+
+
 def test_relative_with_time_of_day() -> None:
     c = only("明天下午3点去医院复查", kind=Kind.EVENT)
     assert c.content == "用户2025年3月6日15:00去医院复查"

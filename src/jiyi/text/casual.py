@@ -68,7 +68,7 @@ def with_subject(text: str) -> str:
     return _SENTENCE_LEAD.sub(fix, text)
 
 
-_NAMING = re.compile(r"(?i)\b(?:named|name\s+is|name's|(?:is|was|'s)\s+called|(?:a|an|my|our|the)\s+[a-z]+\s+called)\s+"
+_NAMING = re.compile(r"(?i)\b(?:named|name\s+is|name's|(?:is|was|'s)\s+called|(?:a|an|my|our|the|this|that)\s+[a-z]+\s+called)\s+"
                      r"(?P<n>[a-z][a-z'-]+)\b")
 #: "my wife anna is…", "my bf jake works…": a word between a relation and its verb is the relation's name
 _REL_THEN_NAME = re.compile(rf"\bmy\s+(?:{alternation([r for r in REL_EN if r.isalpha()])})\s+(?P<n>[a-z][a-z'-]+)"

@@ -16,7 +16,7 @@ from jiyi.text.places import place_at_start
 from jiyi.text.relations import EN_NAME_DENY
 
 _CAP = r"[A-Z][\w'.&-]*(?:\s+(?:(?:of|de|la|upon)\s+)?[A-Z][\w'.&-]*)*(?:,\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?"
-_LOWER_PHRASE = (r"(?:a|an|the)\s+[a-z][\w\s-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because|next|this|"
+_LOWER_PHRASE = (r"(?:a|an|the|this|that)\s+[a-z][\w\s'-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because|next|this|"
                  r"in|on|from|tomorrow|today|soon)\b)")
 #: a lowercase run ("denver last month") that is a place only if :mod:`jiyi.text.places` knows it
 _LOWER_WORDS = r"[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*){0,3}"
@@ -141,8 +141,13 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
 )
 
 
+_CALLED = re.compile(r"(?i)^(?:a|an|the|this|that)\s+(?:[\w-]+\s+){1,3}?(?:called|named)\s+(?=[A-Z0-9])")
+
+
 def _en_value(v: str) -> str:
-    """The value up to the first conjunction or punctuation ("Boston and I love it" → Boston)."""
+    """The value up to the first conjunction or punctuation ("Boston and I love it" → Boston);
+    a thing introduced with its name is that name ("this diner called Rosie's" → Rosie's)."""
+    v = _CALLED.sub("", v.strip())
     return re.split(r"\s+(?:and|but|because|since|now|so|which|who|with)\b|(?<!\bSt)(?<!\bMt)(?<!\bFt)[.,;!?]", v.strip(),
                     maxsplit=1)[0].strip()  # St. Louis, Mt. Vernon
 

@@ -64,12 +64,16 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
                         r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
                         r"(?:初|中旬|下旬|底|末)?$")
 _ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去)|已经|那时|当时")
-_ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得")
+#: a booking names a day ahead whatever its tense (买了12月20号的票 / "got tickets for Oct 12")
+_ZH_BOOKED = r"|的?票|预约|预订|订了|报了?名|挂了?号|约了"
+_EN_BOOKED = (r"|tickets?\s+(?:to|for)|booked|reserved|registered\s+for|signed\s+up\s+for|an?\s+appointment|"
+              r"a\s+reservation")
+_ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得" + _ZH_BOOKED)
 _EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
 #: an English clause about what is coming: a future form, or the progressive of a plan ("I'm flying…")
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to|"
                             r"(?:i'm|i\s+am|we're|we\s+are)\s+\w+ing|is\s+on|are\s+on|next|upcoming|coming\s+up)\b")
-_EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next)\b")
+_EN_FUTURE_TOLD = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|next" + _EN_BOOKED + r")\b")
 
 
 def _year_back(dt: datetime) -> datetime:

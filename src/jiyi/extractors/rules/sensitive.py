@@ -174,6 +174,11 @@ def en_contact(text: str) -> list[Draft]:
     return out
 
 
+#: what follows a list of allergens after a comma and is none ("like epipen level", "so no shrimp")
+_AFTERTHOUGHT = re.compile(r"(?i)^(?:like|so|which|but|especially|even|super|really|very|not|no|just|lol|haha|"
+                           r"though|tho|since|because|cause|it|that|this|i|i'm|badly|seriously)\b")
+
+
 def en_health(text: str) -> list[Draft]:
     """Allergies (normal visibility), diagnoses and pregnancy (sensitive)."""
     out: list[Draft] = []
@@ -181,6 +186,8 @@ def en_health(text: str) -> list[Draft]:
         if m := pattern.search(text):
             for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group("v").strip()):
                 item = re.sub(r"(?i)^(?:to\s+|(?:severe|serious|bad|mild|slight|strong)\s+)+", "", item.strip())
+                if _AFTERTHOUGHT.match(item) or len(item.split()) > 3:
+                    break  # "peanuts, like epipen level" / "shellfish, so no shrimp please": the list is over
                 if item and item.lower() not in ("it", "that", "this", "them", "something"):
                     out.append(fact(f"User is allergic to {item}", f"allergy/{item.lower()}", item,
                                      importance=0.9, template="User is allergic to {v}"))
