@@ -164,3 +164,10 @@ def test_relative_dates_near_midnight_utc_resolve_in_the_users_zone() -> None:
 def test_a_bare_month_told_in_the_past_is_the_last_one(text: str, year: int) -> None:
     """Said in March 2025: a May (or October) told as done is 2024's, one told as a plan the coming one."""
     assert only(text, kind=Kind.EVENT).valid_from.year == year  # type: ignore[union-attr]
+
+
+def test_a_pursuit_is_its_own_clause_and_the_dated_rest_an_event() -> None:
+    cands = run("最近一直在准备考驾照，科目一下周考")
+    status = [c for c in cands if c.slot == "status/exam"]
+    assert [c.content for c in status] == ["用户最近一直在准备考驾照"] and status[0].valid_from is None
+    assert any(c.kind is Kind.EVENT and "科目一" in c.content and c.valid_from is not None for c in cands)

@@ -120,6 +120,10 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
         slot, ends = found
         if slot in taken:
             continue
+        if slot.startswith("status/") and found is not None:
+            # 在准备考驾照，科目一下周考: the pursuit is its own clause; the dated rest is an event
+            alone = [c for c in mine if _pursuit(c.text, zh) == found]
+            mine = alone or mine
         d = _draft(work, mine, slot, ends)
         if not about_user(d.content, work.lang):  # 我表弟和他女朋友分了: the cousin's news, kept as said
             d.slot, d.ends = None, []
