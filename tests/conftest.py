@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -60,3 +60,13 @@ def llm_settings(fake_openai: FakeOpenAI) -> dict[str, object]:
     """Memory settings pointing the LLM at ``fake_openai`` (one retry, 0.5 s timeout)."""
     return {"llm_base_url": fake_openai.base_url, "llm_model": "fake-model", "llm_api_key": "sk-test",
             "llm_timeout": 0.5, "llm_max_retries": 1}
+
+
+@pytest.fixture
+def llm_memory(make_memory: Callable[..., Memory], llm_settings: dict[str, object]) -> Callable[..., Memory]:
+    """A factory of Memory objects whose LLM is ``fake_openai`` (keyword arguments override settings)."""
+
+    def make(**config: object) -> Memory:
+        return make_memory(**{**llm_settings, **config})
+
+    return make

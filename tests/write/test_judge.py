@@ -36,16 +36,6 @@ from jiyi.write.resolve import resolve_candidate, to_record
 MakeMemory = Callable[..., Memory]
 
 
-@pytest.fixture
-def llm_memory(make_memory: MakeMemory, llm_settings: dict[str, Any]) -> MakeMemory:
-    """A Memory whose LLM is the fake server (one retry, 0.5 s timeout)."""
-
-    def make(**config: Any) -> Memory:
-        return make_memory(**{**llm_settings, **config})
-
-    return make
-
-
 def verdict(action: str, target: str | None = "e1", reason: str = "理由", **extra: Any) -> Reply:
     return chat_json({"action": action, "target": target, "reason": reason, **extra},
                      prompt_tokens=120, completion_tokens=15)

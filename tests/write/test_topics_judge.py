@@ -14,8 +14,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for `import fake_openai`
 
 from fake_openai import FakeOpenAI, Reply, chat, chat_json
@@ -26,14 +24,6 @@ from jiyi.clock import FrozenClock
 from jiyi.records import MemoryRecord, Status
 
 MakeMemory = Callable[..., Memory]
-
-
-@pytest.fixture
-def llm_memory(make_memory: MakeMemory, llm_settings: dict[str, Any]) -> MakeMemory:
-    def make(**config: Any) -> Memory:
-        return make_memory(**{**llm_settings, **config})
-
-    return make
 
 
 def verdict(action: str, target: str | None, reason: str) -> Reply:
