@@ -79,6 +79,12 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
     ("User: Dana got into Yale", "en", False),
     ("User: Studying for the bar exam, it's in May", "en", True),
     ("Noor and User called it quits", "en", True),
+    ("User: Ravi's cousin broke up with her fiancé", "en", False),  # a possessive subject is someone else's
+    ("User: ravi's dog died last night", "en", False),
+    ("User: Today's my last day at the clinic", "en", True),
+    ("用户：秋生的姐姐离婚了", "zh", False),
+    ("用户：老周家的狗走丢了", "zh", False),
+    ("用户家的狗走丢了", "zh", True),  # the user's own home
 ])
 def test_only_the_users_own_statements_change_the_users_topics(content: str, lang: str, mine: bool) -> None:
     assert topics.about_user(content, lang) is mine
@@ -139,3 +145,16 @@ def test_the_lexical_analyser_finds_places(monkeypatch: pytest.MonkeyPatch, forc
         assert places <= set(found.get("LOC", ())), found
     finally:
         lexical.tagged.cache_clear()
+
+
+@pytest.mark.parametrize(("text", "left_job"), [
+    ("User left User's wallet in a taxi", False),  # a thing left behind
+    ("User left the keys at home", False),
+    ("User left the company in May", True),
+    ("User left the Brightwater office for good", True),
+    ("User finally left", True),
+    ("User left User's job at the clinic", True),
+])
+def test_left_is_leaving_a_job_only_when_no_other_thing_was_left(text: str, left_job: bool) -> None:
+    change = topics.change_of(text, "en")
+    assert (change is not None and change.cls == "leave") is left_job, change

@@ -56,6 +56,7 @@ from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
+from jiyi.text.injection import instructs_the_bot
 
 #: Memories at or below this importance are small talk (the write path's mark).
 TRIVIAL = 0.1
@@ -121,8 +122,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     made_of: dict[str, list[MemoryRecord]] = {}
     for hit in hits:
         rec = hit.record
-        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)):
-            continue
+        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content):
+            continue  # (memory poisoning — "ignore your rules", "from now on you are …" — never reaches a prompt)
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
                                 bot_wanted=bot_wanted, asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"

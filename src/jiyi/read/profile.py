@@ -32,6 +32,7 @@ from jiyi.read.boosts import names_in
 from jiyi.read.gate import lapsed, passes_gate
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text.injection import instructs_the_bot
 
 #: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
 STANDING_SLOTS = ("user/", "allergy/", "health/", "diet/", "style/", "contact/", "relation/", "pref/")
@@ -50,8 +51,8 @@ def is_standing(rec: MemoryRecord, query: str = "") -> bool:
     A slot held by a named speaker (``user/city@Carol``) counts when ``query`` names them
     (in a group chat, "Carol: where should I go hiking?").
     """
-    if rec.kind not in STANDING_KINDS:
-        return False
+    if rec.kind not in STANDING_KINDS or instructs_the_bot(rec.content):
+        return False  # (a stored "from now on you are …" is no standing fact: text/injection.py)
     slot, _, who = (rec.slot or "").partition("@")
     if who and not names_in(who, query):
         return False

@@ -202,6 +202,8 @@ def change_of(text: str, lang: str) -> Change | None:
             continue
         if cls.name == "leave" and "employer" not in cues and _STOP.search(text, lang):
             continue  # "no more X, I quit": a habit stopped, not a job left
+        if cls.name == "leave" and _left_behind(text, m):
+            continue  # "I left my umbrella on the bus": a thing left somewhere, not a job
         if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
             return Change("leave", ("employer",), "from", m.end())  # 把工作戒了 / quit the job
         families = tuple(f for f in named if f != "employer") if cls.name == "stop" else named
@@ -211,6 +213,18 @@ def change_of(text: str, lang: str) -> Change | None:
             families = ("employer",)
         return Change(cls.name, families or cls.families[:1], cls.direction, m.end())
     return None
+
+
+_EN_LEFT_OBJECT = _P(r"(?i)\s+(?:my|the|a|an|his|her|their|our|User's|some|all)\s+(?:\w+\s+)?(?P<obj>[\w-]+)")
+
+
+def _left_behind(text: str, m: re.Match[str]) -> bool:
+    """"left" + an object that is no workplace (left my umbrella / left the keys): nothing was quit."""
+    if m.group(0).lower() != "left":
+        return False
+    obj = _EN_LEFT_OBJECT.match(text, m.end())
+    return obj is not None and not _CUES["employer"].en.search(obj.group(0)) and not re.match(
+        r"\s+(?:the|my)\s+[A-Z]", text[m.end():])
 
 
 def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
@@ -235,6 +249,11 @@ _ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
 _EN_LEADS = words("got get had have went just finally still also now done back been moving starting "
                   "working living quit sold left passed broke")
 _ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
+#: "User: Tyler's sister …" / "User: the neighbour's dog …": the subject is what someone else has
+_EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019]s\s+(?:[\w-]+\s+){0,2}?"
+               r"(?:sister|brother|mom|mother|dad|father|parents?|cousin|friend|wife|husband|girlfriend|boyfriend|"
+               r"partner|fianc\w*|son|daughter|aunt|uncle|dog|cat|pet|car|job|boss|family|roommate|kid|kids|baby)\b")
+_EN_NOT_OWNERS = words("user today it that there here what who let he she")
 _ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
@@ -261,15 +280,22 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
         if _ZH_VOCATIVE.match(content.removeprefix("用户").removeprefix(subject).lstrip("：:")):
             return about_user("用户" + _ZH_VOCATIVE.sub("", content.removeprefix("用户").lstrip("：:"), count=1),
                               lang, named_subject=named_subject)  # 阿青，考上了: the bot addressed, the user's news
-        if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{0,3}(?:家|那边)的", rest):
+        if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{1,3}(?:家|那边)的", rest):
             return False
         from jiyi.text.lexical import tagged
 
         first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
+        owner = re.match(r"[\u4e00-\u9fff]{1,4}?的", rest)
+        if first is not None and first[1] == "PER" and rest.startswith(first[0] + "的") or (
+                owner and _ZH_OTHER.match(rest[owner.end():])):
+            return False  # 建国的妹妹离婚了 / 小李的狗死了: what belongs to someone else changed
         return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 阿峰也考上了: 阿峰's
     content = _EN_CO_SUBJECT.sub("User and ", content, count=1)  # "Marcus, User separated"
     if not (content.startswith("User") or subject and content.startswith(subject)):
         return False
+    owner = _EN_OWNER.match(content)
+    if owner and owner.group("n").lower() not in _EN_NOT_OWNERS:
+        return False  # "User: Tyler's sister broke up with her fiancé": someone else's
     lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
     if (not named_subject and lead and lead.group("n") in names(content, "en")
             and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
