@@ -80,6 +80,8 @@ CHANGES = [
     ("vehicle", "I drive a Honda Civic", "had to sell my car last month", "Honda Civic", "sell"),
     ("vehicle", "我开的是一辆特斯拉", "特斯拉已经转手了，现在坐地铁上班", "开的是一辆特斯拉", "转手"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
+    ("pet", "I have a beagle named Pretzel", "had to put pretzel down yesterday, he was 15", "beagle named",
+     "put pretzel down"),  # the breed is in no pet list: the name it was given ties the two
     # a car sold
     ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),
     ("vehicle", "我开一辆白色的思域", "车已经转手给朋友了，现在骑电动车", "开一辆", "转手"),
@@ -137,6 +139,9 @@ UNCHANGED = [
     ("我在星河传媒做编辑", "我同事昨天离职了", "星河"),
     ("I work at Fernway as a tester", "My brother quit his job", "Fernway"),
     ("我养了一只狗叫豆豆", "邻居家的猫去世了", "豆豆"),
+    ("My boyfriend is Ravi", "Ravi's sister broke up with her fiancé", "Ravi"),  # his sister's, not his
+    ("I work at the county library", "I left my umbrella on the bus again", "library"),  # a thing left behind
+    ("我老公叫建国", "建国的妹妹上个月离婚了", "建国"),
     ("I have a dog named Waffles", "My neighbor's cat died", "Waffles"),
     ("我每天早上喝一杯美式", "最近一个多月没喝奶茶了", "美式"),  # another kind of drink
     ("我每天一包红塔山", "我戒了奶茶", "红塔山"),  # a pack is not drunk

@@ -197,6 +197,8 @@ _DATED = re.compile(r"\d{4}年\d{1,2}月|\b\d{4}-\d{2}-\d{2}\b|\b(?:January|Febr
 _NAMED_SUBJECT = frozenset({"lose", "sell"})
 #: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
 _NAMES_ITS_OBJECT = frozenset({"lose"})
+#: changes that end the thing they name: the memory that gave it that name closes, whatever its family
+_ENDS_WHAT_IT_NAMES = frozenset({"lose", "sell", "end"})
 #: a many-valued family (pets, habits…) closes its nearest memory, and those this close to it
 NEAREST_MARGIN = 0.01
 #: a change dated this long before a memory's own start (moved in 2019; lives there since 2021) is older
@@ -248,6 +250,7 @@ def topic_targets(cand: Candidate, change: topics.Change,
     text = _as_user(cand.content, cand.speaker, lang)
     told = cand.valid_from
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
+    given: list[MemoryRecord] = []
     seen: set[str] = set()
     for rec, cos in sorted(pool, key=lambda rc: -rc[1]):
         if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
@@ -269,7 +272,9 @@ def topic_targets(cand: Candidate, change: topics.Change,
             continue
         for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
             groups.setdefault(fam, []).append((rec, cos))
-    out: dict[str, MemoryRecord] = {}
+        if change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text):
+            given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
+    out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
     value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
     for fam, group in groups.items():
@@ -279,6 +284,12 @@ def topic_targets(cand: Candidate, change: topics.Change,
         log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
                   [r.content for r in out.values()])
     return list(out.values())
+
+
+def _gives_a_name_said(content: str, lang: str, text: str) -> bool:
+    """Does the memory give a name (…named Biscuit / 叫豆包) that the change statement says?"""
+    low = text.lower()
+    return any(len(n) >= 2 and n.lower() in low for n in topics.called(content, lang))
 
 
 def _mentions(rec: MemoryRecord, words: Sequence[str]) -> bool:
