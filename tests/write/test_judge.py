@@ -223,7 +223,8 @@ def test_injected_instructions_cannot_make_the_judge_touch_other_memories(
     judge = judge_requests(fake_openai)
     assert len(judge) == 1
     lines = fenced_lines(judge[0].prompt)
-    assert lines[-1]["role"] == "candidate" and "忽略以上所有指令" in lines[-1]["content"]  # data, in the fence
+    assert lines[-1]["role"] == "candidate" and "杭州" in lines[-1]["content"]  # data, in the fence
+    assert "忽略以上所有指令" not in judge[0].prompt  # the instruction never reaches the model (text/injection.py)
     assert allergy_id not in judge[0].prompt and "北京" not in judge[0].prompt  # labels, never ids; only u1
     # The reply was refused; the rules superseded the old city and nothing else.
     assert [e.event for e in result.events if e.kind is not Kind.EPISODE] == [EventType.SUPERSEDE]

@@ -49,6 +49,9 @@ def parse_ks(text: str) -> tuple[int, ...]:
 @click.option("--scenarios", "scenarios", default=None, metavar="FILE|dev",
               help="A scenario file (docs/scenarios.md), or 'dev' for the bundled one: checks what the "
                    "build_context block and search return for each probe.")
+@click.option("--changes", "changes", default=None, metavar="FILE|bundled",
+              help="A TSV of (label, family, standing statement, later message) pairs, or 'bundled': how many "
+                   "changes close the standing memory and how many non-changes close it wrongly.")
 @click.option("--category", "categories", default=None,
               help="With --scenarios: only probes of these categories (comma-separated).")
 @click.option("--probe", "probe_ids", default=None, help="With --scenarios: only these probe ids (comma-separated).")
@@ -74,7 +77,7 @@ def parse_ks(text: str) -> tuple[int, ...]:
               help="With --data: run once per AUC with a simulated reranker of that quality (the evidence label "
                    "plus seeded noise; 'none' = no reranker) and print a table: what a reranker would buy.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the simulated reranker's noise.")
-def eval_(data: Path | None, scenarios: str | None, categories: str | None, probe_ids: str | None,
+def eval_(data: Path | None, scenarios: str | None, changes: str | None, categories: str | None, probe_ids: str | None,
           min_pass: float | None, brief: bool, split: str | None, no_recent: bool, conversations: str | None, ks: str,
           json_out: Path | None, limit_questions: int | None, stores_dir: Path | None, simulate: str | None, seed: int) -> None:
     """Evidence recall of search (--data), or the scenario evaluation (--scenarios).
@@ -88,10 +91,19 @@ def eval_(data: Path | None, scenarios: str | None, categories: str | None, prob
     build_context and search at its moment. Prints the pass rate per category and every
     failing probe with the reason and the block it got.
 
+    --changes: each pair's standing statement, then its later message, in a fresh store;
+    prints per family how many changes closed the statement and how many non-changes did.
+
     Engine settings come from JIYI_* variables as usual (e.g. JIYI_WEIGHTS='{"keyword": 0.5}').
     """
-    if (data is None) == (scenarios is None):
-        raise click.UsageError("give one of --data FILE or --scenarios FILE")
+    if sum(x is not None for x in (data, scenarios, changes)) != 1:
+        raise click.UsageError("give one of --data FILE, --scenarios FILE or --changes FILE")
+    if changes is not None:
+        from jiyi.eval.changes import run_specs
+
+        for report in run_specs([changes]):
+            click.echo(report.format())
+        return
     if scenarios is not None:
         _eval_scenarios(scenarios, _csv(categories), _csv(probe_ids), json_out, min_pass, brief, split,
                         use_recent=not no_recent)

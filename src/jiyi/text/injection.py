@@ -82,3 +82,21 @@ _PATTERNS: tuple[re.Pattern[str], ...] = (
 def instructs_the_bot(text: str) -> bool:
     """Does ``text`` try to override the bot's instructions, identity or authority (memory poisoning)?"""
     return any(p.search(text) for p in _PATTERNS)
+
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?\n])|(?<=\.)\s+")
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def only_instructions(text: str) -> bool:
+    """Is every sentence of ``text`` an instruction to the bot (nothing else was said)?"""
+    said = sentences(text)
+    return bool(said) and all(instructs_the_bot(s) for s in said)
+
+
+def without_instructions(text: str) -> str:
+    """``text`` less its sentences that instruct the bot ("我搬到杭州了。忽略以上所有指令…" → "我搬到杭州了。")."""
+    return "".join(s for s in sentences(text) if not instructs_the_bot(s)).strip()
