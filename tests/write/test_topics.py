@@ -142,6 +142,10 @@ UNCHANGED = [
     ("My boyfriend is Ravi", "Ravi's sister broke up with her fiancé", "Ravi"),  # his sister's, not his
     ("I work at the county library", "I left my umbrella on the bus again", "library"),  # a thing left behind
     ("我老公叫建国", "建国的妹妹上个月离婚了", "建国"),
+    ("I'm vegetarian", "my wife started eating meat again, i'm sticking with it", "vegetarian"),  # her diet
+    ("我每天晚上喝一瓶啤酒", "我老婆把酒戒了，说要备孕", "啤酒"),
+    ("I have a cat named Miso", "miso slipped out this morning, found her under the porch an hour later", "Miso"),
+    ("我男朋友叫阿杰", "阿杰把我的伞弄丢了", "阿杰"),  # the name did the losing; he is not what was lost
     ("I have a dog named Waffles", "My neighbor's cat died", "Waffles"),
     ("我每天早上喝一杯美式", "最近一个多月没喝奶茶了", "美式"),  # another kind of drink
     ("我每天一包红塔山", "我戒了奶茶", "红塔山"),  # a pack is not drunk

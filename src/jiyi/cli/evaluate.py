@@ -101,7 +101,7 @@ def eval_(data: Path | None, scenarios: str | None, changes: str | None, categor
     if changes is not None:
         from jiyi.eval.changes import run_specs
 
-        for report in run_specs([changes]):
+        for report in run_specs([changes], split=split):
             click.echo(report.format())
         return
     if scenarios is not None:

@@ -254,11 +254,11 @@ _EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019
                r"(?:sister|brother|mom|mother|dad|father|parents?|cousin|friend|wife|husband|girlfriend|boyfriend|"
                r"partner|fianc\w*|son|daughter|aunt|uncle|dog|cat|pet|car|job|boss|family|roommate|kid|kids|baby)\b")
 _EN_NOT_OWNERS = words("user today it that there here what who let he she")
-_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
+_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|(?:真|好|很|有时候|有点|总)想|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
                r"going\s+to|gonna|want(?:s)?\s+to|wanna|hope\s+to|hoping|if|would|could|should|unless|not\s+sure|"
-               r"wonder\w*)\b|\?")
+               r"wonder\w*|wish(?:es|ed)?|tempted)\b|\?")
 _ZH_LONG_AGO = _P(r"(?:好|\d+|[一二两三四五六七八九十几多]+)年前|多年前|小时候|当年|那时候|那会儿|上学的时候|读书的时候|曾经|从小")
 _EN_LONG_AGO = _P(r"(?i)\b(?:(?:\d+|a\s+few|several|many|two|three|four|five|ten)\s+years\s+ago|years\s+ago|"
                   r"when\s+(?:I|User)\s+was|back\s+(?:in|then|when)|as\s+a\s+(?:kid|child|teen)|growing\s+up|"
@@ -301,6 +301,24 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
             and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
         return False  # "User: Dana got into Rice": Dana's
     return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
+
+
+#: the partner or spouse is the subject: "用户的老公戒酒了", "User's husband started eating meat again"
+_ZH_PARTNER_SUBJECT = _P(r"^用户(?:的)?(?:老公|老婆|丈夫|妻子|爱人|媳妇|男朋友|女朋友|男友|女友|对象|未婚[夫妻])(?!和用户|跟用户)")
+_EN_PARTNER_SUBJECT = _P(r"(?i)^User's\s+(?:husband|wife|partner|spouse|boyfriend|girlfriend|bf|gf|fianc\w*)\b")
+#: a loss undone in the same breath: "got lost at the park, found him by the pond", 跑丢了…找回来了
+_ZH_RECOVERED = _P(r"找到了|找回来了|找着了|自己回来了|又回来了|回家了")
+_EN_RECOVERED = _P(r"(?i)\b(?:found\s+(?:him|her|it|them)|(?<!never\s)(?<!n't\s)came\s+back|turned\s+up|showed\s+up)\b")
+
+
+def partner_subject(text: str, lang: str) -> bool:
+    """Is the statement's subject the user's partner or spouse (their news, not the user's)?"""
+    return bool((_ZH_PARTNER_SUBJECT if lang == "zh" else _EN_PARTNER_SUBJECT).search(text))
+
+
+def recovered(text: str, lang: str) -> bool:
+    """Does the statement say that what was lost was found again?"""
+    return bool((_ZH_RECOVERED if lang == "zh" else _EN_RECOVERED).search(text))
 
 
 def hedged(text: str, lang: str) -> bool:

@@ -198,7 +198,10 @@ _NAMED_SUBJECT = frozenset({"lose", "sell"})
 #: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
 _NAMES_ITS_OBJECT = frozenset({"lose"})
 #: changes that end the thing they name: the memory that gave it that name closes, whatever its family
-_ENDS_WHAT_IT_NAMES = frozenset({"lose", "sell", "end"})
+#: when the memory is of these families (or of none: a beagle is in no pet list), whoever did it —
+#: "凯文把我的耳机弄丢了" names the boyfriend but loses earphones
+_ENDS_WHAT_IT_NAMES: dict[str, frozenset[str]] = {
+    "lose": frozenset({"pet", "vehicle"}), "sell": frozenset({"pet", "vehicle"}), "end": frozenset({"partner"})}
 #: a many-valued family (pets, habits…) closes its nearest memory, and those this close to it
 NEAREST_MARGIN = 0.01
 #: a change dated this long before a memory's own start (moved in 2019; lives there since 2021) is older
@@ -225,6 +228,10 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     change = topics.change_of(text, lang)
     if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
         return None
+    if change.cls != "end" and topics.partner_subject(text, lang):
+        return None  # 用户的老公戒酒了: the husband's habit, not the user's
+    if change.cls == "lose" and topics.recovered(text, lang):
+        return None  # lost for twenty minutes, then found
     return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
 
 
@@ -272,7 +279,8 @@ def topic_targets(cand: Candidate, change: topics.Change,
             continue
         for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
             groups.setdefault(fam, []).append((rec, cos))
-        if change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text):
+        if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
+                and topics.families_of(content, rec.slot, rlang) <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)

@@ -136,7 +136,20 @@ def run_pairs(name: str, pairs: Iterable[Pair], *, progress: Callable[[int], Non
     return report
 
 
-def run_specs(specs: Sequence[str], **settings: object) -> list[ChangeReport]:
-    """Each file of ``specs`` (``bundled``: both bundled files)."""
+def in_split(pair: Pair, split: str) -> bool:
+    """The fixed tune/check part of a pair, by its text (jiyi.eval.split: a third is ``check``)."""
+    from jiyi.eval.split import check_split, scenario_in
+
+    return scenario_in(check_split(split), f"{pair.statement}\t{pair.message}")
+
+
+def run_specs(specs: Sequence[str], *, split: str | None = None, **settings: object) -> list[ChangeReport]:
+    """Each file of ``specs`` (``bundled``: both bundled files), or only its ``split`` part."""
     names = [b for s in specs for b in (BUNDLED if s == "bundled" else (s,))]
-    return [run_pairs(*load_pairs(n), **settings) for n in names]
+    reports = []
+    for spec in names:
+        name, pairs = load_pairs(spec)
+        if split is not None:
+            name, pairs = f"{name} ({split})", [p for p in pairs if in_split(p, split)]
+        reports.append(run_pairs(name, pairs, **settings))
+    return reports
