@@ -117,7 +117,7 @@ def closes(pair: Pair, **settings: object) -> bool:
             clock.set(_T0 + timedelta(days=3))
             mem.add(pair.message, user_id="u", session_id="s2", sync=True)
             after = (mem.get(i, user_id="u") for i in made)
-            return any(r.status is not Status.ACTIVE or r.valid_until is not None for r in after)
+            return any(r is None or r.status is not Status.ACTIVE or r.valid_until is not None for r in after)
 
 
 def run_pairs(name: str, pairs: Iterable[Pair], *, progress: Callable[[int], None] | None = None,
@@ -151,5 +151,5 @@ def run_specs(specs: Sequence[str], *, split: str | None = None, **settings: obj
         name, pairs = load_pairs(spec)
         if split is not None:
             name, pairs = f"{name} ({split})", [p for p in pairs if in_split(p, split)]
-        reports.append(run_pairs(name, pairs, **settings))
+        reports.append(run_pairs(name, pairs, progress=None, **settings))
     return reports
