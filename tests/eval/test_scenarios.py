@@ -339,3 +339,11 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     assert both.exit_code == 2 and "--data FILE or --scenarios FILE" in both.output
     missing = CliRunner().invoke(cli, ["eval", "--scenarios", "nope"])
     assert missing.exit_code == 1 and "no scenario file 'nope'" in missing.output
+
+
+def test_the_blind_regression_file_is_bundled() -> None:
+    """blind1: written blind from a category brief (no code, no dev file seen); kept as a regression file."""
+    f = load_scenarios("blind1")
+    probes = [p for s in f.scenarios for p in s.probes]
+    assert len(f.scenarios) == 15 and len(probes) == 83
+    assert sum(any("\u4e00" <= ch <= "\u9fff" for ch in p.query) for p in probes) / len(probes) >= 0.6
