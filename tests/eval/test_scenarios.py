@@ -336,7 +336,7 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
                 "'yesterday' is not ISO-8601 (e.g. 2026-12-08T19:30:00+08:00)")
     assert res.output.strip().splitlines() == [expected]
     both = CliRunner().invoke(cli, ["eval"])
-    assert both.exit_code == 2 and "--data FILE or --scenarios FILE" in both.output
+    assert both.exit_code == 2 and "--data FILE, --scenarios FILE or --changes FILE" in both.output
     missing = CliRunner().invoke(cli, ["eval", "--scenarios", "nope"])
     assert missing.exit_code == 1 and "no scenario file 'nope'" in missing.output
 
