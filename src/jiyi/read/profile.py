@@ -51,14 +51,14 @@ def is_standing(rec: MemoryRecord, query: str = "") -> bool:
     A slot held by a named speaker (``user/city@Carol``) counts when ``query`` names them
     (in a group chat, "Carol: where should I go hiking?").
     """
-    if rec.kind not in STANDING_KINDS or instructs_the_bot(rec.content):
-        return False  # (a stored "from now on you are …" is no standing fact: text/injection.py)
+    if rec.kind not in STANDING_KINDS:
+        return False
     slot, _, who = (rec.slot or "").partition("@")
     if who and not names_in(who, query):
         return False
-    if rec.kind is not Kind.BEHAVIOR and slot.startswith(STANDING_SLOTS) and not slot.startswith(PASSING_SLOTS):
-        return True
-    return rec.importance >= STANDING_IMPORTANCE
+    standing = (rec.kind is not Kind.BEHAVIOR and slot.startswith(STANDING_SLOTS)
+                and not slot.startswith(PASSING_SLOTS)) or rec.importance >= STANDING_IMPORTANCE
+    return standing and not instructs_the_bot(rec.content)  # a stored "from now on you are …" stands for nothing
 
 
 def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:

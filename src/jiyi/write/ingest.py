@@ -107,7 +107,7 @@ def _not_instructions(candidates: Sequence[Candidate], window: Sequence[Message]
             continue
         if instructs_the_bot(cand.content):
             content = without_instructions(cand.content)
-            if not content or only_instructions(content):
+            if not content:
                 continue
             cand = dataclasses.replace(cand, content=content)
         out.append(cand)

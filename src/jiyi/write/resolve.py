@@ -277,10 +277,11 @@ def topic_targets(cand: Candidate, change: topics.Change,
             continue  # an appointment or a dated happening is no standing state
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
             continue
-        for fam in topics.families_of(content, rec.slot, rlang) & set(change.families):
+        families = topics.families_of(content, rec.slot, rlang)
+        for fam in families & set(change.families):
             groups.setdefault(fam, []).append((rec, cos))
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
-                and topics.families_of(content, rec.slot, rlang) <= _ENDS_WHAT_IT_NAMES[change.cls]):
+                and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
@@ -319,7 +320,7 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         if not group or not topics.object_words(text, lang, change.at):
             return []  # 想想还是戒了: what was given up was said before, not here
     named = [r for r, _ in group if said and _mentions(r, said)
-             or any(len(n) >= 2 and n.lower() in text.lower() for n in topics.called(r.content, lang_of(r)))]
+             or _gives_a_name_said(r.content, lang_of(r), text)]
     if named:
         return named
     if fam in topics.SINGLE:

@@ -18,7 +18,7 @@ written blind from a brief by writers who saw no code). See docs/lab-notes.md.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from importlib import resources
@@ -120,10 +120,9 @@ def closes(pair: Pair, **settings: object) -> bool:
             return any(r is None or r.status is not Status.ACTIVE or r.valid_until is not None for r in after)
 
 
-def run_pairs(name: str, pairs: Iterable[Pair], *, progress: Callable[[int], None] | None = None,
-              **settings: object) -> ChangeReport:
+def run_pairs(name: str, pairs: Iterable[Pair], **settings: object) -> ChangeReport:
     report = ChangeReport(name)
-    for i, pair in enumerate(pairs, 1):
+    for pair in pairs:
         closed = closes(pair, **settings)
         report.total.add(pair.label, closed)
         report.by_family.setdefault(pair.family, Tally()).add(pair.label, closed)
@@ -131,8 +130,6 @@ def run_pairs(name: str, pairs: Iterable[Pair], *, progress: Callable[[int], Non
             report.misses.append(pair)
         elif closed and not pair.label:
             report.wrong.append(pair)
-        if progress is not None:
-            progress(i)
     return report
 
 
@@ -151,5 +148,5 @@ def run_specs(specs: Sequence[str], *, split: str | None = None, **settings: obj
         name, pairs = load_pairs(spec)
         if split is not None:
             name, pairs = f"{name} ({split})", [p for p in pairs if in_split(p, split)]
-        reports.append(run_pairs(name, pairs, progress=None, **settings))
+        reports.append(run_pairs(name, pairs, **settings))
     return reports
