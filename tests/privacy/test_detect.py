@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.privacy.detect import find_values, luhn_ok, valid_id_number
+from jiyi.privacy.detect import find_values, id_number_shape, luhn_ok, valid_id_number
 from jiyi.privacy.mask import level_of, mask_values, placeholder_level, unmask
 from jiyi.records import Visibility
 
@@ -67,7 +67,7 @@ def test_detects(text: str, kind: str, value: str) -> None:
 @pytest.mark.parametrize("text", [
     "订单号 1234567890123456",  # 16 digits, not Luhn
     "订单号 4111111111111111 已发货",  # Luhn-valid, but an order number
-    "110105194912310021 是一串数字",  # a wrong check digit and no word that names it
+    "990105194912310021 是一串数字",  # a wrong check digit, no word that names it, and 99 is no province
     "zip code 94110",
     "今天是2024-03-05，明天2024/03/06",  # dates
     "这件外套 1299.00 元，打完折 899",  # prices
@@ -143,3 +143,115 @@ def test_a_card_word_beside_a_short_number_is_no_card(text: str) -> None:
 
 def test_an_ssn_is_never_a_phone_number() -> None:
     assert [f.kind for f in find_values("call me maybe, my social security number is 219-09-9999")] == ["id_number"]
+
+
+# ---------------------------------------------------------------- a value a few words after its keyword
+
+@pytest.mark.parametrize(("text", "kind", "value", "label"), [
+    ("我的支付密码老是记不住，写这儿吧 771203", "password", "771203", "支付密码"),
+    ("家里wifi密码我贴冰箱上了：zx81mq90", "password", "zx81mq90", "WiFi密码"),
+    ("门锁密码我换了，新的 739051", "password", "739051", "门锁密码"),
+    ("路由器管理密码，别外传啊：Adm1n#2024", "password", "Adm1n#2024", "密码"),
+    ("wifi password, in case you need it: sunny2023go", "password", "sunny2023go", "WiFi password"),
+    ("my atm pin, so i don't lose it again, 5530", "password", "5530", "PIN"),
+    ("The door PIN for the office is, I think, 2846.", "password", "2846", "PIN"),
+    ("验证码刚收到 wow 739204", "code", "739204", "验证码"),
+    ("the verification code they texted me just now: 55A8K2", "code", "55A8K2", "one-time code"),
+    ("银行卡我记一下 1234567812345678", "bank_card", "1234567812345678", "银行卡号"),  # no prefix, fails Luhn
+    ("身份证我发你了，440305198802300418", "id_number", "440305198802300418", "身份证号"),  # 2月30日: no ID shape
+    ("passport, in my drawer, E12345678", "id_number", "E12345678", "passport number"),
+    ("my ssn, for the form, 078-05-1120", "id_number", "078-05-1120", "SSN"),
+])
+def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
+    (found,) = find_values(text)
+    assert (found.kind, found.value, found.label) == (kind, value, label)
+
+
+@pytest.mark.parametrize("text", [
+    "密码锁买的时候 2999元",  # a price: the currency unit after it
+    "wifi密码改了以后网速到了 300Mbps",  # a quantity with its unit stuck on
+    "I reset my password and then walked 4000 steps",  # a quantity with its unit after it
+    "密码箱打折，现在 ￥1299",  # a price: the currency sign in front
+    "my password book was like $45.99 lol",  # a price
+    "wifi密码上次改还是 2021 的事",  # a year
+    "支付密码锁了，明天 10:30 去柜台",  # a time
+    "wifi密码过期了，下次更新 2025-07-01",  # a date
+    "密码输错 3 次会锁卡，客服工号 8823",  # another number comes first
+    "支付密码又忘了。车牌是 A8K926",  # the sentence ended
+    "I forgot my password again! Anyway, B1234 is our table",  # the sentence ended
+    "wifi密码的事我回头问房东，他说楼下那家奶茶店 DK2024 款很好喝",  # too far
+    "wifi密码在路由器背面，型号是 TL-WR841N",  # the gap names another number
+    "密码管理器我用的是 1Password",  # … or an app
+    "密码学作业里的例子 ab12cd34 要改",  # 密码学 is cryptography
+    "I changed my password at 1530 yesterday",  # a time: "at" in front of it
+    "we should pin this thread, 2847 replies already",  # "pin" without my/the/bank…: a verb
+])
+def test_a_number_a_few_words_after_a_keyword_that_is_no_secret(text: str) -> None:
+    assert kinds(text) == []
+
+
+def test_a_phone_number_after_a_password_word_stays_a_phone_number() -> None:
+    assert kinds("密码忘了，打 13812345678 找我") == [("phone", "13812345678")]
+
+
+def test_a_value_after_a_gap_is_masked_as_its_keyword_says() -> None:
+    text = "我的支付密码老是记不住，写这儿吧 771203"
+    masked, _ = mask_values(text, find_values(text))
+    assert masked == "我的支付密码老是记不住，写这儿吧 [已隐藏:支付密码]"
+    assert level_of("my atm pin, so i don't lose it again, 5530") is SECRET
+
+
+# ---------------------------------------------------------------- numbers by their shape, checksum mistyped
+
+def test_id_number_shape() -> None:
+    assert id_number_shape("330106200303152847") and not valid_id_number("330106200303152847")
+    assert not id_number_shape("990105198811230418")  # 99 is no province
+    assert not id_number_shape("440305198802300418")  # 30 February
+    assert not id_number_shape("440305203511230418")  # born in the future
+
+
+@pytest.mark.parametrize("text", [
+    "帮我记住 330106200303152847",
+    "110105194912310021 是一串数字",  # its check digit is wrong: mistyped, still an ID number
+    "remember this one for me: 51010419760702123X",
+])
+def test_an_id_shaped_number_is_an_id_number_whatever_its_check_digit(text: str) -> None:
+    (found,) = find_values(text)
+    assert found.kind == "id_number" and found.value in text and len(found.value) == 18
+
+
+def test_an_id_shaped_number_that_passes_luhn_beside_a_card_word_is_a_card() -> None:
+    assert kinds("我那张卡，你记一下 440305198811230418") == [("bank_card", "440305198811230418")]
+    assert kinds("这串你记一下 440305198811230418") == [("id_number", "440305198811230418")]
+
+
+@pytest.mark.parametrize("text", [
+    "990105198811230418 是一串数字",  # no province
+    "这串 440305198802300418 你看看",  # no date
+    "这串 440305203511230418 你看看",  # a date to come
+    "订单号 440305198811230418 还没发货",  # an order number
+])
+def test_an_id_shape_needs_a_province_and_a_birth_date(text: str) -> None:
+    assert kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("记一下：6217 0000 1111 2222", "6217 0000 1111 2222"),  # fails Luhn, printed like a card
+    ("我那张卡是 3141 5926 5358 9793 吧", "3141 5926 5358 9793"),  # no issuer prefix, but four groups of four
+    ("请记住 6228 4800 1234 5678 912", "6228 4800 1234 5678 912"),  # 19 digits
+    ("save this for me 4532881299041235", "4532881299041235"),  # Visa's prefix, fails Luhn
+    ("帮我存一下 9558801234567890123", "9558801234567890123"),  # ICBC's old prefix
+])
+def test_a_card_shaped_number_is_a_card_whatever_its_checksum(text: str, value: str) -> None:
+    assert kinds(text) == [("bank_card", value)]
+
+
+@pytest.mark.parametrize("text", [
+    "帮我记住 1234567812345678",  # bare digits, no issuer prefix, fails Luhn
+    "快递单号 4000 1234 5678 9010 还没到",  # tracking
+    "6222021234567890 这个订单怎么还没发货",  # an order, named after the number
+    "Shipment 5123456789012345 arrived today",
+    "we ran 2019 2020 2021 2022 together",  # years
+])
+def test_a_mistyped_card_needs_its_shape_and_no_order_word(text: str) -> None:
+    assert kinds(text) == []

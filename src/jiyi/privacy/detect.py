@@ -5,11 +5,19 @@ ID numbers, street addresses) are recalled only when asked for; ``secret`` value
 (passwords, PINs, one-time codes, bank card numbers, API keys and tokens) never reach
 a prompt. Numbers are checked, not only shaped: an ID number must carry a valid GB 11643
 check digit, a card number must pass Luhn and look like a card (a known issuer prefix,
-or 卡/card next to it), so an order number, a date or a price is left alone.
+or 卡/card next to it), so an order number, a date or a price is left alone. People
+mistype, so two shapes count whatever their check digit: an 18-character number with a
+real province code and a real birth date is an ID number, and a 16-19 digit number
+written in groups of four ("6228 4800 1234 5678 912") or with a card issuer's prefix is a
+card number, unless an order or tracking word stands next to it.
 
 Detection is by pattern and is tuned towards the secret side: a password phrase
 ("密码是…", "pwd: …", "my PIN is …") masks what follows it even when it is not a
-password, because a missed secret costs more than a masked harmless word.
+password, because a missed secret costs more than a masked harmless word. The value
+need not follow its keyword at once: the first number within a short gap after a
+password, PIN, code, card or ID word is that value when it has the shape ("门锁密码我换了，
+新的 739051", "my atm pin, so i don't lose it again, 5530"), and is not a year, a price,
+a time, a date or a quantity with its unit ("密码锁买的时候 2999元").
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
 from jiyi.records import Visibility
@@ -61,6 +70,26 @@ def valid_id_number(value: str) -> bool:
     return "10X98765432"[total % 11] == value[17].upper()
 
 
+#: the first two digits of a resident ID number: the provinces, Taiwan, Hong Kong and Macau
+_PROVINCES = frozenset({"11", "12", "13", "14", "15", "21", "22", "23", "31", "32", "33", "34", "35", "36", "37",
+                        "41", "42", "43", "44", "45", "46", "50", "51", "52", "53", "54", "61", "62", "63", "64",
+                        "65", "71", "81", "82"})
+
+
+def id_number_shape(value: str) -> bool:
+    """18 characters that read as a resident ID number, its check character right or mistyped:
+    a real province code, a real birth date 19xx/20xx (not in the future), 3 digits and a check character."""
+    if len(value) != 18 or not value[:17].isdigit() or value[17] not in "0123456789Xx":
+        return False
+    if value[:2] not in _PROVINCES or value[6:8] not in ("19", "20"):
+        return False
+    try:
+        born = date(int(value[6:10]), int(value[10:12]), int(value[12:14]))
+    except ValueError:
+        return False
+    return born <= date.today()
+
+
 def luhn_ok(digits: str) -> bool:
     """The Luhn (mod 10) check every payment card number carries."""
     total = 0
@@ -73,14 +102,22 @@ def luhn_ok(digits: str) -> bool:
 
 
 _CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[05689]|6(?:011|2|4[4-9]|5)|9[0-9]{2})")
+#: a card issuer's prefix and length, close enough to take a number that fails Luhn for a mistyped card
+_ISSUER_CARD = re.compile(
+    r"(?=\d{16}$)(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)\d+"  # Visa, Mastercard: 16 digits
+    r"|(?=\d{19}$)(?:4|9558)\d+"  # Visa's long cards, ICBC's old ones: 19
+    r"|(?=\d{16,19}$)(?:62|6011|64[4-9]|65|352[89]|35[3-8]\d)\d+")  # UnionPay, Discover, JCB: 16-19
+#: 16-19 digits written as a card is printed: four groups of four, maybe a short fifth group
+_FOUR_BY_FOUR = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?")
 
 # ---------------------------------------------------------------- patterns
 
 _V = r"(?P<v>"
 _ZH_SAY = r"(?:\s*(?:是|为|叫|:|：|=|改成了?|改为|换成了?|设成了?|设置?为|变成了?)\s*|\s+)"
+_ZH_PASSWORD_WORDS = (r"支付密码|银行卡密码|取款密码|交易密码|登录密码|开机密码|锁屏密码|解锁密码|门锁密码|门禁密码|保险箱密码|"
+                      r"(?:wi-?fi|WiFi|WIFI|Wi-Fi|无线网?)\s*密码|密码|口令|PIN\s*码|pin\s*码")
 _ZH_PASSWORD = re.compile(
-    r"(?P<k>支付密码|银行卡密码|取款密码|交易密码|登录密码|开机密码|锁屏密码|解锁密码|门锁密码|门禁密码|保险箱密码|"
-    r"(?:wi-?fi|WiFi|WIFI|Wi-Fi|无线网?)\s*密码|密码|口令|PIN\s*码|pin\s*码|(?:wi-?fi|WiFi|WIFI|Wi-Fi)(?=\s*(?:是|为|:|：)))"
+    rf"(?P<k>{_ZH_PASSWORD_WORDS}|(?:wi-?fi|WiFi|WIFI|Wi-Fi)(?=\s*(?:是|为|:|：)))"
     rf"(?:也|都|就|还)?{_ZH_SAY}?{_V}[!-~]{{3,64}})")
 _EN_PASSWORD = re.compile(
     r"(?i:\b(?P<k>(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
@@ -109,7 +146,8 @@ PLACEHOLDER = re.compile(r"\[(?:已隐藏|secret|private):\s?(?P<label>[^\[\]\n]
 _KEY_VALUE = re.compile(r"[A-Za-z0-9+/_=\-.]{16,}")
 _CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
 _CARD_CONTEXT = re.compile(r"(?i:卡|card|visa|master|amex|银联|借记|信用|储蓄|account\s+number|账号)")
-_NOT_CARD_CONTEXT = re.compile(r"(?i:订单|单号|运单|快递|流水|物流|order|tracking|invoice|serial|交易号)")
+_NOT_CARD_CONTEXT = re.compile(r"(?i:订单|单号|运单|快递|流水|物流|包裹|工单|order|tracking|invoice|serial|交易号|"
+                               r"shipment|parcel|package|ticket|booking|reference)")
 _ID = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]"
                  r"(?![0-9A-Za-z])")
 _PHONES = (
@@ -203,15 +241,26 @@ def _api_keys(text: str) -> Iterator[Finding]:
             yield Finding(start, end, "api_key", "", SECRET, text[start:end])
 
 
+def _mistyped_card(text: str, m: re.Match[str], digits: str) -> bool:
+    """A 16-19 digit number that fails Luhn is still a card when it is printed like one (four groups of
+    four) or starts with an issuer's prefix, and no order or tracking word stands near it."""
+    if not 16 <= len(digits) <= 19 or digits[:2] in ("19", "20"):  # "2019 2020 2021 2022" is a list of years
+        return False
+    if not (_FOUR_BY_FOUR.fullmatch(m.group()) or _ISSUER_CARD.fullmatch(digits)):
+        return False
+    return not _NOT_CARD_CONTEXT.search(text, max(0, m.start() - 24), min(len(text), m.end() + 16))
+
+
 def _cards(text: str) -> Iterator[Finding]:
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group())
-        if not 13 <= len(digits) <= 19 or not luhn_ok(digits) or valid_id_number(digits):
+        if not 13 <= len(digits) <= 19 or valid_id_number(digits):
             continue
         before = text[max(0, m.start() - 16):m.start()]
         if _NOT_CARD_CONTEXT.search(before) and not _CARD_CONTEXT.search(before):
             continue
-        if _CARD_CONTEXT.search(before) or _CARD_PREFIX.match(digits):
+        if (luhn_ok(digits) and (_CARD_CONTEXT.search(before) or _CARD_PREFIX.match(digits))) \
+                or _mistyped_card(text, m, digits):
             yield Finding(m.start(), m.end(), "bank_card", "", SECRET, m.group())
 
 
@@ -259,9 +308,15 @@ def _by_context(text: str) -> Iterator[Finding]:
 
 
 def _id_numbers(text: str) -> Iterator[Finding]:
+    """ID numbers by their check digit, or by their shape alone (a mistyped check digit) unless an order or
+    tracking word in front says it is something else, or a card word does and the number passes Luhn."""
     for m in _ID.finditer(text):
-        if valid_id_number(m.group()):
-            yield Finding(m.start(), m.end(), "id_number", "", SENSITIVE, m.group())
+        if not valid_id_number(m.group()):
+            before = text[max(0, m.start() - 16):m.start()]
+            if not id_number_shape(m.group()) or _NOT_CARD_CONTEXT.search(before) \
+                    or (_CARD_CONTEXT.search(before) and m.group().isdigit() and luhn_ok(m.group())):
+                continue
+        yield Finding(m.start(), m.end(), "id_number", "", SENSITIVE, m.group())
 
 
 def _digits_between(value: str, low: int, high: int) -> bool:
@@ -299,9 +354,104 @@ def _addresses(text: str) -> Iterator[Finding]:
             yield Finding(start, end, "address", "", SENSITIVE, text[start:end])
 
 
-#: in priority order: an earlier finder's span wins an overlap (a card number is not a phone)
+# ---------------------------------------------------------------- a value a few words after its keyword
+
+_NAMED_IN_EN = r"(?<![A-Za-z])(?:{})(?![A-Za-z])"  # English words, bounded by letters (not \b: 我的PIN码)
+_NO_MORE = r"(?![0-9A-Za-z_-])"
+#: (keyword, value shape, kind, (zh label, en label), level), first match wins an overlap: the first number
+#: after the keyword, within a short gap, is that value when the token holding it has the keyword's shape.
+#: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
+_GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
+    (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:" + _NAMED_IN_EN.format(
+        r"one[-\s]time\s+(?:code|password|passcode)|otp|verification\s+code|security\s+code|2fa\s+code|"
+        r"auth(?:entication)?\s+code|login\s+code") + "))"),
+     re.compile(r"(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8}" + _NO_MORE), "code", ("验证码", "one-time code"), SECRET),
+    (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"cvv2?|cvc") + "))"), re.compile(r"\d{3,4}" + _NO_MORE),
+     "code", ("安全码", "security code"), SECRET),
+    (re.compile(r"(?P<k>(?i:pin\s*码)|" + _NAMED_IN_EN.format(r"PIN") + "|(?i:" + _NAMED_IN_EN.format(
+        r"(?:my|your|his|her|our|their|the|bank|card|atm|debit|credit|phone|sim|door|lock|safe)\s+pin") + "))"
+        r"(?:\s*(?i:code|number))?"),
+     re.compile(r"\d{4,8}" + _NO_MORE), "password", ("PIN码", "PIN"), SECRET),
+    (re.compile(rf"(?P<k>(?:{_ZH_PASSWORD_WORDS})(?!学)|(?i:" + _NAMED_IN_EN.format(
+        r"(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
+        r"(?:password|passcode|passwd|pwd|passphrase)s?") + "))"),
+     re.compile(r"(?=[!-~]*\d)[!-~]{4,32}(?![!-~])"), "password", ("密码", "password"), SECRET),
+    (re.compile(r"(?P<k>(?:银行卡|信用卡|储蓄卡|借记卡)(?:号码|号)?|卡号|(?i:" + _NAMED_IN_EN.format(
+        r"(?:credit|debit|bank)\s+card|card\s+(?:number|no\.?|#)") + "))"),
+     re.compile(r"\d(?:[ -]?\d){12,18}" + _NO_MORE), "bank_card", ("银行卡号", "card number"), SECRET),
+    (re.compile(r"(?P<k>身份证(?:号码|号)?|证件号码?|公民身份号码)"), re.compile(r"(?:\d{17}[\dXx]|\d{15})" + _NO_MORE),
+     "id_number", ("身份证号", "ID number"), SENSITIVE),
+    (re.compile(r"(?P<k>护照(?:号码|号)?|(?i:" + _NAMED_IN_EN.format(r"passport(?:\s+(?:number|no\.?|#))?") + "))"),
+     re.compile(r"[A-Za-z]{1,2}\d{6,9}" + _NO_MORE), "id_number", ("护照号", "passport number"), SENSITIVE),
+    (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?") + "))"),
+     re.compile(r"(?:\d{3}([-\s])\d{2}\1\d{4}|\d{9})" + _NO_MORE), "id_number", ("SSN", "SSN"), SENSITIVE),
+)
+_GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
+#: the gap may not end a sentence (the value belongs to the next one) …
+_GAP_END = re.compile(r"[。！？!?；;\n]|(?<!\.)\.(?=\s|$)")
+#: … nor name another number: a model, a room, a phone, an account, a card's last digits, a price, an
+#: order, an error code, an app ("密码管理器用的是 1Password")
+_GAP_OTHER = re.compile(
+    r"型号|编号|房间|房号|教室|门牌|尾号|后四位|末四位|账号|账户|用户名|电话|手机|订单|单号|快递|工单|价|花了|代码|错误码|"
+    r"管理器|软件|应用|(?i:" + _NAMED_IN_EN.format(
+        r"model|room|apt|suite|flight|page|version|order|ticket|reference|phone|mobile|cell|user\s*name|"
+        r"account|ends?\s+(?:in|with)|last\s+(?:four|4)|costs?|paid|price|error|manager|apps?") + ")")
+#: … nor end on a word that makes the number a time, a place, a rank or an amount ("第", "在", "at", "for")
+_GAP_LAST = re.compile(
+    r"(?:第|约|大约|共|总共|在|住|(?i:" + _NAMED_IN_EN.format(
+        r"at|on|in|since|until|till|from|of|for|about|around|after|before|by|than|per|over|under|within|no\.?"
+        r"|number|room") + r"))[\s:：]*$")
+#: a year, a date, a time, a price, a range, a version, a size or an ordinal: not a secret
+_PLAIN_NUMBER = re.compile(
+    r"(?:19|20)\d\d|[$¥￥€£#].*|[vV]?\d+(?:[.,:/-]\d+)+.*"
+    r"|\d+(?i:am|pm|st|nd|rd|th|s|k|w|m|h|g|p|v|x|km|kg|cm|mm|ml|gb|mb|tb|[kmg]bps|[kmg]?hz|mah|fps|mins?|hrs?|%)")
+#: … nor a quantity with its unit or currency after it ("2999元", "4000 steps")
+_UNIT_AFTER = re.compile(
+    r"\s*(?:元|块|毛|角|分|秒|小时|点|年|月|日|号|天|周|岁|个|次|遍|位|人|名|张|件|条|楼|层|室|栋|米|公里|斤|克|度|页|章|题|本|教室|房间|"
+    r"集|首|台|套|辆|万|千|百|亿|折|倍|字|级|届|班|路|步|%|％|℃|(?i:" + _NAMED_IN_EN.format(
+        r"dollars?|bucks|usd|rmb|yuan|euros?|pounds?|yen|cents?|years?|yrs?|months?|weeks?|days?|hours?|hrs?|"
+        r"minutes?|mins?|seconds?|secs?|am|pm|a\.m|p\.m|o'clock|times|people|persons?|characters?|chars?|digits?|"
+        r"letters?|numbers?|words?|pages?|miles?|km|kilomet(?:er|re)s?|met(?:er|re)s?|feet|ft|steps|points?|pts|"
+        r"calories|likes|followers|views|units?|items?|pieces?|percent|kg|lbs?") + "))")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")  # two columns wide: 汉字, ：，, full-width forms
+_DIGIT = re.compile(r"\d")
+
+
+def _short_gap(gap: str) -> bool:
+    """The words between a keyword and its value: one short clause or two, naming nothing else."""
+    width = len(gap) + len(_CJK.findall(gap))
+    return width <= _GAP_WIDTH and not (_GAP_END.search(gap) or _GAP_OTHER.search(gap) or _GAP_LAST.search(gap))
+
+
+def _after_a_gap(text: str) -> Iterator[Finding]:
+    """A secret or ID named a few words before it: "我的支付密码老是记不住，写这儿吧 771203", "passport, in my
+    drawer, E12345678". Only the first number after the keyword is looked at (no other number in between)."""
+    for words, shape, kind, (zh_label, en_label), level in _GAPPED:
+        for m in words.finditer(text):
+            digit = _DIGIT.search(text, m.end(), m.end() + 2 * _GAP_WIDTH)
+            if digit is None or not digit.group().isascii():
+                continue
+            start = digit.start()  # the value is the whole token holding that digit: "abc12345", "E87654321"
+            while start > m.end() and "!" <= text[start - 1] <= "~":
+                start -= 1
+            while start < digit.start() and text[start] in ":=(<[{'\"":  # "码:abc12345", "(4417)"
+                start += 1
+            value = shape.match(text, start)
+            if value is None or not _short_gap(text[m.end():start]):
+                continue
+            start, end = _strip_value(text, start, value.end())
+            if kind in ("password", "code") and (_PLAIN_NUMBER.fullmatch(text, start, end) or
+                                                 text[start - 1] in "$¥￥€£#" or _UNIT_AFTER.match(text, end)):
+                continue
+            zh = bool(re.search(r"[\u4e00-\u9fff]", m.group("k")))
+            label = m.group("k") if kind == "password" else zh_label if zh else en_label
+            yield Finding(start, end, kind, label, level, text[start:end])
+
+
+#: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
+#: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _after_a_gap)
 
 
 #: every value above needs one of these; most turns have none and cost one search
