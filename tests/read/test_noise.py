@@ -33,6 +33,16 @@ def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 
 
+@pytest.mark.parametrize("text", ["哎 算了 不说了", "还好有你陪我聊 嘿嘿", "算了算了 不想说了 hhh", "不知道呢", "不想说了 睡觉去"])
+def test_a_chinese_turn_that_names_nothing_says_little(text: str) -> None:
+    assert says_little(text)
+
+
+@pytest.mark.parametrize("text", ["最近想吃清淡点", "周末陪女儿去了趟公园", "又被老板骂了", "今天好冷"])
+def test_a_chinese_turn_that_names_a_thing_or_a_quality_says_something(text: str) -> None:
+    assert not says_little(text)
+
+
 def test_numbers_always_say_something() -> None:
     assert not says_little("8点") and not says_little("room 42")
 
@@ -47,6 +57,7 @@ def test_asks_about_bot(query: str, wanted: bool) -> None:
 @pytest.mark.parametrize(("text", "asks"), [
     ("面包店关门了吗？", True), ("哈哈，你吃饭了吗", True), ("is the gym open on sundays?", True), ("这个怎么样?", True),
     ("我下周去杭州，那边冷吗？", False), ("what do you think? i love cats.", False), ("我喜欢猫", False), ("好的？", False),
+    ("你说我要不要换个发型", True), ("周末去不去爬山", True), ("我们好好聊聊", False), ("我不喜欢下雨天", False),
 ])
 def test_only_asks(text: str, asks: bool) -> None:
     assert only_asks(text) is asks
@@ -58,7 +69,8 @@ def test_asks_what_was_asked(query: str, wanted: bool) -> None:
     assert asks_what_was_asked(query) is wanted
 
 
-@pytest.mark.parametrize("text", ["请记住这一点，非常重要", "记住哦", "这个很重要！", "Remember that! It is really important"])
+@pytest.mark.parametrize("text", ["请记住这一点，非常重要", "记住哦", "这个很重要！", "Remember that! It is really important",
+                                  "你一定要记住这段话"])
 def test_a_bare_request_to_remember_is_noise(text: str) -> None:
     assert is_noise(text, assistant=False)
 

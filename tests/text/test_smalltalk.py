@@ -49,7 +49,7 @@ PLEASANTRIES = [
 NOT_PLEASANTRIES = [
     "你好，我叫小明", "谢谢，我对花生过敏", "Congrats on the new job at Google — when do you start?", "祝我生日快乐",
     "恭喜我吧，我升职了", "推荐点零食", "周末去哪玩", "好的，我记住了：你对花生过敏。", "Hi Tom, I moved to Paris",
-    "OK, I will remember that you live in Berlin.",
+    "OK, I will remember that you live in Berlin.", "我在苏州住", "我在东莞上班",
 ]
 
 

@@ -37,7 +37,7 @@ _COURTESY = re.compile(
 )
 #: A clause that only points at something said to be remembered ("请记住这一点", "非常重要", "remember that!").
 _POINTER_REQUEST = re.compile(
-    r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些)?"
+    r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些|句话?|段话?|几句)?"
     r"|(?:这|那)?(?:一点|点|个|件事)?(?:真的|非常|很|特别|超级|十分|极其)?重要(?:的)?)(?:哦|啊|呀|哈|啦|了|嗷)*$"
     r"|^(?:please\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)(?:\s+please)?$"
     r"|^(?:this|that|it)(?:'s|\s+is)\s+(?:really\s+|very\s+|super\s+|so\s+)?important$",
@@ -81,12 +81,37 @@ def content_units(text: str) -> int:
 
 
 def says_little(text: str) -> bool:
-    """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me")."""
-    return content_units(text) < MIN_CONTENT and not re.search(r"\d", text)
+    """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me"),
+    or a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠")."""
+    if re.search(r"\d", text):
+        return False
+    return content_units(text) < MIN_CONTENT or names_nothing(text)
+
+
+#: tags of words that name something or say how it is (LAC's and jieba's): nouns, names, places,
+#: organisations, verbal nouns, adjectives (想吃清淡点), foreign words
+_NAMING = re.compile(r"^(?:n\w*|PER|LOC|ORG|vn|a|ad|an|eng|nw|nz)$")
+_LAUGH = re.compile(r"^(?:h+|(?:ha)+h*|(?:he)+|x+d+|l+o+l+|lmao|2333*|www+|qaq|orz|emm+|hmm+)$", re.IGNORECASE)
+
+
+def names_nothing(text: str) -> bool:
+    """A Chinese turn without one word that names a thing, a person, a place or a number.
+
+    What such a turn says is a feeling or a reaction ("不知道诶", "算了 忘了要说啥了", "好累"):
+    without what was made from it, it gives a later prompt nothing to use. Turns without
+    Chinese characters are left to :func:`content_units`.
+    """
+    if not _CJK.search(text) or re.search(r"\d", text):
+        return False
+    from jiyi.text.lexical import tagged
+
+    return not any(_NAMING.match(tag) and not _LAUGH.match(word.strip()) for word, tag in tagged(text))
 
 
 _SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
-_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢][~～…]*)\s*$")
+_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢][~～…]*)\s*$"
+                    # 你觉得我该不该剪短发 / 要不要换个颜色: a choice put to the bot, asked without a mark
+                    r"|^(?:你(?:觉得|说|看|认为)|(?:帮我|给我)?(?:看看|想想))?[^，。！？]{0,12}?([\u4e00-\u9fff])[不没]\1(?!\1)")
 #: The query asks what the user asked before ("我之前问过什么", "what did I ask you about").
 _ASKS_ASKED = re.compile(r"我(?:之前|上次|刚才|那天|以前)?(?:问|咨询)|\bi\s+(?:asked|was\s+asking)\b|\bdid\s+i\s+ask\b",
                          re.IGNORECASE)

@@ -147,7 +147,7 @@ def _alphabet() -> frozenset[str]:
 #: what bots (and polite users) say that carries nothing about anyone: greetings with an offer
 #: of help, nice-to-meet-you, congratulations and wishes, you're-welcome, sign-offs
 _PLEASANTRY_ZH = re.compile(
-    r"(?:你好|您好|嗨|哈喽|在的|我在)(?:呀|啊|哦)?"
+    r"(?:你好|您好|嗨|哈喽)(?:呀|啊|哦)?|(?:在的|我在)(?:呀|啊|哦|呢)?(?![\u4e00-\u9fff])"  # 我在苏州住 is no "I'm here"
     r"|(?:请问)?(?:有什么|有啥|有哪些|什么)(?:事情?|问题|地方)?(?:我)?(?:可以|能|能够|需要我)?(?:帮|帮助|帮到|帮上|为)(?:你|您)(?:的|忙|服务)?(?:吗|呢|的吗)?"
     r"|(?:还)?有什么(?:需要|想)(?:我)?(?:帮忙|帮助|聊|问)?的?(?:吗|呢)?"
     r"|(?:很|非常|真)?高兴(?:认识|见到|为)(?:你|您)(?:服务)?"
@@ -156,7 +156,7 @@ _PLEASANTRY_ZH = re.compile(
     r"|(?<![我祝])(?:生日|新年|节日|中秋|春节|周末|圣诞|元旦)快乐|乔迁之喜|一路顺风|旅途愉快"
     r"|不客气|不用谢|客气啦|应该的|随时(?:找我|问我|欢迎|叫我)|欢迎(?:回来|再来|随时)?|加油|辛苦了|"
     r"希望(?:这些)?(?:对你|对您|能)?(?:有所?|帮到)(?:帮助|你|您)|有(?:问题|需要|事)(?:的话)?随时(?:问|找|叫)我"
-    r"|我(?:一直)?都?在(?:的|呢|哦)?|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|拜拜|再见|回头聊")
+    r"|我(?:一直)?都?在(?:的|呢|哦)?(?![\u4e00-\u9fff])|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|拜拜|再见|回头聊")
 _PLEASANTRY_EN = re.compile(
     r"(?i)\b(?:awesome|great|nice|cool|amazing|lovely|wonderful)\s+(?:goal|job|news|idea|choice|one|work|pick|plan)\b"
     r"|\b(?:hi|hello|hey|hiya|howdy)(?:\s+there)?\b|\bhow\s+(?:can|may)\s+i\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b"
