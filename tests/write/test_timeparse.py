@@ -313,3 +313,12 @@ def test_a_bare_day_with_a_month_named_is_a_date() -> None:
 
 def _one_start(text: str) -> str:
     return find_time_expressions(text, REF)[0].start.date().isoformat()
+
+
+def test_this_weekday_said_after_it_is_the_coming_one() -> None:
+    sunday = datetime(2025, 3, 9, 11, 0, tzinfo=timezone.utc)  # REF's week ends on this Sunday
+    assert _one("my first class is this friday evening", sunday).start.date() == _d("2025-03-14").date()
+    assert _one("joined a climbing gym, first session is this friday", sunday).start == _d("2025-03-14")
+    assert _one("the coming Tuesday works", sunday).start == _d("2025-03-11")
+    assert _one("this Friday", REF).start == _d("2025-03-07")  # said on the Wednesday before: that week's
+    assert _one("I saw her this Monday", REF).start == _d("2025-03-03")  # told as past: the one just gone

@@ -63,6 +63,10 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
         return None  # "on Mondays" is a habit
     pre = (maybe_group(m, "pre") or "").lower()
     i = _EN_WD[group(m, "wd").lower()]
+    if pre in ("this", "coming") and not c.past_clause(m.start()):
+        # "this friday" said on a Sunday is the coming one: English weeks begin on Sunday, and a
+        # plan is never for a day already gone
+        return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
     if pre in ("next", "this", "last", "past", "coming"):
         weeks = {"next": 1, "last": -1, "past": -1}.get(pre, 0)
         return Res(*day_span(monday_of(c.today) + timedelta(weeks=weeks, days=i)), "day")

@@ -127,6 +127,12 @@ class Ctx:
             self._past_cache[pos] = bool(_EN_PAST.search(self.text[lo:hi]))
         return self._past_cache[pos]
 
+    def past_clause(self, pos: int) -> bool:
+        """Is the clause around ``pos`` in the past tense ("signed up for it, first one is this friday": no)?"""
+        lo = max(self.text.rfind(c, 0, pos) for c in ".!?\n,;") + 1
+        hi = min((i for i in (self.text.find(c, pos) for c in ".!?\n,;") if i >= 0), default=len(self.text))
+        return bool(_EN_PAST.search(self.text[lo:hi]))
+
     def remember(self, res: Res) -> None:
         """Make ``res`` the anchor for bare weekdays and days of month that follow."""
         if res.gran in ("day", "daypart", "hour", "minute", "weekend", "holiday"):
