@@ -157,6 +157,10 @@ UNCHANGED = [
     ("I work at Quillmark as a copywriter", "I want a new job", "Quillmark"),
     ("I drive a blue Mazda 3", "My dad sold his truck", "Mazda"),
     ("我天天喝果汁", "我妈戒烟了", "果汁"),
+    ("我女朋友叫小棠", "小棠跟她前男友彻底断了联系", "小棠"),  # the name ended something else
+    ("I'm a barista at Juniper Cafe", "left my scarf at juniper again lol", "Juniper"),  # where, not what
+    ("I live in Spokane", "spokane traffic is gone crazy today", "Spokane"),
+    ("我在鼎新电子上班", "鼎新电子的年会结束了，好累", "鼎新"),
 ]
 
 
@@ -167,6 +171,29 @@ def test_what_changes_nothing_now_leaves_the_standing_memory_current(mem: Memory
     records = facts(mem)
     assert any(r.status is Status.ACTIVE and kept in r.content for r in records), \
         [(r.status.value, r.content) for r in records]
+
+
+#: (standing statement, a later message saying that what it names is over, a word of the standing memory)
+NAMED_AND_OVER = [
+    ("我在鼎新电子上班", "鼎新电子那边合同到期了，没续", "鼎新"),
+    ("我男朋友叫阿凯", "跟阿凯彻底断了，东西都还了", "阿凯"),
+    ("我住在襄阳", "襄阳的房子退租了，下周去长沙", "襄阳"),
+    ("I work at Northwind Traders", "no more northwind for me, signed the exit papers today", "Northwind"),
+    ("I live in Spokane", "finally out of spokane, the drive was brutal", "Spokane"),
+    ("My gecko is Ziggy", "ziggy's gone, the vet couldn't do anything", "Ziggy"),
+]
+
+
+@pytest.mark.parametrize(("before", "change", "gone"), NAMED_AND_OVER)
+def test_what_a_message_names_as_over_is_closed_whatever_its_family(mem: Memory, clock: FrozenClock, before: str,
+                                                                    change: str, gone: str) -> None:
+    say(mem, clock, before)
+    made = [r.id for r in facts(mem)]
+    assert made and all(gone in r.content for r in facts(mem))
+    say(mem, clock, change)
+    old = [r for r in facts(mem) if r.id in made]
+    assert all(r.status is not Status.ACTIVE or r.valid_until is not None for r in old), \
+        [(r.status.value, r.content) for r in facts(mem)]
 
 
 def test_a_change_closes_only_the_habit_it_names(mem: Memory, clock: FrozenClock) -> None:

@@ -153,7 +153,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
            ("pursuit",), "from"),
-    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被开除|被辞退|失业|退休|跳槽|"
+    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|"
                             r"(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)?(?:地方|公司|单位|厂子?)[^，。,]{0,6}?(?:再也)?不(?:用|会|想)(?:再)?去了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
@@ -254,7 +254,7 @@ _EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019
                r"(?:sister|brother|mom|mother|dad|father|parents?|cousin|friend|wife|husband|girlfriend|boyfriend|"
                r"partner|fianc\w*|son|daughter|aunt|uncle|dog|cat|pet|car|job|boss|family|roommate|kid|kids|baby)\b")
 _EN_NOT_OWNERS = words("user today it that there here what who let he she")
-_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|(?:真|好|很|有时候|有点|总)想|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
+_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|(?:真|好|很|有时候|有点|总)想(?!念|起|到)|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
                r"going\s+to|gonna|want(?:s)?\s+to|wanna|hope\s+to|hoping|if|would|could|should|unless|not\s+sure|"
@@ -368,6 +368,15 @@ def names(text: str, lang: str) -> tuple[str, ...]:
     return tuple(e for e in find_entities(text, "en") if not e[:1].isdigit() and e != "User")
 
 
+def places_said(text: str) -> tuple[str, ...]:
+    """Known places an English text names, typed with capitals or not ("out of dallas" → Dallas)."""
+    out: list[str] = []
+    for m in re.finditer(r"(?<![\w'-])[A-Za-z][\w.'-]*", text):
+        if (found := place_at_start(re.split(r"[,.;:!?()]", text[m.start():], maxsplit=1)[0])) is not None:
+            out.append(found[0])
+    return tuple(dict.fromkeys(out))
+
+
 def cue_of(family: str, text: str, lang: str) -> bool:
     """Does ``text`` name the family's noun (狗 / car / 饮料…)?"""
     lex = _CUES.get(family)
@@ -382,6 +391,99 @@ def family_slots(family: str) -> tuple[str, ...]:
 
 _ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，。,.！!]|$|的|了|，)")
 _EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)")
+
+
+_ZH_PET = r"(?:猫|狗|宠物|仓鼠|兔子?|鹦鹉|金鱼|鱼|乌龟|龟|柯基|泰迪|柴犬|金毛|哈士奇|萨摩|英短|布偶|橘猫|猫咪|狗狗|蜥蜴|刺猬|龙猫|八哥)"
+_EN_PET = (r"(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea\s+pig|ferret|budgie|fish|"
+           r"goldfish|corgi|terrier|retriever|poodle|beagle|husky|lizard|gecko|snake|bird|cockatiel|pug|labrador|lab)")
+#: the frame of a lasting state in each family, for a statement no template caught
+#: (:mod:`jiyi.extractors.rules.standing`): stricter than :data:`_STANDING` where a family's
+#: nouns are common words (a pet must be had or named, a vehicle driven or owned, a habit consumed)
+_FRAMES: tuple[tuple[str, _Lex], ...] = (
+    ("residence", _Lex(_P(r"^用户(?:现在|目前|一直)?(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
+                       _P(r"(?i)^User (?:now |currently )?(?:lives|is living|is based|resides|rents|is renting|"
+                          r"has an? (?:apartment|flat|house|place) in)\b"))),
+    ("employer", _Lex(_P(r"^用户(?:现在|目前)?在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
+                         r"(?:工作|上班|任职|当|做|实习|教|打工|干活|兼职|值班|跑)"),
+                      _P(r"(?i)^User (?:now |currently )?(?:works|is working|is employed|teaches|drives for|delivers for|"
+                         r"is an? [\w -]{2,30} (?:at|for))\b"))),
+    ("partner", _Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])|^用户(?:和|跟)\S{1,6}在一起|"
+                        r"^用户(?:已经)?结婚了|^用户在(?:谈恋爱|和\S{1,6}谈恋爱)"),
+                     _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|gf|bf)\b|"
+                        r"^User is (?:dating|seeing|married to|engaged to|in a relationship with)\b"))),
+    ("pet", _Lex(_P(rf"^用户(?:家)?(?:养了?|有)(?:一|两|三|几)?(?:只|条|头|个)?\S{{0,6}}?{_ZH_PET}|^用户(?:家)?的\S{{0,4}}?{_ZH_PET}叫"),
+                 _P(rf"(?i)^User (?:has|owns|adopted|got) (?:an?|two|three|\d+) (?:[\w-]+ ){{0,2}}{_EN_PET}s?\b|"
+                    rf"^User's (?:[\w-]+ ){{0,2}}{_EN_PET} is (?:named |called )?(?-i:[A-Z])"))),
+    ("vehicle", _Lex(_P(r"^用户(?:现在)?(?:开|骑|有)(?:的是|了)?(?:一|辆|台)\S{0,12}?(?:车|摩托)|^用户的(?:车|座驾|摩托)"),
+                     _P(r"(?i)^User (?:drives|rides|owns|has) (?:an?|my|the) (?:[\w-]+ ){0,4}?(?:car|truck|suv|van|"
+                        r"motorcycle|motorbike|scooter|moped|(?-i:[A-Z])[\w-]+)\b"))),
+    ("diet", _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|鱼素|不吃(?:肉|荤|海鲜|猪肉|牛肉|鸡蛋|奶)"),
+                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|paleo|whole\s?30|low-carb|"
+                     r"(?:dairy|gluten|sugar|meat)-free)\b"))),
+    ("pursuit", _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|找工作|求职|备战|报考|在考(?!虑)|在学(?:车|驾照)"),
+                     _P(r"(?i)\b(?:applying|preparing\s+for|studying\s+for|prepping\s+for|training\s+for|"
+                        r"job\s+hunting|looking\s+for\s+(?:a\s+)?(?:new\s+)?job)\b"))),
+    ("habit", _Lex(_P(r"^用户\S{0,8}?(?:抽|喝|嚼|吸)(?!了)\S{1,10}"),
+                   _P(r"(?i)^User (?:\w+ ){0,2}?(?:drinks|smokes|vapes|chews|plays)\b"))),
+)
+
+
+def standing_family(content: str, lang: str) -> str | None:
+    """The family whose lasting-state frame ``content`` (用户… / User…) is said in, or None."""
+    for family, lex in _FRAMES:
+        if lex.search(content, lang) and (family != "habit" or consumption(content, lang)):
+            return family
+    return None
+
+
+#: words that say something is over, whatever it is; beside a name a standing memory gave, they end
+#: that memory whatever its family (瑞幸那份工作结束了, 和佳怡彻底断了, "no more pinecone for me")
+_OVER = _Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
+                r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了"),
+             _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
+                r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
+                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of)\b"))
+#: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
+_ZH_AGENT = _P(r"^(?:把|给|让|帮|替)|^(?:跟|和|与|对)(?!我|用户)")
+_EN_AGENT = _P(r"(?i)^(?:'s\s+(?!not\b|been\b|gone\b|no\b|never\b|over\b|done\b|dead\b)\w+|"
+               r"\s+(?:\w+\s+)?(?:\w+ed|lost|left|broke|sold|quit|gave|took)\s+(?:all\s+)?"
+               r"(?:his|her|their|the|a|an|some|our|its|my)\b)")
+_NEAR = {"zh": 10, "en": 30}
+#: a preposition between the ending and the name: the name is where, not what, ended ("left my keys at rosa's")
+_EN_ASIDE = _P(r"(?i)\b(?:at|to|from|for|in|on|into|by|near)\b")
+
+
+def ends_named(text: str, lang: str, name: str) -> bool:
+    """Does ``text`` say that what ``name`` names is over?
+
+    The name and a word of ending (a change verb that ends something, or :data:`_OVER`) are in
+    one clause, close together, and the name is not the agent of what happens to something else
+    (凯文把我的耳机弄丢了 / "nate dumped all his old clothes").
+    """
+    low, key = text.lower(), name.lower()
+    if len(key) < 2 or key not in low:
+        return False
+    enders = [c.lex for c in _CLASSES if c.direction == "from"] + [_OVER]
+    for m in re.finditer(re.escape(key), low):
+        if (_ZH_AGENT if lang == "zh" else _EN_AGENT).match(text[m.end():]):
+            continue
+        cuts = [c.end() for c in _CLAUSE_CUT.finditer(text, 0, m.start())]
+        start = cuts[-1] if cuts else 0
+        end = (_CLAUSE_CUT.search(text, m.end()) or re.search(r"$", text)).start()
+        clause = text[start:end]
+        for lex in enders:
+            for e in (lex.zh if lang == "zh" else lex.en).finditer(clause):
+                gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
+                between = text[e.end() + start:m.start()] if m.start() > e.end() + start else ""
+                if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):
+                    return True
+    return False
+
+
+def says_over(text: str, lang: str) -> int | None:
+    """Where the first word of ending of :data:`_OVER` ends in ``text``, or None."""
+    m = _OVER.search(text, lang)
+    return m.end() if m else None
 
 
 def called(content: str, lang: str) -> tuple[str, ...]:

@@ -194,7 +194,7 @@ _STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
 _DATED = re.compile(r"\d{4}年\d{1,2}月|\b\d{4}-\d{2}-\d{2}\b|\b(?:January|February|March|April|May|June|July|"
                     r"August|September|October|November|December) \d{4}\b")
 #: changes whose statement may lead with a name that is not a person's (豆豆走了: the pet)
-_NAMED_SUBJECT = frozenset({"lose", "sell"})
+_NAMED_SUBJECT = frozenset({"lose", "sell", "over"})
 #: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
 _NAMES_ITS_OBJECT = frozenset({"lose"})
 #: changes that end the thing they name: the memory that gave it that name closes, whatever its family
@@ -226,11 +226,15 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
     change = topics.change_of(text, lang)
+    if change is None and (over := topics.says_over(text, lang)) is not None:
+        change = topics.Change("over", (), "from", over)  # 和佳怡彻底断了: ends only what it names (topic_targets)
+    if change is not None and not text.startswith(("用户", "User", cand.speaker or "User")):
+        text = ("用户：" if lang == "zh" else "User: ") + text  # "No more northwind for User": subject left out
     if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
         return None
     if change.cls != "end" and topics.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
-    if change.cls == "lose" and topics.recovered(text, lang):
+    if change.cls in ("lose", "over") and topics.recovered(text, lang):
         return None  # lost for twenty minutes, then found
     return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
 
@@ -283,6 +287,8 @@ def topic_targets(cand: Candidate, change: topics.Change,
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
                 and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
+        elif change.direction == "from" and any(topics.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
+            given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
     value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
@@ -293,6 +299,18 @@ def topic_targets(cand: Candidate, change: topics.Change,
         log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
                   [r.content for r in out.values()])
     return list(out.values())
+
+
+def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
+    """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people."""
+    found = [*topics.called(rec.content, lang), *rec.entities]
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        found += [w for tag in ("PER", "LOC", "ORG") for w in entities(rec.content).get(tag, ())]
+    else:  # "Northwind Traders" is said "northwind"
+        found += [n.split()[0] for n in found if " " in n and len(n.split()[0]) >= 4 and n.split()[0][:1].isupper()]
+    return tuple(dict.fromkeys(n for n in found if len(n) >= 2 and not n.isdigit() and n not in ("User", "用户")))
 
 
 def _gives_a_name_said(content: str, lang: str, text: str) -> bool:

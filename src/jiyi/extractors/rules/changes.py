@@ -131,16 +131,25 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
         standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
         if "habit" in standing and topics.consumption(text, work.lang) is None and not topics.names(text, work.lang):
             standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
-    named = change is not None and change.cls in ("lose", "sell")
-    if change is None and not standing or not topics.about_user(text, work.lang, named_subject=named):
+    over = change is None and not standing and _over_named(text, work.lang)
+    named = over or change is not None and change.cls in ("lose", "sell")
+    if change is None and not standing and not over or not topics.about_user(text, work.lang, named_subject=named):
         return []
     d = _draft(work, mine, None)
     d.kind = Kind.BEHAVIOR if change is None and standing == {"habit"} else Kind.FACT
-    d.importance, d.confidence = (0.7, 0.8) if change is not None else (0.55, 0.75)
+    d.importance, d.confidence = (0.7, 0.8) if change is not None or over else (0.55, 0.75)
     d.content = text
     for c in mine:
         c.consumed = True
     return [d]
+
+
+def _over_named(text: str, lang: str) -> bool:
+    """洛阳那套房子退租了 / 和佳怡彻底断了: something named is over (write/resolve.py closes what gave that name)."""
+    if topics.says_over(text, lang) is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+        return False
+    said = topics.names(text, lang) + (topics.places_said(text) if lang == "en" else ())
+    return any(topics.ends_named(text, lang, n) for n in said)
 
 
 _EN_COUPLE = re.compile(r"^\s*(?P<n>[A-Z][\w'-]+)\s+and\s+I\b(?P<rest>.*)$", re.DOTALL)

@@ -49,6 +49,7 @@ from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
 from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
+from jiyi.extractors.rules.standing import standing_facts
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
     zh_age,
@@ -141,9 +142,22 @@ class MessageExtraction:
         drafts += ended
         drafts += events(self)
         drafts += changes(self)
+        drafts += self._standing(drafts)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
         return corrected(self, hedged(with_objects(drafts, self.lang), self.lang), thread)
+
+    def _standing(self, drafts: list[Draft]) -> list[Draft]:
+        """A lasting state no template knew (我在重庆住 / "I'm married to Grace"), in a sentence nothing came from."""
+        told = {self._sentence_at(d.source_at) for d in drafts}
+        out: list[Draft] = []
+        for c in self.clauses:
+            if c.sentence in told or c.consumed:
+                continue
+            for d in standing_facts(self, c):
+                d.source, d.source_at = mask_times(c.text, c.start, c.spans), c.start
+                out.append(d)
+        return out
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)

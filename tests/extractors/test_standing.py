@@ -1,0 +1,45 @@
+"""A lasting state said in a frame no template knows is kept by its topic family."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from jiyi.extractors.rules import RulesExtractor
+from jiyi.records import Kind, Message
+
+AT = datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def run(text: str) -> list[tuple[str, str | None]]:
+    return [(c.content, c.slot) for c in RulesExtractor().extract([Message(role="user", content=text, timestamp=AT)])]
+
+
+@pytest.mark.parametrize(("text", "slot", "said"), [
+    ("我在苏州住", "user/city", "苏州"),
+    ("I teach at Maple Grove Elementary", "user/employer", "Maple Grove"),
+    ("I'm engaged to Tomas", "relation/partner", "Tomas"),
+])
+def test_a_single_valued_state_gets_its_slot_and_value(text: str, slot: str, said: str) -> None:
+    found = run(text)
+    assert len(found) == 1 and found[0][1] == slot and said in found[0][0]
+
+
+@pytest.mark.parametrize("text", ["我骑一辆小牛电动车上班", "I ride a Kawasaki to work", "I'm gluten-free",
+                                  "我在准备考教资", "我每天抽半包烟", "my parrot is Kiwi"])
+def test_a_many_valued_state_is_kept_without_a_slot(text: str) -> None:
+    found = RulesExtractor().extract([Message(role="user", content=text, timestamp=AT)])
+    assert found and all(c.kind in (Kind.FACT, Kind.PREFERENCE, Kind.RELATION, Kind.BEHAVIOR) for c in found)
+    assert found[0].content.startswith(("用户", "User"))
+
+
+@pytest.mark.parametrize("text", ["我在成都住了两晚", "I might move in with my sister", "我在家做饭", "你在哪住？",
+                                  "我妹妹在武汉住", "years ago I drove a truck", "我今天好累"])
+def test_what_is_no_lasting_state_of_the_user_is_not_kept_as_one(text: str) -> None:
+    assert not [c for c in run(text) if c[1] in ("user/city", "user/employer", "relation/partner")]
+    assert not [c for c in run(text) if c[1] is None and "好累" not in c[0] and "truck" not in c[0] and "成都" in c[0]]
+
+
+def test_a_sentence_a_template_already_read_gets_nothing_more() -> None:
+    assert [c for c, _ in run("我养了两只猫，名字叫团子和饺子")] == ["用户的猫叫团子", "用户的猫叫饺子"]
