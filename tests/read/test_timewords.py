@@ -23,6 +23,14 @@ def test_relative_days_get_their_dates() -> None:
     assert resolve_time_words("最近在学吉他", said, lang="zh", tz=SH) == "最近在学吉他"
 
 
+def test_a_part_of_the_day_said_alone_is_that_day() -> None:
+    said = datetime(2027, 1, 10, 4, 0, tzinfo=timezone.utc)  # noon in Shanghai
+    assert resolve_time_words("晚上带爸妈去吃那家烤鸭", said, lang="zh", tz=SH) == "晚上（1月10日）带爸妈去吃那家烤鸭"
+    assert resolve_time_words("行，下午去把快递取了", said, lang="zh", tz=SH) == "行，下午（1月10日）去把快递取了"
+    assert resolve_time_words("我一般晚上才有空", said, lang="zh", tz=SH) == "我一般晚上才有空"  # a habit
+    assert resolve_time_words("晚上好", said, lang="zh", tz=SH) == "晚上好"
+
+
 def test_a_turn_shown_days_later_says_its_own_date(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
     mem = make_memory(timezone="Asia/Shanghai")
     start = clock.now()

@@ -210,3 +210,19 @@ def test_a_named_pet_ends_alone(mem: Memory, clock: FrozenClock) -> None:
     assert any(r.status is Status.ACTIVE and "Mochi" in r.content for r in records), \
         [(r.status.value, r.content) for r in records]
     assert not any(r.status is Status.ACTIVE and "rabbit" in r.content for r in records)
+
+
+@pytest.mark.parametrize("turns", [
+    ("周末阿凯说要带我去见他爸妈，好紧张", "我家猫又把花盆打翻了", "跟阿凯彻底断了，东西都还了"),
+    ("planning the engagement party is so much work, Tariq wants a huge one", "my cat knocked over a plant again",
+     "ended things with Tariq last night"),
+])
+def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, clock: FrozenClock,
+                                                              turns: tuple[str, str, str]) -> None:
+    say(mem, clock, *turns)
+    episodes = {r.content: r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE}
+    assert episodes[turns[0]].metadata.get("outdated_by"), episodes
+    assert not episodes[turns[1]].metadata.get("outdated_by")
+    assert not episodes[turns[2]].metadata.get("outdated_by")
+    block = mem.build_context("帮我安排下个月的计划" if turns[0][0] > "z" else "plan my next month", user_id="u")
+    assert turns[0] not in block, block

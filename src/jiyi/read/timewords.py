@@ -18,10 +18,18 @@ _DIGIT = re.compile(r"\d")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+#: a part of the day said alone at a clause's start ("晚上请她吃顿好的"): that evening, the day it was said
+_ZH_BARE_PART = re.compile(r"(?:^|(?<=[，,。！!？?\s]))(?:今天)?(?P<p>早上|上午|中午|下午|傍晚|晚上|夜里|半夜)(?![好安]|\d|[零一二两三四五六七八九十]+点)")
+_HABITUAL = re.compile(r"每|一般|经常|平时|通常|总是|天天|有时")
+
+
 def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc) -> str:
     """``text`` with each relative day expression followed by the local date it meant at ``said``."""
     spans = [s for s in find_time_expressions(text, said, tz=tz)
              if s.granularity in _DAYLIKE and not _DIGIT.search(s.text) and text[s.offset:s.end_offset] == s.text]
+    if lang == "zh" and not spans and not _HABITUAL.search(text) and (m := _ZH_BARE_PART.search(text)):
+        day = said.astimezone(tz)
+        return f"{text[:m.end()]}（{day.month}月{day.day}日）{text[m.end():]}"  # 晚上（10月13日）请她吃…
     out, last = [], 0
     for s in sorted(spans, key=lambda s: s.offset):
         if s.offset < last:

@@ -54,6 +54,7 @@ from jiyi.write.resolve import (
     Decision,
     ended_slots,
     ends_mention,
+    over_names,
     resolvable_kinds,
     resolve_candidate,
     to_record,
@@ -69,6 +70,7 @@ log = logging.getLogger("jiyi.write")
 ADD_JOB = "add"
 SIMILAR_K = 5
 ENDS_K = 30  # neighbours searched for the habits an ending (戒了咖啡) names
+NAMED_TURNS = 50  # earlier turns looked at per name a change says is over
 
 
 @dataclass(slots=True)
@@ -335,8 +337,24 @@ class _BatchResolver:
             self.records[rec.id] = rec
             if rec.status is Status.SUPERSEDED:
                 self._mark_source_episodes(rec, decision.record.id)
+        if topical or ended:
+            self._mark_named_turns(cand, decision.record.id, ended)
+        elif topic_change(cand) is not None:
+            self._mark_named_turns(cand, decision.record.id, [])
         self.history.extend(decision.history)
         return decision
+
+    def _mark_named_turns(self, cand: Candidate, new_id: str, closed: list[MemoryRecord]) -> None:
+        """Earlier turns of the speaker that name what ``cand`` says is over ("wedding planning is killing me,
+        rohan wants 300 guests" before "called it off with rohan") are outdated too: past, not current."""
+        for name in over_names(cand, closed):
+            for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name),
+                                                     NAMED_TURNS)):
+                if (ep.id in self.records or ep.metadata.get("outdated_by") or ep.metadata.get("role") == "assistant"
+                        or set(ep.source_ids) & set(cand.source_ids) or (ep.speaker or None) != (cand.speaker or None)
+                        or (ep.valid_from or ep.created_at) >= (cand.valid_from or self.now)):
+                    continue
+                self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""

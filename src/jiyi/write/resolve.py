@@ -301,6 +301,19 @@ def topic_targets(cand: Candidate, change: topics.Change,
     return list(out.values())
 
 
+def over_names(cand: Candidate, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """The names ``cand`` says are over ("called it off with Rohan" → Rohan): those it says itself, and
+    those of the memories it closed. Earlier turns that name them told of what no longer holds."""
+    change = topic_change(cand)
+    if change is None or change.direction != "from":
+        return ()
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    said = [*topics.names(text, lang), *(topics.places_said(text) if lang == "en" else ())]
+    said += [n for rec in closed for n in _names_given(rec, lang_of(rec))]
+    return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and topics.ends_named(text, lang, n))
+
+
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
     """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people."""
     found = [*topics.called(rec.content, lang), *rec.entities]
