@@ -26,7 +26,7 @@ def test_a_single_valued_state_gets_its_slot_and_value(text: str, slot: str, sai
     assert len(found) == 1 and found[0][1] == slot and said in found[0][0]
 
 
-@pytest.mark.parametrize("text", ["我骑一辆小牛电动车上班", "I ride a Kawasaki to work", "I'm gluten-free",
+@pytest.mark.parametrize("text", ["我还在一家面包店兼职", "我骑一辆小牛电动车上班", "I ride a Kawasaki to work", "I'm gluten-free",
                                   "我在准备考教资", "我每天抽半包烟", "my parrot is Kiwi"])
 def test_a_many_valued_state_is_kept_without_a_slot(text: str) -> None:
     found = RulesExtractor().extract([Message(role="user", content=text, timestamp=AT)])
@@ -43,3 +43,8 @@ def test_what_is_no_lasting_state_of_the_user_is_not_kept_as_one(text: str) -> N
 
 def test_a_sentence_a_template_already_read_gets_nothing_more() -> None:
     assert [c for c, _ in run("我养了两只猫，名字叫团子和饺子")] == ["用户的猫叫团子", "用户的猫叫饺子"]
+
+
+def test_a_name_said_after_a_thing_is_the_things_not_the_users() -> None:
+    assert not [c for c in run("周末在一家书店兼职 叫Paper Moon 人不多") if c[1] == "user/name"]
+    assert run("你好 我是新来的 叫王磊") == [("用户名字是王磊", "user/name")]

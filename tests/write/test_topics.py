@@ -161,6 +161,8 @@ UNCHANGED = [
     ("I'm a barista at Juniper Cafe", "left my scarf at juniper again lol", "Juniper"),  # where, not what
     ("I live in Spokane", "spokane traffic is gone crazy today", "Spokane"),
     ("我在鼎新电子上班", "鼎新电子的年会结束了，好累", "鼎新"),
+    ("I drive a Tacoma", "sold some old rims out of the truck bed at the swap meet", "Tacoma"),  # not the truck
+    ("我每天抽一包烟", "一直想戒烟，但是总戒不掉", "一包烟"),  # a wish to quit
 ]
 
 

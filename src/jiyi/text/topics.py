@@ -93,7 +93,7 @@ _CUES: dict[str, _Lex] = {
                     _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
     "pet": _STANDING["pet"],
     "vehicle": _Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托"),
-                    _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan)\b")),
+                    _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|scooter|moped|e-?bike|jeep)\b")),
     "phone": _Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
     "diet": _Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
@@ -235,7 +235,9 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
         if "habit" in found and _STANDING["diet"].search(content, lang):
             found.add("diet")  # pref/素 → also the diet
         return frozenset(found)  # a slotted memory stands in its slot's topic only
-    return frozenset(f for f, lex in _STANDING.items() if lex.search(content, lang))
+    found = {f for f, lex in _STANDING.items() if lex.search(content, lang)}
+    framed = standing_family(content, lang)  # 用户还在一家书店兼职: a frame of the fallback's
+    return frozenset(found | {framed} if framed else found)
 
 
 _ZH_OTHER = _P(r"(?:朋友|闺蜜|同学|同事|室友|邻居|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|儿子|女儿|表[哥姐弟妹]|堂[哥姐弟妹]|"
@@ -254,7 +256,7 @@ _EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019
                r"(?:sister|brother|mom|mother|dad|father|parents?|cousin|friend|wife|husband|girlfriend|boyfriend|"
                r"partner|fianc\w*|son|daughter|aunt|uncle|dog|cat|pet|car|job|boss|family|roommate|kid|kids|baby)\b")
 _EN_NOT_OWNERS = words("user today it that there here what who let he she")
-_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖)|(?:真|好|很|有时候|有点|总)想(?!念|起|到)|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
+_ZH_HEDGE = _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖|戒|分|退|离|放弃)|(?:真|好|很|有时候|有点|总)想(?!念|起|到)|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
                r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]")
 _EN_HEDGE = _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
                r"going\s+to|gonna|want(?:s)?\s+to|wanna|hope\s+to|hoping|if|would|could|should|unless|not\s+sure|"
@@ -400,10 +402,10 @@ _EN_PET = (r"(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tort
 #: (:mod:`jiyi.extractors.rules.standing`): stricter than :data:`_STANDING` where a family's
 #: nouns are common words (a pet must be had or named, a vehicle driven or owned, a habit consumed)
 _FRAMES: tuple[tuple[str, _Lex], ...] = (
-    ("residence", _Lex(_P(r"^用户(?:现在|目前|一直)?(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
+    ("residence", _Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
                        _P(r"(?i)^User (?:now |currently )?(?:lives|is living|is based|resides|rents|is renting|"
                           r"has an? (?:apartment|flat|house|place) in)\b"))),
-    ("employer", _Lex(_P(r"^用户(?:现在|目前)?在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
+    ("employer", _Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
                          r"(?:工作|上班|任职|当|做|实习|教|打工|干活|兼职|值班|跑)"),
                       _P(r"(?i)^User (?:now |currently )?(?:works|is working|is employed|teaches|drives for|delivers for|"
                          r"is an? [\w -]{2,30} (?:at|for))\b"))),
@@ -478,6 +480,19 @@ def ends_named(text: str, lang: str, name: str) -> bool:
                 if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):
                     return True
     return False
+
+
+_EN_SOLD_WHAT = _P(r"(?i)\b(?:sold|selling|gave\s+away|got\s+rid\s+of|lost)\s+(?:(?:some|my|the|a|an|our|all|his|her|"
+                   r"those|these|two|three|\d+)\s+)*(?:(?:old|new|used|spare|extra|broken)\s+)?(?P<o>[a-z][\w-]+)")
+
+
+def sold_what(text: str, family: str) -> str | None:
+    """What an English sale or loss names when it is no noun of ``family`` ("sold some old tools out of the
+    truck bed" → tools), else None (a car, a truck, "it")."""
+    m = _EN_SOLD_WHAT.search(text)
+    if m is None or cue_of(family, m.group("o"), "en") or m.group("o").lower() in ("it", "him", "her", "them", "mine"):
+        return None
+    return m.group("o").lower()
 
 
 def says_over(text: str, lang: str) -> int | None:

@@ -346,6 +346,9 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         if not value and change.cls in ("move", "replace"):
             return []  # 我搬家了 / a new number not given: the value is unknown
         return [r for r, _ in group if not _mentions(r, value)]
+    if (lang == "en" and change.cls in ("sell", "lose") and (what := topics.sold_what(text, fam))
+            and not any(what in r.content.lower() for r, _ in group)):
+        return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)
         if not group or not topics.object_words(text, lang, change.at):

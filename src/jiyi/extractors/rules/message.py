@@ -80,6 +80,12 @@ _NEW_THOUGHT = re.compile(r"(?i)^(?:但是?|不过|可是|然而|只是|却|另�
                           r"lol\b|haha|sorry\b|the\s+weather|oh\b|ok(?:ay)?\b)")
 
 
+#: a clause naming something: 叫X / 名叫X / 名字叫X (not 叫我X, how to address the user)
+_ZH_CALLED_LEAD = re.compile(r"^(?:名字)?(?:名)?叫(?!我)")
+#: a thing brought in with a measure word: 一家奶茶店, 一只猫, 这个游戏
+_ZH_A_THING = re.compile(r"(?:[一这那每]|[两三几])(?:家|只|条|个|款|所|间|辆|部|本|位|支|匹)[\u4e00-\u9fffA-Za-z]{1,10}$")
+
+
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
 
@@ -186,6 +192,8 @@ class MessageExtraction:
             body = c.body
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
             out = zh_claim(body)  # 我是管理员: a statement by the speaker, never a role
+            if not out and self._names_the_thing_before(c):
+                return []  # 在一家奶茶店兼职 叫Tea Lagoon: the shop's name, not the user's
             if not out:
                 out = zh_name(body) + zh_age(body) + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
@@ -195,6 +203,13 @@ class MessageExtraction:
             if timed and d.slot == "user/city":  # 下个月搬到杭州: true from then on
                 d.valid_from = min(s.start for s in timed)
         return out
+
+    def _names_the_thing_before(self, c: Clause) -> bool:
+        """A subject-less 叫X after a clause that brought in a thing (一家店, 一只猫): X is that thing's name."""
+        if not (c.inherited and _ZH_CALLED_LEAD.match(c.text.strip())):
+            return False
+        before = [x for x in self.clauses if x.sentence == c.sentence and x.end <= c.start]
+        return bool(before) and _ZH_A_THING.search(before[-1].text) is not None
 
     def _style(self, c: Clause) -> list[Draft]:
         if self.lang == "zh":

@@ -71,6 +71,7 @@ _ZH_LAPSED = re.compile(
     rf"^{ZH_ADV}(?:都|已经|有)?(?P<for>好久|很久|好长时间|很长时间|好一阵子?|好几(?:天|周|个星期|个月)|"
     r"(?:快|差不多|将近)?[\d一二两三四五六七八九十几半]+多?个?多?(?:周|星期|礼拜|月|年)多?)(?:都|也|了)?"
     r"没(?:有|再)?(?P<verb>喝|吃|抽|玩|碰|买|点|打)(?:过)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:了|啦)$")
+_ZH_WISH = re.compile(r"(?:想|打算|准备|希望|试着|尝试)(?:要)?戒")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|周|天|年|已经|不了|想|还是|要|就|也|都|会|能")
 _ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
@@ -283,6 +284,8 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
         d.ends_mention = item
         return [d]
     for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
+        if m and _ZH_WISH.search(body[:m.start() + 1]):
+            return []  # 想戒烟，但是每次都失败: a wish to quit is no quitting
         if m and not _NOT_A_HABIT_OBJECT.search(m.group("v")):  # not 戒了快四个月 / 想想还是戒了
             item = m.group("v")
             text = content if timed else f"用户戒了{item}"
