@@ -131,7 +131,7 @@ _CLASSES: tuple[_Class, ...] = (
            ("residence",), "to"),
     _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
-                       _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
+                       _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
                           r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
@@ -311,6 +311,18 @@ _EN_PARTNER_SUBJECT = _P(r"(?i)^User's\s+(?:husband|wife|partner|spouse|boyfrien
 #: a loss undone in the same breath: "got lost at the park, found him by the pond", 跑丢了…找回来了
 _ZH_RECOVERED = _P(r"找到了|找回来了|找着了|自己回来了|又回来了|回家了")
 _EN_RECOVERED = _P(r"(?i)\b(?:found\s+(?:him|her|it|them)|(?<!never\s)(?<!n't\s)came\s+back|turned\s+up|showed\s+up)\b")
+
+
+_EN_OTHERS_THING = _P(r"(?i)\bUser's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
+                      r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|"
+                      r"classmate|manager)s?\b")
+
+
+def someone_elses(text: str, lang: str) -> bool:
+    """Does the first clause of a subject-less statement speak of someone else ("One of User's roommates is
+    moving out")? Then the statement is not the user's own, though no subject leads it."""
+    first = _CLAUSE_CUT.split(text, maxsplit=1)[0]
+    return bool((_EN_OTHERS_THING if lang != "zh" else _ZH_OTHER).search(first))
 
 
 def partner_subject(text: str, lang: str) -> bool:

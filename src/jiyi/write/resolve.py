@@ -228,7 +228,8 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     change = topics.change_of(text, lang)
     if change is None and (over := topics.says_over(text, lang)) is not None:
         change = topics.Change("over", (), "from", over)  # 和佳怡彻底断了: ends only what it names (topic_targets)
-    if change is not None and not text.startswith(("用户", "User", cand.speaker or "User")):
+    if (change is not None and not text.startswith(("用户", "User", cand.speaker or "User"))
+            and not topics.someone_elses(text, lang)):
         text = ("用户：" if lang == "zh" else "User: ") + text  # "No more northwind for User": subject left out
     if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
         return None
