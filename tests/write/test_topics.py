@@ -163,6 +163,7 @@ UNCHANGED = [
     ("我在鼎新电子上班", "鼎新电子的年会结束了，好累", "鼎新"),
     ("I drive a Tacoma", "sold some old rims out of the truck bed at the swap meet", "Tacoma"),  # not the truck
     ("我每天抽一包烟", "一直想戒烟，但是总戒不掉", "一包烟"),  # a wish to quit
+    ("我每天晚上喝一瓶啤酒", "停了两天酒，后天要抽血", "啤酒"),  # a pause
 ]
 
 
@@ -183,6 +184,7 @@ NAMED_AND_OVER = [
     ("I work at Northwind Traders", "no more northwind for me, signed the exit papers today", "Northwind"),
     ("I live in Spokane", "finally out of spokane, the drive was brutal", "Spokane"),
     ("My gecko is Ziggy", "ziggy's gone, the vet couldn't do anything", "Ziggy"),
+    ("我家那只狗旺财可乖了", "最近挺烦 旺财也送我舅舅家去了 我老公对狗毛过敏", "旺财"),  # a clause beside another's
 ]
 
 

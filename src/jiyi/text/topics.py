@@ -137,6 +137,7 @@ _CLASSES: tuple[_Class, ...] = (
                           r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
            ("partner",), "from"),
     _Class("lose", _Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
+                           r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
@@ -323,6 +324,18 @@ def someone_elses(text: str, lang: str) -> bool:
     moving out")? Then the statement is not the user's own, though no subject leads it."""
     first = _CLAUSE_CUT.split(text, maxsplit=1)[0]
     return bool((_EN_OTHERS_THING if lang != "zh" else _ZH_OTHER).search(first))
+
+
+#: a stop that lasts an afternoon or a few days is a pause: 停了一天酒, 戒了一下午的手机, "no coffee for a day"
+_ZH_PAUSE = _P(r"(?:停|戒|歇|断|没(?:喝|吃|抽|玩))了?(?:一|两|三|几|半)(?:天|下午|上午|晚上|晚|会儿|阵子?|周|个?星期|个?礼拜)")
+_EN_PAUSE = _P(r"(?i)\b(?:for\s+(?:a|one|two|three|a\s+few|a\s+couple\s+(?:of\s+)?)\s*(?:day|days|night|nights|week|hours?)|"
+               r"this\s+week|for\s+today|for\s+the\s+(?:day|weekend|week)|until\s+(?:monday|tuesday|wednesday|thursday|"
+               r"friday|saturday|sunday|tomorrow|next\s+week))\b")
+
+
+def paused(text: str, lang: str) -> bool:
+    """Is the stop only for a while (停了一天酒 / "off coffee for a few days")?"""
+    return bool((_ZH_PAUSE if lang == "zh" else _EN_PAUSE).search(text))
 
 
 def partner_subject(text: str, lang: str) -> bool:

@@ -235,6 +235,8 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None
     if change.cls != "end" and topics.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
+    if change.cls == "stop" and topics.paused(text, lang):
+        return None  # 停了一天酒，明天体检: a pause, the habit stands
     if change.cls in ("lose", "over") and topics.recovered(text, lang):
         return None  # lost for twenty minutes, then found
     return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
@@ -356,6 +358,9 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
             return []  # 想想还是戒了: what was given up was said before, not here
     named = [r for r, _ in group if said and _mentions(r, said)
              or _gives_a_name_said(r.content, lang_of(r), text)]
+    if not named and lang == "zh" and change.cls in ("lose", "sell"):  # 年糕也送我妹那去了: the word the cat was called
+        said_here = [w for w in topics.object_words(text, lang, change.at) if len(w) >= 2]
+        named = [r for r, _ in group if any(w in r.content for w in said_here)]
     if named:
         return named
     if fam in topics.SINGLE:

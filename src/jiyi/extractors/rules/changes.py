@@ -119,7 +119,9 @@ _UNTAKEN_FAMILIES = frozenset({"vehicle", "pet", "habit", "diet", "pursuit"})
 def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause]) -> list[Draft]:
     """A change of a topic, or a topic's standing state, that nothing else in the sentence took."""
     if any(c.consumed or work.qualifying(c) for c in clauses) or len(mine) < len(clauses):
-        return []  # taken, or an event (events.py): the write side reads the change from it
+        if any(work.qualifying(c) for c in clauses):
+            return []  # an event (events.py): the write side reads the change from it
+        return _changed_clauses(work, mine)  # partly taken: only a clause of change is left
     text = _couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS)
     if not text.startswith(("用户", "User")):  # "Got rid of my car": the user's, subject left out
         text = ("用户：" if work.lang == "zh" else "User: ") + text
@@ -142,6 +144,27 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     for c in mine:
         c.consumed = True
     return [d]
+
+
+def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]:
+    """In a sentence other stages took part of, the user's clauses that state a change, kept on their own
+    (祸不单行 年糕也送我妹那去了 我老婆最近查出来对猫毛过敏: the cat is given away, whatever the allergy)."""
+    out: list[Draft] = []
+    for c in mine:
+        if c.consumed:
+            continue
+        text = work.content(c)
+        if not text.startswith(("用户", "User")):
+            text = ("用户：" if work.lang == "zh" else "User: ") + text
+        change = topics.change_of(text, work.lang)
+        if (change is None or topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)
+                or not topics.about_user(text, work.lang, named_subject=change.cls in ("lose", "sell"))):
+            continue
+        d = _draft(work, [c], None)
+        d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
+        c.consumed = True
+        out.append(d)
+    return out
 
 
 def _over_named(text: str, lang: str) -> bool:
