@@ -164,6 +164,8 @@ UNCHANGED = [
     ("I drive a Tacoma", "sold some old rims out of the truck bed at the swap meet", "Tacoma"),  # not the truck
     ("我每天抽一包烟", "一直想戒烟，但是总戒不掉", "一包烟"),  # a wish to quit
     ("我每天晚上喝一瓶啤酒", "停了两天酒，后天要抽血", "啤酒"),  # a pause
+    ("我在找工作", "收到一个offer但是钱太少，还在继续找", "找工作"),  # a step, the search goes on
+    ("I'm on keto", "keto is going great, down five pounds", "keto"),
 ]
 
 
@@ -185,6 +187,8 @@ NAMED_AND_OVER = [
     ("I live in Spokane", "finally out of spokane, the drive was brutal", "Spokane"),
     ("My gecko is Ziggy", "ziggy's gone, the vet couldn't do anything", "Ziggy"),
     ("我家那只狗旺财可乖了", "最近挺烦 旺财也送我舅舅家去了 我老公对狗毛过敏", "旺财"),  # a clause beside another's
+    ("我在吃减脂餐", "减脂餐停了，火锅烤肉安排上", "减脂餐"),  # a regimen named by its word
+    ("I'm on keto", "done with keto, pasta is back on the menu", "keto"),
 ]
 
 

@@ -338,6 +338,18 @@ def paused(text: str, lang: str) -> bool:
     return bool((_ZH_PAUSE if lang == "zh" else _EN_PAUSE).search(text))
 
 
+#: a step passed on a way that goes on: 还在继续找, 下一轮, "3 more to go", "passed the phone screen"
+_ZH_GOING_ON = _P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差")
+_EN_GOING_ON = _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go|still\s+(?:looking|searching|applying|hunting|"
+                  r"waiting|studying|prepping)|next\s+(?:round|step|stage)|one\s+step\s+closer|(?:phone|first|initial|"
+                  r"recruiter)\s+(?:screen|round|interview)|halfway)\b")
+
+
+def goes_on(text: str, lang: str) -> bool:
+    """Does the statement say that what it passed is one step of something still going on?"""
+    return bool((_ZH_GOING_ON if lang == "zh" else _EN_GOING_ON).search(text))
+
+
 def partner_subject(text: str, lang: str) -> bool:
     """Is the statement's subject the user's partner or spouse (their news, not the user's)?"""
     return bool((_ZH_PARTNER_SUBJECT if lang == "zh" else _EN_PARTNER_SUBJECT).search(text))
@@ -466,10 +478,12 @@ def standing_family(content: str, lang: str) -> str | None:
 #: words that say something is over, whatever it is; beside a name a standing memory gave, they end
 #: that memory whatever its family (瑞幸那份工作结束了, 和佳怡彻底断了, "no more pinecone for me")
 _OVER = _Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
-                r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了"),
+                r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去"),
              _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
                 r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
-                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of)\b"))
+                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
+                r"(?:is|was|'s)\s+(?:over|finished|done)|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
+                r"broke|caved)\b"))
 #: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
 _ZH_AGENT = _P(r"^(?:把|给|让|帮|替)|^(?:跟|和|与|对)(?!我|用户)")
 _EN_AGENT = _P(r"(?i)^(?:'s\s+(?!not\b|been\b|gone\b|no\b|never\b|over\b|done\b|dead\b)\w+|"
@@ -518,6 +532,17 @@ def sold_what(text: str, family: str) -> str | None:
     if m is None or cue_of(family, m.group("o"), "en") or m.group("o").lower() in ("it", "him", "her", "them", "mine"):
         return None
     return m.group("o").lower()
+
+
+#: a diet or a regimen named by its word, not by a name: its word is what a change names
+_DIET_WORDS = _Lex(_P(r"吃素|素食|纯素|蛋奶素|鱼素|生酮|断食|轻断食|减脂餐|低脂饮食|低脂|低碳|控糖|戒糖"),
+                   _P(r"(?i)\b(?:vegan|vegetarian|pescatarian|keto|paleo|whole\s?30|carnivore|low-carb|"
+                      r"(?:sugar|dairy|gluten|meat)-free|intermittent\s+fasting)\b"))
+
+
+def regimen_words(content: str, lang: str) -> tuple[str, ...]:
+    """The diet words a standing memory says (用户在吃减脂餐 → 减脂餐; "User is on keto" → keto)."""
+    return tuple(m.group(0) for m in (_DIET_WORDS.zh if lang == "zh" else _DIET_WORDS.en).finditer(content))
 
 
 def says_over(text: str, lang: str) -> int | None:

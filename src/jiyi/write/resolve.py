@@ -235,6 +235,8 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None
     if change.cls != "end" and topics.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
+    if change.cls == "done" and topics.goes_on(text, lang):
+        return None  # "passed FAR! 3 more to go": a step, the preparation goes on
     if change.cls == "stop" and topics.paused(text, lang):
         return None  # 停了一天酒，明天体检: a pause, the habit stands
     if change.cls in ("lose", "over") and topics.recovered(text, lang):
@@ -319,7 +321,7 @@ def over_names(cand: Candidate, closed: Sequence[MemoryRecord]) -> tuple[str, ..
 
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
     """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people."""
-    found = [*topics.called(rec.content, lang), *rec.entities]
+    found = [*topics.called(rec.content, lang), *rec.entities, *topics.regimen_words(rec.content, lang)]
     if lang == "zh":
         from jiyi.text.lexical import entities
 
