@@ -37,6 +37,8 @@ CHANGES = [
     ("move", "我住在西安", "我已经在无锡安家了", "西安", "无锡"),
     ("move", "I live in Leeds", "We finally settled down in Bristol two weeks ago", "Leeds", "Bristol"),
     ("move", "I live in Omaha", "I've been living in Tucson since last month", "Omaha", "Tucson"),
+    ("move", "我住在宜宾", "折腾了一礼拜，人已经到昆明了，房子还在找", "宜宾", "昆明"),
+    ("move", "I live in Tulsa", "my new place is in Wichita, unpacking all weekend", "Tulsa", "Wichita"),
     # a job left, referred back to by a pronoun or a description
     ("job", "我在华信科技当设计师", "那家公司我不待了，上周递了辞呈", "华信", "辞呈"),
     ("job", "我在一家银行当柜员", "上个月我被公司裁了", "柜员", "裁"),
@@ -165,6 +167,8 @@ UNCHANGED = [
     ("我每天抽一包烟", "一直想戒烟，但是总戒不掉", "一包烟"),  # a wish to quit
     ("我每天晚上喝一瓶啤酒", "停了两天酒，后天要抽血", "啤酒"),  # a pause
     ("我在找工作", "收到一个offer但是钱太少，还在继续找", "找工作"),  # a step, the search goes on
+    ("我住在宜宾", "人已经到昆明了，出差三天", "宜宾"),  # a trip
+    ("I live in Tulsa", "officially a costco member now lol", "Tulsa"),
     ("I'm on keto", "keto is going great, down five pounds", "keto"),
 ]
 

@@ -122,9 +122,13 @@ _CLASSES: tuple[_Class, ...] = (
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
     _Class("move", _Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
+                           r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
+                           r"新(?:的)?城市是|新家在|新地址在|现在窝在|"
                            r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
                            r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
-                        _P(r"(?i)\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
+                        _P(r"(?i)\bnew\s+(?:place|apartment|flat|house|address|home)\s+(?:is\s+)?(?=in\b)|"
+                           r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
+                           r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
@@ -348,6 +352,15 @@ _EN_GOING_ON = _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go
 def goes_on(text: str, lang: str) -> bool:
     """Does the statement say that what it passed is one step of something still going on?"""
     return bool((_ZH_GOING_ON if lang == "zh" else _EN_GOING_ON).search(text))
+
+
+_ZH_TRIP = _P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机")
+_EN_TRIP = _P(r"(?i)\b(?:trip|vacation|holiday|conference|visiting|visit|work\s+trip|business|layover|for\s+the\s+(?:weekend|week))\b")
+
+
+def on_a_trip(text: str, lang: str) -> bool:
+    """出差 / "for a conference": being somewhere for a while is no move."""
+    return bool((_ZH_TRIP if lang == "zh" else _EN_TRIP).search(text))
 
 
 def partner_subject(text: str, lang: str) -> bool:

@@ -235,6 +235,8 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None
     if change.cls != "end" and topics.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
+    if change.cls == "move" and topics.on_a_trip(text, lang):
+        return None  # 人在成都出差: a trip, no move
     if change.cls == "done" and topics.goes_on(text, lang):
         return None  # "passed FAR! 3 more to go": a step, the preparation goes on
     if change.cls == "stop" and topics.paused(text, lang):
