@@ -26,7 +26,8 @@ def test_a_single_valued_state_gets_its_slot_and_value(text: str, slot: str, sai
     assert len(found) == 1 and found[0][1] == slot and said in found[0][0]
 
 
-@pytest.mark.parametrize("text", ["我还在一家面包店兼职", "我骑一辆小牛电动车上班", "I ride a Kawasaki to work", "I'm gluten-free",
+@pytest.mark.parametrize("text", ["我还在一家面包店兼职", "周末在练游泳 呛了好几口水", "I'm learning the cello",
+                                  "我骑一辆小牛电动车上班", "I ride a Kawasaki to work", "I'm gluten-free",
                                   "我在准备考教资", "我每天抽半包烟", "my parrot is Kiwi"])
 def test_a_many_valued_state_is_kept_without_a_slot(text: str) -> None:
     found = RulesExtractor().extract([Message(role="user", content=text, timestamp=AT)])

@@ -472,8 +472,10 @@ _FRAMES: tuple[tuple[str, _Lex], ...] = (
     ("diet", _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|鱼素|不吃(?:肉|荤|海鲜|猪肉|牛肉|鸡蛋|奶)"),
                   _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|paleo|whole\s?30|low-carb|"
                      r"(?:dairy|gluten|sugar|meat)-free)\b"))),
-    ("pursuit", _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|找工作|求职|备战|报考|在考(?!虑)|在学(?:车|驾照)"),
+    ("pursuit", _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|找工作|求职|备战|报考|在考(?!虑)|在学(?:车|驾照)|"
+                        r"^用户\S{0,4}?在(?:练|学)(?!习|校|会|到|了)"),
                      _P(r"(?i)\b(?:applying|preparing\s+for|studying\s+for|prepping\s+for|training\s+for|"
+                        r"(?:learning|practicing|practising)\s+(?:the\s+|to\s+)?\w+|"
                         r"job\s+hunting|looking\s+for\s+(?:a\s+)?(?:new\s+)?job)\b"))),
     ("habit", _Lex(_P(r"^用户\S{0,8}?(?:抽|喝|嚼|吸)(?!了)\S{1,10}"),
                    _P(r"(?i)^User (?:\w+ ){0,2}?(?:drinks|smokes|vapes|chews|plays)\b"))),

@@ -29,7 +29,8 @@ from jiyi.write.timeparse.spans import month_add
 _BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|末)(?:的)?(?:早上|上午|中午|下午|晚上|夜里)?$")
 _BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
                       r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?$")
-_CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总是|老是|总会|都会|都(?!没|不是)|平时|平常|偶尔|有时|一向|向来|每")
+_CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总是|老是|总会|都会|都(?!没|不是)|平时|平常|偶尔|有时|一向|向来|每"
+                     r"|在(?:练|学|上\S{0,2}课|健身|跑步)")  # 周末在练滑板: an activity kept up, on weekends
 _CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
                      r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
 _CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]")
