@@ -331,36 +331,37 @@ def someone_elses(text: str, lang: str) -> bool:
 
 
 #: a stop that lasts an afternoon or a few days is a pause: 停了一天酒, 戒了一下午的手机, "no coffee for a day"
-_ZH_PAUSE = _P(r"(?:停|戒|歇|断|没(?:喝|吃|抽|玩))了?(?:一|两|三|几|半)(?:天|下午|上午|晚上|晚|会儿|阵子?|周|个?星期|个?礼拜)")
-_EN_PAUSE = _P(r"(?i)\b(?:for\s+(?:a|one|two|three|a\s+few|a\s+couple\s+(?:of\s+)?)\s*(?:day|days|night|nights|week|hours?)|"
+_PAUSE = _Lex(_P(r"(?:停|戒|歇|断|没(?:喝|吃|抽|玩))了?(?:一|两|三|几|半)(?:天|下午|上午|晚上|晚|会儿|阵子?|周|个?星期|个?礼拜)"),
+              _P(r"(?i)\b(?:for\s+(?:a|one|two|three|a\s+few|a\s+couple\s+(?:of\s+)?)\s*(?:day|days|night|nights|week|hours?)|"
                r"this\s+week|for\s+today|for\s+the\s+(?:day|weekend|week)|until\s+(?:monday|tuesday|wednesday|thursday|"
-               r"friday|saturday|sunday|tomorrow|next\s+week))\b")
+               r"friday|saturday|sunday|tomorrow|next\s+week))\b"))
 
 
 def paused(text: str, lang: str) -> bool:
     """Is the stop only for a while (停了一天酒 / "off coffee for a few days")?"""
-    return bool((_ZH_PAUSE if lang == "zh" else _EN_PAUSE).search(text))
+    return bool(_PAUSE.search(text, lang))
 
 
 #: a step passed on a way that goes on: 还在继续找, 下一轮, "3 more to go", "passed the phone screen"
-_ZH_GOING_ON = _P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差")
-_EN_GOING_ON = _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go|still\s+(?:looking|searching|applying|hunting|"
+_GOING_ON = _Lex(_P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差"),
+                 _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go|still\s+(?:looking|searching|applying|hunting|"
                   r"waiting|studying|prepping)|next\s+(?:round|step|stage)|one\s+step\s+closer|(?:phone|first|initial|"
-                  r"recruiter)\s+(?:screen|round|interview)|halfway)\b")
+                  r"recruiter)\s+(?:screen|round|interview)|halfway)\b"))
 
 
 def goes_on(text: str, lang: str) -> bool:
     """Does the statement say that what it passed is one step of something still going on?"""
-    return bool((_ZH_GOING_ON if lang == "zh" else _EN_GOING_ON).search(text))
+    return bool(_GOING_ON.search(text, lang))
 
 
-_ZH_TRIP = _P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机")
-_EN_TRIP = _P(r"(?i)\b(?:trip|vacation|holiday|conference|visiting|visit|work\s+trip|business|layover|for\s+the\s+(?:weekend|week))\b")
+_TRIP = _Lex(_P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机"),
+             _P(r"(?i)\b(?:trip|vacation|holiday|conference|visiting|visit|work\s+trip|business|layover|"
+                r"for\s+the\s+(?:weekend|week))\b"))
 
 
 def on_a_trip(text: str, lang: str) -> bool:
     """出差 / "for a conference": being somewhere for a while is no move."""
-    return bool((_ZH_TRIP if lang == "zh" else _EN_TRIP).search(text))
+    return bool(_TRIP.search(text, lang))
 
 
 def partner_subject(text: str, lang: str) -> bool:
