@@ -540,3 +540,8 @@ def test_a_move_with_an_adverb_is_the_city_and_no_date(text: str) -> None:
                                                ("I moved to St. Louis last year", "User moved to St. Louis")])
 def test_a_title_or_abbreviation_does_not_end_the_sentence(text: str, content: str) -> None:
     assert content in [c.content for c in run(text)]
+
+
+def test_a_name_to_be_called_by_may_be_quoted() -> None:
+    assert [c.content for c in run('call me "Jojo" from now on')] == ["User's name is Jojo"]
+    assert [c.content for c in run("i go by 'Bea' online")] == ["User's name is Bea"]

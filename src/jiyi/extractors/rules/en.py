@@ -25,7 +25,7 @@ _EN_ADV = r"(?:(?:really|absolutely|just|also|totally|still|kind\s+of|sort\s+of|
 _EN_NAME = (
     re.compile(r"(?i:\bmy\s+name(?:'s|\s+is)\s+)(?P<v>[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"),
     re.compile(r"(?i:(?<!don't\s)(?<!not\s)\b(?:call\s+me|i\s+go\s+by|i'm\s+called|i\s+am\s+called)\s+)"
-               r"(?P<v>[A-Za-z][\w'-]*)"),
+               r"[\"'“‘]?(?P<v>[A-Za-z][\w-]*(?:'[A-Za-z]+)?)"),  # call me "Jojo"
     re.compile(r"(?i:^(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+(?:i'm|i\s+am|this\s+is)\s+)(?P<v>[A-Z][a-z]+)\b"),
     # "I'm Maya" / "I am June, nice to meet you": a capitalised word alone, not a nationality or a feeling
     re.compile(r"(?i:^(?:(?:hi|hello|hey|oh|well|yes|yeah)[,!.]?\s+)*(?:i['\u2019]m|i\s+am)\s+)"
