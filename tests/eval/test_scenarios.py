@@ -341,9 +341,10 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "no scenario file 'nope'" in missing.output
 
 
-def test_the_blind_regression_file_is_bundled() -> None:
-    """blind1: written blind from a category brief (no code, no dev file seen); kept as a regression file."""
-    f = load_scenarios("blind1")
+@pytest.mark.parametrize(("name", "histories", "asked"), [("blind1", 15, 83), ("blind2a", 16, 93), ("blind2b", 16, 91)])
+def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked: int) -> None:
+    """Each written blind from a category brief (no code, no dev file seen); kept as regression files."""
+    f = load_scenarios(name)
     probes = [p for s in f.scenarios for p in s.probes]
-    assert len(f.scenarios) == 15 and len(probes) == 83
+    assert len(f.scenarios) == histories and len(probes) == asked
     assert sum(any("\u4e00" <= ch <= "\u9fff" for ch in p.query) for p in probes) / len(probes) >= 0.6

@@ -110,6 +110,7 @@ def names_nothing(text: str) -> bool:
 
 _SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
 _ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢][~～…]*)\s*$"
+                    r"|(?<=[\u3400-\u9fff])(?:在|好|行|对|是|要|去|能|会|可以|有)[不没][~～…]*\s*$"  # 小橘在不: 在不 asks
                     # 你觉得我该不该剪短发 / 要不要换个颜色: a choice put to the bot, asked without a mark
                     r"|^(?:你(?:觉得|说|看|认为)|(?:帮我|给我)?(?:看看|想想))?[^，。！？]{0,12}?([\u4e00-\u9fff])[不没]\1(?!\1)")
 #: The query asks what the user asked before ("我之前问过什么", "what did I ask you about").
