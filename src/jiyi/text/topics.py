@@ -17,7 +17,8 @@ closes the memory it changes, however either was worded:
   nothing now: a friend's move, "I might move", "years ago I moved to …".
 
 Which memory of a family a change closes is decided by :func:`jiyi.write.resolve.topic_targets`, with
-entities (:mod:`jiyi.text.lexical`) and the store's embeddings.
+entities (:mod:`jiyi.text.lexical`) and the store's embeddings. A change that names what ended rather
+than its family (退租, "done with keto") is read by :mod:`jiyi.text.over`.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ _P = re.compile
 
 
 @dataclass(slots=True, frozen=True)
-class _Lex:
+class Lex:
     zh: re.Pattern[str]
     en: re.Pattern[str]
 
@@ -57,51 +58,51 @@ class _Lex:
 
 
 #: what a memory standing in the family says (for memories without a slot)
-_STANDING: dict[str, _Lex] = {
-    "residence": _Lex(_P(r"^用户(?:现在|目前)?(?:住在|定居在|家在|在\S{1,10}(?:住|生活|定居)|搬到了?|搬去了?)"),
+_STANDING: dict[str, Lex] = {
+    "residence": Lex(_P(r"^用户(?:现在|目前)?(?:住在|定居在|家在|在\S{1,10}(?:住|生活|定居)|搬到了?|搬去了?)"),
                       _P(r"(?i)^User (?:now )?(?:lives|is living|is based|moved|relocated|settled|resides)\b")),
-    "employer": _Lex(_P(r"^用户(?:现在|目前)?(?:在\S{1,14}(?:工作|上班|任职|当|做|实习)|是\S{1,10}(?:师|员|经理|总监|主管))"),
+    "employer": Lex(_P(r"^用户(?:现在|目前)?(?:在\S{1,14}(?:工作|上班|任职|当|做|实习)|是\S{1,10}(?:师|员|经理|总监|主管))"),
                      _P(r"(?i)^User (?:now )?(?:works|is working|is employed|is an? [\w -]{2,30} at)\b")),
-    "partner": _Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
+    "partner": Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
                     _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
-    "pet": _Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇"),
+    "pet": Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇"),
                 _P(r"(?i)\b(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea pig|"
                    r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b")),
-    "vehicle": _Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆"),
+    "vehicle": Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆"),
                     _P(r"(?i)\b(?:drives?|owns?|bought|has)\s+an?\s+(?:[\w-]+\s+){0,4}(?:car|truck|suv|van|motorcycle|"
                        r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b")),
-    "phone": _Lex(_P(r"手机号|电话号|号码|手机是"), _P(r"(?i)\b(?:phone|cell|mobile)\b|\bnumber is\b")),
-    "email": _Lex(_P(r"邮箱|邮件地址|email", re.IGNORECASE), _P(r"(?i)\be-?mail\b")),
-    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
+    "phone": Lex(_P(r"手机号|电话号|号码|手机是"), _P(r"(?i)\b(?:phone|cell|mobile)\b|\bnumber is\b")),
+    "email": Lex(_P(r"邮箱|邮件地址|email", re.IGNORECASE), _P(r"(?i)\be-?mail\b")),
+    "diet": Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b")),
-    "habit": _Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾|"
+    "habit": Lex(_P(r"每天|天天|每周|每晚|经常|总是|习惯|一直|老是|每次|爱喝|爱吃|爱抽|喜欢喝|喜欢吃|抽烟|喝酒|离不开|上瘾|"
                      r"[一每](?:天|日|周|星期|礼拜|个月|晚)[一两三四五六七八九十几半\d]+(?:包|杯|瓶|罐|根|支|盒|次|顿)"),
                   _P(r"(?i)\b(?:every\s+(?:day|morning|afternoon|evening|night|week)|(?:a|per)\s+(?:day|night|week)|daily|"
                      r"nightly|always|usually|habit|"
                      r"a\s+lot\s+of|addicted|hooked|loves?\s+(?:drinking|eating)|drinks?|smokes?|vapes?)\b")),
-    "pursuit": _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|面试|找工作|求职|备战|报考|留学"),
+    "pursuit": Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|面试|找工作|求职|备战|报考|留学"),
                     _P(r"(?i)\b(?:applying|application|preparing\s+for|studying\s+for|prepping\s+for|interviewing|"
                        r"job\s+hunting|looking\s+for\s+(?:a\s+)?(?:new\s+)?job)\b")),
 }
 
 #: nouns of a family a change statement may name (戒 … 工作 is leaving a job)
-_CUES: dict[str, _Lex] = {
-    "residence": _Lex(_P(r"房子|租房|城市|老家|住"), _P(r"(?i)\b(?:apartment|flat|house|city|place\s+in|live|living)\b")),
-    "employer": _Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班|(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)(?:地方|厂子?)"),
+_CUES: dict[str, Lex] = {
+    "residence": Lex(_P(r"房子|租房|城市|老家|住"), _P(r"(?i)\b(?:apartment|flat|house|city|place\s+in|live|living)\b")),
+    "employer": Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班|(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)(?:地方|厂子?)"),
                      _P(r"(?i)\b(?:job|work|employer|company|office|position|role|boss|notice|firm)\b")),
-    "partner": _Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
+    "partner": Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
                     _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
     "pet": _STANDING["pet"],
-    "vehicle": _Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托"),
+    "vehicle": Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托"),
                     _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|scooter|moped|e-?bike|jeep)\b")),
-    "phone": _Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
+    "phone": Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
-    "diet": _Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
+    "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
                  _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b")),
-    "habit": _Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
+    "habit": Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
                      r"cigarettes?|gaming|games?)\b")),
-    "pursuit": _Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试", re.IGNORECASE),
+    "pursuit": Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试", re.IGNORECASE),
                     _P(r"(?i)\b(?:admitted|accepted|admission|offer|exam|school|university|college|program|"
                        r"certificat\w*|bar|interview)\b")),
 }
@@ -110,18 +111,18 @@ _CUES: dict[str, _Lex] = {
 @dataclass(slots=True, frozen=True)
 class _Class:
     name: str
-    lex: _Lex
+    lex: Lex
     families: tuple[str, ...]  # the first is taken when the statement names none of them
     direction: str  # "to": names the new value; "from": names (or implies) what ends
 
 
 _CLASSES: tuple[_Class, ...] = (
-    _Class("replace", _Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
+    _Class("replace", Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
                               r"以后(?:打|联系|发)(?:我)?(?:这个)?", re.IGNORECASE),
                            _P(r"(?i)\bnew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|email)\b|\bchanged\s+my\s+(?:phone\s+)?"
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
-    _Class("move", _Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
+    _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
                            r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
                            r"新(?:的)?城市是|新家在|新地址在|现在窝在|"
                            r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
@@ -133,32 +134,32 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
-    _Class("end", _Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
+    _Class("end", Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
                           r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
            ("partner",), "from"),
-    _Class("lose", _Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
+    _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b")),
            ("pet",), "from"),
-    _Class("sell", _Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
+    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
-    _Class("done", _Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
+    _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"offer(?:到了|来了|下来了|到手了?)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
            ("pursuit",), "from"),
-    _Class("leave", _Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
+    _Class("leave", Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|"
                             r"(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)?(?:地方|公司|单位|厂子?)[^，。,]{0,6}?(?:再也)?不(?:用|会|想)(?:再)?去了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
@@ -166,7 +167,7 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
-    _Class("stop", _Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
+    _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
                            r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|"  # 不喝奶茶了: 不…了 is a change of state
                            r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?)(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
                         _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:smoke|vape|nicotine|alcohol|sugar|caffeine|soda|booze)[-\s]free\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
@@ -174,13 +175,15 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
            ("habit", "diet", "pursuit", "employer"), "from"),
-    _Class("switch", _Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
+    _Class("switch", Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
                           _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
                              r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
                              r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b")),
            ("diet",), "to"),
 )
 _STOP = next(c.lex for c in _CLASSES if c.name == "stop")
+#: the verbs of every class that ends something (lose, sell, end, leave, stop, done): text/over.py
+ENDINGS: tuple[Lex, ...] = tuple(c.lex for c in _CLASSES if c.direction == "from")
 #: classes that need their family named (换成 alone changes nothing known)
 _NEEDS_CUE = frozenset({"switch", "replace"})
 
@@ -326,12 +329,12 @@ _EN_OTHERS_THING = _P(r"(?i)\bUser's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|m
 def someone_elses(text: str, lang: str) -> bool:
     """Does the first clause of a subject-less statement speak of someone else ("One of User's roommates is
     moving out")? Then the statement is not the user's own, though no subject leads it."""
-    first = _CLAUSE_CUT.split(text, maxsplit=1)[0]
+    first = CLAUSE_CUT.split(text, maxsplit=1)[0]
     return bool((_EN_OTHERS_THING if lang != "zh" else _ZH_OTHER).search(first))
 
 
 #: a stop that lasts an afternoon or a few days is a pause: 停了一天酒, 戒了一下午的手机, "no coffee for a day"
-_PAUSE = _Lex(_P(r"(?:停|戒|歇|断|没(?:喝|吃|抽|玩))了?(?:一|两|三|几|半)(?:天|下午|上午|晚上|晚|会儿|阵子?|周|个?星期|个?礼拜)"),
+_PAUSE = Lex(_P(r"(?:停|戒|歇|断|没(?:喝|吃|抽|玩))了?(?:一|两|三|几|半)(?:天|下午|上午|晚上|晚|会儿|阵子?|周|个?星期|个?礼拜)"),
               _P(r"(?i)\b(?:for\s+(?:a|one|two|three|a\s+few|a\s+couple\s+(?:of\s+)?)\s*(?:day|days|night|nights|week|hours?)|"
                r"this\s+week|for\s+today|for\s+the\s+(?:day|weekend|week)|until\s+(?:monday|tuesday|wednesday|thursday|"
                r"friday|saturday|sunday|tomorrow|next\s+week))\b"))
@@ -343,7 +346,7 @@ def paused(text: str, lang: str) -> bool:
 
 
 #: a step passed on a way that goes on: 还在继续找, 下一轮, "3 more to go", "passed the phone screen"
-_GOING_ON = _Lex(_P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差"),
+_GOING_ON = Lex(_P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差"),
                  _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go|still\s+(?:looking|searching|applying|hunting|"
                   r"waiting|studying|prepping)|next\s+(?:round|step|stage)|one\s+step\s+closer|(?:phone|first|initial|"
                   r"recruiter)\s+(?:screen|round|interview)|halfway)\b"))
@@ -354,7 +357,7 @@ def goes_on(text: str, lang: str) -> bool:
     return bool(_GOING_ON.search(text, lang))
 
 
-_TRIP = _Lex(_P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机"),
+_TRIP = Lex(_P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机"),
              _P(r"(?i)\b(?:trip|vacation|holiday|conference|visiting|visit|work\s+trip|business|layover|"
                 r"for\s+the\s+(?:weekend|week))\b"))
 
@@ -421,15 +424,6 @@ def names(text: str, lang: str) -> tuple[str, ...]:
     return tuple(e for e in find_entities(text, "en") if not e[:1].isdigit() and e != "User")
 
 
-def places_said(text: str) -> tuple[str, ...]:
-    """Known places an English text names, typed with capitals or not ("out of dallas" → Dallas)."""
-    out: list[str] = []
-    for m in re.finditer(r"(?<![\w'-])[A-Za-z][\w.'-]*", text):
-        if (found := place_at_start(re.split(r"[,.;:!?()]", text[m.start():], maxsplit=1)[0])) is not None:
-            out.append(found[0])
-    return tuple(dict.fromkeys(out))
-
-
 def cue_of(family: str, text: str, lang: str) -> bool:
     """Does ``text`` name the family's noun (狗 / car / 饮料…)?"""
     lex = _CUES.get(family)
@@ -452,33 +446,33 @@ _EN_PET = (r"(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tort
 #: the frame of a lasting state in each family, for a statement no template caught
 #: (:mod:`jiyi.extractors.rules.standing`): stricter than :data:`_STANDING` where a family's
 #: nouns are common words (a pet must be had or named, a vehicle driven or owned, a habit consumed)
-_FRAMES: tuple[tuple[str, _Lex], ...] = (
-    ("residence", _Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
+_FRAMES: tuple[tuple[str, Lex], ...] = (
+    ("residence", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
                        _P(r"(?i)^User (?:now |currently )?(?:lives|is living|is based|resides|rents|is renting|"
                           r"has an? (?:apartment|flat|house|place) in)\b"))),
-    ("employer", _Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
+    ("employer", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
                          r"(?:工作|上班|任职|当|做|实习|教|打工|干活|兼职|值班|跑)"),
                       _P(r"(?i)^User (?:now |currently )?(?:works|is working|is employed|teaches|drives for|delivers for|"
                          r"is an? [\w -]{2,30} (?:at|for))\b"))),
-    ("partner", _Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])|^用户(?:和|跟)\S{1,6}在一起|"
+    ("partner", Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])|^用户(?:和|跟)\S{1,6}在一起|"
                         r"^用户(?:已经)?结婚了|^用户在(?:谈恋爱|和\S{1,6}谈恋爱)"),
                      _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|gf|bf)\b|"
                         r"^User is (?:dating|seeing|married to|engaged to|in a relationship with)\b"))),
-    ("pet", _Lex(_P(rf"^用户(?:家)?(?:养了?|有)(?:一|两|三|几)?(?:只|条|头|个)?\S{{0,6}}?{_ZH_PET}|^用户(?:家)?的\S{{0,4}}?{_ZH_PET}叫"),
+    ("pet", Lex(_P(rf"^用户(?:家)?(?:养了?|有)(?:一|两|三|几)?(?:只|条|头|个)?\S{{0,6}}?{_ZH_PET}|^用户(?:家)?的\S{{0,4}}?{_ZH_PET}叫"),
                  _P(rf"(?i)^User (?:has|owns|adopted|got) (?:an?|two|three|\d+) (?:[\w-]+ ){{0,2}}{_EN_PET}s?\b|"
                     rf"^User's (?:[\w-]+ ){{0,2}}{_EN_PET} is (?:named |called )?(?-i:[A-Z])"))),
-    ("vehicle", _Lex(_P(r"^用户(?:现在)?(?:开|骑|有)(?:的是|了)?(?:一|辆|台)\S{0,12}?(?:车|摩托)|^用户的(?:车|座驾|摩托)"),
+    ("vehicle", Lex(_P(r"^用户(?:现在)?(?:开|骑|有)(?:的是|了)?(?:一|辆|台)\S{0,12}?(?:车|摩托)|^用户的(?:车|座驾|摩托)"),
                      _P(r"(?i)^User (?:drives|rides|owns|has) (?:an?|my|the) (?:[\w-]+ ){0,4}?(?:car|truck|suv|van|"
                         r"motorcycle|motorbike|scooter|moped|(?-i:[A-Z])[\w-]+)\b"))),
-    ("diet", _Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|鱼素|不吃(?:肉|荤|海鲜|猪肉|牛肉|鸡蛋|奶)"),
+    ("diet", Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|鱼素|不吃(?:肉|荤|海鲜|猪肉|牛肉|鸡蛋|奶)"),
                   _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|paleo|whole\s?30|low-carb|"
                      r"(?:dairy|gluten|sugar|meat)-free)\b"))),
-    ("pursuit", _Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|找工作|求职|备战|报考|在考(?!虑)|在学(?:车|驾照)|"
+    ("pursuit", Lex(_P(r"备考|准备(?:考|申请|面试)|申请|考研|考公|考编|找工作|求职|备战|报考|在考(?!虑)|在学(?:车|驾照)|"
                         r"^用户\S{0,4}?在(?:练|学)(?!习|校|会|到|了)"),
                      _P(r"(?i)\b(?:applying|preparing\s+for|studying\s+for|prepping\s+for|training\s+for|"
                         r"(?:learning|practicing|practising)\s+(?:the\s+|to\s+)?\w+|"
                         r"job\s+hunting|looking\s+for\s+(?:a\s+)?(?:new\s+)?job)\b"))),
-    ("habit", _Lex(_P(r"^用户\S{0,8}?(?:抽|喝|嚼|吸)(?!了)\S{1,10}"),
+    ("habit", Lex(_P(r"^用户\S{0,8}?(?:抽|喝|嚼|吸)(?!了)\S{1,10}"),
                    _P(r"(?i)^User (?:\w+ ){0,2}?(?:drinks|smokes|vapes|chews|plays)\b"))),
 )
 
@@ -489,52 +483,6 @@ def standing_family(content: str, lang: str) -> str | None:
         if lex.search(content, lang) and (family != "habit" or consumption(content, lang)):
             return family
     return None
-
-
-#: words that say something is over, whatever it is; beside a name a standing memory gave, they end
-#: that memory whatever its family (瑞幸那份工作结束了, 和佳怡彻底断了, "no more pinecone for me")
-_OVER = _Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
-                r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去"),
-             _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
-                r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
-                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
-                r"(?:is|was|'s)\s+(?:over|finished|done)|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
-                r"broke|caved)\b"))
-#: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
-_ZH_AGENT = _P(r"^(?:把|给|让|帮|替)|^(?:跟|和|与|对)(?!我|用户)")
-_EN_AGENT = _P(r"(?i)^(?:'s\s+(?!not\b|been\b|gone\b|no\b|never\b|over\b|done\b|dead\b)\w+|"
-               r"\s+(?:\w+\s+)?(?:\w+ed|lost|left|broke|sold|quit|gave|took)\s+(?:all\s+)?"
-               r"(?:his|her|their|the|a|an|some|our|its|my)\b)")
-_NEAR = {"zh": 10, "en": 30}
-#: a preposition between the ending and the name: the name is where, not what, ended ("left my keys at rosa's")
-_EN_ASIDE = _P(r"(?i)\b(?:at|to|from|for|in|on|into|by|near)\b")
-
-
-def ends_named(text: str, lang: str, name: str) -> bool:
-    """Does ``text`` say that what ``name`` names is over?
-
-    The name and a word of ending (a change verb that ends something, or :data:`_OVER`) are in
-    one clause, close together, and the name is not the agent of what happens to something else
-    (凯文把我的耳机弄丢了 / "nate dumped all his old clothes").
-    """
-    low, key = text.lower(), name.lower()
-    if len(key) < 2 or key not in low:
-        return False
-    enders = [c.lex for c in _CLASSES if c.direction == "from"] + [_OVER]
-    for m in re.finditer(re.escape(key), low):
-        if (_ZH_AGENT if lang == "zh" else _EN_AGENT).match(text[m.end():]):
-            continue
-        cuts = [c.end() for c in _CLAUSE_CUT.finditer(text, 0, m.start())]
-        start = cuts[-1] if cuts else 0
-        end = (_CLAUSE_CUT.search(text, m.end()) or re.search(r"$", text)).start()
-        clause = text[start:end]
-        for lex in enders:
-            for e in (lex.zh if lang == "zh" else lex.en).finditer(clause):
-                gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
-                between = text[e.end() + start:m.start()] if m.start() > e.end() + start else ""
-                if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):
-                    return True
-    return False
 
 
 _EN_SOLD_WHAT = _P(r"(?i)\b(?:sold|selling|gave\s+away|got\s+rid\s+of|lost)\s+(?:(?:some|my|the|a|an|our|all|his|her|"
@@ -550,23 +498,6 @@ def sold_what(text: str, family: str) -> str | None:
     return m.group("o").lower()
 
 
-#: a diet or a regimen named by its word, not by a name: its word is what a change names
-_DIET_WORDS = _Lex(_P(r"吃素|素食|纯素|蛋奶素|鱼素|生酮|断食|轻断食|减脂餐|低脂饮食|低脂|低碳|控糖|戒糖"),
-                   _P(r"(?i)\b(?:vegan|vegetarian|pescatarian|keto|paleo|whole\s?30|carnivore|low-carb|"
-                      r"(?:sugar|dairy|gluten|meat)-free|intermittent\s+fasting)\b"))
-
-
-def regimen_words(content: str, lang: str) -> tuple[str, ...]:
-    """The diet words a standing memory says (用户在吃减脂餐 → 减脂餐; "User is on keto" → keto)."""
-    return tuple(m.group(0) for m in (_DIET_WORDS.zh if lang == "zh" else _DIET_WORDS.en).finditer(content))
-
-
-def says_over(text: str, lang: str) -> int | None:
-    """Where the first word of ending of :data:`_OVER` ends in ``text``, or None."""
-    m = _OVER.search(text, lang)
-    return m.end() if m else None
-
-
 def called(content: str, lang: str) -> tuple[str, ...]:
     """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
     return tuple(m.group("n") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
@@ -574,13 +505,13 @@ def called(content: str, lang: str) -> tuple[str, ...]:
 
 #: what a habit consumes or does, from its verb or its category noun: a category covers its brands
 #: only within one of these (戒了咖啡 does not end 喜欢早起, nor 每天吃一片药)
-_CONSUMPTION: tuple[tuple[str, _Lex], ...] = (
-    ("drink", _Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶|[一两几\d]\s*(?:杯|罐|瓶|听|壶)"),
+_CONSUMPTION: tuple[tuple[str, Lex], ...] = (
+    ("drink", Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶|[一两几\d]\s*(?:杯|罐|瓶|听|壶)"),
                    _P(r"(?i)\b(?:drink\w*|sip\w*|(?:soda|pop|coffee|espresso|latte|tea|beer|wine|juice|cola|smoothie)s?|booze|"
                       r"alcohol|caffeine|(?:cups?|cans?|bottles?|glass(?:es)?|mugs?|pints?|shots?)\s+of)\b"))),
-    ("smoke", _Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
-    ("eat", _Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
-    ("play", _Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
+    ("smoke", Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
+    ("eat", Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
+    ("play", Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
 )
 
 
@@ -618,7 +549,7 @@ def consumption(text: str, lang: str) -> str | None:
     return next((name for name, lex in _CONSUMPTION if lex.search(text, lang)), None)
 
 
-_CLAUSE_CUT = _P(r"[，,。.;；!！?？]")
+CLAUSE_CUT = _P(r"[，,。.;；!！?？]")
 _EN_FUNCTION = words(
     "user user's a an the my for to of and or but now anymore again completely altogether it that this all "
     "more no longer have has had been is are was were do does did finally just also really totally good")
@@ -627,8 +558,8 @@ _EN_FUNCTION = words(
 def object_words(text: str, lang: str, at: int) -> tuple[str, ...]:
     """What the clause holding a change's verb (ending at ``at``) names besides the user: 把咖啡戒了 →
     咖啡; "No more Monster for User" → Monster; 想想还是戒了 → nothing (its object was said before)."""
-    starts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text, 0, max(at - 1, 0)))]
-    end = _CLAUSE_CUT.search(text, at)
+    starts = [0, *(m.end() for m in CLAUSE_CUT.finditer(text, 0, max(at - 1, 0)))]
+    end = CLAUSE_CUT.search(text, at)
     clause = text[starts[-1]:end.start() if end else len(text)]
     if lang == "zh":
         from jiyi.text.lexical import tagged

@@ -36,7 +36,7 @@ from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.text.topics import family_slots
+from jiyi.text.topics import Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
@@ -317,7 +317,8 @@ class _BatchResolver:
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._similar(vec)
         holders = self._slot_holders(cand.slot) if cand.slot else []
-        ended, topical = self._ended(cand, vec)
+        change = topic_change(cand)
+        ended, topical = self._ended(cand, vec, change)
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
                                      merge_threshold=self.ctx.merge_threshold, ended=ended)
         if self.ctx.judge is not None and topical:  # a change of topic: the judge sees what it would close
@@ -337,17 +338,15 @@ class _BatchResolver:
             self.records[rec.id] = rec
             if rec.status is Status.SUPERSEDED:
                 self._mark_source_episodes(rec, decision.record.id)
-        if topical or ended:
-            self._mark_named_turns(cand, decision.record.id, ended)
-        elif topic_change(cand) is not None:
-            self._mark_named_turns(cand, decision.record.id, [])
+        self._mark_named_turns(cand, change, decision.record.id, ended)
         self.history.extend(decision.history)
         return decision
 
-    def _mark_named_turns(self, cand: Candidate, new_id: str, closed: list[MemoryRecord]) -> None:
+    def _mark_named_turns(self, cand: Candidate, change: Change | None, new_id: str,
+                          closed: list[MemoryRecord]) -> None:
         """Earlier turns of the speaker that name what ``cand`` says is over ("wedding planning is killing me,
         rohan wants 300 guests" before "called it off with rohan") are outdated too: past, not current."""
-        for name in over_names(cand, closed):
+        for name in over_names(cand, change, closed):
             for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name),
                                                      NAMED_TURNS)):
                 if (ep.id in self.records or ep.metadata.get("outdated_by") or ep.metadata.get("role") == "assistant"
@@ -390,11 +389,12 @@ class _BatchResolver:
                 out.append((rec, float(np.dot(v, vec))))
         return out
 
-    def _ended(self, cand: Candidate, vec: np.ndarray) -> tuple[list[MemoryRecord], bool]:
+    def _ended(self, cand: Candidate, vec: np.ndarray, change: Change | None) -> tuple[list[MemoryRecord], bool]:
         """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its
-        object, the standing memories of the topic it changes (then True: write/resolve.py topic_targets)."""
+        object, the standing memories of the topic ``change`` changes (then True: write/resolve.py
+        topic_targets)."""
         out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
-        topical = [] if (change := topic_change(cand)) is None else topic_targets(cand, change, [
+        topical = [] if change is None else topic_targets(cand, change, [
             *self._similar(vec, ENDS_K), *((h, 0.0) for f in change.families for s in family_slots(f)
                                            for h in self._slot_holders(s))])
         out += topical

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
-from jiyi.text import topics
+from jiyi.text import over, topics
 from jiyi.text.language import detect_language
 
 log = logging.getLogger("jiyi.write.resolve")
@@ -226,8 +226,8 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
     change = topics.change_of(text, lang)
-    if change is None and (over := topics.says_over(text, lang)) is not None:
-        change = topics.Change("over", (), "from", over)  # 和佳怡彻底断了: ends only what it names (topic_targets)
+    if change is None and (at := over.says_over(text, lang)) is not None:
+        change = topics.Change("over", (), "from", at)  # 和佳怡彻底断了: ends only what it names (topic_targets)
     if (change is not None and not text.startswith(("用户", "User", cand.speaker or "User"))
             and not topics.someone_elses(text, lang)):
         text = ("用户：" if lang == "zh" else "User: ") + text  # "No more northwind for User": subject left out
@@ -294,7 +294,7 @@ def topic_targets(cand: Candidate, change: topics.Change,
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
                 and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
-        elif change.direction == "from" and any(topics.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
+        elif change.direction == "from" and any(over.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
             given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
@@ -308,22 +308,19 @@ def topic_targets(cand: Candidate, change: topics.Change,
     return list(out.values())
 
 
-def over_names(cand: Candidate, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
-    """The names ``cand`` says are over ("called it off with Rohan" → Rohan): those it says itself, and
-    those of the memories it closed. Earlier turns that name them told of what no longer holds."""
-    change = topic_change(cand)
+def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """The names ``cand`` (stating ``change``) says are over ("called it off with Rohan" → Rohan): those it
+    says itself, and those of the memories it closed. Earlier turns that name them told of what no longer holds."""
     if change is None or change.direction != "from":
         return ()
     lang = lang_of(cand)
-    text = _as_user(cand.content, cand.speaker, lang)
-    said = [*topics.names(text, lang), *(topics.places_said(text) if lang == "en" else ())]
-    said += [n for rec in closed for n in _names_given(rec, lang_of(rec))]
-    return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and topics.ends_named(text, lang, n))
+    return over.named_over(_as_user(cand.content, cand.speaker, lang), lang,
+                           [n for rec in closed for n in _names_given(rec, lang_of(rec))])
 
 
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
     """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people."""
-    found = [*topics.called(rec.content, lang), *rec.entities, *topics.regimen_words(rec.content, lang)]
+    found = [*topics.called(rec.content, lang), *rec.entities, *over.regimen_words(rec.content, lang)]
     if lang == "zh":
         from jiyi.text.lexical import entities
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
-from jiyi.text import topics
+from jiyi.text import over, topics
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -122,9 +122,8 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
         if any(work.qualifying(c) for c in clauses):
             return []  # an event (events.py): the write side reads the change from it
         return _changed_clauses(work, mine)  # partly taken: only a clause of change is left
-    text = _couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS)
-    if not text.startswith(("用户", "User")):  # "Got rid of my car": the user's, subject left out
-        text = ("用户：" if work.lang == "zh" else "User: ") + text
+    text = _said_by_user(_couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS),
+                         work.lang)
     change = topics.change_of(text, work.lang)
     if change is not None and (topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)):
         change = None  # "I might sell the car" changes nothing, nor is it a car of the user's
@@ -146,6 +145,11 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     return [d]
 
 
+def _said_by_user(text: str, lang: str) -> str:
+    """``text`` with the user as its subject when it has none ("Got rid of my car" → "User: Got rid of…")."""
+    return text if text.startswith(("用户", "User")) else ("用户：" if lang == "zh" else "User: ") + text
+
+
 def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]:
     """In a sentence other stages took part of, the user's clauses that state a change, kept on their own
     (祸不单行 年糕也送我妹那去了 我老婆最近查出来对猫毛过敏: the cat is given away, whatever the allergy)."""
@@ -153,9 +157,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
     for c in mine:
         if c.consumed:
             continue
-        text = work.content(c)
-        if not text.startswith(("用户", "User")):
-            text = ("用户：" if work.lang == "zh" else "User: ") + text
+        text = _said_by_user(work.content(c), work.lang)
         change = topics.change_of(text, work.lang)
         if (change is None or topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)
                 or not topics.about_user(text, work.lang, named_subject=change.cls in ("lose", "sell"))):
@@ -169,10 +171,9 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
 
 def _over_named(text: str, lang: str) -> bool:
     """洛阳那套房子退租了 / 和佳怡彻底断了: something named is over (write/resolve.py closes what gave that name)."""
-    if topics.says_over(text, lang) is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+    if over.says_over(text, lang) is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
         return False
-    said = topics.names(text, lang) + (topics.places_said(text) if lang == "en" else ())
-    return any(topics.ends_named(text, lang, n) for n in said)
+    return bool(over.named_over(text, lang))
 
 
 _EN_COUPLE = re.compile(r"^\s*(?P<n>[A-Z][\w'-]+)\s+and\s+I\b(?P<rest>.*)$", re.DOTALL)

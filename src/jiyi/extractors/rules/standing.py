@@ -76,5 +76,4 @@ def _entity(content: str, tag: str, lang: str) -> str:
         from jiyi.text.lexical import entities
 
         return next(iter(entities(content).get(tag, ())), "")
-    found = [e for e in topics.names(content, "en") if e != "User"]
-    return found[0] if found else ""
+    return next(iter(topics.names(content, "en")), "")  # names() leaves out "User"

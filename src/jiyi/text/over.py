@@ -1,0 +1,96 @@
+"""What a message says is over, by the names it says: 瑞幸那份工作结束了, 和佳怡彻底断了, "no more pinecone".
+
+:mod:`jiyi.text.topics` reads a change by its class and the family it changes. Many changes
+name what ended instead (a place, an employer, a person, a pet's name, a diet's word) with a
+word of ending that belongs to no class: 退租, 断了, 停了, "done with", "out of". Beside a name
+a standing memory gave, such a word ends that memory whatever its family
+(:func:`jiyi.write.resolve.topic_targets`), and the speaker's earlier turns that name it
+(:func:`named_over`).
+
+:func:`ends_named` holds the guards: the name and the word of ending in one clause, close
+together; the name not the agent of what happens to something else (凯文把我的耳机弄丢了,
+"nate dumped all his old clothes"); no preposition between them ("left my keys at rosa's").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from jiyi.text.places import place_at_start
+from jiyi.text.topics import CLAUSE_CUT, ENDINGS, Lex, names
+
+_P = re.compile
+
+#: words that say something is over, whatever it is
+_OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
+               r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去"),
+            _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|"
+               r"ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
+               r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
+               r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
+               r"(?:is|was|'s)\s+(?:over|finished|done)|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
+               r"broke|caved)\b"))
+#: every word of ending: the change classes' that end something, and the rest
+_ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)
+#: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
+_ZH_AGENT = _P(r"^(?:把|给|让|帮|替)|^(?:跟|和|与|对)(?!我|用户)")
+_EN_AGENT = _P(r"(?i)^(?:'s\s+(?!not\b|been\b|gone\b|no\b|never\b|over\b|done\b|dead\b)\w+|"
+               r"\s+(?:\w+\s+)?(?:\w+ed|lost|left|broke|sold|quit|gave|took)\s+(?:all\s+)?"
+               r"(?:his|her|their|the|a|an|some|our|its|my)\b)")
+#: how far apart the name and the word of ending may stand (characters)
+_NEAR = {"zh": 10, "en": 30}
+#: a preposition between the ending and the name: the name is where, not what, ended ("left my keys at rosa's")
+_EN_ASIDE = _P(r"(?i)\b(?:at|to|from|for|in|on|into|by|near)\b")
+#: a diet or a regimen named by its word, not by a name: its word is what a change names
+_DIET_WORDS = Lex(_P(r"吃素|素食|纯素|蛋奶素|鱼素|生酮|断食|轻断食|减脂餐|低脂饮食|低脂|低碳|控糖|戒糖"),
+                  _P(r"(?i)\b(?:vegan|vegetarian|pescatarian|keto|paleo|whole\s?30|carnivore|low-carb|"
+                     r"(?:sugar|dairy|gluten|meat)-free|intermittent\s+fasting)\b"))
+
+
+def says_over(text: str, lang: str) -> int | None:
+    """Where the first word of ending of :data:`_OVER` ends in ``text``, or None."""
+    m = _OVER.search(text, lang)
+    return m.end() if m else None
+
+
+def ends_named(text: str, lang: str, name: str) -> bool:
+    """Does ``text`` say that what ``name`` names is over (the guards: module docstring)?"""
+    low, key = text.lower(), name.lower()
+    if len(key) < 2 or key not in low:
+        return False
+    for m in re.finditer(re.escape(key), low):
+        if (_ZH_AGENT if lang == "zh" else _EN_AGENT).match(text[m.end():]):
+            continue
+        cuts = [c.end() for c in CLAUSE_CUT.finditer(text, 0, m.start())]
+        start = cuts[-1] if cuts else 0
+        end = (CLAUSE_CUT.search(text, m.end()) or re.search(r"$", text)).start()
+        clause = text[start:end]
+        for lex in _ENDERS:
+            for e in (lex.zh if lang == "zh" else lex.en).finditer(clause):
+                gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
+                between = text[e.end() + start:m.start()] if m.start() > e.end() + start else ""
+                if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):
+                    return True
+    return False
+
+
+def named_over(text: str, lang: str, also: Iterable[str] = ()) -> tuple[str, ...]:
+    """The names ``text`` says are over: those it says itself (places typed without capitals too), and
+    those of ``also`` (the names of the memories a change closed)."""
+    said = [*names(text, lang), *(places_said(text) if lang == "en" else ()), *also]
+    return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and ends_named(text, lang, n))
+
+
+def regimen_words(content: str, lang: str) -> tuple[str, ...]:
+    """The diet words a standing memory says (用户在吃减脂餐 → 减脂餐; "User is on keto" → keto)."""
+    return tuple(m.group(0) for m in (_DIET_WORDS.zh if lang == "zh" else _DIET_WORDS.en).finditer(content))
+
+
+def places_said(text: str) -> tuple[str, ...]:
+    """Known places an English text names, typed with capitals or not ("out of dallas" → Dallas)."""
+    out: list[str] = []
+    for m in re.finditer(r"(?<![\w'-])[A-Za-z][\w.'-]*", text):
+        if (found := place_at_start(re.split(r"[,.;:!?()]", text[m.start():], maxsplit=1)[0])) is not None:
+            out.append(found[0])
+    return tuple(dict.fromkeys(out))
