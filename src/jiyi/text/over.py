@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from jiyi.text.places import place_at_start
-from jiyi.text.topics import CLAUSE_CUT, ENDINGS, Lex, names
+from jiyi.text.topics import CLAUSE_CUT, ENDINGS, Lex, degree_complement, names
 
 _P = re.compile
 
@@ -68,6 +68,8 @@ def ends_named(text: str, lang: str, name: str) -> bool:
         clause = text[start:end]
         for lex in _ENDERS:
             for e in (lex.zh if lang == "zh" else lex.en).finditer(clause):
+                if lang == "zh" and degree_complement(clause, e):
+                    continue  # 小橘热死了: very hot, not gone
                 gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
                 between = text[e.end() + start:m.start()] if m.start() > e.end() + start else ""
                 if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):

@@ -123,7 +123,7 @@ _CLASSES: tuple[_Class, ...] = (
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
     _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
-                           r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
+                           r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
                            r"新(?:的)?城市是|新家在|新地址在|现在窝在|"
                            r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
                            r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
@@ -143,7 +143,7 @@ _CLASSES: tuple[_Class, ...] = (
            ("partner",), "from"),
     _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
-                           r"领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
+                           r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b")),
@@ -203,6 +203,8 @@ def change_of(text: str, lang: str) -> Change | None:
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
     for cls in _CLASSES:
         m = cls.lex.search(text, lang)
+        if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
+            m = next((n for n in cls.lex.zh.finditer(text, m.end()) if not degree_complement(text, n)), None)
         if m is None:
             continue
         named = tuple(f for f in cls.families if f in cues)
@@ -223,6 +225,27 @@ def change_of(text: str, lang: str) -> Change | None:
     return None
 
 
+def degree_complement(text: str, m: re.Match[str]) -> bool:
+    """累死了 / 冷死了 / 笑死: 死 after a predicate says "extremely", not a death (狗死了, 病死了).
+
+    Read from the part-of-speech tags: 死 fused to a verb or adjective (累死, 饿死) or right after one
+    (冷 死), other than the ways of dying (病死, 老死)."""
+    if not m.group(0).startswith("死"):
+        return False
+    from jiyi.text.lexical import tagged
+
+    pos, prev = 0, None
+    for word, tag in tagged(text):
+        start, pos = pos, pos + len(word)
+        if start <= m.start() < pos:
+            if word != "死":
+                return word.endswith("死") and word[:-1] not in _WAYS_OF_DYING
+            return prev is not None and prev[1] in ("v", "a", "ad", "vd", "an") and prev[0] not in _WAYS_OF_DYING
+        prev = (word, tag)
+    return False
+
+
+_WAYS_OF_DYING = frozenset({"病", "老", "撞", "冻", "淹", "摔", "咬", "毒", "被"})
 _EN_LEFT_OBJECT = _P(r"(?i)\s+(?:my|the|a|an|his|her|their|our|User's|some|all)\s+(?:\w+\s+)?(?P<obj>[\w-]+)")
 
 
