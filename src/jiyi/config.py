@@ -86,6 +86,8 @@ class Settings(BaseSettings):
         20, description="write a session summary every N user rounds (0: only at end_session)")
     context_compress: bool = Field(
         False, description="build_context asks the LLM to compress memories that exceed the budget")
+    group_context: bool = Field(
+        True, description="build_context shows other members' standing facts from group sessions the user shared")
 
     episode_context: Literal["joint", "mean", "off"] = Field(
         "joint", description="episode context vectors: embed prev+turn (joint), average the two (mean), or none")

@@ -32,6 +32,7 @@ from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
 from jiyi.read.curate import assemble
 from jiyi.read.gate import asked_categories
+from jiyi.read.group import group_hits
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -60,6 +61,7 @@ from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
+from jiyi.write.groups import join_group
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
@@ -146,10 +148,19 @@ class Memory:
     # ---- write -------------------------------------------------------------------------------
     def add(self, messages: str | Mapping[str, Any] | Sequence[Mapping[str, Any]], *, user_id: str,
             session_id: str | None = None, agent_id: str | None = None,
-            metadata: Mapping[str, Any] | None = None, sync: bool = False) -> AddResult:
-        """Accept messages durably; extraction runs in the background (``sync=True`` waits)."""
+            metadata: Mapping[str, Any] | None = None, sync: bool = False, group: bool = False) -> AddResult:
+        """Accept messages durably; extraction runs in the background (``sync=True`` waits).
+
+        ``group=True``: ``session_id`` is a group chat whose members are stored per sender (each
+        under their own ``user_id``); members who all said so see each other's standing facts from
+        it in ``build_context`` (:mod:`jiyi.read.group`).
+        """
         scope = self._scope(user_id)
         session_id = validate_optional_id(session_id, "session_id")
+        if not isinstance(group, bool):
+            raise InvalidInput("group must be true or false")
+        if group and session_id is None:
+            raise InvalidInput("group=True needs the group chat's session_id")
         agent_id = validate_optional_id(agent_id, "agent_id")
         metadata = check_metadata(metadata)
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
@@ -157,6 +168,8 @@ class Memory:
         protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
         msgs = [m for m, _ in protected]
         forget = [r.describe() for r in split_forget_messages(msgs)[0]]
+        if group and session_id is not None:
+            join_group(self.store, scope, session_id)
         payload = {"messages": [{**message_to_dict(m), **({SEALED_KEY: sealed} if sealed else {})}
                                 for m, sealed in protected],
                    "session_id": session_id, "agent_id": agent_id, "metadata": dict(metadata or {})}
@@ -451,8 +464,12 @@ class Memory:
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)
-        if self.keyring is not None:  # the profile comes from the store: opened like search's hits
+        if self.settings.group_context:
+            block.group = group_hits(self.store, self._scope(user_id), self.embedder.embed_query(query),
+                                     at=self.clock.now())
+        if self.keyring is not None:  # the profile and the group come from the store: opened like search's hits
             block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
+            block.group = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.group]
         lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)
         if self.llm is not None and (self.settings.context_compress if compress is None else compress):
             return compress_context(block, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,

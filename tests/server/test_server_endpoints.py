@@ -214,3 +214,16 @@ def test_unknown_routes_and_methods_answer_json(anon: httpx.Client, acme: httpx.
     assert nope.status_code == 404 and error_code(nope) == "not_found"
     wrong = acme.put("/v1/memories/search", json={})
     assert wrong.status_code == 405 and error_code(wrong) == "method_not_allowed"
+
+
+def test_a_group_chat_added_per_sender_shares_standing_facts_between_its_members(acme: httpx.Client,
+                                                                                 uid: str) -> None:
+    group, hao, tang = f"group-{uid}", f"{uid}-hao", f"{uid}-tang"
+    for user, name, text in ((hao, "阿豪", "我对猫毛过敏"), (tang, "糖糖", "周末来我家玩吧")):
+        resp = acme.post("/v1/memories", json={"messages": [{"role": "user", "content": text, "name": name}],
+                                               "user_id": user, "session_id": group, "group": True, "sync": True})
+        assert resp.status_code == 200, resp.text
+    ctx = acme.post("/v1/context", json={"query": "我想养只猫", "user_id": tang}).json()["context"]
+    assert re.search(r"(?m)^- 阿豪.*猫毛", ctx), ctx
+    bad = acme.post("/v1/memories", json={"messages": "hi", "user_id": tang, "group": True})
+    assert bad.status_code == 422 and "session_id" in bad.text

@@ -188,6 +188,19 @@ def test_users_include_those_with_only_buffered_state(store: Store, data) -> Non
     assert store.tenants() == ["acme"]
 
 
+def test_session_members_are_the_other_users_of_the_tenant_in_those_sessions(store: Store, data) -> None:
+    carol, other_tenant = Scope("acme", "carol"), Scope("globex", "dave")
+    data.put(store, data.record("a1", session_id="group"), data.record("a2", session_id="dm"), data.record("a3"))
+    data.put(store, data.record("b1", scope=data.bob, session_id="group"),
+             data.record("b2", scope=data.bob, session_id="old"))
+    data.put(store, data.record("c1", scope=carol, session_id="group"))
+    data.put(store, data.record("d1", scope=other_tenant, session_id="group"))
+    assert store.session_members(data.alice, ["group", "dm", "old"]) == {"group": ["bob", "carol"], "old": ["bob"]}
+    assert store.session_members(data.alice, ["dm"]) == {}
+    assert store.session_members(data.bob, ["group"]) == {"group": ["alice", "carol"]}
+    assert store.session_members(data.alice, []) == {}
+
+
 def test_writes_and_deletes_stay_in_their_scope(store: Store, data) -> None:
     _seed_three_owners(store, data)
     store.record_hits(data.bob, ["m1"], data.at(30))

@@ -48,6 +48,7 @@ SCOPE_FREE_INDEXES = {
     "jobs_id",
     "memory_vectors_hnsw_content",
     "memory_vectors_hnsw_context",
+    "memories_session",  # Store.session_members: a group chat's speakers, across users by design
 }
 
 

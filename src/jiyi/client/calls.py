@@ -185,9 +185,9 @@ def gc_report(d: dict[str, Any]) -> GcReport:
 
 
 def add(messages: Any, *, user_id: str, session_id: str | None, agent_id: str | None,
-        metadata: Mapping[str, Any] | None, sync: bool) -> Call[AddResult]:
+        metadata: Mapping[str, Any] | None, sync: bool, group: bool = False) -> Call[AddResult]:
     body = _fields(messages=messages, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                   metadata=metadata, sync=sync)
+                   metadata=metadata, sync=sync, group=group)
     return Call("POST", "/v1/memories", add_result, body)
 
 

@@ -65,10 +65,11 @@ class JiyiClient:
         return call.finish(resp)
 
     def add(self, messages: Messages, *, user_id: str, session_id: str | None = None, agent_id: str | None = None,
-            metadata: Mapping[str, Any] | None = None, sync: bool = False) -> AddResult:
-        """Accept messages durably; ``sync=True`` waits for extraction and returns its events."""
+            metadata: Mapping[str, Any] | None = None, sync: bool = False, group: bool = False) -> AddResult:
+        """Accept messages durably; ``sync=True`` waits for extraction and returns its events;
+        ``group=True``: ``session_id`` is a group chat stored per sender."""
         return self._send(calls.add(messages, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                                    metadata=metadata, sync=sync))
+                                    metadata=metadata, sync=sync, group=group))
 
     def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
         """Close a session: pending extraction runs and its turns are summarised; returns the summaries."""
@@ -232,9 +233,9 @@ class AsyncJiyiClient:
 
     async def add(self, messages: Messages, *, user_id: str, session_id: str | None = None,
                   agent_id: str | None = None, metadata: Mapping[str, Any] | None = None,
-                  sync: bool = False) -> AddResult:
+                  sync: bool = False, group: bool = False) -> AddResult:
         return await self._send(calls.add(messages, user_id=user_id, session_id=session_id, agent_id=agent_id,
-                                          metadata=metadata, sync=sync))
+                                          metadata=metadata, sync=sync, group=group))
 
     async def end_session(self, *, user_id: str, session_id: str) -> list[MemoryRecord]:
         return await self._send(calls.end_session(user_id=user_id, session_id=session_id))

@@ -42,11 +42,12 @@ def compress_context(hits: Sequence[Hit] | Block, *, llm: LLM, budget_tokens: in
     """The context block for ``hits`` within ``budget_tokens``, compressed by ``llm`` if it would not fit.
 
     ``hits`` is a :class:`~jiyi.read.context.Block` or a ranked list; compressed lines
-    keep the kind of their first source (the profile and past headings are not kept).
+    keep the kind of their first source (the profile and past headings are not kept; other group
+    members' lines, which must stay theirs, are left out of a compressed block).
     """
     block = hits if isinstance(hits, Block) else Block(found=drop_covered_episodes(hits))
     chosen = [*block.profile, *block.found, *block.past]
-    full = render(block.found, lang, tz=tz, profile=block.profile, past=block.past)
+    full = render(block.found, lang, tz=tz, profile=block.profile, past=block.past, group=block.group)
     if not chosen or count_tokens(full) <= budget_tokens:
         return full
     labels = {f"h{i}": hit for i, hit in enumerate(chosen, start=1)}

@@ -42,6 +42,7 @@ _TITLES = {
 }
 _PROFILE_TITLE = {"zh": "用户档案（长期有效）", "en": "Profile (standing facts)"}
 _PAST_TITLE = {"zh": "已经过去（不是当前情况）", "en": "Past (no longer current)"}
+_GROUP_TITLE = {"zh": "群聊里的其他人（不是用户本人）", "en": "Others in the user's group chats (not the user)"}
 _ORDER = (Kind.FACT, Kind.RELATION, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.EVENT, Kind.SUMMARY, Kind.EPISODE)
 
 
@@ -52,9 +53,10 @@ class Block:
     found: list[Hit] = field(default_factory=list)
     profile: list[Hit] = field(default_factory=list)
     past: list[Hit] = field(default_factory=list)
+    group: list[Hit] = field(default_factory=list)  # other members' standing facts (jiyi.read.group)
 
     def __bool__(self) -> bool:
-        return bool(self.found or self.profile or self.past)
+        return bool(self.found or self.profile or self.past or self.group)
 
 
 def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
@@ -70,9 +72,9 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
 
 
 def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile: Sequence[Hit] = (),
-           past: Sequence[Hit] = (), compact: bool = False) -> str:
+           past: Sequence[Hit] = (), group: Sequence[Hit] = (), compact: bool = False) -> str:
     """The block for exactly these memories (no budget applied)."""
-    if not (hits or profile or past):
+    if not (hits or profile or past or group):
         return ""
     lines = ["<memories>", (_SHORT_HEAD if compact else _HEAD)[lang]]
     if compact:  # a tiny budget: one list, most important first, no section titles
@@ -82,13 +84,16 @@ def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile
             lines.append(f"## {_PROFILE_TITLE[lang]}")
             lines.extend(render_line(h, lang, tz) for h in profile)
         for kind in _ORDER:
-            group = [h for h in hits if h.record.kind is kind]
-            if group:
+            of_kind = [h for h in hits if h.record.kind is kind]
+            if of_kind:
                 lines.append(f"## {_TITLES[lang][kind]}")
-                lines.extend(render_line(h, lang, tz) for h in group)
+                lines.extend(render_line(h, lang, tz) for h in of_kind)
     if past:
         lines.append(f"## {_PAST_TITLE[lang]}")
         lines.extend(render_line(h, lang, tz) for h in past)
+    if group:
+        lines.append(f"## {_GROUP_TITLE[lang]}")
+        lines.extend(render_line(h, lang, tz) for h in group)
     lines.append("</memories>")
     return "\n".join(lines)
 
@@ -115,12 +120,13 @@ def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, coun
     block = hits if isinstance(hits, Block) else Block(found=drop_covered_episodes(hits))
     if not block:
         return ""
-    first = (block.profile or block.found or block.past)[:1]
+    first = (block.profile or block.found or block.past or block.group)[:1]
     compact = count_tokens(render(first, lang, tz=tz)) > budget_tokens
     chosen = Block()
 
     def fits() -> bool:
-        text = render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, compact=compact)
+        text = render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, group=chosen.group,
+                      compact=compact)
         return count_tokens(text) <= budget_tokens
 
     share = profile_share * budget_tokens
@@ -135,7 +141,7 @@ def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, coun
         else:
             chosen.profile.pop()
     shown = {h.id for h in chosen.profile}
-    for part in ("found", "past"):
+    for part in ("found", "past", "group"):
         for hit in getattr(block, part):
             if hit.id in shown:  # already in the profile
                 continue
@@ -144,4 +150,5 @@ def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, coun
                 getattr(chosen, part).pop()
     if not chosen:
         return ""
-    return render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, compact=compact)
+    return render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, group=chosen.group,
+                  compact=compact)

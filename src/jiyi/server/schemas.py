@@ -120,6 +120,8 @@ class AddRequest(Request):
     agent_id: str | None = AgentId
     metadata: dict[str, Any] | None = None
     sync: bool = Field(False, description="Wait until extraction has run and return what it did.")
+    group: bool = Field(False, description="session_id is a group chat stored per sender: members who all say "
+                                           "so see each other's standing facts from it in their context blocks.")
 
 
 class EndSessionRequest(Request):

@@ -278,6 +278,9 @@ class Store(Protocol):
     def vectors(self, scope: Scope, ids: Sequence[str], channel: str = "content") -> dict[str, np.ndarray]: ...
     def users(self, tenant: str) -> builtins.list[str]: ...
     def tenants(self) -> builtins.list[str]: ...
+    def session_members(self, scope: Scope, session_ids: Sequence[str]) -> dict[str, builtins.list[str]]:
+        """The other users of ``scope.tenant`` with memories in each of ``session_ids`` (a group chat
+        stored per sender), sorted; sessions no one else has memories in are absent."""
 
     # search routes: (id, score) best first
     def vector_search(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -105,13 +105,14 @@ def run_scenario(scenario: Scenario, probes: Iterable[Probe], config: Mapping[st
         folder = Path(tmp)
         first = scenario.messages[0].timestamp if scenario.messages else ordered[0][1].at
         clock = FrozenClock(first)
+        groups = group_chats(scenario.messages)
         settings = {"home": str(folder), "background_worker": False, **config}
         with Memory(path=folder / "scenario.db", clock=clock, embedder=embedder, **settings) as mem:
             for index, probe in ordered:
                 due = [m for m in pending if m.timestamp <= probe.at]
                 pending = pending[len(due):]
                 t0 = time.perf_counter()
-                ingest(mem, clock, due)
+                ingest(mem, clock, due, groups)
                 if report is not None:
                     report.ingest_seconds += time.perf_counter() - t0
                     report.messages += len(due)
@@ -120,11 +121,25 @@ def run_scenario(scenario: Scenario, probes: Iterable[Probe], config: Mapping[st
     return [results[i] for i in sorted(results)]
 
 
-def ingest(mem: Memory, clock: FrozenClock, messages: Sequence[ScenarioMessage]) -> None:
-    """Consecutive messages of one user in one session form one ``add``, at its last message's time."""
+def ingest(mem: Memory, clock: FrozenClock, messages: Sequence[ScenarioMessage],
+           groups: Collection[str | None] | None = None) -> None:
+    """Consecutive messages of one user in one session form one ``add``, at its last message's time.
+
+    A session in ``groups`` (default: those of ``messages`` with several users) is a group chat
+    stored per sender, added with ``group=True``."""
+    groups = group_chats(messages) if groups is None else groups
     for batch in _batches(messages):
         clock.set(batch[-1].timestamp)
-        mem.add([_as_message(m) for m in batch], user_id=batch[0].user, session_id=batch[0].session, sync=True)
+        mem.add([_as_message(m) for m in batch], user_id=batch[0].user, session_id=batch[0].session, sync=True,
+                group=batch[0].session in groups)
+
+
+def group_chats(messages: Sequence[ScenarioMessage]) -> set[str | None]:
+    """The sessions whose messages come from more than one user."""
+    speakers: dict[str | None, set[str]] = {}
+    for m in messages:
+        speakers.setdefault(m.session, set()).add(m.user)
+    return {s for s, users in speakers.items() if s is not None and len(users) > 1}
 
 
 def _batches(messages: Sequence[ScenarioMessage]) -> list[list[ScenarioMessage]]:

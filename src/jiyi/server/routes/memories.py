@@ -54,7 +54,7 @@ def add(req: AddRequest, mem: MemoryDep) -> dict[str, Any]:
         items = messages if isinstance(messages, list) else [messages]
         messages = [m.model_dump(exclude_none=True) for m in items]
     result = mem.add(messages, user_id=req.user_id, session_id=req.session_id, agent_id=req.agent_id,
-                     metadata=req.metadata, sync=req.sync)
+                     metadata=req.metadata, sync=req.sync, group=req.group)
     return result.to_dict()
 
 

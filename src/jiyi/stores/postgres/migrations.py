@@ -188,6 +188,14 @@ MIGRATIONS: list[Migration] = [
     END $$;
     """,
     ),
+    # A group chat's other speakers (Store.session_members) found without a scan.
+    Migration(
+        3,
+        "session_members",
+        """
+    CREATE INDEX IF NOT EXISTS memories_session ON memories (tenant, session_id, user_id) WHERE session_id IS NOT NULL;
+    """,
+    ),
 ]
 
 

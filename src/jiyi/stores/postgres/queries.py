@@ -361,6 +361,21 @@ def export_page(
     return [(int(r[0]), row_record(r[1:])) for r in rows]
 
 
+def session_members(conn: psycopg.Connection[Any], scope: Scope, session_ids: Sequence[str]) -> dict[str, list[str]]:
+    """Other users of ``scope.tenant`` with memories in each of ``session_ids``."""
+    if not session_ids:
+        return {}
+    rows = conn.execute(
+        "SELECT DISTINCT session_id, user_id FROM memories WHERE tenant = %s AND session_id = ANY(%s) "
+        "AND user_id <> %s ORDER BY 1, 2",
+        (scope.tenant, list(session_ids), scope.user_id),
+    )
+    out: dict[str, list[str]] = {}
+    for session, user in rows:
+        out.setdefault(session, []).append(user)
+    return out
+
+
 def owners(conn: psycopg.Connection[Any], tenant: str | None) -> list[str]:
     """Users of ``tenant`` (or, with None, all tenants) that hold memories or state."""
     if tenant is None:

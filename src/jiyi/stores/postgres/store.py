@@ -28,6 +28,10 @@ keyword GIN index leads with ``(tenant, user_id)`` through ``btree_gin``.
 ``FOR UPDATE SKIP LOCKED``, which Citus allows only on one node: keep ``jobs``,
 ``jiyi_meta`` and ``jiyi_migrations`` on the coordinator
 (``citus_add_local_table_to_metadata``); they hold only in-flight work and settings.
+One read crosses users by design: ``session_members`` (a group chat's other speakers,
+for ``build_context``'s group section) uses ``memories_session``, which leads with
+``(tenant, session_id)``; under Citus it fans out to every shard (``group_context=false``
+turns it off).
 """
 
 from __future__ import annotations
@@ -329,6 +333,10 @@ class PostgresStore:
     def tenants(self) -> builtins.list[str]:
         with self._conn() as conn:
             return queries.owners(conn, None)
+
+    def session_members(self, scope: Scope, session_ids: Sequence[str]) -> dict[str, builtins.list[str]]:
+        with self._conn() as conn:
+            return queries.session_members(conn, scope, session_ids)
 
     # -- search routes -----------------------------------------------------------------
 

@@ -222,3 +222,10 @@ def m003_drop_context_copies(conn: sqlite3.Connection) -> None:
     UPDATE user_generations SET gen = gen + 1
     """,
     )
+
+
+@migration(4)
+def m004_session_members(conn: sqlite3.Connection) -> None:
+    """Index memories by session, so a group chat's other speakers are found without a scan
+    (``Store.session_members``)."""
+    _script(conn, "CREATE INDEX IF NOT EXISTS memories_session ON memories (tenant, session_id, user_id) WHERE session_id IS NOT NULL")

@@ -221,6 +221,19 @@ def owners(conn: sqlite3.Connection, tenant: str | None) -> list[str]:
     return [r[0] for r in conn.execute(sql, (tenant, tenant))]
 
 
+def session_members(conn: sqlite3.Connection, scope: Scope, session_ids: Sequence[str]) -> dict[str, list[str]]:
+    """Other users of ``scope.tenant`` with memories in each of ``session_ids``."""
+    if not session_ids:
+        return {}
+    marks = ", ".join("?" * len(session_ids))
+    sql = (f"SELECT DISTINCT session_id, user_id FROM memories WHERE tenant = ? AND session_id IN ({marks}) "
+           "AND user_id <> ? ORDER BY 1, 2")
+    out: dict[str, list[str]] = {}
+    for session, user in conn.execute(sql, (scope.tenant, *session_ids, scope.user_id)):
+        out.setdefault(session, []).append(user)
+    return out
+
+
 def generation(conn: sqlite3.Connection, scope: Scope) -> int:
     """The user's write generation (0 before the first write); see ``writes.bump_generation``."""
     row = conn.execute(

@@ -330,6 +330,9 @@ class SQLiteStore:
     def tenants(self) -> builtins.list[str]:
         return queries.owners(self._pool.get(), None)
 
+    def session_members(self, scope: Scope, session_ids: Sequence[str]) -> dict[str, builtins.list[str]]:
+        return queries.session_members(self._pool.get(), scope, session_ids)
+
     # -- search routes -----------------------------------------------------------------
 
     def vector_search(

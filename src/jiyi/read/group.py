@@ -1,0 +1,85 @@
+"""Others in the user's group chats: their standing facts, for a reply that involves them.
+
+A group chat stored per sender (each member under their own user id, one session id for the
+group, added with ``group=True``: jiyi.write.groups) keeps 阿豪's "我猫毛过敏" under 阿豪. When 糖糖 later asks "周末大家来我家玩，我想养只猫，
+会有问题吗", her reply needs that allergy, and it must stay 阿豪's. So the block of a user
+who took part in group sessions carries a short section of the other members' standing facts
+(:data:`LINES` at most), chosen the way the user's own profile is, by kind, slot and
+importance, and ranked by similarity to the query.
+
+Only what a member said *in a group session both declared* is shown: a member's private
+chats stay theirs, and users who merely share a session id ("default") see nothing of each other. Sensitive memories, lapsed ones and text that instructs the bot are never shown;
+erasing a member's memories removes them here too, since nothing is copied.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import numpy as np
+
+from jiyi.read.gate import lapsed, passes_gate
+from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
+from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text.injection import instructs_the_bot
+from jiyi.write.groups import group_sessions
+
+#: The user's most recent group sessions whose other speakers are looked at.
+SESSIONS = 20
+#: Most members read per session (a large group's first ones, by id).
+MEMBERS = 12
+#: Most of a member's memories of one session that are read.
+SCAN = 200
+#: Most lines the section shows.
+LINES = 3
+_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION)
+_SUBJECT = re.compile(r"^(?:用户|User)(?=\W|的|是|在|对|不|有|喜|讨|住|叫|养|s\b|'s\b)")
+
+
+def member_standing(rec: MemoryRecord) -> bool:
+    """Is ``rec`` (a member's own memory) one of their standing facts? The profile's rule, where a
+    slot held by the member's name (``pref/坚果@阿豪``) is their own."""
+    if rec.kind not in _KINDS or instructs_the_bot(rec.content):
+        return False
+    slot = (rec.slot or "").partition("@")[0]
+    return (slot.startswith(STANDING_SLOTS) and not slot.startswith(PASSING_SLOTS)) or (
+        rec.importance >= STANDING_IMPORTANCE)
+
+
+def as_member(rec: MemoryRecord) -> MemoryRecord:
+    """``rec`` with its subject named: "用户不吃坚果" said by 阿豪 reads "阿豪不吃坚果" in another's block."""
+    who = rec.speaker or rec.user_id
+    content = _SUBJECT.sub(lambda _: who, rec.content, count=1)
+    if who.lower() not in content.lower():
+        content = f"{who}: {content}"
+    return rec.replace(content=content)
+
+
+def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime) -> list[Hit]:
+    """The other members' standing facts from the sessions ``scope``'s user shared with them, best first."""
+    found: list[tuple[float, MemoryRecord]] = []
+    seen: set[tuple[str, str]] = set()
+    mine = group_sessions(store, scope)[:SESSIONS]
+    declared: dict[str, list[str]] = {}
+    for session, members in store.session_members(scope, mine).items():
+        for user in members[:MEMBERS]:
+            member = Scope(scope.tenant, user)
+            if user not in declared:
+                declared[user] = group_sessions(store, member)
+            if session not in declared[user]:
+                continue  # a session id they share, but not a group chat they said they are in
+            flt = RecordFilter(kinds=_KINDS, statuses=(Status.ACTIVE,), session_id=session, include_sensitive=False)
+            recs = [r for r in store.list(member, flt, SCAN)
+                    if (user, r.id) not in seen and member_standing(r) and not lapsed(r, at)
+                    and passes_gate(r, at=at, historical=False, show_sensitive=False)]
+            if not recs:
+                continue
+            vecs = store.vectors(member, [r.id for r in recs])
+            for rec in recs:
+                seen.add((user, rec.id))
+                if (vec := vecs.get(rec.id)) is not None:
+                    found.append((float(np.dot(query_vec, vec)), rec))
+    found.sort(key=lambda sr: (-sr[0], sr[1].id))
+    return [Hit(as_member(rec), score, {"group": score}) for score, rec in found[:LINES]]

@@ -1,0 +1,103 @@
+"""A group chat stored per sender: a member's block carries the others' standing facts, and they stay theirs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from jiyi.memory import Memory
+from jiyi.read.context import _GROUP_TITLE
+from jiyi.read.group import LINES, as_member
+from jiyi.records import Kind, MemoryRecord
+
+GROUP = "qq-group-42"
+
+
+def say(mem: Memory, user: str, name: str | None, text: str, session: str = GROUP, group: bool | None = None) -> None:
+    msg = {"role": "user", "content": text, **({"name": name} if name else {})}
+    mem.add([msg], user_id=user, session_id=session, sync=True, group=session == GROUP if group is None else group)
+
+
+def section(block: str, lang: str = "zh") -> list[str]:
+    """The lines under the group heading."""
+    if f"## {_GROUP_TITLE[lang]}" not in block:
+        return []
+    after = block.split(f"## {_GROUP_TITLE[lang]}", 1)[1]
+    return [ln for ln in after.splitlines() if ln.startswith("- ")]
+
+
+@pytest.fixture
+def group(mem: Memory) -> Memory:
+    say(mem, "u-hao", "阿豪", "我对猫毛过敏，一靠近猫就打喷嚏")
+    say(mem, "u-tang", "糖糖", "周末来我家玩桌游吧")
+    say(mem, "u-lin", "林姐", "我不吃坚果")
+    return mem
+
+
+def test_a_members_allergy_said_in_the_group_reaches_anothers_block_as_theirs(group: Memory) -> None:
+    block = group.build_context("我想养只猫，周末朋友常来家里玩，会有问题吗", user_id="u-tang")
+    lines = section(block)
+    assert any("阿豪" in ln and "猫毛" in ln for ln in lines), block
+    assert not re.search(r"(?m)^- 用户.*猫毛", block)  # never the asker's own allergy
+
+
+def test_a_members_private_chat_stays_private(group: Memory) -> None:
+    say(group, "u-hao", "阿豪", "我对芒果过敏", session="dm-hao")
+    block = group.build_context("帮我做个水果拼盘", user_id="u-tang")
+    assert "芒果" not in block and "猫毛" in block
+
+
+def test_someone_who_shared_no_session_sees_nothing_of_the_group(group: Memory) -> None:
+    say(group, "u-stranger", "路人", "我想养只猫", session="dm-stranger")
+    block = group.build_context("我想养只猫", user_id="u-stranger")
+    assert "阿豪" not in block and _GROUP_TITLE["zh"] not in block
+
+
+def test_a_shared_session_id_is_no_group_unless_both_said_so(mem: Memory) -> None:
+    for group in (False, True):  # "default" for everyone: u-a said it is no group, then only u-a said it is
+        say(mem, "u-a", None, "我对虾过敏", session="default", group=False)
+        say(mem, "u-b", None, "周末吃海鲜自助吧", session="default", group=group)
+        assert "虾过敏" not in mem.build_context("周末吃海鲜自助", user_id="u-b")
+
+
+def test_group_needs_a_session(mem: Memory) -> None:
+    from jiyi.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="session_id"):
+        mem.add("我对虾过敏", user_id="u-a", group=True)
+
+
+def test_secrets_and_erased_members_never_show(group: Memory) -> None:
+    say(group, "u-hao", "阿豪", "我的身份证号是110101199003071234")
+    block = group.build_context("我想养只猫", user_id="u-tang")
+    assert "110101199003071234" not in block and "猫毛" in block
+    group.delete_all(user_id="u-hao")
+    assert "猫毛" not in group.build_context("我想养只猫", user_id="u-tang")
+
+
+def test_the_section_can_be_turned_off(make_memory) -> None:
+    mem = make_memory(group_context=False)
+    say(mem, "u-hao", "阿豪", "我对猫毛过敏")
+    say(mem, "u-tang", "糖糖", "周末来我家玩桌游吧")
+    block = mem.build_context("我想养只猫", user_id="u-tang")
+    assert "阿豪" not in block and _GROUP_TITLE["zh"] not in block
+
+
+def test_at_most_a_few_lines_of_others_are_shown(mem: Memory) -> None:
+    for i, food in enumerate(["花生", "芒果", "虾", "牛奶", "菠萝"]):
+        say(mem, f"u-{i}", f"群友{i}", f"我对{food}过敏")
+    say(mem, "u-tang", "糖糖", "周末聚餐大家想吃什么")
+    lines = section(mem.build_context("周末聚餐吃什么", user_id="u-tang"))
+    assert 1 <= len(lines) <= LINES
+    assert all(re.match(r"- 群友\d", ln) for ln in lines), lines
+
+
+def test_a_subject_left_as_the_user_is_named_after_its_speaker(mem: Memory) -> None:
+    rec = MemoryRecord(id="m", tenant="t", user_id="u-hal", content="User is allergic to shellfish",
+                       kind=Kind.FACT, created_at=mem.clock.now(), updated_at=mem.clock.now(), speaker="hal")
+    assert as_member(rec).content == "hal is allergic to shellfish"
+    nameless = rec.replace(speaker=None, content="用户不吃坚果")
+    assert as_member(nameless).content == "u-hal不吃坚果"
+    elsewhere = rec.replace(content="Peanuts are banned at the office")
+    assert as_member(elsewhere).content == "hal: Peanuts are banned at the office"
