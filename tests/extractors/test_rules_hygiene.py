@@ -83,6 +83,11 @@ def test_a_pointer_that_opens_what_is_remembered_is_no_part_of_it(text: str, con
     assert [c.content for c in run(text)] == [content]
 
 
+@pytest.mark.parametrize("text", ["remember this okay?? really important", "记住这个 好吗 非常重要", "note that pls, super important"])
+def test_a_request_to_remember_that_only_points_and_stresses_keeps_nothing(text: str) -> None:
+    assert not [c for c in run(text) if "remember" in c.content or "记住" in c.content], [c.content for c in run(text)]
+
+
 @pytest.mark.parametrize(("text", "slot"), [("能不能记住我对鹌鹑蛋过敏？", "allergy/鹌鹑蛋"), ("你能记住我对鹌鹑蛋过敏吗？", "allergy/鹌鹑蛋"),
                                             ("Could you remember that I'm vegan?", "diet/type")])
 def test_a_request_to_remember_put_as_a_question_is_a_request(text: str, slot: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.read.noise import asks_about_bot, asks_what_was_asked, is_noise, only_asks, says_little
+from jiyi.read.noise import asks_about_bot, asks_what_was_asked, is_noise, momentary, only_asks, says_little
 
 
 @pytest.mark.parametrize("text", ["你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！杭州很美。", "在呢～",
@@ -38,13 +38,25 @@ def test_a_chinese_turn_that_names_nothing_says_little(text: str) -> None:
     assert says_little(text)
 
 
-@pytest.mark.parametrize("text", ["最近想吃清淡点", "周末陪女儿去了趟公园", "又被老板骂了", "今天好冷"])
+@pytest.mark.parametrize("text", ["最近想吃清淡点", "周末陪女儿去了趟公园", "又被老板骂了", "这家店的面好咸"])
 def test_a_chinese_turn_that_names_a_thing_or_a_quality_says_something(text: str) -> None:
     assert not says_little(text)
 
 
 def test_numbers_always_say_something() -> None:
     assert not says_little("8点") and not says_little("room 42")
+
+
+@pytest.mark.parametrize("text", ["唉 追剧去了 嘿嘿", "待会 洗澡", "先去打球了", "热死了，今天升温了", "it's 3 degrees, ugh",
+                                  "gotta go cook", "so humid today", "ok off to bed"])
+def test_a_turn_that_only_tells_the_moment_says_little(text: str) -> None:
+    assert momentary(text) and says_little(text)
+
+
+@pytest.mark.parametrize("text", ["我搬去成都了", "回老家去了", "下周降温了记得提醒我带外套", "先去医院看了我妈",
+                                  "待会 去车站接我爸", "gotta go to the dentist about my molar", "it's 3 degrees in oslo, I live here now"])
+def test_news_in_a_turn_is_more_than_the_moment(text: str) -> None:
+    assert not momentary(text)
 
 
 @pytest.mark.parametrize(("query", "wanted"), [("你上次推荐的那本书叫啥", True), ("what did you suggest for dinner", True),
@@ -70,7 +82,7 @@ def test_asks_what_was_asked(query: str, wanted: bool) -> None:
 
 
 @pytest.mark.parametrize("text", ["请记住这一点，非常重要", "记住哦", "这个很重要！", "Remember that! It is really important",
-                                  "你一定要记住这段话"])
+                                  "你一定要记住这段话", "note this pls!! very important"])
 def test_a_bare_request_to_remember_is_noise(text: str) -> None:
     assert is_noise(text, assistant=False)
 

@@ -238,3 +238,25 @@ def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, cloc
     assert not episodes[turns[2]].metadata.get("outdated_by")
     block = mem.build_context("帮我安排下个月的计划" if turns[0][0] > "z" else "plan my next month", user_id="u")
     assert turns[0] not in block, block
+
+
+@pytest.mark.parametrize(("text", "cls"), [
+    ("饿死了，食堂今天没开", None),  # 死 after a predicate: "extremely"
+    ("困死了 昨晚加班到两点", None),
+    ("我家那只兔子上周死了", "lose"),  # 死 said of something: a death
+    ("它老死了，十六岁", "lose"),
+    ("上周把阿黄送到乡下爷爷那了", "lose"),  # 把X送到Y: X taken somewhere
+    ("开车把糯米送回绍兴了", "lose"),
+    ("我下个月回绍兴了", "move"),  # the user going back is a move
+])
+def test_what_a_chinese_ending_word_means_depends_on_what_stands_before_it(text: str, cls: str | None) -> None:
+    from jiyi.text.topics import change_of
+
+    change = change_of(text, "zh")
+    assert (change.cls if change else None) == cls, change
+
+
+def test_a_degree_complement_beside_a_name_ends_nothing(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我养了一只猫叫小橘", "小橘今天热死了，一直趴在地板上")
+    assert any(r.status is Status.ACTIVE and "小橘" in r.content for r in facts(mem)), \
+        [(r.status.value, r.content) for r in facts(mem)]

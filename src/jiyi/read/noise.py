@@ -39,8 +39,8 @@ _COURTESY = re.compile(
 _POINTER_REQUEST = re.compile(
     r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些|句话?|段话?|几句)?"
     r"|(?:这|那)?(?:一点|点|个|件事)?(?:真的|非常|很|特别|超级|十分|极其)?重要(?:的)?)(?:哦|啊|呀|哈|啦|了|嗷)*$"
-    r"|^(?:please\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)(?:\s+please)?$"
-    r"|^(?:this|that|it)(?:'s|\s+is)\s+(?:really\s+|very\s+|super\s+|so\s+)?important$",
+    r"|^(?:please\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)(?:\s+(?:please|pls|ok|okay|k))?$"
+    r"|^(?:(?:this|that|it)(?:'s|\s+is)\s+)?(?:really\s+|very\s+|super\s+|so\s+)?important$",
     re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -82,10 +82,49 @@ def content_units(text: str) -> int:
 
 def says_little(text: str) -> bool:
     """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me"),
-    or a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠")."""
+    a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), or one
+    that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad")."""
+    if momentary(text):
+        return True
     if re.search(r"\d", text):
         return False
     return content_units(text) < MIN_CONTENT or names_nothing(text)
+
+
+#: A clause that only tells what the moment is like or what the speaker goes off to do now: the
+#: weather ("降温了", "28 degrees in nov"), going off ("刷抖音去了", "等会 吃饭", "brb", "off to bed").
+_MOMENT_ZH = re.compile(
+    r"^(?:我|俺)?(?:先|这就|马上|得|要|准备)?(?:去|滚去)?(?![回到])[\u4e00-\u9fff]{1,5}去了$"
+    r"|^(?:我|俺)?(?:先|这就|马上)(?:去)?[\u4e00-\u9fff]{1,4}了$"
+    r"|^(?:等会儿?|等下|一会儿?|待会儿?|马上)(?:去|要|得)?[\u4e00-\u9fff]{1,4}$"
+    r"|^(?:今天|外面|这边|最近|这几天)?(?:好|太|真|巨|超|有点)?(?:冷|热|晒|闷|潮)(?:死了|了|啊|爆了)?$"
+    r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^\d+度$")
+_MOMENT_EN = re.compile(
+    r"(?i)^(?:brb|gtg|g2g|bbl|afk|ttyl)(?:\s+\w+)?$"
+    r"|^(?:ok(?:ay)?\s+)?(?:gotta|gonna|going\s+to|off\s+to|heading\s+(?:off\s+)?to)\s+(?:go\s+)?"
+    r"(?:eat|sleep|shower|bed|cook|nap|grab\s+\w+|make\s+dinner|get\s+food)(?:\s+\w+)?$"
+    r"|^(?:it'?s\s+)?\d+\s*(?:degrees|°c?|°f?)(?:\s+\w+){0,3}$"
+    r"|^(?:it'?s\s+)?(?:so|too|freezing|boiling|super)\s+(?:cold|hot|humid)(?:\s+\w+){0,2}$"
+    r"|^(?:it'?s\s+)?(?:raining|snowing|pouring)(?:\s+\w+){0,2}$")
+
+
+_PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
+#: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
+_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
+                       r"lol|lmao|ikr|ok(?:ay)?|k)$")
+
+
+def momentary(text: str) -> bool:
+    """Is every clause of ``text`` with content only the moment: the weather, or going off to do something now?"""
+    told = []
+    for clause in _PUNCT.split(text):
+        parts = [p for p in clause.split() if p] if _CJK.search(clause) else [clause.strip()]
+        kept = [p for p in parts  # 算了 刷抖音去了: what a space sets apart may be a reaction of its own
+                if p and not (is_smalltalk(p) or _COURTESY.match(p) or _LAUGH.match(p) or _REACTION.match(p))]
+        if kept:
+            told.append("".join(kept) if all(_CJK.search(p) for p in kept) else " ".join(kept))  # 等会 吃饭: one clause
+    return bool(told) and all((_MOMENT_ZH if _CJK.search(c) else _MOMENT_EN).match(_FILLER.sub("", c) or c)
+                              for c in told)
 
 
 #: tags of words that name something or say how it is (LAC's and jieba's): nouns, names, places,

@@ -35,8 +35,12 @@ _POINTERS_ZH = (r"(?:刚才|刚刚|之前|上面|前面|以上)?(?:说的)?(?:�
 _POINTERS_EN = (r"this|that|it|these|those|everything|all\s+(?:of\s+)?(?:this|that|it)|the\s+above|"
                 r"what\s+(?:User|I)\s+(?:just\s+)?(?:told|tell|said\s+to)\s+(?:the\s+assistant|you)|"
                 r"what\s+(?:User|I)\s+(?:just\s+)?said|User's\s+(?:preferences|info|information|details)")
-_POINTER_ONLY = re.compile(rf"(?i)^(?:用户要求记住：[\s，,。！!：:]*(?:{_POINTERS_ZH})(?:吧|哦|啊|了)?|"
-                           rf"User asked to remember:\s*(?:{_POINTERS_EN}))[\s，,。.!！]*$")
+#: what may follow a pointer without telling anything: a tag asking for agreement, or emphasis ("this ok?? super important")
+_AFTER_POINTER_ZH = r"(?:[\s，,。！!？?~～]*(?:好吗|好不好|行吗|行不行|可以吗|听到没|知道吗|记住没|(?:真的|非常|很|特别|超级|十分)?重要(?:的)?))*"
+_AFTER_POINTER_EN = (r"(?:[\s,.!?]*(?<![\w'])(?:ok(?:ay)?|k|pls|please|plz|alright|right|yeah|yes|got\s+it|thanks|thx|"
+                     r"(?:it'?s\s+|this\s+is\s+)?(?:really\s+|very\s+|super\s+|so\s+)?(?:important|crucial)))*")
+_POINTER_ONLY = re.compile(rf"(?i)^(?:用户要求记住：[\s，,。！!：:]*(?:{_POINTERS_ZH})(?:吧|哦|啊|了)?{_AFTER_POINTER_ZH}|"
+                           rf"User asked to remember:\s*(?:{_POINTERS_EN})?{_AFTER_POINTER_EN})[\s，,。.!！?？]*$")
 _HEDGE_ZH = re.compile(r"(?<!不)可能|不知道(?:是不是|会不会|能不能)|也许|或许|大概|说不定|不一定|不确定|不太确定|打算看看|考虑|犹豫|看情况|想试试|试试看|好像|似乎|八成|没准")
 _HEDGE_EN = re.compile(r"(?i)\b(?:maybe|perhaps|might|possibly|probably|thinking\s+(?:about|of)|considering|not\s+sure|"
                        r"wonder(?:ing)?\s+(?:if|whether)|"
