@@ -81,6 +81,11 @@ CHANGES = [
     ("residence", "I live in Leeds", "I got transferred to the Manchester office", "Leeds", "Manchester"),
     ("vehicle", "I drive a Honda Civic", "had to sell my car last month", "Honda Civic", "sell"),
     ("vehicle", "我开的是一辆特斯拉", "特斯拉已经转手了，现在坐地铁上班", "开的是一辆特斯拉", "转手"),
+    # the user as what the ending is done to, another as the subject
+    ("employer", "I work at Quarry Lane Bakery", "quarry lane let me go yesterday", "Quarry Lane", "let User go"),
+    ("employer", "我在启明物流上班", "启明物流上个月把我优化了", "启明物流工作", "优化"),
+    ("partner", "我女朋友叫若溪", "若溪把我甩了 三年白谈", "女朋友叫若溪", "甩"),
+    ("partner", "my boyfriend is Theo", "theo dumped me over text. over text!!", "boyfriend is Theo", "dumped"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
     ("pet", "I have a beagle named Pretzel", "had to put pretzel down yesterday, he was 15", "beagle named",
      "put pretzel down"),  # the breed is in no pet list: the name it was given ties the two

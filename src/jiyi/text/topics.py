@@ -134,7 +134,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
-    _Class("end", Lex(_P(r"分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
+    _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
@@ -159,7 +159,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
            ("pursuit",), "from"),
-    _Class("leave", Lex(_P(r"辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
+    _Class("leave", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:裁|开除|辞退|优化|炒)|辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|"
                             r"(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)?(?:地方|公司|单位|厂子?)[^，。,]{0,6}?(?:再也)?不(?:用|会|想)(?:再)?去了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
@@ -347,6 +347,21 @@ _EN_RECOVERED = _P(r"(?i)\b(?:found\s+(?:him|her|it|them)|(?<!never\s)(?<!n't\s)
 _EN_OTHERS_THING = _P(r"(?i)\bUser's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
                       r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|"
                       r"classmate|manager)s?\b")
+
+
+#: the user as what an ending is done to: "Brindle let User go", "she dumped User", 公司把用户裁了, 小雨把用户拉黑了
+_USER_AS_OBJECT = Lex(
+    _P(r"把用户\S{0,4}?(?:裁|开除|辞退|优化|辞了|甩|拉黑|删|踢|赶走|劝退)|(?:裁|开除|辞退|优化|甩|拉黑)了用户"),
+    _P(r"(?i)\b(?:let|laid|fired|sacked|dumped|ghosted|blocked|dropped|divorced|kicked|cut|axed|made)\s+User\b"
+       r"(?:\s+(?:go|off|out|redundant))?"))
+
+
+def users_change(text: str, lang: str, change: Change | None, *, named_subject: bool = False) -> bool:
+    """Is ``change`` (stated by ``text``) the user's own: the user its subject (:func:`about_user`), or
+    what a job's or a couple's ending is done to ("Brindle let User go", 天宇把用户甩了)?"""
+    if change is not None and change.cls in ("leave", "end", "over") and _USER_AS_OBJECT.search(text, lang):
+        return True
+    return about_user(text, lang, named_subject=named_subject)
 
 
 def someone_elses(text: str, lang: str) -> bool:

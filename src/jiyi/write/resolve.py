@@ -243,7 +243,7 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None  # 停了一天酒，明天体检: a pause, the habit stands
     if change.cls in ("lose", "over") and topics.recovered(text, lang):
         return None  # lost for twenty minutes, then found
-    return change if topics.about_user(text, lang, named_subject=change.cls in _NAMED_SUBJECT) else None
+    return change if topics.users_change(text, lang, change, named_subject=change.cls in _NAMED_SUBJECT) else None
 
 
 def topic_targets(cand: Candidate, change: topics.Change,

@@ -134,7 +134,8 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
             standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
     over = change is None and not standing and _over_named(text, work.lang)
     named = over or change is not None and change.cls in ("lose", "sell")
-    if change is None and not standing and not over or not topics.about_user(text, work.lang, named_subject=named):
+    if change is None and not standing and not over or not topics.users_change(text, work.lang, change,
+                                                                                named_subject=named):
         return []
     d = _draft(work, mine, None)
     d.kind = Kind.BEHAVIOR if change is None and standing == {"habit"} else Kind.FACT
@@ -160,7 +161,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
         text = _said_by_user(work.content(c), work.lang)
         change = topics.change_of(text, work.lang)
         if (change is None or topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)
-                or not topics.about_user(text, work.lang, named_subject=change.cls in ("lose", "sell"))):
+                or not topics.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
             continue
         d = _draft(work, [c], None)
         d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
