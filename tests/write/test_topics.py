@@ -81,6 +81,8 @@ CHANGES = [
     ("residence", "I live in Leeds", "I got transferred to the Manchester office", "Leeds", "Manchester"),
     ("vehicle", "I drive a Honda Civic", "had to sell my car last month", "Honda Civic", "sell"),
     ("vehicle", "我开的是一辆特斯拉", "特斯拉已经转手了，现在坐地铁上班", "开的是一辆特斯拉", "转手"),
+    ("employer", "working at maple court every weekday, same routine", "handed in my notice today", "maple court",
+     "notice"),  # a habit of work said without "I"
     # the user as what the ending is done to, another as the subject
     ("employer", "I work at Quarry Lane Bakery", "quarry lane let me go yesterday", "Quarry Lane", "let User go"),
     ("employer", "我在启明物流上班", "启明物流上个月把我优化了", "启明物流工作", "优化"),

@@ -491,7 +491,9 @@ _FRAMES: tuple[tuple[str, Lex], ...] = (
     ("employer", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
                          r"(?:工作|上班|任职|当|做|实习|教|打工|干活|兼职|值班|跑)"),
                       _P(r"(?i)^User (?:now |currently )?(?:works|is working|is employed|teaches|drives for|delivers for|"
-                         r"is an? [\w -]{2,30} (?:at|for))\b"))),
+                         r"is an? [\w -]{2,30} (?:at|for))\b|"
+                         r"^User: (?:now |currently |still )?(?:working|teaching|employed|driving|delivering|"
+                         r"interning|temping) (?:\w+ )?(?:at|for)\b"))),
     ("partner", Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])|^用户(?:和|跟)\S{1,6}在一起|"
                         r"^用户(?:已经)?结婚了|^用户在(?:谈恋爱|和\S{1,6}谈恋爱)"),
                      _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|gf|bf)\b|"

@@ -265,6 +265,8 @@ def en_habit(text: str) -> list[Draft]:
         return []
     start = text.lower().rfind("i ", 0, m.start() + 1) if m.group("adv") is None else m.start()
     content = third_person(text[max(start, 0):].strip().rstrip(".!,"), "en")
+    if re.match(r"[a-z]+ing\b", content):  # "teaching at bright hill every day": the user's, said without "I"
+        content = "User: " + content
     return [fact(content, None, "", kind=Kind.BEHAVIOR, importance=0.5, confidence=0.8)]
 
 
