@@ -100,7 +100,7 @@ def test_the_users_bare_questions_stay_out_unless_asked_for() -> None:
 
 
 def test_order_adds_importance_and_freshness() -> None:
-    old_turn = rec("t1", "今天想吃火锅", days_ago=90)
+    old_turn = rec("t1", "想吃海底捞的火锅", days_ago=90)
     fact = rec("f1", "用户喜欢吃辣", Kind.FACT, importance=0.8, days_ago=30)
     new_turn = rec("t2", "最近想吃清淡点", days_ago=1)
     out = run([hit(old_turn, 6.0), hit(fact, 5.0), hit(new_turn, 5.0)], {})

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from jiyi import Memory
 from jiyi.clock import FrozenClock
-from jiyi.read.timewords import resolve_time_words
+from jiyi.read.timewords import moment_passed, resolve_time_words
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -40,6 +40,26 @@ def test_a_turn_shown_days_later_says_its_own_date(make_memory: Callable[..., Me
     day = start.astimezone(SH) + timedelta(days=1)
     assert "- 明天带外婆" not in block, block  # never a bare 明天 days later
     assert f"明天（{day.month}月{day.day}日）带外婆" in block or f"{day.month}月{day.day}日带外婆" in block, block
+
+
+def test_a_moment_a_turn_named_is_over_days_after_it() -> None:
+    said = datetime(2027, 1, 10, 4, 0, tzinfo=timezone.utc)
+    later, same_day = said + timedelta(days=9), said + timedelta(hours=3)
+    for text in ("今晚去吃那家酸菜鱼", "明天一早去爬山", "off to the beach this arvo", "grabbing ramen tonight"):
+        assert moment_passed(text, said, later) and not moment_passed(text, said, same_day), text
+    for text in ("我每天晚上跑步", "从今天开始不喝奶茶了", "starting today I'm off sugar", "我住在杭州"):
+        assert not moment_passed(text, said, later), text
+
+
+def test_a_plan_for_a_day_long_gone_is_shown_as_past(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
+    mem = make_memory(timezone="Asia/Shanghai")
+    start = clock.now()
+    mem.add("今晚跟表哥去江边吃烧烤，顺便看看夜景", user_id="u1", sync=True)
+    clock.set(start + timedelta(days=20))
+    block = mem.build_context("今晚吃什么好", user_id="u1")
+    current, _, past = block.partition("## 已经过去")
+    assert "江边" not in current, block
+    assert "江边" in past or "江边" not in block, block
 
 
 def test_an_outdated_turn_ranks_clearly_below_its_successor(make_memory: Callable[..., Memory],

@@ -54,8 +54,10 @@ from jiyi.read.noise import (
 from jiyi.read.profile import profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
+from jiyi.read.timewords import moment_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
+from jiyi.text.dates import names_a_date
 from jiyi.text.injection import instructs_the_bot
 
 #: Memories at or below this importance are small talk (the write path's mark).
@@ -75,6 +77,8 @@ REPLY_UNITS = 8
 REPLY_HOPS = 2
 #: At most this many lapsed memories are listed under the past heading.
 PAST_LINES = 5
+#: what a turn may have given that still holds (a dated one is a happening of its day)
+_LASTING = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION, Kind.BEHAVIOR)
 
 _CLAUSES = re.compile(r"[，,。.！!？?；;\n]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -182,7 +186,12 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
     if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
         return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
-    return _lapse_verdict(made, at)
+    verdict = _lapse_verdict(made, at)
+    lasting = [m for m in made if m.status is Status.ACTIVE and m.kind in _LASTING and not names_a_date(m.content)]
+    if verdict == "keep" and not bot and not lasting and moment_passed(rec.content, rec.valid_from or rec.created_at,
+                                                                        at):
+        return "past"  # "heading to cottesloe this arvo" said weeks ago: that afternoon is over
+    return verdict
 
 
 def _lapse_verdict(made: Sequence[MemoryRecord], at: datetime) -> str:

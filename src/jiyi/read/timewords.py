@@ -8,7 +8,7 @@ local date it meant, in brackets after it. Expressions that already carry a date
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 
 from jiyi.write.timeparse import find_time_expressions
 
@@ -39,3 +39,20 @@ def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = tim
         out += [text[last:s.end_offset], label]
         last = s.end_offset
     return "".join(out) + text[last:]
+
+
+#: How long after the day a turn's time words named it still counts as current news.
+MOMENT_GRACE = timedelta(days=2)
+#: A turn that starts something lasting ("从今天开始吃素", "starting today I'm off sugar") is no passing moment.
+_STARTS = re.compile(r"(?i)开始|起(?:我|就|不|每)|以后|往后|从此|from\s+now\s+on|starting\s+(?:today|tomorrow|tonight)|"
+                     r"\bfrom\s+(?:today|tomorrow)\b|\bfor\s+good\b|\banymore\b")
+
+
+def moment_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timezone.utc) -> bool:
+    """Does ``text`` (said at ``said``) tell of a day its own relative words name (今晚, 明天, "this arvo",
+    "tomorrow"), every one of which was over by ``at`` (:data:`MOMENT_GRACE` after it), and nothing lasting?"""
+    if _HABITUAL.search(text) or _STARTS.search(text):
+        return False
+    spans = [s for s in find_time_expressions(text, said, tz=tz)
+             if s.granularity in _DAYLIKE and not _DIGIT.search(s.text)]
+    return bool(spans) and all(s.end + MOMENT_GRACE <= at for s in spans)

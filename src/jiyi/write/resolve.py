@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
 from jiyi.text import over, topics
+from jiyi.text.dates import names_a_date
 from jiyi.text.language import detect_language
 
 log = logging.getLogger("jiyi.write.resolve")
@@ -191,8 +192,6 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 #: kinds that can stand for a topic (a plan or a told event is not a standing state)
 _STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
 #: an absolute date the extractor wrote into a statement (2025年3月22日 / 2025-03-22 / March 2025)
-_DATED = re.compile(r"\d{4}年\d{1,2}月|\b\d{4}-\d{2}-\d{2}\b|\b(?:January|February|March|April|May|June|July|"
-                    r"August|September|October|November|December) \d{4}\b")
 #: changes whose statement may lead with a name that is not a person's (豆豆走了: the pet)
 _NAMED_SUBJECT = frozenset({"lose", "sell", "over"})
 #: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
@@ -284,7 +283,7 @@ def topic_targets(cand: Candidate, change: topics.Change,
         if (own is not None and own.direction == "from" or topics.completed(content, rlang)) and not (
                 rec.slot or "").startswith(("user/", "relation/")):
             continue  # 用户戒了可乐 / 用户考完了 is itself an ending
-        if rec.valid_from is not None and rec.valid_until is not None or _DATED.search(rec.content):
+        if rec.valid_from is not None and rec.valid_until is not None or names_a_date(rec.content):
             continue  # an appointment or a dated happening is no standing state
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
             continue

@@ -52,9 +52,14 @@ def _en_rel_day(m: re.Match[str], c: Ctx) -> Res:
     return daypart_res(d, "tonight", EN_PARTS) if w == "tonight" else Res(*day_span(d), "day")
 
 
+#: other words for a part of the day (Australian "arvo")
+_EN_PART_WORDS = {"arvo": "afternoon"}
+
+
 def _en_day_part(m: re.Match[str], c: Ctx) -> Res:
     """this morning / last night / tomorrow evening / yesterday afternoon."""
     w, p = group(m, "w").lower(), group(m, "p").lower()
+    p = _EN_PART_WORDS.get(p, p)
     return daypart_res(c.today + timedelta(days={"this": 0, "tomorrow": 1}.get(w, -1)), p, EN_PARTS)
 
 
@@ -208,7 +213,7 @@ _I = re.IGNORECASE
 EN_RULES: list[Rule] = [
     (re.compile(r"\bthe\s+day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
                 r"|tmrw?|yesterday)\b", _I), _en_rel_day, False),
-    (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night)\b", _I),
+    (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night|arvo)\b", _I),
      _en_day_part, False),
     (re.compile(r"\b(?:(?P<pre>next|this|last|coming|past)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday"
                 r"|saturday|sunday)(?P<pl>s)?\b", _I), _en_weekday, True),
