@@ -255,3 +255,26 @@ def test_a_card_shaped_number_is_a_card_whatever_its_checksum(text: str, value: 
 ])
 def test_a_mistyped_card_needs_its_shape_and_no_order_word(text: str) -> None:
     assert kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("the bank form wants my NRIC, i wrote T0291746Z", "T0291746Z"),  # Singapore, a few words on
+    ("mykad 851230-08-6621 kalau perlu", "851230-08-6621"),
+    ("my aadhaar number is 4821 0937 5516", "4821 0937 5516"),
+    ("pan card ABCPD4417K for the tax filing", "ABCPD4417K"),
+    ("tax file number 318 204 667, keep it safe", "318 204 667"),
+    ("sin number: 527-183-904", "527-183-904"),
+    ("my national insurance number is JX 48 21 73 B", "JX 48 21 73 B"),
+    ("驾驶证号 320102198811025417 给你了", "320102198811025417"),
+    ("港澳通行证号码 C48219376", "C48219376"),
+])
+def test_identity_numbers_of_other_countries_are_found_by_their_name(text: str, value: str) -> None:
+    found = [(f.kind, text[f.start:f.end]) for f in find_values(text)]
+    assert ("id_number", value) in found, found
+    assert level_of(text) is not Visibility.NORMAL
+
+
+@pytest.mark.parametrize("text", ["pan fried dumplings for 12345 people? no way", "i sinned 3 times this week lol",
+                                  "the fin 3 engine part number is 4471", "税号91310115MA1K4B7X2Q，开电子发票"])
+def test_words_that_only_look_like_an_id_name_find_nothing(text: str) -> None:
+    assert [f for f in find_values(text) if f.kind == "id_number"] == []

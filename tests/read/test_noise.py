@@ -82,7 +82,7 @@ def test_asks_what_was_asked(query: str, wanted: bool) -> None:
 
 
 @pytest.mark.parametrize("text", ["请记住这一点，非常重要", "记住哦", "这个很重要！", "Remember that! It is really important",
-                                  "你一定要记住这段话", "note this pls!! very important"])
+                                  "你一定要记住这段话", "note this pls!! very important", "oh and remember this ok?? super important"])
 def test_a_bare_request_to_remember_is_noise(text: str) -> None:
     assert is_noise(text, assistant=False)
 

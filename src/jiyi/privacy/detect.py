@@ -386,6 +386,34 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?") + "))"),
      re.compile(r"(?:\d{3}([-\s])\d{2}\1\d{4}|\d{9})" + _NO_MORE), "id_number", ("SSN", "SSN"), SENSITIVE),
 )
+#: identity numbers of other countries, each by the words that name it and its shape: (English words, Chinese
+#: words, shape, label). Read right after the words (:data:`_BY_CONTEXT`) and a few words on (:data:`_GAPPED`).
+_NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
+    (r"nric|fin\s+(?:number|no\.?)", None, r"[STFGMstfgm]\d{7}[A-Za-z]", "NRIC"),
+    (r"mykad|ic\s+(?:number|no\.?)", None, r"\d{6}-?\d{2}-?\d{4}", "MyKad"),
+    (r"aadhaa?r(?:\s+(?:number|no\.?|card))?", None, r"\d{4}[\s-]?\d{4}[\s-]?\d{4}", "Aadhaar"),
+    (r"pan\s+(?:card|number|no\.?)", None, r"[A-Za-z]{5}\d{4}[A-Za-z]", "PAN"),
+    (r"tfn|tax\s+file\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{2,3}", "TFN"),
+    (r"sin\s+(?:number|no\.?|#)|social\s+insurance\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{3}", "SIN"),
+    (r"national\s+insurance(?:\s+(?:number|no\.?))?|ni\s+(?:number|no\.?)|nino", None,
+     r"[A-Za-z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-Da-d]", "NI number"),
+    (r"hkid(?:\s+(?:number|no\.?|card))?", r"香港身份证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "HKID"),
+    (r"driver'?s\s+licen[cs]e(?:\s+(?:number|no\.?|#))?", r"驾驶证(?:号码|号)?|驾照(?:号码|号)",
+     r"[A-Za-z]{0,3}\d[\d-]{5,17}", "driver's licence number"),
+    (r"itin", None, r"9\d{2}[\s-]?\d{2}[\s-]?\d{4}", "ITIN"),  # a person's; a company's tax number is public
+    (None, r"社保卡(?:号码|号)?|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号",
+     r"[A-Za-z]{0,2}\d{7,18}", "证件号"),
+)
+
+
+def _id_words(en: str | None, zh: str | None) -> str:
+    return "|".join([*([zh] if zh else []), *([f"(?i:{_NAMED_IN_EN.format(en)})"] if en else [])])
+
+
+_BY_CONTEXT += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), shape, "id_number", label, SENSITIVE)
+                     for en, zh, shape, label in _NATIONAL_IDS)
+_GAPPED += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
+                  SENSITIVE) for en, zh, shape, label in _NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
 #: the gap may not end a sentence (the value belongs to the next one) …
 _GAP_END = re.compile(r"[。！？!?；;\n]|(?<!\.)\.(?=\s|$)")

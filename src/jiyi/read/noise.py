@@ -39,7 +39,8 @@ _COURTESY = re.compile(
 _POINTER_REQUEST = re.compile(
     r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些|句话?|段话?|几句)?"
     r"|(?:这|那)?(?:一点|点|个|件事)?(?:真的|非常|很|特别|超级|十分|极其)?重要(?:的)?)(?:哦|啊|呀|哈|啦|了|嗷)*$"
-    r"|^(?:please\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)(?:\s+(?:please|pls|ok|okay|k))?$"
+    r"|^(?:(?:oh|and|also|btw|so|ok|okay|hey)\s+)*(?:please\s+|pls\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)"
+    r"(?:\s+(?:please|pls|ok|okay|k))?$"
     r"|^(?:(?:this|that|it)(?:'s|\s+is)\s+)?(?:really\s+|very\s+|super\s+|so\s+)?important$",
     re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
