@@ -418,7 +418,10 @@ def test_not_allergic() -> None:
     ("text", "slot", "content"),
     [("我有高血压", "health/高血压", "用户有高血压"), ("医生说已经算高血压一级了", "health/高血压", "用户有高血压"),
      ("我得了糖尿病", "health/糖尿病", "用户有糖尿病"), ("I have diabetes.", "health/diabetes", "User has diabetes"),
-     ("I was diagnosed with asthma", "health/asthma", "User has asthma")],
+     ("I was diagnosed with asthma", "health/asthma", "User has asthma"),
+     ("我痛风，海鲜基本不碰", "health/痛风", "用户有痛风"),  # the condition right after the subject
+     ("im diabetic so easy on the sugar", "health/diabetes", "User has diabetes"),  # said as what the user is
+     ("i have coeliac, bread is off the table", "health/celiac disease", "User has celiac disease")],
 )
 def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
     c = only(text, slot)

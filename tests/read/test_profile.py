@@ -61,3 +61,22 @@ def test_order_is_importance_then_confidence_then_newest() -> None:
     c = rec("c", importance=0.7, confidence=0.9)
     d = rec("d", importance=0.7, confidence=0.6)
     assert [r.id for r in profile_order([d, b, c, a])] == ["a", "c", "b", "d"]
+
+
+@pytest.mark.parametrize(("told", "query", "shown", "hidden"), [
+    ("我有痛风，医生说少碰海鲜", "中午想煮个汤 煮什么好", "痛风", "写个周报开头"),
+    ("i have celiac, so gluten is a no", "what should i bake for the potluck?", "celiac", "write me a short bio"),
+])
+def test_a_condition_that_decides_what_to_eat_comes_with_a_food_question(make_memory, told: str, query: str,
+                                                                          shown: str, hidden: str) -> None:
+    mem = make_memory()
+    mem.add(told, user_id="u", sync=True)
+    assert shown in mem.build_context(query, user_id="u")
+    assert shown not in mem.build_context(hidden, user_id="u")  # sensitive: only where it decides something
+
+
+def test_a_condition_that_decides_nothing_about_food_stays_out_of_a_food_question(make_memory) -> None:
+    mem = make_memory()
+    mem.add("我有偏头痛，老毛病了", user_id="u", sync=True)
+    assert "偏头痛" not in mem.build_context("晚饭吃什么好", user_id="u")
+    assert "偏头痛" in mem.build_context("最近身体不舒服，吃什么药好", user_id="u")  # a health question asks for it

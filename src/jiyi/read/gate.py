@@ -23,6 +23,14 @@ EVENT_WITHOUT_END = timedelta(days=1)
 
 _HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
 _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
+#: a query about what to eat or drink asks, too, for the health conditions that restrict it ("diet_health")
+_FOOD = re.compile(r"(?i)吃|喝|饭|菜|餐|煮|炖|烤|炒|做饭|下厨|食谱|零食|甜点|蛋糕|饮料|宵夜|外卖|饮|食|"
+                   r"\b(?:eat|eating|drink|food|snacks?|meals?|dinner|lunch|breakfast|brunch|recipes?|cook(?:ing)?|bake|"
+                   r"baking|dessert|restaurant|menu|groceries|grocery|potluck|bbq|barbecue|cake|cookies?)\b")
+#: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
+_DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
+                             r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
+                             r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos")
 
 
 def asked_categories(query: str) -> frozenset[str]:
@@ -31,6 +39,8 @@ def asked_categories(query: str) -> frozenset[str]:
     found = {name for name, _, _ in families_in(query)}
     if _HEALTH.search(query):
         found.add("health")
+    if _FOOD.search(query):
+        found.add("diet_health")  # "中午想煮个汤": the gout that rules out seafood, not the rest of the file
     if _ACCOUNT.search(query):
         found.add("bank_card")
     return frozenset(found)
@@ -39,7 +49,8 @@ def asked_categories(query: str) -> frozenset[str]:
 def category_of(rec: MemoryRecord) -> frozenset[str]:
     """The sensitive categories a memory holds (its slot family, else the family words and values it says)."""
     if rec.slot and rec.slot.split("/", 1)[0] in ("health", "allergy"):
-        return frozenset({"health"})
+        return frozenset({"health", "diet_health"} if _DIET_CONDITION.search(f"{rec.slot} {rec.content}")
+                         else {"health"})
     found = set(memory_families(rec.content, rec.slot))
     if _HEALTH.search(rec.content) and not found - {"allergy"}:
         found.add("health")

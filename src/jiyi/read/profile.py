@@ -9,7 +9,9 @@ write path recorded, not from its words:
 
 - its kind is a fact, preference or relation (never an event, a turn or a digest; a
   habit only when marked important);
-- it is active, visible (sensitive ones only with ``include_sensitive``), unexpired and
+- it is active, visible (sensitive ones only with ``include_sensitive``, or those of the categories the
+  query asks for: a health question opens the health conditions, a food question those that decide
+  what may be eaten, gout or celiac disease), unexpired and
   was known at the asked moment;
 - and either its slot is one of the user's own single-valued attributes
   (:data:`STANDING_SLOTS`: identity ``user/…``, ``allergy/…``, ``health/…``, ``diet/…``,
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from jiyi.read.boosts import names_in
-from jiyi.read.gate import lapsed, passes_gate
+from jiyi.read.gate import asked_categories, lapsed, passes_gate
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
@@ -72,8 +74,9 @@ def profile_records(store: Store, scope: Scope, *, at: datetime, historical: boo
     """The user's standing memories valid at ``at``, in profile order."""
     statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,
                                                                                       Status.SUPERSEDED)
-    flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=include_sensitive)
+    asked = True if include_sensitive else asked_categories(query)  # a food query: the gout that rules out seafood
+    flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=bool(include_sensitive or asked))
     found = [r for r in store.list(scope, flt, PROFILE_SCAN)
              if is_standing(r, query) and not lapsed(r, at)
-             and passes_gate(r, at=at, historical=historical, show_sensitive=include_sensitive)]
+             and passes_gate(r, at=at, historical=historical, show_sensitive=asked)]
     return profile_order(found)

@@ -79,6 +79,8 @@ _ZH_CONDITIONS = (
 _ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:了|为)?|诊断(?:出|为)?|算|是|犯了?)"
                         rf"(?:轻度|轻微的?|严重的?|慢性|点|一点)?(?P<v>{_ZH_CONDITIONS})")
 _ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:有点|有些|偏|比较|很)?高")
+#: a condition said right after the subject, with no verb: 我痛风，海鲜不能吃 / 老毛病胃炎
+_ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
 _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
 
 
@@ -118,7 +120,7 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
 def zh_health(body: str, sentence: str) -> list[Draft]:
     """Allergies (normal visibility), diagnoses, high readings, pregnancy (sensitive)."""
     out = _zh_allergies(body, sentence)
-    for m in _ZH_HEALTH.finditer(body):
+    for m in [*_ZH_HEALTH.finditer(body), *filter(None, [_ZH_BARE_CONDITION.match(body)])]:
         cond = m.group("v")
         if not any(cond in d.content for d in out):
             out.append(fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
@@ -147,8 +149,16 @@ _CONDITIONS_EN = (
     "type 1 diabetes|type 2 diabetes|diabetes|asthma|high blood pressure|hypertension|depression|anxiety|adhd|"
     "autism|cancer|arthritis|migraines?|epilepsy|celiac disease|ibs|insomnia|heart disease|a heart condition|copd|"
     "hiv|hepatitis|hypothyroidism|hyperthyroidism|pcos|endometriosis|ptsd|bipolar disorder|high cholesterol|"
-    "crohn's disease|lupus|multiple sclerosis|sleep apnea|gout|anemia|eczema|psoriasis"
+    "crohn's disease|lupus|multiple sclerosis|sleep apnea|gout|anemia|eczema|psoriasis|coeliac disease|celiac|coeliac|"
+    "lactose intolerance|gluten intolerance|acid reflux|gerd|kidney stones|fatty liver|high uric acid"
 )
+#: a condition said as what the user is ("I'm celiac", "im diabetic"): the name it is stored under
+_EN_CONDITION_ADJ = {"diabetic": "diabetes", "prediabetic": "prediabetes", "pre-diabetic": "prediabetes",
+                     "celiac": "celiac disease", "coeliac": "celiac disease", "asthmatic": "asthma",
+                     "epileptic": "epilepsy", "anemic": "anemia", "anaemic": "anemia",
+                     "hypertensive": "hypertension"}  # (lactose intolerant is a diet: rules/en)
+_EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12])\s+)?"
+                              r"(?P<v>" + "|".join(sorted(_EN_CONDITION_ADJ, key=len, reverse=True)) + r")\b")
 _EN_HEALTH = re.compile(
     r"(?i:\bi\s+(?:have|'ve\s+got|got|was\s+diagnosed\s+with|have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed"
     r"\s+with|suffer\s+from|am\s+suffering\s+from|'m\s+suffering\s+from|struggle\s+with|live\s+with)\s+"
@@ -194,7 +204,11 @@ def en_health(text: str) -> list[Draft]:
             break
     if m := _EN_HEALTH.search(text):
         cond = m.group("v")
+        cond = _EN_CONDITION_ADJ.get(cond.lower(), cond)  # "I have celiac": the disease
         out.append(fact(f"User has {cond}", f"health/{cond.lower()}", cond, importance=0.8, visibility=S))
+    elif m := _EN_IS_CONDITION.search(text):
+        cond = _EN_CONDITION_ADJ[m.group("v").lower()]
+        out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
     if _EN_PREGNANT.search(text):
         out.append(fact("User is pregnant", "health/pregnancy", "", importance=0.9, visibility=S))
     return out
