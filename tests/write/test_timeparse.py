@@ -107,6 +107,11 @@ ZH_CASES = [
 ]
 
 EN_CASES = [
+    ("interview is next tues", "2025-03-11", "2025-03-12", "day", "next tues"),  # a weekday's short name
+    ("see you on sat", "2025-03-08", "2025-03-09", "day", "on sat"),
+    ("start a fortnight from today", "2025-03-19", "2025-03-20", "day", "a fortnight from today"),
+    ("back in a fortnight", "2025-03-19", "2025-03-20", "day", "in a fortnight"),
+    ("off to the beach this arvo", "2025-03-05 12:00", "2025-03-05 18:00", "daypart", "this arvo"),
     ("today", "2025-03-05", "2025-03-06", "day", "today"),
     ("tonight", "2025-03-05 18:00", "2025-03-06", "daypart", "tonight"),
     ("tomorrow", "2025-03-06", "2025-03-07", "day", "tomorrow"),
@@ -177,6 +182,7 @@ def test_expression_resolves(text: str, start: str, end: str, gran: str, matched
 
 
 NOT_TIMES = [
+    "i sat down and cried", "the sun is out", "they got wed in a barn",  # short weekday names, no day meant
     "每周三去游泳",  # a habit, not a date
     "每个月5号还房贷",
     "简短一点",  # "一点" = a little

@@ -36,6 +36,9 @@ _EN_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _EN_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
 _EN_MONTHS["sept"] = 9
 _EN_WD = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+#: short names of the weekdays, read only after a word that makes them days ("next tues", "on sat")
+_EN_WD_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+                "sat": 5, "sun": 6}
 
 _MON = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december" \
        r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![a-z])\.?"
@@ -67,7 +70,8 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     if maybe_group(m, "pl"):
         return None  # "on Mondays" is a habit
     pre = (maybe_group(m, "pre") or "").lower()
-    i = _EN_WD[group(m, "wd").lower()]
+    wd = group(m, "wd").lower()
+    i = _EN_WD[wd] if wd in _EN_WD else _EN_WD_SHORT[wd]
     if pre in ("this", "coming") and not c.past_clause(m.start()):
         # "this friday" said on a Sunday is the coming one: English weeks begin on Sunday, and a
         # plan is never for a day already gone
@@ -102,7 +106,10 @@ def _en_offset(m: re.Match[str], c: Ctx) -> Res | None:
     n = en_num(group(m, "n"))
     direction = (maybe_group(m, "dir") or "later").lower()
     sign = -1 if direction in ("ago", "before", "earlier") else 1
-    return shift(c, sign * n, group(m, "u").lower())
+    unit = group(m, "u").lower()
+    if unit == "fortnight":  # "a fortnight from today": fourteen days to the day
+        return shift(c, sign * 14 * n, "day")
+    return shift(c, sign * n, unit)
 
 
 _MONTH_ABBR = words("jan feb mar apr jun jul aug sep sept oct nov dec")
@@ -204,7 +211,7 @@ def _en_part(m: re.Match[str], c: Ctx) -> Tod:
     return Tod(None, None, (maybe_group(m, "p") or group(m, "p2")).lower())
 
 
-_EN_UNITS = r"(?P<u>minute|hour|day|weekend|week|month|year)s?"
+_EN_UNITS = r"(?P<u>minute|hour|day|weekend|week|fortnight|month|year)s?"
 _EN_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 
 _I = re.IGNORECASE
@@ -217,10 +224,12 @@ EN_RULES: list[Rule] = [
      _en_day_part, False),
     (re.compile(r"\b(?:(?P<pre>next|this|last|coming|past)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday"
                 r"|saturday|sunday)(?P<pl>s)?\b", _I), _en_weekday, True),
+    (re.compile(r"\b(?:(?P<pre>next|this|last|coming)|on|by|until|till|before|after)\s+"
+                r"(?P<wd>mon|tues?|weds?|thu|thurs?|fri|sat|sun)\b\.?(?!\s*(?:ago|night\b))", _I), _en_weekday, True),
     (re.compile(r"\b(?:this\s+(?=past\b))?(?P<pre>next|this|last|past|coming|previous)\s+(?P<u>week|weekend|month|year)\b",
                 _I), _en_rel_unit, False),
     (re.compile(r"\bthe\s+weekend\b", _I), _en_the_weekend, False),
-    (re.compile(rf"\b{_ENN}\s+{_EN_UNITS}\s+(?P<dir>ago|later|from\s+now|before|earlier)\b", _I), _en_offset, False),
+    (re.compile(rf"\b{_ENN}\s+{_EN_UNITS}\s+(?P<dir>ago|later|from\s+(?:now|today)|before|earlier)\b", _I), _en_offset, False),
     (re.compile(rf"\bin\s+{_ENN}\s+{_EN_UNITS}\b(?!\s+(?:ago|later|before|earlier|from))", _I), _en_offset, False),
     (re.compile(rf"\b(?:(?P<pre>last|next|this|early|mid-|mid|late)\s*)?{_MON}(?:\s+(?P<d>\d{{1,2}}){_ORD}\b)?"
                 r"(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?", _I), _en_month, True),
