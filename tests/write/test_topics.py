@@ -99,6 +99,7 @@ CHANGES = [
     # a phone number (and an email) replaced
     ("phone", "我的手机号是13855501234", "我换号了，新号码是13687654321", "13855501234", "13687654321"),
     ("phone", "我的手机号是13855501234", "以后打我这个号：15011112222", "13855501234", "15011112222"),
+    ("phone", "我手机号 139 0012 3456 有事打我", "号码也换了，现在是 186 0098 7654", "13900123456", "18600987654"),
     ("phone", "My phone number is 415-555-0142", "My new number is 415-555-0199", "0142", "0199"),
     ("phone", "My phone number is 415-555-0142", "I changed my number, it's 415-555-0177 now", "0142", "0177"),
     ("email", "我的邮箱是ab@example.com", "我换邮箱了，新的是cd@example.com", "ab@", "cd@"),
@@ -255,6 +256,7 @@ def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, cloc
     ("上周把阿黄送到乡下爷爷那了", "lose"),  # 把X送到Y: X taken somewhere
     ("开车把糯米送回绍兴了", "lose"),
     ("我下个月回绍兴了", "move"),  # the user going back is a move
+    ("同事对芒果过敏，上回误吃了芒果干", None),  # 上回: last time, no going back
 ])
 def test_what_a_chinese_ending_word_means_depends_on_what_stands_before_it(text: str, cls: str | None) -> None:
     from jiyi.text.topics import change_of

@@ -64,7 +64,7 @@ def _inside_secret(m: re.Match[str], secrets: list[Finding]) -> bool:
 _ZH_ADDRESS = re.compile(r"(?:收货地址|家庭住址|新地址|地址|住址|新家在|家在|住在|寄到|送到)"
                          r"(?:是|为|:|：|在|改成|改为|换成|填的?)?\s*(?P<v>[\u4e00-\u9fffA-Za-z0-9\-#－]{4,60})")
 _ZH_BARE_ADDRESS = re.compile(r"^(?P<v>[\u4e00-\u9fff]{2,20}(?:路|街|大道|巷|道)\d+(?:弄|号)[\dA-Za-z\-号弄室栋幢单元楼层]*)$")
-_PHONE = re.compile(r"(?<![\d*])(?:\+?86[-\s]?)?(?P<v>1[3-9]\d{9})(?![\d*])")
+_PHONE = re.compile(r"(?<![\d*])(?:\+?86[-\s]?)?(?P<v>1[3-9]\d(?:[\s-]?\d{4}){2})(?![\d*])")  # 138 5920 7741 too
 _LANDLINE = re.compile(r"(?:电话|座机|固话|号码)(?:是|为|:|：)?\s*(?P<v>0\d{2,3}-?\d{7,8})(?!\d)")
 _EMAIL = re.compile(r"(?P<v>[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 _ZH_ID = re.compile(r"(?:身份证|证件|护照)(?:号码|号)?(?:是|为|:|：)?\s*(?P<v>\d{17}[\dXx]|\d{15}|[A-Z]\d{8})(?![\dA-Za-z])")
@@ -88,7 +88,7 @@ def zh_contact(text: str) -> list[Draft]:
     """Mobile or landline, email, ID number, address (all sensitive)."""
     secrets = _secret_spans(text)
     out = secret_facts(text, zh=True)
-    out += [templated("用户的手机号是{v}", "user/phone", m.group("v"), importance=0.7, visibility=S)
+    out += [templated("用户的手机号是{v}", "user/phone", re.sub(r"[\s-]", "", m.group("v")), importance=0.7, visibility=S)
             for m in _PHONE.finditer(text) if not _inside_secret(m, secrets)]
     if not out and (landline := _LANDLINE.search(text)) and not _inside_secret(landline, secrets):
         out.append(templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
