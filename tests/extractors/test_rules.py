@@ -548,3 +548,12 @@ def test_a_title_or_abbreviation_does_not_end_the_sentence(text: str, content: s
 def test_a_name_to_be_called_by_may_be_quoted() -> None:
     assert [c.content for c in run('call me "Jojo" from now on')] == ["User's name is Jojo"]
     assert [c.content for c in run("i go by 'Bea' online")] == ["User's name is Bea"]
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("@bot can cats and babies mix? we've got a tabby called Pickle", "User's tabby is named Pickle"),
+    ("I've just adopted a beagle named Waffles", "User's beagle is named Waffles"),
+    ("我家有只狸花猫叫煤球", "用户的狸花猫叫煤球"),
+])
+def test_a_pet_introduced_by_its_breed_or_coat_is_named(text: str, content: str) -> None:
+    assert content in [c.content for c in run(text)], [c.content for c in run(text)]

@@ -101,3 +101,10 @@ def test_a_subject_left_as_the_user_is_named_after_its_speaker(mem: Memory) -> N
     assert as_member(nameless).content == "u-hal不吃坚果"
     elsewhere = rec.replace(content="Peanuts are banned at the office")
     assert as_member(elsewhere).content == "hal: Peanuts are banned at the office"
+
+
+def test_whom_a_member_has_counts_among_their_standing_facts(mem: Memory) -> None:
+    say(mem, "u-mari", "Marisol", "@bot can cats and babies mix? we've got a tabby called Pickle")
+    say(mem, "u-zed", "Zed", "thinking about a pet tbh")
+    block = mem.build_context("should i get a cat?", user_id="u-zed")
+    assert any("Pickle" in ln and "Marisol" in ln for ln in section(block, "en")), block

@@ -40,12 +40,13 @@ _SUBJECT = re.compile(r"^(?:用户|User)(?=\W|的|是|在|对|不|有|喜|讨|�
 
 def member_standing(rec: MemoryRecord) -> bool:
     """Is ``rec`` (a member's own memory) one of their standing facts? The profile's rule, where a
-    slot held by the member's name (``pref/坚果@阿豪``) is their own."""
+    slot held by the member's name (``pref/坚果@阿豪``) is their own, and whom they have (a baby, a
+    tabby called Pickle) counts: others plan around a member's people and pets."""
     if rec.kind not in _KINDS or instructs_the_bot(rec.content):
         return False
     slot = (rec.slot or "").partition("@")[0]
     return (slot.startswith(STANDING_SLOTS) and not slot.startswith(PASSING_SLOTS)) or (
-        rec.importance >= STANDING_IMPORTANCE)
+        rec.importance >= STANDING_IMPORTANCE) or rec.kind is Kind.RELATION
 
 
 def as_member(rec: MemoryRecord) -> MemoryRecord:

@@ -46,9 +46,14 @@ if TYPE_CHECKING:
 Referent = tuple[str, str]
 
 _PETS_ZH = word_list("猫咪 小猫 猫 狗狗 小狗 狗 兔子 兔 仓鼠 龙猫 鹦鹉 乌龟 龟 金鱼 鱼 鸟 柯基 金毛 泰迪 哈士奇 二哈 "
-                     "萨摩耶 柴犬 边牧 拉布拉多 英短 美短 布偶 暹罗 宠物")
+                     "萨摩耶 柴犬 边牧 拉布拉多 英短 美短 布偶 暹罗 宠物 橘猫 狸花猫 狸花 三花 奶牛猫 黑猫 白猫 银渐层 金渐层 "
+                     "比熊 博美 法斗 雪纳瑞 德牧 阿拉斯加 秋田 吉娃娃 腊肠 巴哥 马尔济斯 蜥蜴 刺猬 荷兰猪 豚鼠 八哥 画眉 "
+                     "守宫 蛇 松鼠 貂")
 _PETS_EN = word_list("cat kitten kitty dog puppy pup rabbit bunny hamster parrot bird fish turtle tortoise horse "
-                     "pony snake lizard pet")
+                     "pony snake lizard pet tabby calico ragdoll siamese persian corgi beagle husky labrador lab "
+                     "retriever poodle terrier pug dachshund chihuahua schnauzer collie heeler greyhound whippet "
+                     "spaniel shepherd boxer gecko ferret budgie cockatiel parakeet axolotl hedgehog chinchilla "
+                     "guinea pig rat")
 _ZH_NOUN = alternation([*REL_ZH, *_PETS_ZH])
 _EN_NOUN = alternation([*(w for w in REL_EN if not w.endswith("'s")), *_PETS_EN])
 _ZH_HAS = (r"(?:也|还|刚|刚刚|新|最近|已经)*"
@@ -66,8 +71,9 @@ _ZH_NAMING = re.compile(
 _ZH_ABOUT_REFERENT = re.compile(r"^(?:(?P<p>它|她|他)(?!们)|名字|小名|大名|名叫|叫|(?:已经|都|才|快|刚|刚刚|满)*"
                                 r"[\d一二两三四五六七八九十]+(?:个)?半?(?:岁|个月|周岁))")
 _EN_INTRO = re.compile(
-    r"(?i:\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:have|had|got|adopted|rescued|bought|"
-    r"own|'ve\s+got|have\s+got|'ve\s+adopted|have\s+adopted)\s+(?:a|an|one|two|another|a\s+new)\s+"
+    r"(?i:\b(?:i|we)(?:\s+(?:just\s+|recently\s+|finally\s+|also\s+|now\s+)?(?:have|had|got|adopted|rescued|bought|"
+    r"own|'ve\s+got|have\s+got|'ve\s+adopted|have\s+adopted)|['\u2019]ve\s+(?:just\s+)?(?:got|adopted))"
+    r"\s+(?:a|an|one|two|another|a\s+new)\s+"
     rf"(?P<desc>(?:[a-z-]+\s+){{0,2}}?)(?P<noun>{_EN_NOUN})\b)(?P<rest>[^.!?;]*)"
 )
 _EN_NAMING = re.compile(
