@@ -89,8 +89,8 @@ CHANGES = [
     ("partner", "我女朋友叫若溪", "若溪把我甩了 三年白谈", "女朋友叫若溪", "甩"),
     ("partner", "my boyfriend is Theo", "theo dumped me over text. over text!!", "boyfriend is Theo", "dumped"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
-    ("pet", "I have a beagle named Pretzel", "had to put pretzel down yesterday, he was 15", "beagle named",
-     "put pretzel down"),  # the breed is in no pet list: the name it was given ties the two
+    ("pet", "I have a gecko named Pretzel", "had to put pretzel down yesterday, he was 15", "named Pretzel",
+     "put pretzel down"),  # the name it was given ties the two
     # a car sold
     ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),
     ("vehicle", "我开一辆白色的思域", "车已经转手给朋友了，现在骑电动车", "开一辆", "转手"),
