@@ -89,6 +89,8 @@ CHANGES = [
     ("partner", "我女朋友叫若溪", "若溪把我甩了 三年白谈", "女朋友叫若溪", "甩"),
     ("partner", "my boyfriend is Theo", "theo dumped me over text. over text!!", "boyfriend is Theo", "dumped"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
+    ("pet", "我养了一只暹罗猫叫芝士", "芝士被人偷了，监控也没拍到", "暹罗猫", "偷"),  # stolen
+    ("pet", "my hamster is called Nugget", "rip nugget, he had a good run", "hamster", "Rip"),
     ("pet", "I have a gecko named Pretzel", "had to put pretzel down yesterday, he was 15", "named Pretzel",
      "put pretzel down"),  # the name it was given ties the two
     # a car sold

@@ -143,10 +143,14 @@ _CLASSES: tuple[_Class, ...] = (
            ("partner",), "from"),
     _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
-                           r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))"),
+                           r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))|"
+                           r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
-                           r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b")),
+                           r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b|"
+                           r"\b(?:got|was|been)\s+stolen\b|\bran\s+off\b|\bwent\s+belly\s+up\b|\bburied\b|"
+                           r"\bsurrender(?:ed)?\s+(?:him|her|it|them)\b|\bnew\s+owners?\b|\brip\s+(?=\w)|"
+                           r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b")),
            ("pet",), "from"),
     _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
