@@ -31,11 +31,18 @@ def test_a_part_of_the_day_said_alone_is_that_day() -> None:
     assert resolve_time_words("晚上好", said, lang="zh", tz=SH) == "晚上好"
 
 
-def test_a_turn_shown_days_later_says_its_own_date(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
+def told_days_ago(make_memory: Callable[..., Memory], clock: FrozenClock, text: str, days: int) -> Memory:
+    """A store where ``text`` was said ``days`` ago (Shanghai time)."""
     mem = make_memory(timezone="Asia/Shanghai")
     start = clock.now()
-    mem.add("明天带外婆去社区医院量血压，顺便问问老花镜的事", user_id="u1", sync=True)
-    clock.set(start + timedelta(days=3))
+    mem.add(text, user_id="u1", sync=True)
+    clock.set(start + timedelta(days=days))
+    return mem
+
+
+def test_a_turn_shown_days_later_says_its_own_date(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
+    start = clock.now()
+    mem = told_days_ago(make_memory, clock, "明天带外婆去社区医院量血压，顺便问问老花镜的事", 3)
     block = mem.build_context("外婆量血压的事", user_id="u1")
     day = start.astimezone(SH) + timedelta(days=1)
     assert "- 明天带外婆" not in block, block  # never a bare 明天 days later
@@ -52,10 +59,7 @@ def test_a_moment_a_turn_named_is_over_days_after_it() -> None:
 
 
 def test_a_plan_for_a_day_long_gone_is_shown_as_past(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
-    mem = make_memory(timezone="Asia/Shanghai")
-    start = clock.now()
-    mem.add("今晚跟表哥去江边吃烧烤，顺便看看夜景", user_id="u1", sync=True)
-    clock.set(start + timedelta(days=20))
+    mem = told_days_ago(make_memory, clock, "今晚跟表哥去江边吃烧烤，顺便看看夜景", 20)
     block = mem.build_context("今晚吃什么好", user_id="u1")
     current, _, past = block.partition("## 已经过去")
     assert "江边" not in current, block
