@@ -341,7 +341,8 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "no scenario file 'nope'" in missing.output
 
 
-@pytest.mark.parametrize(("name", "histories", "asked"), [("blind1", 15, 83), ("blind2a", 16, 93), ("blind2b", 16, 91)])
+@pytest.mark.parametrize(("name", "histories", "asked"), [("blind1", 15, 83), ("blind2a", 16, 93), ("blind2b", 16, 91),
+                                                        ("blind3a", 17, 92), ("blind3b", 16, 89)])
 def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked: int) -> None:
     """Each written blind from a category brief (no code, no dev file seen); kept as regression files."""
     f = load_scenarios(name)

@@ -90,7 +90,7 @@ CHANGES = [
     ("partner", "my boyfriend is Theo", "theo dumped me over text. over text!!", "boyfriend is Theo", "dumped"),
     ("pet", "I have a cat called Juniper", "Juniper ran away and never came back", "cat is named", "ran away"),
     ("pet", "我养了一只暹罗猫叫芝士", "芝士被人偷了，监控也没拍到", "暹罗猫", "偷"),  # stolen
-    ("pet", "my hamster is called Nugget", "rip nugget, he had a good run", "hamster", "Rip"),
+    ("pet", "my hamster is called Nugget", "we buried nugget in the garden today", "hamster", "buried"),
     ("pet", "I have a gecko named Pretzel", "had to put pretzel down yesterday, he was 15", "named Pretzel",
      "put pretzel down"),  # the name it was given ties the two
     # a car sold

@@ -149,7 +149,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b|"
                            r"\b(?:got|was|been)\s+stolen\b|\bran\s+off\b|\bwent\s+belly\s+up\b|\bburied\b|"
-                           r"\bsurrender(?:ed)?\s+(?:him|her|it|them)\b|\bnew\s+owners?\b|\brip\s+(?=\w)|"
+                           r"\bsurrender(?:ed)?\s+(?:him|her|it|them)\b|\bnew\s+owners?\b|"
                            r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b")),
            ("pet",), "from"),
     _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
