@@ -61,7 +61,7 @@ from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
-from jiyi.write.groups import join_group
+from jiyi.write.groups import check_group, join_group
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
@@ -157,10 +157,7 @@ class Memory:
         """
         scope = self._scope(user_id)
         session_id = validate_optional_id(session_id, "session_id")
-        if not isinstance(group, bool):
-            raise InvalidInput("group must be true or false")
-        if group and session_id is None:
-            raise InvalidInput("group=True needs the group chat's session_id")
+        check_group(group, session_id)
         agent_id = validate_optional_id(agent_id, "agent_id")
         metadata = check_metadata(metadata)
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
@@ -168,7 +165,7 @@ class Memory:
         protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
         msgs = [m for m, _ in protected]
         forget = [r.describe() for r in split_forget_messages(msgs)[0]]
-        if group and session_id is not None:
+        if group and session_id is not None:  # (check_group made sure a group has one)
             join_group(self.store, scope, session_id)
         payload = {"messages": [{**message_to_dict(m), **({SEALED_KEY: sealed} if sealed else {})}
                                 for m, sealed in protected],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text import lexical, topics
+from jiyi.text import lexical, qualifiers, topics
 
 
 @pytest.mark.parametrize(("text", "lang", "cls", "family"), [
@@ -95,7 +95,7 @@ def test_only_the_users_own_statements_change_the_users_topics(content: str, lan
     ("User might sell the van", "en"), ("User is thinking about quitting", "en"), ("Should User move to Glasgow?", "en"),
 ])
 def test_a_hedged_change_changes_nothing_yet(text: str, lang: str) -> None:
-    assert topics.hedged(text, lang)
+    assert qualifiers.hedged(text, lang)
 
 
 @pytest.mark.parametrize(("text", "lang", "old"), [
@@ -105,7 +105,7 @@ def test_a_hedged_change_changes_nothing_yet(text: str, lang: str) -> None:
     ("User moved to Glasgow last week", "en", False),
 ])
 def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: bool) -> None:
-    assert topics.told_long_ago(text, lang) is old
+    assert qualifiers.told_long_ago(text, lang) is old
 
 
 @pytest.mark.parametrize(("text", "lang", "value"), [

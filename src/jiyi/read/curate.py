@@ -187,9 +187,9 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
     if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
         return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
     verdict = _lapse_verdict(made, at)
-    lasting = [m for m in made if m.status is Status.ACTIVE and m.kind in _LASTING and not names_a_date(m.content)]
-    if verdict == "keep" and not bot and not lasting and moment_passed(rec.content, rec.valid_from or rec.created_at,
-                                                                        at):
+    if verdict == "keep" and not bot and not any(
+            m.status is Status.ACTIVE and m.kind in _LASTING and not names_a_date(m.content) for m in made) \
+            and moment_passed(rec.content, rec.valid_from or rec.created_at, at):
         return "past"  # "heading to cottesloe this arvo" said weeks ago: that afternoon is over
     return verdict
 

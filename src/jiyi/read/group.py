@@ -1,15 +1,16 @@
 """Others in the user's group chats: their standing facts, for a reply that involves them.
 
 A group chat stored per sender (each member under their own user id, one session id for the
-group, added with ``group=True``: jiyi.write.groups) keeps 阿豪's "我猫毛过敏" under 阿豪. When 糖糖 later asks "周末大家来我家玩，我想养只猫，
-会有问题吗", her reply needs that allergy, and it must stay 阿豪's. So the block of a user
-who took part in group sessions carries a short section of the other members' standing facts
-(:data:`LINES` at most), chosen the way the user's own profile is, by kind, slot and
-importance, and ranked by similarity to the query.
+group, added with ``group=True``: jiyi.write.groups) keeps 阿豪's "我猫毛过敏" under 阿豪. When
+糖糖 later asks "周末大家来我家玩，我想养只猫，会有问题吗", her reply needs that allergy, and it
+must stay 阿豪's. So the block of a user who took part in group sessions carries a short section
+of the other members' standing facts (:data:`LINES` at most), chosen the way the user's own
+profile is, by kind, slot and importance, and ranked by similarity to the query.
 
-Only what a member said *in a group session both declared* is shown: a member's private
-chats stay theirs, and users who merely share a session id ("default") see nothing of each other. Sensitive memories, lapsed ones and text that instructs the bot are never shown;
-erasing a member's memories removes them here too, since nothing is copied.
+Only what a member said *in a group session both declared* is shown: a member's private chats
+stay theirs, and users who merely share a session id ("default") see nothing of each other.
+Sensitive memories, lapsed ones and text that instructs the bot are never shown; erasing a
+member's memories removes them here too, since nothing is copied.
 """
 
 from __future__ import annotations
@@ -61,7 +62,6 @@ def as_member(rec: MemoryRecord) -> MemoryRecord:
 def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime) -> list[Hit]:
     """The other members' standing facts from the sessions ``scope``'s user shared with them, best first."""
     found: list[tuple[float, MemoryRecord]] = []
-    seen: set[tuple[str, str]] = set()
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}
     for session, members in store.session_members(scope, mine).items():
@@ -72,15 +72,12 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
             if session not in declared[user]:
                 continue  # a session id they share, but not a group chat they said they are in
             flt = RecordFilter(kinds=_KINDS, statuses=(Status.ACTIVE,), session_id=session, include_sensitive=False)
-            recs = [r for r in store.list(member, flt, SCAN)
-                    if (user, r.id) not in seen and member_standing(r) and not lapsed(r, at)
+            recs = [r for r in store.list(member, flt, SCAN)  # a memory is of one session: listed once
+                    if member_standing(r) and not lapsed(r, at)
                     and passes_gate(r, at=at, historical=False, show_sensitive=False)]
             if not recs:
                 continue
             vecs = store.vectors(member, [r.id for r in recs])
-            for rec in recs:
-                seen.add((user, rec.id))
-                if (vec := vecs.get(rec.id)) is not None:
-                    found.append((float(np.dot(query_vec, vec)), rec))
+            found += [(float(np.dot(query_vec, vec)), rec) for rec in recs if (vec := vecs.get(rec.id)) is not None]
     found.sort(key=lambda sr: (-sr[0], sr[1].id))
     return [Hit(as_member(rec), score, {"group": score}) for score, rec in found[:LINES]]

@@ -8,6 +8,7 @@ when both declared it. The list lives in the user's own state and goes when they
 
 from __future__ import annotations
 
+from jiyi.errors import InvalidInput
 from jiyi.records import Scope
 from jiyi.stores.protocol import Store
 
@@ -17,6 +18,14 @@ GROUP_STATE = "group_sessions"
 KEPT = 50
 
 
+def check_group(group: object, session_id: str | None) -> None:
+    """``add``'s ``group`` argument: a bool, and a group needs its session id."""
+    if not isinstance(group, bool):
+        raise InvalidInput("group must be true or false")
+    if group and session_id is None:
+        raise InvalidInput("group=True needs the group chat's session_id")
+
+
 def group_sessions(store: Store, scope: Scope) -> list[str]:
     """The user's group sessions, most recent first."""
     held = store.state_get(scope, GROUP_STATE)
@@ -24,6 +33,9 @@ def group_sessions(store: Store, scope: Scope) -> list[str]:
 
 
 def join_group(store: Store, scope: Scope, session_id: str) -> None:
-    """Note ``session_id`` as one of the user's group chats (its most recent one)."""
-    held = [s for s in reversed(group_sessions(store, scope)) if s != session_id]
-    store.state_set(scope, GROUP_STATE, [*held, session_id][-KEPT:])
+    """Note ``session_id`` as one of the user's group chats (its most recent one); no write when it
+    already is (every add of a group chat calls this)."""
+    held = list(reversed(group_sessions(store, scope)))
+    if held[-1:] == [session_id]:
+        return
+    store.state_set(scope, GROUP_STATE, [*(s for s in held if s != session_id), session_id][-KEPT:])

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
-from jiyi.text import over, topics
+from jiyi.text import over, qualifiers, topics
 from jiyi.text.dates import names_a_date
 from jiyi.text.language import detect_language
 
@@ -191,7 +191,6 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 #: kinds that can stand for a topic (a plan or a told event is not a standing state)
 _STANDING_KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR, Kind.RELATION)
-#: an absolute date the extractor wrote into a statement (2025年3月22日 / 2025-03-22 / March 2025)
 #: changes whose statement may lead with a name that is not a person's (豆豆走了: the pet)
 _NAMED_SUBJECT = frozenset({"lose", "sell", "over"})
 #: changes that close only what they name, by its name or its family's noun (奶奶去世了 is no pet's end)
@@ -230,17 +229,17 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     if (change is not None and not text.startswith(("用户", "User", cand.speaker or "User"))
             and not topics.someone_elses(text, lang)):
         text = ("用户：" if lang == "zh" else "User: ") + text  # "No more northwind for User": subject left out
-    if change is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+    if change is None or qualifiers.hedged(text, lang) or qualifiers.told_long_ago(text, lang):
         return None
     if change.cls != "end" and topics.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
-    if change.cls == "move" and topics.on_a_trip(text, lang):
+    if change.cls == "move" and qualifiers.on_a_trip(text, lang):
         return None  # 人在成都出差: a trip, no move
-    if change.cls == "done" and topics.goes_on(text, lang):
+    if change.cls == "done" and qualifiers.goes_on(text, lang):
         return None  # "passed FAR! 3 more to go": a step, the preparation goes on
-    if change.cls == "stop" and topics.paused(text, lang):
+    if change.cls == "stop" and qualifiers.paused(text, lang):
         return None  # 停了一天酒，明天体检: a pause, the habit stands
-    if change.cls in ("lose", "over") and topics.recovered(text, lang):
+    if change.cls in ("lose", "over") and qualifiers.recovered(text, lang):
         return None  # lost for twenty minutes, then found
     return change if topics.users_change(text, lang, change, named_subject=change.cls in _NAMED_SUBJECT) else None
 

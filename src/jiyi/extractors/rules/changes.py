@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
-from jiyi.text import over, topics
+from jiyi.text import over, qualifiers, topics
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     text = _said_by_user(_couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS),
                          work.lang)
     change = topics.change_of(text, work.lang)
-    if change is not None and (topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)):
+    if change is not None and (qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)):
         change = None  # "I might sell the car" changes nothing, nor is it a car of the user's
         standing: frozenset[str] = frozenset()
     else:
@@ -160,7 +160,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
             continue
         text = _said_by_user(work.content(c), work.lang)
         change = topics.change_of(text, work.lang)
-        if (change is None or topics.hedged(text, work.lang) or topics.told_long_ago(text, work.lang)
+        if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
                 or not topics.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
             continue
         d = _draft(work, [c], None)
@@ -172,7 +172,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
 
 def _over_named(text: str, lang: str) -> bool:
     """洛阳那套房子退租了 / 和佳怡彻底断了: something named is over (write/resolve.py closes what gave that name)."""
-    if over.says_over(text, lang) is None or topics.hedged(text, lang) or topics.told_long_ago(text, lang):
+    if over.says_over(text, lang) is None or qualifiers.hedged(text, lang) or qualifiers.told_long_ago(text, lang):
         return False
     return bool(over.named_over(text, lang))
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.extractors.rules.en import HABIT_OBJECTS_EN
-from jiyi.text import topics
+from jiyi.text import qualifiers
 from jiyi.text.topics import about_user
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ def endings(work: MessageExtraction, taken: set[str]) -> list[Draft]:
             alone = [c for c in mine if _pursuit(c.text, zh) == found]
             mine = alone or mine
         d = _draft(work, mine, slot, ends)
-        if slot.startswith("status/") and topics.goes_on(work.text, work.lang):
+        if slot.startswith("status/") and qualifiers.goes_on(work.text, work.lang):
             continue  # 拿到了一个offer但是工资太低了，还在继续找: the search goes on (changes.py keeps the sentence)
         if not about_user(d.content, work.lang):  # 我表弟和他女朋友分了: the cousin's news, kept as said
             d.slot, d.ends = None, []

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from jiyi.extractors.rules.drafts import Draft
-from jiyi.text import topics
+from jiyi.text import qualifiers
 
 #: the confidence of a hedged statement relative to a certain one
 HEDGED = 0.6
@@ -160,7 +160,7 @@ def hedged(drafts: Sequence[Draft], lang: str) -> list[Draft]:
                 d.content = _say_unsure(d.content, lang)
             if d.slot and not d.slot.startswith(_KEEPS_SLOT):
                 d.slot, d.template = None, None
-        if (d.ends or d.ends_mention) and topics.hedged(d.source or d.content, lang):
+        if (d.ends or d.ends_mention) and qualifiers.hedged(d.source or d.content, lang):
             d.ends, d.ends_mention = [], None  # 想戒烟，但是每次都失败 / 真想分手: a wish ends nothing
     return list(drafts)
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.records import Kind
-from jiyi.text import topics
+from jiyi.text import qualifiers, topics
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -53,7 +53,7 @@ def standing_facts(work: MessageExtraction, c: Clause) -> list[Draft]:
     content = work.content(c).rstrip("。.!！~～ ")
     if len(content) > (_MAX_ZH if lang == "zh" else _MAX_EN) or not topics.about_user(content, lang):
         return []
-    if (_SHORT_STAY.search(content) or topics.hedged(content, lang) or topics.told_long_ago(content, lang)
+    if (_SHORT_STAY.search(content) or qualifiers.hedged(content, lang) or qualifiers.told_long_ago(content, lang)
             or topics.change_of(content, lang)):
         return []  # a visit, a maybe, history, or a change (the change rules read those)
     family = topics.standing_family(content, lang)
