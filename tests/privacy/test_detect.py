@@ -161,6 +161,10 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("身份证我发你了，440305198802300418", "id_number", "440305198802300418", "身份证号"),  # 2月30日: no ID shape
     ("passport, in my drawer, E12345678", "id_number", "E12345678", "passport number"),
     ("my ssn, for the form, 078-05-1120", "id_number", "078-05-1120", "SSN"),
+    ("can u hold onto my passport no for the visa form later, it's E7364019P", "id_number", "E7364019P",
+     "passport number"),  # a check letter after the digits
+    ("passport came back. 583920174, renewing at the embassy", "id_number", "583920174", "passport number"),
+    ("护照办下来了。号码E58214937 年底想去泰国", "id_number", "E58214937", "护照号"),  # opens the next sentence
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
     (found,) = find_values(text)
@@ -178,6 +182,7 @@ def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str,
     "wifi密码过期了，下次更新 2025-07-01",  # a date
     "密码输错 3 次会锁卡，客服工号 8823",  # another number comes first
     "支付密码又忘了。车牌是 A8K926",  # the sentence ended
+    "passport expired. 2026 is my year to travel",  # the next sentence opens with a year, not a number of it
     "I forgot my password again! Anyway, B1234 is our table",  # the sentence ended
     "wifi密码的事我回头问房东，他说楼下那家奶茶店 DK2024 款很好喝",  # too far
     "wifi密码在路由器背面，型号是 TL-WR841N",  # the gap names another number
@@ -188,6 +193,10 @@ def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str,
 ])
 def test_a_number_a_few_words_after_a_keyword_that_is_no_secret(text: str) -> None:
     assert kinds(text) == []
+
+
+def test_a_number_inside_a_letter_token_is_no_phone_number() -> None:
+    assert kinds("护照办下来了 号码E58214937") == [("id_number", "E58214937")]
 
 
 def test_a_phone_number_after_a_password_word_stays_a_phone_number() -> None:

@@ -328,3 +328,20 @@ def test_this_weekday_said_after_it_is_the_coming_one() -> None:
     assert _one("the coming Tuesday works", sunday).start == _d("2025-03-11")
     assert _one("this Friday", REF).start == _d("2025-03-07")  # said on the Wednesday before: that week's
     assert _one("I saw her this Monday", REF).start == _d("2025-03-03")  # told as past: the one just gone
+    assert _one("the dentist moved my appt to this friday", sunday).start == _d("2025-03-14")  # where it was put
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("my sister's wedding is the 2nd saturday of this month", "2025-03-08"),
+    ("first monday of next month", "2025-04-07"),
+    ("the last friday of march", "2025-03-28"),
+    ("我姐婚礼在这个月第二个周六", "2025-03-08"),
+    ("下个月的第一个星期一开会", "2025-04-07"),
+    ("4月最后一个周五年会", "2025-04-25"),
+])
+def test_the_nth_weekday_of_a_month(text: str, day: str) -> None:
+    assert _one(text).start == _d(day)
+
+
+def test_day_after_tomorrow_without_the() -> None:
+    assert _one("day after tomorrow i pick up the suit").start == _d("2025-03-07")

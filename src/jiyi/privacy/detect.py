@@ -162,7 +162,7 @@ _PHONES = (
 )
 _PHONE_CONTEXT = re.compile(
     r"(?i:(?:phone|cell|mobile|tel|telephone|whatsapp|call\s+me\s+at|text\s+me\s+at|number)\b"
-    r"|电话|手机|号码|座机|联系方式)[^0-9+\n]{0,16}(?P<v>\+?\d[\d\s().-]{5,18}\d)")
+    r"|电话|手机|号码|座机|联系方式)[^0-9+\n]{0,16}(?<![A-Za-z])(?P<v>\+?\d[\d\s().-]{5,18}\d)")
 _EMAIL = re.compile(r"(?<![A-Za-z0-9_.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _ZH_NUM = r"[0-9０-９一二三四五六七八九十百零〇两]+"
 _ZH_ADDRESS = re.compile(
@@ -264,14 +264,16 @@ def _cards(text: str) -> Iterator[Finding]:
             yield Finding(m.start(), m.end(), "bank_card", "", SECRET, m.group())
 
 
+#: a passport number: a letter or two and digits, a check letter after some (E1234567P), or 8-9 digits alone
+_PASSPORT = r"[A-Za-z]{0,2}\d{6,9}[A-Za-z]?"
 #: a number right after the word that names it is that thing, whatever its checksum:
 #: 身份证号 1101…(a wrong check digit), SSN 123-45-6789, 银行卡号 6222…(fails Luhn), cvv 123
 _BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
     (re.compile(r"(?P<k>身份证|证件|公民身份)(?:号码|号)?"), r"\d[\d\s]{4,18}[\dXx]", "id_number", "身份证号", SENSITIVE),
-    (re.compile(r"(?P<k>护照)(?:号码|号)?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number", "护照号", SENSITIVE),
+    (re.compile(r"(?P<k>护照)(?:号码|号)?"), _PASSPORT, "id_number", "护照号", SENSITIVE),
     (re.compile(r"(?i)\b(?P<k>ssn|social\s+security(?:\s+(?:number|no\.?|#))?)"), r"\d{3}[-\s]?\d{2}[-\s]?\d{4}",
      "id_number", "SSN", SENSITIVE),
-    (re.compile(r"(?i)\b(?P<k>passport)(?:\s+(?:number|no\.?|#))?"), r"[A-Za-z]{0,2}\d{6,9}", "id_number",
+    (re.compile(r"(?i)\b(?P<k>passport)(?:\s+(?:number|no\.?|#))?"), _PASSPORT, "id_number",
      "passport number", SENSITIVE),
     (re.compile(r"(?i)\b(?P<k>id\s+(?:number|no\.?|card))"), r"[A-Za-z]{0,2}\d[\d-]{4,18}[\dXx]", "id_number", "ID number",
      SENSITIVE),
@@ -382,7 +384,8 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     (re.compile(r"(?P<k>身份证(?:号码|号)?|证件号码?|公民身份号码)"), re.compile(r"(?:\d{17}[\dXx]|\d{15})" + _NO_MORE),
      "id_number", ("身份证号", "ID number"), SENSITIVE),
     (re.compile(r"(?P<k>护照(?:号码|号)?|(?i:" + _NAMED_IN_EN.format(r"passport(?:\s+(?:number|no\.?|#))?") + "))"),
-     re.compile(r"[A-Za-z]{1,2}\d{6,9}" + _NO_MORE), "id_number", ("护照号", "passport number"), SENSITIVE),
+     re.compile(r"(?:[A-Za-z]{1,2}\d{6,9}[A-Za-z]?|\d{8,9})" + _NO_MORE), "id_number", ("护照号", "passport number"),
+     SENSITIVE),
     (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?") + "))"),
      re.compile(r"(?:\d{3}([-\s])\d{2}\1\d{4}|\d{9})" + _NO_MORE), "id_number", ("SSN", "SSN"), SENSITIVE),
 )
@@ -415,6 +418,8 @@ _BY_CONTEXT += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), shape, "id_numb
 _GAPPED += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
                   SENSITIVE) for en, zh, shape, label in _NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
+#: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
+_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|(?i:it'?s|it\s+is|no\.?|number|num|#))[\s:：,，=-]*)*")
 #: the gap may not end a sentence (the value belongs to the next one) …
 _GAP_END = re.compile(r"[。！？!?；;\n]|(?<!\.)\.(?=\s|$)")
 #: … nor name another number: a model, a room, a phone, an account, a card's last digits, a price, an
@@ -445,10 +450,18 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")  # two columns w
 _DIGIT = re.compile(r"\d")
 
 
+def _width(text: str) -> int:
+    return len(text) + len(_CJK.findall(text))
+
+
 def _short_gap(gap: str) -> bool:
-    """The words between a keyword and its value: one short clause or two, naming nothing else."""
-    width = len(gap) + len(_CJK.findall(gap))
-    return width <= _GAP_WIDTH and not (_GAP_END.search(gap) or _GAP_OTHER.search(gap) or _GAP_LAST.search(gap))
+    """The words between a keyword and its value: one short clause or two, naming nothing else. The value may
+    open the next sentence ("passport came back. 583920174, renewing …", "护照办下来了。号码E58214937"): one
+    sentence end, followed by nothing but words that introduce a value (:data:`_OPENING`)."""
+    ends = list(_GAP_END.finditer(gap))
+    if len(ends) > 1 or (ends and not _OPENING.fullmatch(gap, ends[0].end())):
+        return False
+    return _width(gap) <= _GAP_WIDTH and not (_GAP_OTHER.search(gap) or _GAP_LAST.search(gap))
 
 
 def _after_a_gap(text: str) -> Iterator[Finding]:

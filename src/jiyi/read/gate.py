@@ -30,7 +30,14 @@ _FOOD = re.compile(r"(?i)吃|喝|饭|菜|餐|煮|炖|烤|炒|做饭|下厨|食�
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
 _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
-                             r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos")
+                             r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
+#: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
+_OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|爬山|徒步|运动|健身|锻炼|跑步|游泳|骑行|景点|周末|"
+                     r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
+                     r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday)\b")
+#: … asks, too, for the conditions that limit it ("outing_health")
+_OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|"
+                               r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure")
 
 
 def asked_categories(query: str) -> frozenset[str]:
@@ -41,6 +48,8 @@ def asked_categories(query: str) -> frozenset[str]:
         found.add("health")
     if _FOOD.search(query):
         found.add("diet_health")  # "中午想煮个汤": the gout that rules out seafood, not the rest of the file
+    if _OUTING.search(query):
+        found.add("outing_health")  # "周末去哪玩": the pregnancy that rules out the roller coaster
     if _ACCOUNT.search(query):
         found.add("bank_card")
     return frozenset(found)
@@ -49,8 +58,9 @@ def asked_categories(query: str) -> frozenset[str]:
 def category_of(rec: MemoryRecord) -> frozenset[str]:
     """The sensitive categories a memory holds (its slot family, else the family words and values it says)."""
     if rec.slot and rec.slot.split("/", 1)[0] in ("health", "allergy"):
-        return frozenset({"health", "diet_health"} if _DIET_CONDITION.search(f"{rec.slot} {rec.content}")
-                         else {"health"})
+        said = f"{rec.slot} {rec.content}"
+        return frozenset({"health"} | ({"diet_health"} if _DIET_CONDITION.search(said) else set())
+                         | ({"outing_health"} if _OUTING_CONDITION.search(said) else set()))
     found = set(memory_families(rec.content, rec.slot))
     if _HEALTH.search(rec.content) and not found - {"allergy"}:
         found.add("health")

@@ -24,9 +24,11 @@ from jiyi.write.timeparse.spans import (
     holiday,
     maybe_group,
     monday_of,
+    month_add,
     month_part,
     nearest_date,
     nearest_year,
+    nth_weekday,
     safe_date,
     shift,
     ymd,
@@ -66,13 +68,17 @@ def _en_day_part(m: re.Match[str], c: Ctx) -> Res:
     return daypart_res(c.today + timedelta(days={"this": 0, "tomorrow": 1}.get(w, -1)), p, EN_PARTS)
 
 
+#: a day named as where something was put: "moved my appt to this friday", "pushed it till this sat"
+_TARGET_BEFORE = re.compile(r"(?i)\b(?:to|till|until|for)\s+$")
+
+
 def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     if maybe_group(m, "pl"):
         return None  # "on Mondays" is a habit
     pre = (maybe_group(m, "pre") or "").lower()
     wd = group(m, "wd").lower()
     i = _EN_WD[wd] if wd in _EN_WD else _EN_WD_SHORT[wd]
-    if pre in ("this", "coming") and not c.past_clause(m.start()):
+    if pre in ("this", "coming") and (not c.past_clause(m.start()) or _TARGET_BEFORE.search(c.text, 0, m.start())):
         # "this friday" said on a Sunday is the coming one: English weeks begin on Sunday, and a
         # plan is never for a day already gone
         return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
@@ -84,6 +90,23 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     if c.past(m.start()):
         return Res(*day_span(c.today - timedelta(days=(c.today.weekday() - i) % 7)), "day")
     return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
+
+
+_EN_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+                "fifth": 5, "5th": 5, "last": -1}
+
+
+def _en_nth_weekday(m: re.Match[str], c: Ctx) -> Res | None:
+    """"the 2nd saturday of this month", "the last friday of november", "first monday of next month"."""
+    n, i = _EN_ORDINALS[group(m, "o").lower()], _EN_WD[group(m, "wd").lower()]
+    if mon := maybe_group(m, "mon"):
+        mo = _EN_MONTHS[mon.lower().rstrip(".")]
+        y = nearest_year(c.today, mo)
+    else:
+        y, mo = month_add(c.today.year, c.today.month, {"next": 1, "last": -1}.get((maybe_group(m, "pre") or "").lower(),
+                                                                                    0))
+    day = nth_weekday(y, mo, i, n)
+    return Res(*day_span(day), "day") if day else None
 
 
 def _en_rel_unit(m: re.Match[str], c: Ctx) -> Res:
@@ -218,7 +241,10 @@ _I = re.IGNORECASE
 
 #: (pattern, handler, skipped after 每/every), tried only on text with Latin letters
 EN_RULES: list[Rule] = [
-    (re.compile(r"\bthe\s+day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
+    (re.compile(r"\b(?:the\s+)?(?P<o>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+(?P<wd>monday|tuesday"
+                r"|wednesday|thursday|friday|saturday|sunday)\s+(?:of|in)\s+(?:(?P<pre>this|next|last)\s+month\b|"
+                + _MON + ")", _I), _en_nth_weekday, False),
+    (re.compile(r"\b(?:the\s+)?day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
                 r"|tmrw?|yesterday)\b", _I), _en_rel_day, False),
     (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night|arvo)\b", _I),
      _en_day_part, False),

@@ -65,6 +65,12 @@ def monday_of(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
+def nth_weekday(y: int, m: int, weekday: int, n: int) -> date | None:
+    """The ``n``-th ``weekday`` (0 = Monday) of ``y``-``m``, counted from 1; -1 is the last. None past the month."""
+    days = [d for d in range(1, calendar.monthrange(y, m)[1] + 1) if date(y, m, d).weekday() == weekday]
+    return date(y, m, days[n - 1 if n > 0 else n]) if -len(days) <= n <= len(days) and n else None
+
+
 def safe_date(y: int, m: int, d: int) -> date | None:
     """``date(y, m, d)``, or None when there is no such day (2月30日)."""
     if not (1 <= m <= 12) or not (1 <= d <= calendar.monthrange(y, m)[1]):

@@ -27,6 +27,7 @@ from jiyi.write.timeparse.spans import (
     month_part,
     nearest_date,
     nearest_year,
+    nth_weekday,
     safe_date,
     shift,
     ymd,
@@ -122,6 +123,20 @@ def _zh_rel_month(m: re.Match[str], c: Ctx) -> Res | None:
     return Res(*day_span(day), "day") if day else None
 
 
+def _zh_nth_weekday(m: re.Match[str], c: Ctx) -> Res | None:
+    """这个月第二个周六, 下个月的第一个星期一, 11月最后一个周五."""
+    wd = _WD[group(m, "wd")]
+    if mo_said := maybe_group(m, "m"):
+        mo = cn_to_int(mo_said)
+        if not 1 <= mo <= 12:
+            return None
+        y = nearest_year(c.today, mo)
+    else:
+        y, mo = month_add(c.today.year, c.today.month, _REL_WEEKS[group(m, "pre")])
+    day = nth_weekday(y, mo, wd, -1 if maybe_group(m, "last") else cn_to_int(group(m, "o")))
+    return Res(*day_span(day), "day") if day else None
+
+
 def _zh_bare_day(m: re.Match[str], c: Ctx) -> Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
     day = safe_date(y, mo, cn_to_int(group(m, "d")))
@@ -164,6 +179,9 @@ _DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
 
 #: (pattern, handler, skipped after 每/every), tried only on text with Han characters
 ZH_RULES: list[Rule] = [
+    (re.compile(r"(?:(?P<pre>这个|上个|下个|这|本|上|下)月|(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月)份?的?"
+                r"(?:第(?P<o>[一二三四五1-5])个|(?P<last>最后一个))(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
+     _zh_nth_weekday, False),
     (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
      _zh_rel_day, False),
     (re.compile(r"(?P<d>[今明昨])(?P<p>早|晨|晚|夜)(?:上|晨|里)?"), _zh_short_part, False),
