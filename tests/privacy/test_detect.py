@@ -164,6 +164,8 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("can u hold onto my passport no for the visa form later, it's E7364019P", "id_number", "E7364019P",
      "passport number"),  # a check letter after the digits
     ("passport came back. 583920174, renewing at the embassy", "id_number", "583920174", "passport number"),
+    ("passport renewal done too, new number PA7734201, dont let me lose it", "id_number", "PA7734201",
+     "passport number"),  # "number" before a lettered value names it
     ("护照办下来了。号码E58214937 年底想去泰国", "id_number", "E58214937", "护照号"),  # opens the next sentence
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:

@@ -47,6 +47,15 @@ CHANGES = [
      "Brightline", "notice"),
     ("job", "I work at Brightline as an analyst", "I'm done with that place, I walked out last week",
      "Brightline", "walked out"),
+    # a new job said by where it is, not by leaving the old one
+    ("job", "我在蓝港物流做客服", "我进了青柚互娱做UI了", "蓝港", "青柚"),
+    ("job", "我在蓝港物流做客服", "我跳槽到中原展联了 做活动执行", "蓝港", "中原展联"),
+    ("job", "I work at Brightkelp as a data analyst", "started at Hallow Labs last monday, small design shop",
+     "Brightkelp", "Hallow"),
+    ("job", "I work at Brightkelp as a data analyst", "got hired at the port authority!", "Brightkelp", "port"),
+    # a wedding: the same partner, no longer a fiancée or a boyfriend
+    ("partner", "My fiancée is Noor", "WE'RE MARRIED", "fiancée", "MARRIED"),
+    ("partner", "我男朋友叫阿泽", "我们上周五领证了！！", "男朋友", "领证"),
     # a breakup in other words
     ("partner", "我男朋友叫顾远", "我跟他已经没在一起了", "顾远", "没在一起"),
     ("partner", "我女朋友叫林夏", "我们俩分道扬镳了", "林夏", "分道扬镳"),
@@ -180,6 +189,9 @@ UNCHANGED = [
     ("我住在宜宾", "人已经到昆明了，出差三天", "宜宾"),  # a trip
     ("I live in Tulsa", "officially a costco member now lol", "Tulsa"),
     ("I'm on keto", "keto is going great, down five pounds", "keto"),
+    ("我在星河传媒做编辑", "入职以来第一次出差 有点小激动", "星河"),  # 入职以来: since joining, no new job
+    ("I work at Fernway as a tester", "joined a gym lol", "Fernway"),
+    ("My boyfriend is Ravi", "my sister got married last weekend", "Ravi"),  # her wedding
 ]
 
 
@@ -248,6 +260,29 @@ def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, cloc
     assert not episodes[turns[2]].metadata.get("outdated_by")
     block = mem.build_context("帮我安排下个月的计划" if turns[0][0] > "z" else "plan my next month", user_id="u")
     assert turns[0] not in block, block
+
+
+@pytest.mark.parametrize(("turns", "outdated"), [
+    (("我在苏州做UI的 公司叫青梧科技 天天改稿", "今天猫又把花盆打翻了", "我不干了 进了鹭拾设计做品牌视觉"), 0),
+    (("i live in penang, 12 hr shifts at the pharmacy", "my cat knocked my coffee over",
+      "moved to Ipoh last week, same role"),
+     0),
+])
+def test_earlier_turns_that_state_what_a_change_replaces_are_outdated(mem: Memory, clock: FrozenClock,
+                                                                     turns: tuple[str, str, str],
+                                                                     outdated: int) -> None:
+    """A turn that gave no memory of the old job or city still told it as current: the change outdates it."""
+    say(mem, clock, *turns)
+    episodes = {r.content: r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE}
+    assert episodes[turns[outdated]].metadata.get("outdated_by"), episodes
+    assert not episodes[turns[1]].metadata.get("outdated_by")
+    assert not episodes[turns[2]].metadata.get("outdated_by")
+
+
+def test_a_move_naming_no_place_outdates_no_turn(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "i live in penang, love it here", "finally moved, boxes everywhere")  # where to: unknown
+    episodes = [r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE]
+    assert not any(r.metadata.get("outdated_by") for r in episodes)
 
 
 @pytest.mark.parametrize(("text", "cls"), [

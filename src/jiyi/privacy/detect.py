@@ -434,6 +434,8 @@ _GAP_LAST = re.compile(
     r"(?:第|约|大约|共|总共|在|住|(?i:" + _NAMED_IN_EN.format(
         r"at|on|in|since|until|till|from|of|for|about|around|after|before|by|than|per|over|under|within|no\.?"
         r"|number|room") + r"))[\s:：]*$")
+#: "new number PA7734201": a number word before a value with letters names the value (no rank, no amount)
+_NUMBER_WORD = re.compile(r"(?i)\b(?:number|no\.?)[\s:：]*$")
 #: a year, a date, a time, a price, a range, a version, a size or an ordinal: not a secret
 _PLAIN_NUMBER = re.compile(
     r"(?:19|20)\d\d|[$¥￥€£#].*|[vV]?\d+(?:[.,:/-]\d+)+.*"
@@ -454,14 +456,15 @@ def _width(text: str) -> int:
     return len(text) + len(_CJK.findall(text))
 
 
-def _short_gap(gap: str) -> bool:
+def _short_gap(gap: str, *, lettered: bool = False) -> bool:
     """The words between a keyword and its value: one short clause or two, naming nothing else. The value may
     open the next sentence ("passport came back. 583920174, renewing …", "护照办下来了。号码E58214937"): one
     sentence end, followed by nothing but words that introduce a value (:data:`_OPENING`)."""
     ends = list(_GAP_END.finditer(gap))
     if len(ends) > 1 or (ends and not _OPENING.fullmatch(gap, ends[0].end())):
         return False
-    return _width(gap) <= _GAP_WIDTH and not (_GAP_OTHER.search(gap) or _GAP_LAST.search(gap))
+    return _width(gap) <= _GAP_WIDTH and not (_GAP_OTHER.search(gap) or (_GAP_LAST.search(gap) and not (
+        lettered and _NUMBER_WORD.search(gap))))
 
 
 def _after_a_gap(text: str) -> Iterator[Finding]:
@@ -478,7 +481,8 @@ def _after_a_gap(text: str) -> Iterator[Finding]:
             while start < digit.start() and text[start] in ":=(<[{'\"":  # "码:abc12345", "(4417)"
                 start += 1
             value = shape.match(text, start)
-            if value is None or not _short_gap(text[m.end():start]):
+            if value is None or not _short_gap(text[m.end():start],
+                                               lettered=any(c.isalpha() for c in text[start:value.end()])):
                 continue
             start, end = _strip_value(text, start, value.end())
             if kind in ("password", "code") and (_PLAIN_NUMBER.fullmatch(text, start, end) or

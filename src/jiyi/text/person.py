@@ -38,7 +38,7 @@ _ZH_FILLERS = word_list(
 # discourse connectors, stripped with or without punctuation after them
 _ZH_CONNECTORS = word_list(
     "对了 还有 就是 另外 然后 而且 并且 所以 但是 不过 反正 话说 顺便说一下 顺便问一下 顺便说 顺便问 顺便 跟你说个事"
-    " 跟你说一下 跟你说 先说个事 说个事 告诉你 老实说 说实话"
+    " 跟你说一下 跟你说 先说个事 说个事 告诉你 老实说 说实话 可是 因为 只是 毕竟 况且"
 )
 
 
@@ -48,7 +48,7 @@ def _alts(words: list[str]) -> str:
 
 _ZH_LEAD = re.compile(
     rf"^(?:(?:{_alts(_ZH_FILLERS)})[啊呀哈啦呢吧]?[，,、\s!！~～。.]+"
-    rf"|(?:{_alts(_ZH_CONNECTORS)})[啊呀哈啦呢吧]?[，,、\s!！~～]*)+"
+    rf"|(?:{_alts(_ZH_CONNECTORS)}|但(?=我|俺|咱))[啊呀哈啦呢吧]?[，,、\s!！~～]*)+"
 )
 _ZH_TAIL = re.compile(r"[吧啊呢哈啦呀嘛哦噢喔哟咯嘞哇\s~～，,。.!！…\"'“”‘’「」『』]+$")
 

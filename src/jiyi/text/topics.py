@@ -41,6 +41,7 @@ _SLOT_FAMILIES: tuple[tuple[str, str], ...] = (
     ("relation/fiance", "partner"), ("relation/wife", "partner"), ("relation/husband", "partner"),
     ("relation/spouse", "partner"), ("person:girlfriend", "partner"), ("person:boyfriend", "partner"),
     ("person:wife", "partner"), ("person:husband", "partner"), ("person:partner", "partner"),
+    ("person:fiance", "partner"), ("person:spouse", "partner"),
     ("user/phone", "phone"), ("user/email", "email"), ("diet/", "diet"), ("pref/", "habit"),
     ("status/", "pursuit"), ("user/school", "pursuit"),
 )
@@ -159,6 +160,22 @@ _CLASSES: tuple[_Class, ...] = (
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
+    _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
+                            r"^(?:用户[：:]?)?结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
+                         _P(r"(?i)\b(?:got|just\s+got|getting)\s+married\b|\bwe'?re\s+(?:officially\s+)?married\b|"
+                            r"\bjust\s+married\b|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
+                            r"\bofficially\s+(?:a\s+)?(?:husband|wife|mrs?\.?)\b")),
+           ("partner",), "to"),
+    _Class("join", Lex(_P(r"入职(?!手续|体检|材料|培训|以来|之后|后|前|时|的时候|那|第|\S{0,2}(?:周年|年了|个月了))|(?<![不没])(?:要|录用|聘用)了?我了|跳槽(?:到|去)了?|"
+                           r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z]{2,10}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
+                           r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)", re.IGNORECASE),
+                        _P(r"(?i)\bstarted\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
+                           r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
+                           r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
+                           r"\bhired\s+me\b|\bjoined\s+(?:\w+\s+){0,3}?(?:as\s+an?|team|company|firm|agency|startup)\b|"
+                           r"\bfirst\s+(?:day|week)\s+(?:at|with)\s+(?:the\s+)?new\s+(?:job|place|company|office)\b|"
+                           r"\bnow\s+work(?:ing)?\s+(?:at|for)\b|\bwork(?:ing)?\s+(?:at|for)\s+\S+(?:\s+\S+)?\s+now\b")),
+           ("employer", "pursuit"), "to"),
     _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"offer(?:到了|来了|下来了|到手了?)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
@@ -224,6 +241,8 @@ def change_of(text: str, lang: str) -> Change | None:
         if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
             return Change("leave", ("employer",), "from", m.end())  # 把工作戒了 / quit the job
         families = tuple(f for f in named if f != "employer") if cls.name == "stop" else named
+        if cls.name == "join":  # a new job, and the search or the application for it over when it says so
+            families = ("employer", *(("pursuit",) if "pursuit" in cues else ()))
         if cls.name == "leave" and not named:
             families = ("employer",)
         if cls.name == "leave" and "residence" in families and "employer" in cues:
@@ -460,6 +479,41 @@ _FRAMES: tuple[tuple[str, Lex], ...] = (
     ("habit", Lex(_P(r"^用户\S{0,8}?(?:抽|喝|嚼|吸)(?!了)\S{1,10}"),
                    _P(r"(?i)^User (?:\w+ ){0,2}?(?:drinks|smokes|vapes|chews|plays)\b"))),
 )
+
+
+_TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
+_ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在)(?!家|外面|路上|床上|这|那|哪)")
+_ZH_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
+
+
+def turn_families(text: str, lang: str) -> frozenset[str]:
+    """The single-valued families (:data:`SINGLE`) a raw turn of the user's states a standing value of, clause
+    by clause in third person: "对 洛轴恒达 做轴承的 我在行政部打杂" → employer; "我在苏州做UI的" → employer."""
+    from jiyi.text.person import third_person
+
+    found: set[str] = set()
+    for clause in _TURN_CLAUSE.split(text):
+        clause = _ZH_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
+        if len(clause) < 3:
+            continue
+        said = third_person(clause, lang)
+        if lang == "zh" and _ZH_BARE_STATE.match(said):
+            said = "用户" + said  # 在行政部打杂 / 住在厂边上: the user's, said without a subject
+        if not said.startswith(("用户", "User")):
+            continue
+        found |= {f for f in SINGLE if _STANDING[f].search(said, lang)}
+        if (framed := standing_family(said, lang)) in SINGLE:
+            found.add(framed)
+    return frozenset(found)
+
+
+_BEFORE_MARRIAGE = Lex(_P(r"男朋友|女朋友|男友|女友|对象|未婚[夫妻]|求婚|订婚|谈恋爱|在一起"),
+                      _P(r"(?i)\b(?:boyfriend|girlfriend|bf|gf|fianc\w*|engaged|proposed|propose|dating|wedding\s+planning)\b"))
+
+
+def before_marriage(content: str, lang: str) -> bool:
+    """Does a partner memory call them what a wedding changes (男朋友, "fiancée", engaged)?"""
+    return _BEFORE_MARRIAGE.found(content, lang)
 
 
 def standing_family(content: str, lang: str) -> str | None:

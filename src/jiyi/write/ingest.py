@@ -36,7 +36,7 @@ from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.text.topics import Change, family_slots
+from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
@@ -54,6 +54,7 @@ from jiyi.write.resolve import (
     Decision,
     ended_slots,
     ends_mention,
+    family_turns,
     over_names,
     resolvable_kinds,
     resolve_candidate,
@@ -71,6 +72,7 @@ ADD_JOB = "add"
 SIMILAR_K = 5
 ENDS_K = 30  # neighbours searched for the habits an ending (戒了咖啡) names
 NAMED_TURNS = 50  # earlier turns looked at per name a change says is over
+FAMILY_TURNS = 300  # the newest turns looked at for what a change of a single-valued family replaces
 
 
 @dataclass(slots=True)
@@ -339,6 +341,8 @@ class _BatchResolver:
             if rec.status is Status.SUPERSEDED:
                 self._mark_source_episodes(rec, decision.record.id)
         self._mark_named_turns(cand, change, decision.record.id, ended)
+        if change is not None:
+            self._mark_family_turns(cand, change, decision.record.id)
         self.history.extend(decision.history)
         return decision
 
@@ -354,6 +358,17 @@ class _BatchResolver:
                         or (ep.valid_from or ep.created_at) >= (cand.valid_from or self.now)):
                     continue
                 self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
+
+    def _mark_family_turns(self, cand: Candidate, change: Change, new_id: str) -> None:
+        """Earlier turns that state what ``change`` replaces ("我在苏州做UI的" before "进了鹭拾设计") are
+        outdated too (write/resolve.py ``family_turns``)."""
+        if not set(change.families) & SINGLE:
+            return
+        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
+                                                              FAMILY_TURNS))
+                 if ep.id not in self.records and not ep.metadata.get("outdated_by")]
+        for ep in family_turns(cand, change, turns):
+            self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""
@@ -396,7 +411,7 @@ class _BatchResolver:
         out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
         topical = [] if change is None else topic_targets(cand, change, [
             *self._similar(vec, ENDS_K), *((h, 0.0) for f in change.families for s in family_slots(f)
-                                           for h in self._slot_holders(s))])
+                                           for h in self._slot_holders(s))], self.new_vectors.keys())
         out += topical
         if cand.metadata.get("ends_mention"):
             found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)

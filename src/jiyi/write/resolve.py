@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -244,12 +244,13 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     return change if topics.users_change(text, lang, change, named_subject=change.cls in _NAMED_SUBJECT) else None
 
 
-def topic_targets(cand: Candidate, change: topics.Change,
-                  pool: Sequence[tuple[MemoryRecord, float]]) -> list[MemoryRecord]:
+def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[MemoryRecord, float]],
+                  made: Collection[str] = ()) -> list[MemoryRecord]:
     """The user's active standing memories ``change`` (stated by ``cand``) closes.
 
     ``pool`` holds the candidate's neighbours with their cosines (the store's embedder)
-    and the holders of its families' slots. Per family the change may close:
+    and the holders of its families' slots; ``made``, the ids this write made, tells what the same message
+    made (never closed: "offer定了 下周一入职 做视频剪辑" keeps the new role). Per family the change may close:
 
     * a memory of another family, another speaker's, or one that itself says something
       ended (用户戒了可乐) is never closed; nor one established after the change was told;
@@ -272,8 +273,8 @@ def topic_targets(cand: Candidate, change: topics.Change,
         if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
             continue
         seen.add(rec.id)
-        if (rec.speaker or None) != (cand.speaker or None):
-            continue
+        if (rec.speaker or None) != (cand.speaker or None) or _same_message(rec, cand, made):
+            continue  # another's; or said in the same message ("offer定了 下周一入职 做视频剪辑": the new role)
         rlang = lang_of(rec)
         content = _as_user(rec.content, rec.speaker, rlang)
         if not topics.about_user(content, rlang):
@@ -304,6 +305,42 @@ def topic_targets(cand: Candidate, change: topics.Change,
         log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
                   [r.content for r in out.values()])
     return list(out.values())
+
+
+def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Earlier turns of the speaker that state what a change of a single-valued family replaces.
+
+    "我在苏州做UI的 公司叫青梧科技" gave no employer memory for "进了鹭拾设计做视觉" to close, yet it tells
+    the old employer as current; so do "i live in penang" before "moving to ipoh". A turn stands in a
+    family when one of its clauses, in third person, says a standing value of it (:func:`topics.turn_families`).
+    A change that names its new value keeps the turns that say it; a move or a new number naming none
+    outdates nothing (the value is unknown)."""
+    families = set(change.families) & topics.SINGLE
+    if not families:
+        return []
+    lang = lang_of(cand)
+    text = _as_user(cand.content, cand.speaker, lang)
+    value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
+    if change.direction == "to" and not value and change.cls in ("move", "replace"):
+        return []
+    out = []
+    for ep in turns:
+        if ep.metadata.get("role") == "assistant" or (ep.speaker or None) != (cand.speaker or None):
+            continue
+        if (cand.valid_from is not None and (ep.valid_from or ep.created_at) >= cand.valid_from) \
+                or set(ep.source_ids) & set(cand.source_ids):
+            continue
+        if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
+            continue  # it says the new value: "厦门那边的房子看好了"
+        if families & topics.turn_families(ep.content, lang_of(ep)):
+            out.append(ep)
+    return out
+
+
+def _same_message(rec: MemoryRecord, cand: Candidate, made: Collection[str]) -> bool:
+    """Was ``rec`` made from the message ``cand`` comes from: its id, in this very write (clients may reuse
+    a message id in another session)?"""
+    return rec.id in made and bool(set(rec.source_ids) & set(cand.source_ids))
 
 
 def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
@@ -344,6 +381,8 @@ def _mentions(rec: MemoryRecord, words: Sequence[str]) -> bool:
 
 def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, float]], text: str, lang: str,
             said: Sequence[str], value: Sequence[str]) -> list[MemoryRecord]:
+    if change.cls == "marry":  # the same partner, now a spouse: what called them boyfriend or fiancée ends
+        return [r for r, _ in group if topics.before_marriage(r.content, lang_of(r))]
     if change.direction == "to":
         if not value and change.cls in ("move", "replace"):
             return []  # 我搬家了 / a new number not given: the value is unknown

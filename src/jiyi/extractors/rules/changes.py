@@ -137,13 +137,33 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     if change is None and not standing and not over or not topics.users_change(text, work.lang, change,
                                                                                 named_subject=named):
         return []
-    d = _draft(work, mine, None)
+    d = _draft(work, mine, _slot_of(change, text, work.lang))
     d.kind = Kind.BEHAVIOR if change is None and standing == {"habit"} else Kind.FACT
     d.importance, d.confidence = (0.7, 0.8) if change is not None or over else (0.55, 0.75)
     d.content = text
     for c in mine:
         c.consumed = True
     return [d]
+
+
+#: the slot a change to a new value of a single-valued family fills: the new job, the new city
+_NEW_VALUE_SLOTS = {"employer": "user/employer", "residence": "user/city"}
+
+
+def _slot_of(change: topics.Change | None, text: str, lang: str) -> str | None:
+    """The standing slot a change states the new value of: a new job (进了青柚互娱做UI, "started at Hallow
+    Labs") is the employer, a move naming where to (落脚在厦门了) the city, a wedding the spouse; a move
+    naming no place fills none."""
+    if change is None or change.direction != "to" or not change.families:
+        return None
+    if change.cls == "marry":
+        return "relation/spouse"  # "WE'RE MARRIED": who the partner is now stands in the profile
+    slot = _NEW_VALUE_SLOTS.get(change.families[0])
+    if change.cls == "move" and qualifiers.on_a_trip(text, lang):
+        return None  # 人已经到昆明了，出差三天: a trip, the city stays
+    if slot and (change.cls == "join" or topics.destination(text, lang, change.at)):
+        return slot
+    return None
 
 
 def _said_by_user(text: str, lang: str) -> str:
@@ -163,7 +183,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
         if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
                 or not topics.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
             continue
-        d = _draft(work, [c], None)
+        d = _draft(work, [c], _slot_of(change, text, work.lang))
         d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
         c.consumed = True
         out.append(d)
