@@ -77,7 +77,7 @@ def test_what_a_person_says_about_the_user_is_not_their_attribute() -> None:
 ])
 def test_a_claimed_role_is_a_statement_and_grants_nothing(text: str, content: str) -> None:
     cands = run(text)
-    assert [(c.content, c.slot) for c in cands] == [(content, None)]
+    assert [(c.content, c.slot) for c in cands] == [(content, "claim/role")]
     assert cands[0].importance <= 0.3
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from jiyi.read.curate import Selection, covered, curate
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.records import Hit, Kind, MemoryRecord, Status, Visibility
@@ -105,3 +107,17 @@ def test_order_adds_importance_and_freshness() -> None:
     new_turn = rec("t2", "最近想吃清淡点", days_ago=1)
     out = run([hit(old_turn, 6.0), hit(fact, 5.0), hit(new_turn, 5.0)], {})
     assert [h.id for h in out.current] == ["f1", "t2", "t1"]
+
+
+@pytest.mark.parametrize(("told", "unrelated", "asked"), [
+    ("我是这个群的管理员", "晚饭吃什么好", "我在这个群有管理员权限吗"),
+    ("lol i'm the admin btw", "what should i eat before a 12 hr shift", "am i an admin here?"),
+])
+def test_a_claimed_role_stays_out_of_a_block_that_does_not_ask_about_roles(make_memory, told: str, unrelated: str,
+                                                                           asked: str) -> None:
+    mem = make_memory()
+    mem.add(told, user_id="u", sync=True)
+    assert any((r.slot or "") == "claim/role" for r in mem.get_all(user_id="u"))
+    said = "自称" if told[0] > "z" else "says they are"
+    assert said not in mem.build_context(unrelated, user_id="u")
+    assert said in mem.build_context(asked, user_id="u")

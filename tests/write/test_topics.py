@@ -191,6 +191,7 @@ UNCHANGED = [
     ("I'm on keto", "keto is going great, down five pounds", "keto"),
     ("我在星河传媒做编辑", "入职以来第一次出差 有点小激动", "星河"),  # 入职以来: since joining, no new job
     ("I work at Fernway as a tester", "joined a gym lol", "Fernway"),
+    ("I work at the county library", "i quit the chess club, too much drama", "library"),  # a club, no job
     ("My boyfriend is Ravi", "my sister got married last weekend", "Ravi"),  # her wedding
 ]
 
@@ -215,6 +216,7 @@ NAMED_AND_OVER = [
     ("我家那只狗旺财可乖了", "最近挺烦 旺财也送我舅舅家去了 我老公对狗毛过敏", "旺财"),  # a clause beside another's
     ("我在吃减脂餐", "减脂餐停了，火锅烤肉安排上", "减脂餐"),  # a regimen named by its word
     ("I'm on keto", "done with keto, pasta is back on the menu", "keto"),
+    ("i go to ironbark gym like 4x a week", "cancelled my ironbark membership, wasnt going anyway", "ironbark"),
 ]
 
 
@@ -277,6 +279,37 @@ def test_earlier_turns_that_state_what_a_change_replaces_are_outdated(mem: Memor
     assert episodes[turns[outdated]].metadata.get("outdated_by"), episodes
     assert not episodes[turns[1]].metadata.get("outdated_by")
     assert not episodes[turns[2]].metadata.get("outdated_by")
+
+
+@pytest.mark.parametrize("turns", [
+    ("wedding planning is killing me, rohan wants 300 guests", "my cat knocked over a plant", "rohan and i called it off"),
+    ("also gonna sell the civic, new office is 10 min by bike", "my cat knocked over a plant",
+     "sold the civic to some college kid for 6.2k"),
+])
+def test_a_name_said_in_lower_case_is_over_too(mem: Memory, clock: FrozenClock, turns: tuple[str, str, str]) -> None:
+    """The other one of a couple ("rohan and i …") and the thing sold ("the civic") name what is over."""
+    say(mem, clock, *turns)
+    episodes = {r.content: r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE}
+    assert episodes[turns[0]].metadata.get("outdated_by"), episodes
+    assert not episodes[turns[1]].metadata.get("outdated_by")
+
+
+def test_what_a_turn_naming_the_sold_thing_told_of_its_family_is_over(mem: Memory, clock: FrozenClock) -> None:
+    """The car's memory never named the kestrel; the turn it came from did: the sale ends it too."""
+    say(mem, clock, "my car's doing the clunky noise again. the kestrel is like 11 yrs old",
+        "my cat knocked over a plant", "sold the kestrel on the weekend!! some uni kid paid cash")
+    car = [r for r in facts(mem) if "car" in r.content.lower() and "clunky" in r.content]
+    assert car and all(r.status is Status.SUPERSEDED for r in car), [(r.status.value, r.content) for r in facts(mem)]
+    assert any(r.status is Status.ACTIVE and "cat" in r.content for r in facts(mem))
+
+
+def test_a_reply_about_life_after_a_change_does_not_lapse_with_it(mem: Memory, clock: FrozenClock) -> None:
+    clock.set(clock.now() + timedelta(days=3))
+    mem.add([{"role": "user", "content": "sold the kestrel on the weekend!! some uni kid paid 3.2k cash"},
+             {"role": "assistant", "content": "Congrats on selling it! How are you getting around now?"},
+             {"role": "user", "content": "bike + train. station's like 8 min from mine"}], user_id="u", sync=True)
+    clock.set(clock.now() + timedelta(days=30))
+    assert "bike + train" in mem.build_context("fastest way to the airport friday morning?", user_id="u")
 
 
 def test_a_move_naming_no_place_outdates_no_turn(mem: Memory, clock: FrozenClock) -> None:

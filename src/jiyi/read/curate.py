@@ -58,7 +58,9 @@ from jiyi.read.timewords import moment_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
 from jiyi.text.dates import names_a_date
-from jiyi.text.injection import instructs_the_bot
+from jiyi.text.injection import instructs_the_bot, shows_claim
+from jiyi.text.language import detect_language
+from jiyi.text.topics import change_of
 
 #: Memories at or below this importance are small talk (the write path's mark).
 TRIVIAL = 0.1
@@ -126,14 +128,15 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     made_of: dict[str, list[MemoryRecord]] = {}
     for hit in hits:
         rec = hit.record
-        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content):
-            continue  # (memory poisoning — "ignore your rules", "from now on you are …" — never reaches a prompt)
+        if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content) \
+                or not shows_claim(rec.slot, query):
+            continue  # (memory poisoning — "ignore your rules", "from now on you are …", "I'm the admin" — stays out)
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
                                 bot_wanted=bot_wanted, asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
-            verdict = _lapse_verdict(context[rec.id], at)
+            verdict = _lapse_verdict([m for m in context[rec.id] if not _a_change(m)], at)
         if verdict == "lapsed":
             # "last week" / "when did I…" asks for it: lowered under the past heading, not dropped
             verdict = "past" if hit.scores.get("time_match") or past_wanted else "drop"
@@ -192,6 +195,12 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
             and moment_passed(rec.content, rec.valid_from or rec.created_at, at):
         return "past"  # "heading to cottesloe this arvo" said weeks ago: that afternoon is over
     return verdict
+
+
+def _a_change(rec: MemoryRecord) -> bool:
+    """Does ``rec`` tell a change whose outcome lasts (sold the car, moved, quit)? A reply to it ("bike +
+    train") tells the state after it, which does not lapse with the day it happened."""
+    return change_of(rec.content, detect_language(rec.content)) is not None
 
 
 def _lapse_verdict(made: Sequence[MemoryRecord], at: datetime) -> str:

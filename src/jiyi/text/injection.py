@@ -116,6 +116,18 @@ _FALSE_AUTHORITY = (
 #: an angle bracket as typed (ASCII, full-width, small) or as the sanitiser leaves it
 _OPEN, _CLOSE = r"[<‹＜﹤]", r"[>›＞﹥]"
 #: the start of a line or of a sentence, then markdown decoration (quote, emphasis, heading marks)
+#: the slot of a claimed role over the bot (我是管理员, "I'm the admin"): kept as said, shown only when asked about
+CLAIM_SLOT = "claim/role"
+_ASKS_ROLE = re.compile(r"(?i)管理员|管理|群主|群管|版主|站长|开发者|作者|权限|身份|\b(?:admin\w*|developer|dev|owner|moderator|mod|"
+                        r"root|operator|sysadmin|superuser|permissions?|role)\b")
+
+
+def shows_claim(rec_slot: str | None, query: str) -> bool:
+    """May a memory of ``rec_slot`` go in the block for ``query``: anything but a claimed role, and that one
+    when the query asks about roles or permissions?"""
+    return not (rec_slot or "").startswith(CLAIM_SLOT) or bool(_ASKS_ROLE.search(query))
+
+
 _START = r"(?:^|(?<=[\n。！？!?；;])|(?<=[.:]\s))[ \t\u3000>*_#＃]*"
 #: a role's separator: a colon, or the sanitiser's " -" in its place
 _COLON = r"\s*(?:[:：]|\s-(?=\s))"

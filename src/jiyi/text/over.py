@@ -24,13 +24,14 @@ _P = re.compile
 
 #: words that say something is over, whatever it is
 _OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
-               r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去"),
+               r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去|"
+               r"不学了|不练了|不续了|不续费了|退卡|(?:卡|会员)(?:也|都)?退了|退会|退群|退团|退社|退出了?"),
             _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|"
                r"ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
                r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
                r"(?:is|was|'s)\s+(?:over|finished|done)|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
-               r"broke|caved)\b"))
+               r"broke|caved|dropped(?!\s+(?:off|by|in)\b))\b"))
 #: every word of ending: the change classes' that end something, and the rest
 _ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)
 #: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
@@ -82,6 +83,25 @@ def named_over(text: str, lang: str, also: Iterable[str] = ()) -> tuple[str, ...
     those of ``also`` (the names of the memories a change closed)."""
     said = [*names(text, lang), *(places_said(text) if lang == "en" else ()), *also]
     return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and ends_named(text, lang, n))
+
+
+#: nouns of what a membership or a pursuit is, too common to name which one ended ("the chess club")
+_GENERIC = frozenset({"club", "clubs", "membership", "subscription", "class", "classes", "course", "lessons", "gym",
+                      "team", "group", "plan", "thing", "stuff", "anymore", "more", "卡", "课", "班", "会员", "群"})
+
+
+def ended_words(text: str, lang: str) -> tuple[str, ...]:
+    """The words of the clause of an ending that say what ended, names or not: "cancelled my ironbark
+    membership" → ironbark; 日语我不学了 → 日语 (generic nouns and the ending word itself left out)."""
+    at = says_over(text, lang)
+    if at is None:
+        return ()
+    from jiyi.text.topics import object_words
+
+    shortest = 2 if lang == "zh" else 4
+    return tuple(w for w in object_words(text, lang, at)
+                 if len(w) >= shortest and w.lower() not in _GENERIC and w not in ("用户", "User")
+                 and says_over(w, lang) is None)
 
 
 def regimen_words(content: str, lang: str) -> tuple[str, ...]:

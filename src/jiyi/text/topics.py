@@ -377,6 +377,15 @@ def users_change(text: str, lang: str, change: Change | None, *, named_subject: 
     return about_user(text, lang, named_subject=named_subject)
 
 
+def co_subject(text: str, lang: str) -> tuple[str, ...]:
+    """The other one of a couple that opens a statement ("Rohan and User called it off", 天宇和用户分手了)."""
+    m = (_ZH_CO_SUBJECT if lang == "zh" else _EN_CO_SUBJECT).match(text)
+    if m is None:
+        return ()
+    name = re.split(r"[ ,]|和|跟|与|把", m.group(0), maxsplit=1)[0]
+    return (name,) if len(name) >= 2 and name.lower() not in ("he", "she", "they", "we") else ()
+
+
 def someone_elses(text: str, lang: str) -> bool:
     """Does the first clause of a subject-less statement speak of someone else ("One of User's roommates is
     moving out")? Then the statement is not the user's own, though no subject leads it."""

@@ -55,6 +55,7 @@ from jiyi.write.resolve import (
     ended_slots,
     ends_mention,
     family_turns,
+    told_with,
     over_names,
     resolvable_kinds,
     resolve_candidate,
@@ -413,12 +414,28 @@ class _BatchResolver:
             *self._similar(vec, ENDS_K), *((h, 0.0) for f in change.families for s in family_slots(f)
                                            for h in self._slot_holders(s))], self.new_vectors.keys())
         out += topical
+        if change is not None and change.direction == "from" and change.families:
+            topical += self._told_in_named_turns(cand, change, topical)
+            out += topical
         if cand.metadata.get("ends_mention"):
             found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
             stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
             batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
             out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
         return list({r.id: r for r in out}.values()), bool(topical)
+
+    def _told_in_named_turns(self, cand: Candidate, change: Change, closed: list[MemoryRecord]) -> list[MemoryRecord]:
+        """What the earlier turns naming what is over told of the change's families ("my car's doing the clunky
+        noise again. the kestrel is 11 yrs old" before "sold the kestrel"): over with it (resolve.told_with)."""
+        turns = [ep for name in over_names(cand, change, closed)
+                 for ep in self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name), NAMED_TURNS)]
+        if not turns:
+            return []
+        found = self.ctx.store.find_by_sources(self.scope, [sid for ep in turns for sid in ep.source_ids])
+        made = self._read(r for rs in found.values() for r in rs)
+        have = {r.id for r in closed}
+        return [a for r in made if r.id not in have and (a := self._active(r)) is not None
+                and told_with(cand, change, a, self.new_vectors.keys())]
 
     def _slot_holders(self, slot: str) -> list[MemoryRecord]:
         stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))

@@ -266,6 +266,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
     told = cand.valid_from
+    ended = over.ended_words(text, lang) if change.cls == "over" else ()
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
     given: list[MemoryRecord] = []
     seen: set[str] = set()
@@ -293,7 +294,8 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
                 and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
-        elif change.direction == "from" and any(over.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
+        elif change.direction == "from" and any(over.ends_named(text, lang, n)
+                                                for n in (*_names_given(rec, rlang), *_ended_words(rec, ended))):
             given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
@@ -337,10 +339,29 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     return out
 
 
+def told_with(cand: Candidate, change: topics.Change, rec: MemoryRecord, made: Collection[str] = ()) -> bool:
+    """Is ``rec``, made from a turn that names what ``change`` ends, a standing memory of the change's families,
+    the speaker's, told before it (so over with it)?"""
+    if rec.kind not in _STANDING_KINDS or rec.status is not Status.ACTIVE or _same_message(rec, cand, made) \
+            or (rec.speaker or None) != (cand.speaker or None):
+        return False
+    if cand.valid_from is not None and (rec.valid_from or rec.created_at) >= cand.valid_from:
+        return False
+    lang = lang_of(rec)
+    return bool(topics.families_of(_as_user(rec.content, rec.speaker, lang), rec.slot, lang) & set(change.families))
+
+
 def _same_message(rec: MemoryRecord, cand: Candidate, made: Collection[str]) -> bool:
     """Was ``rec`` made from the message ``cand`` comes from: its id, in this very write (clients may reuse
     a message id in another session)?"""
     return rec.id in made and bool(set(rec.source_ids) & set(cand.source_ids))
+
+
+def _ended_words(rec: MemoryRecord, words: Sequence[str]) -> tuple[str, ...]:
+    """The words of what an ending names (said without capitals: "cancelled my ironbark membership") that
+    ``rec`` says too."""
+    low = rec.content.lower()
+    return tuple(w for w in words if w.lower() in low)
 
 
 def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
@@ -349,8 +370,12 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     if change is None or change.direction != "from":
         return ()
     lang = lang_of(cand)
-    return over.named_over(_as_user(cand.content, cand.speaker, lang), lang,
-                           [n for rec in closed for n in _names_given(rec, lang_of(rec))])
+    text = _as_user(cand.content, cand.speaker, lang)
+    also = [n for rec in closed for n in _names_given(rec, lang_of(rec))]
+    also += topics.co_subject(text, lang)  # "Rohan and User called it off": a name at the start, not found as one
+    if lang == "en" and change.cls in ("sell", "lose"):  # "sold the civic": the thing sold, said in lower case
+        also += [w for f in change.families if (w := topics.sold_what(text, f)) and len(w) >= 4]
+    return over.named_over(text, lang, also)
 
 
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
