@@ -39,6 +39,7 @@ CHANGES = [
     ("move", "I live in Omaha", "I've been living in Tucson since last month", "Omaha", "Tucson"),
     ("move", "我住在宜宾", "折腾了一礼拜，人已经到昆明了，房子还在找", "宜宾", "昆明"),
     ("move", "I live in Tulsa", "my new place is in Wichita, unpacking all weekend", "Tulsa", "Wichita"),
+    ("move", "I live in Tulsa", "ok big news, my transfer to the wichita branch got approved", "Tulsa", "wichita"),
     # a job left, referred back to by a pronoun or a description
     ("job", "我在华信科技当设计师", "那家公司我不待了，上周递了辞呈", "华信", "辞呈"),
     ("job", "我在一家银行当柜员", "上个月我被公司裁了", "柜员", "裁"),
@@ -67,6 +68,7 @@ CHANGES = [
     ("habit", "我平时很爱喝碳酸饮料", "百事我已经戒掉了", "碳酸饮料", "百事"),
     ("habit", "I grab a Red Bull every afternoon", "I've cut out energy drinks completely", "Red Bull", "energy drinks"),
     ("habit", "I drink a lot of energy drinks", "No more Monster for me, I quit", "a lot of energy", "Monster"),
+    ("habit", "我一天一包黄鹤楼，习惯了", "烟都送我表哥了 一个月没碰", "黄鹤楼", "表哥"),  # what stopped, a clause before
     ("habit", "我每天一杯霸王茶姬续命", "最近一个多月没喝奶茶了", "霸王茶姬", "奶茶"),  # a habit that lapsed
     ("habit", "我一天一包红塔山", "跟你汇报一下 烟戒了快三周了", "红塔山", "戒"),  # a brand, by its frequency
     ("habit", "I smoke about a pack a day", "I've been smoke-free for a month now", "pack a day", "smoke-free"),
@@ -188,6 +190,7 @@ UNCHANGED = [
     ("我在找工作", "收到一个offer但是钱太少，还在继续找", "找工作"),  # a step, the search goes on
     ("我住在宜宾", "人已经到昆明了，出差三天", "宜宾"),  # a trip
     ("I live in Tulsa", "officially a costco member now lol", "Tulsa"),
+    ("I live in Tulsa", "i applied for a transfer to the wichita branch, fingers crossed", "Tulsa"),  # not yet
     ("I'm on keto", "keto is going great, down five pounds", "keto"),
     ("我在星河传媒做编辑", "入职以来第一次出差 有点小激动", "星河"),  # 入职以来: since joining, no new job
     ("I work at Fernway as a tester", "joined a gym lol", "Fernway"),

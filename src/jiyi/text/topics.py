@@ -136,6 +136,8 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
+                           r"\btransfer\s+to\s+(?=(?:the\s+|our\s+)?\w+\s+(?:office|branch|site|campus|store)\b[^.!?]{0,30}?"
+                           r"\b(?:approved|confirmed|went\s+through|came\s+through|is\s+official)\b)|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
     _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
@@ -345,7 +347,7 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
     owner = _EN_OWNER.match(content)
     if owner and owner.group("n").lower() not in _EN_NOT_OWNERS:
         return False  # "User: Tyler's sister broke up with her fiancé": someone else's
-    lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)", content)
+    lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)(?![a-z]+\s*[,:!—-])", content)  # "Big news, …"
     if (not named_subject and lead and lead.group("n") in names(content, "en")
             and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
         return False  # "User: Dana got into Rice": Dana's

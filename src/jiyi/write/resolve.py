@@ -417,8 +417,8 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)
-        if not group or not topics.object_words(text, lang, change.at):
-            return []  # 想想还是戒了: what was given up was said before, not here
+        if not group or not (topics.object_words(text, lang, change.at) or topics.consumption(text, lang)):
+            return []  # 想想还是戒了: what was given up was said before, not here (烟…半个月没碰 says it)
     named = [r for r, _ in group if said and _mentions(r, said)
              or _gives_a_name_said(r.content, lang_of(r), text)]
     if not named and lang == "zh" and change.cls in ("lose", "sell"):  # 年糕也送我妹那去了: the word the cat was called
