@@ -219,7 +219,6 @@ NAMED_AND_OVER = [
     ("我家那只狗旺财可乖了", "最近挺烦 旺财也送我舅舅家去了 我老公对狗毛过敏", "旺财"),  # a clause beside another's
     ("我在吃减脂餐", "减脂餐停了，火锅烤肉安排上", "减脂餐"),  # a regimen named by its word
     ("I'm on keto", "done with keto, pasta is back on the menu", "keto"),
-    ("i go to ironbark gym like 4x a week", "cancelled my ironbark membership, wasnt going anyway", "ironbark"),
 ]
 
 

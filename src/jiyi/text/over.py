@@ -85,25 +85,6 @@ def named_over(text: str, lang: str, also: Iterable[str] = ()) -> tuple[str, ...
     return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and ends_named(text, lang, n))
 
 
-#: nouns of what a membership or a pursuit is, too common to name which one ended ("the chess club")
-_GENERIC = frozenset({"club", "clubs", "membership", "subscription", "class", "classes", "course", "lessons", "gym",
-                      "team", "group", "plan", "thing", "stuff", "anymore", "more", "卡", "课", "班", "会员", "群"})
-
-
-def ended_words(text: str, lang: str) -> tuple[str, ...]:
-    """The words of the clause of an ending that say what ended, names or not: "cancelled my ironbark
-    membership" → ironbark; 日语我不学了 → 日语 (generic nouns and the ending word itself left out)."""
-    at = says_over(text, lang)
-    if at is None:
-        return ()
-    from jiyi.text.topics import object_words
-
-    shortest = 2 if lang == "zh" else 4
-    return tuple(w for w in object_words(text, lang, at)
-                 if len(w) >= shortest and w.lower() not in _GENERIC and w not in ("用户", "User")
-                 and says_over(w, lang) is None)
-
-
 def regimen_words(content: str, lang: str) -> tuple[str, ...]:
     """The diet words a standing memory says (用户在吃减脂餐 → 减脂餐; "User is on keto" → keto)."""
     return tuple(m.group(0) for m in (_DIET_WORDS.zh if lang == "zh" else _DIET_WORDS.en).finditer(content))

@@ -266,7 +266,6 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
     told = cand.valid_from
-    ended = over.ended_words(text, lang) if change.cls == "over" else ()
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
     given: list[MemoryRecord] = []
     seen: set[str] = set()
@@ -294,8 +293,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
                 and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
-        elif change.direction == "from" and any(over.ends_named(text, lang, n)
-                                                for n in (*_names_given(rec, rlang), *_ended_words(rec, ended))):
+        elif change.direction == "from" and any(over.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
             given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
@@ -357,13 +355,6 @@ def _same_message(rec: MemoryRecord, cand: Candidate, made: Collection[str]) -> 
     return rec.id in made and bool(set(rec.source_ids) & set(cand.source_ids))
 
 
-def _ended_words(rec: MemoryRecord, words: Sequence[str]) -> tuple[str, ...]:
-    """The words of what an ending names (said without capitals: "cancelled my ironbark membership") that
-    ``rec`` says too."""
-    low = rec.content.lower()
-    return tuple(w for w in words if w.lower() in low)
-
-
 def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
     """The names ``cand`` (stating ``change``) says are over ("called it off with Rohan" → Rohan): those it
     says itself, and those of the memories it closed. Earlier turns that name them told of what no longer holds."""
@@ -372,7 +363,8 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     lang = lang_of(cand)
     text = _as_user(cand.content, cand.speaker, lang)
     also = [n for rec in closed for n in _names_given(rec, lang_of(rec))]
-    also += topics.co_subject(text, lang)  # "Rohan and User called it off": a name at the start, not found as one
+    if change.cls == "end":  # "Rohan and User called it off": a name at the start, not found as one
+        also += topics.co_subject(text, lang)
     if lang == "en" and change.cls in ("sell", "lose"):  # "sold the civic": the thing sold, said in lower case
         also += [w for f in change.families if (w := topics.sold_what(text, f)) and len(w) >= 4]
     return over.named_over(text, lang, also)

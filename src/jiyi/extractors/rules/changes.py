@@ -191,12 +191,10 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
 
 
 def _over_named(text: str, lang: str) -> bool:
-    """洛阳那套房子退租了 / 和佳怡彻底断了 / "cancelled my ironbark membership": something named is over
-    (write/resolve.py closes what gave that name). What ends may be a name or, said without capitals, the
-    words of the clause around the ending (日语我不学了, "quit the chess club")."""
+    """洛阳那套房子退租了 / 和佳怡彻底断了: something named is over (write/resolve.py closes what gave that name)."""
     if over.says_over(text, lang) is None or qualifiers.hedged(text, lang) or qualifiers.told_long_ago(text, lang):
         return False
-    return bool(over.named_over(text, lang) or over.ended_words(text, lang))
+    return bool(over.named_over(text, lang))
 
 
 _EN_COUPLE = re.compile(r"^\s*(?P<n>[A-Z][\w'-]+)\s+and\s+I\b(?P<rest>.*)$", re.DOTALL)
