@@ -67,26 +67,18 @@ def test_order_is_importance_then_confidence_then_newest() -> None:
     ("我有痛风，医生说少碰海鲜", "中午想煮个汤 煮什么好", "痛风", "写个周报开头"),
     ("i have celiac, so gluten is a no", "what should i bake for the potluck?", "celiac", "write me a short bio"),
     ("跟你说个事 我怀孕了 四个月了", "晚上想吃点辣的 来个简单的菜谱", "怀孕", "帮我写段简历里的自我评价"),
+    # going out: the conditions that limit it
+    ("我怀孕五个月了 最近老腿抽筋", "这周末有啥室内能去的地方", "怀孕", "帮我写个周报开头"),
+    ("i'm pregnant, 20 weeks now", "any good short hikes for sunday?", "pregnant", "write me a short bio"),
+    ("我有哮喘 换季就犯", "周末想去爬山 推荐个路线", "哮喘", "帮我写个周报开头"),
 ])
-def test_a_condition_that_decides_what_to_eat_comes_with_a_food_question(make_memory, told: str, query: str,
-                                                                          shown: str, hidden: str) -> None:
+def test_a_condition_that_decides_what_is_asked_comes_with_the_question(make_memory, told: str, query: str,
+                                                                         shown: str, hidden: str) -> None:
+    """A food question opens what decides what may be eaten; a question about going out, what limits it."""
     mem = make_memory()
     mem.add(told, user_id="u", sync=True)
     assert shown in mem.build_context(query, user_id="u")
     assert shown not in mem.build_context(hidden, user_id="u")  # sensitive: only where it decides something
-
-
-@pytest.mark.parametrize(("told", "query", "shown"), [
-    ("我怀孕五个月了 最近老腿抽筋", "这周末有啥室内能去的地方", "怀孕"),
-    ("i'm pregnant, 20 weeks now", "any good short hikes for sunday?", "pregnant"),
-    ("我有哮喘 换季就犯", "周末想去爬山 推荐个路线", "哮喘"),
-])
-def test_a_condition_that_limits_going_out_comes_with_an_outing_question(make_memory, told: str, query: str,
-                                                                           shown: str) -> None:
-    mem = make_memory()
-    mem.add(told, user_id="u", sync=True)
-    assert shown in mem.build_context(query, user_id="u")
-    assert shown not in mem.build_context("帮我写个周报开头", user_id="u")
 
 
 def test_a_condition_that_decides_nothing_about_food_stays_out_of_a_food_question(make_memory) -> None:

@@ -55,11 +55,11 @@ from jiyi.write.resolve import (
     ended_slots,
     ends_mention,
     family_turns,
-    told_with,
     over_names,
     resolvable_kinds,
     resolve_candidate,
     to_record,
+    told_with,
     topic_change,
     topic_targets,
 )
@@ -415,8 +415,9 @@ class _BatchResolver:
                                            for h in self._slot_holders(s))], self.new_vectors.keys())
         out += topical
         if change is not None and change.direction == "from" and change.families:
-            topical += self._told_in_named_turns(cand, change, topical)
-            out += topical
+            told = self._told_in_named_turns(cand, change, topical)
+            topical += told
+            out += told
         if cand.metadata.get("ends_mention"):
             found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
             stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))

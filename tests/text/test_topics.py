@@ -1,0 +1,33 @@
+"""What a raw turn states, family by family, and the couple a statement opens with (text/topics.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.text.topics import co_subject, turn_families
+
+
+@pytest.mark.parametrize(("turn", "lang", "families"), [
+    ("我在苏州做UI的 公司叫青梧科技 天天改稿", "zh", {"employer"}),
+    ("对 在厂里上班 走路五分钟", "zh", {"employer"}),  # said without a subject: the user's
+    ("我女朋友叫小雨 在上海读研", "zh", {"partner"}),
+    ("i live in penang, 12 hr shifts", "en", {"residence"}),
+    ("my gf priya is coming over tonight", "en", {"partner"}),
+    ("我朋友在苏州上班", "zh", set()),  # someone else's
+    ("我妈住在杭州", "zh", set()),
+    ("my sister lives in leeds", "en", set()),
+    ("我在苏州出差呢", "zh", set()),  # a trip, no standing value
+    ("今天好冷", "zh", set()),
+])
+def test_the_families_a_turn_states_a_standing_value_of(turn: str, lang: str, families: set[str]) -> None:
+    assert turn_families(turn, lang) == families
+
+
+@pytest.mark.parametrize(("text", "lang", "names"), [
+    ("Rohan and User called it off", "en", ("Rohan",)),
+    ("天宇和用户分手了", "zh", ("天宇",)),
+    ("User called it off", "en", ()),
+    ("They and User split", "en", ()),
+])
+def test_the_other_one_of_a_couple(text: str, lang: str, names: tuple[str, ...]) -> None:
+    assert co_subject(text, lang) == names
