@@ -293,6 +293,8 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
         found = {fam for prefix, fam in _SLOT_FAMILIES if base.startswith(prefix)}
         if "habit" in found and _STANDING["diet"].search(content, lang):
             found.add("diet")  # pref/素 → also the diet
+        if base.startswith("person:") and _STANDING["partner"].search(content, lang):
+            found.add("partner")  # 用户的男朋友阿泽是做西餐的 (person:阿泽/job): what is said of the partner
         return frozenset(found)  # a slotted memory stands in its slot's topic only
     found = {f for f, lex in _STANDING.items() if lex.search(content, lang)}
     framed = standing_family(content, lang)  # 用户还在一家书店兼职: a frame of the fallback's
