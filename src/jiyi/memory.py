@@ -61,8 +61,8 @@ from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
 from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
-from jiyi.write.groups import check_group, join_group
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
+from jiyi.write.groups import check_group, join_group
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
@@ -72,6 +72,7 @@ from jiyi.write.summaries import session_end_payload
 from jiyi.write.validate import (
     check_choice,
     check_content,
+    check_job_ids,
     check_kinds,
     check_limit,
     check_metadata,
@@ -226,13 +227,13 @@ class Memory:
 
     def retry_failed(self, ids: Sequence[str] | None = None) -> int:
         """Queue failed writes again (all of this tenant's, or those of ``ids``); returns how many."""
-        n = self.store.retry_failed_jobs(self.scope_tenant, _job_ids(ids), self.clock.now())
+        n = self.store.retry_failed_jobs(self.scope_tenant, check_job_ids(ids), self.clock.now())
         self._worker.wake()
         return n
 
     def drop_failed(self, ids: Sequence[str] | None = None) -> int:
         """Delete failed writes on purpose (their messages are not stored); returns how many."""
-        return self.store.drop_failed_jobs(self.scope_tenant, _job_ids(ids))
+        return self.store.drop_failed_jobs(self.scope_tenant, check_job_ids(ids))
 
     def remember(self, content: str, *, user_id: str, kind: Kind | str | None = None,
                  importance: float | None = None, valid_until: datetime | str | None = None,
@@ -241,7 +242,7 @@ class Memory:
                  visibility: Visibility | str | None = None) -> MemoryRecord:
         """Store one statement now, as given, resolved against existing memories."""
         scope = self._scope(user_id)
-        text = _check_content(content)
+        text = check_content(content)
         session_id = validate_optional_id(session_id, "session_id")
         if slot is not None:
             slot = check_text(slot, "slot", 200)
@@ -252,11 +253,11 @@ class Memory:
             kind=check_choice(Kind, kind, "kind") if kind else (guess.kind if guess else Kind.FACT),
             slot=slot or (guess.slot if guess else None),
             entities=guess.entities if guess else (),
-            importance=_unit(importance, "importance") if importance is not None else 0.8,
+            importance=check_unit(importance, "importance") if importance is not None else 0.8,
             confidence=1.0,
             valid_from=guess.valid_from if guess else None,
-            valid_until=_when(valid_until) if valid_until is not None else (guess.valid_until if guess else None),
-            expires_at=_when(expires_at) if expires_at is not None else (guess.expires_at if guess else None),
+            valid_until=check_time(valid_until, "time") if valid_until is not None else (guess.valid_until if guess else None),
+            expires_at=check_time(expires_at, "time") if expires_at is not None else (guess.expires_at if guess else None),
             visibility=check_choice(Visibility, visibility, "visibility") if visibility else (guess.visibility if guess else Visibility.NORMAL),
             metadata={"remembered": True},
         )
@@ -272,7 +273,7 @@ class Memory:
     def update(self, memory_id: str, content: str, *, user_id: str) -> MemoryRecord:
         """Replace a memory's content (re-embedded, re-indexed; the old text stays in the history)."""
         scope = self._scope(user_id)
-        text = _check_content(content)
+        text = check_content(content)
 
         def edit(old: MemoryRecord) -> tuple[MemoryRecord, ChangeSet]:
             now = self.clock.now()
@@ -429,14 +430,14 @@ class Memory:
         if unknown:
             raise InvalidInput(f"unknown filters {sorted(unknown)}; allowed: session_id, agent_id, "
                                "created_after, created_before")
-        return RecallRequest(query=query.strip(), limit=limit, kinds=_kinds(kinds),
-                             at=_when(at, "at") if at is not None else None,
+        return RecallRequest(query=query.strip(), limit=limit, kinds=check_kinds(kinds),
+                             at=check_time(at, "at") if at is not None else None,
                              include_sensitive=bool(include_sensitive),
                              session_id=validate_optional_id(f.get("session_id"), "filters.session_id"),
                              agent_id=validate_optional_id(f.get("agent_id"), "filters.agent_id"),
-                             created_after=_when(f["created_after"], "filters.created_after")
+                             created_after=check_time(f["created_after"], "filters.created_after")
                              if f.get("created_after") else None,
-                             created_before=_when(f["created_before"], "filters.created_before")
+                             created_before=check_time(f["created_before"], "filters.created_before")
                              if f.get("created_before") else None,
                              recent=turns)
 
@@ -491,7 +492,7 @@ class Memory:
             raise InvalidInput(f"status must be one of {[s.value for s in Status]}") from None
         limit = check_limit(limit) if limit is not None else None
         offset = check_offset(offset)
-        flt = RecordFilter(kinds=_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
+        flt = RecordFilter(kinds=check_kinds(kinds), statuses=statuses, session_id=validate_optional_id(session_id, "session_id"),
                            agent_id=validate_optional_id(agent_id, "agent_id"))
         return [open_record(r, self.keyring) for r in self.store.list(scope, flt, limit, offset)]
 
@@ -579,27 +580,3 @@ def _shared_llm(extractor: Extractor) -> LLM | None:
 def _unsealed(metadata: Mapping[str, Any]) -> dict[str, Any]:
     """Metadata without the sealed values of a text that is being replaced."""
     return {k: v for k, v in metadata.items() if k != SEALED_KEY}
-
-
-def _job_ids(ids: Sequence[str] | None) -> list[str] | None:
-    if ids is None:
-        return None
-    if isinstance(ids, str) or not isinstance(ids, Sequence):
-        raise InvalidInput("ids must be a list of job ids")
-    return [check_text(i, "job id", 64) for i in ids]
-
-
-def _check_content(content: object) -> str:
-    return check_content(content)
-
-
-def _unit(value: object, what: str) -> float:
-    return check_unit(value, what)
-
-
-def _when(value: object, what: str = "time") -> datetime:
-    return check_time(value, what)
-
-
-def _kinds(kinds: Iterable[Kind | str] | None) -> tuple[Kind, ...] | None:
-    return check_kinds(kinds)

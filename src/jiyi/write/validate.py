@@ -87,6 +87,15 @@ def check_offset(value: object, what: str = "offset") -> int:
     return check_int(value, what, 0, MAX_OFFSET)
 
 
+def check_job_ids(ids: Sequence[str] | None) -> list[str] | None:
+    """A list of job ids (None: every one), each a short text."""
+    if ids is None:
+        return None
+    if isinstance(ids, str) or not isinstance(ids, Sequence):
+        raise InvalidInput("ids must be a list of job ids")
+    return [check_text(i, "job id", 64) for i in ids]
+
+
 def check_unit(value: object, what: str) -> float:
     """A number between 0 and 1 (importance, confidence)."""
     if (not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value)
