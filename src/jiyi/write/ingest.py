@@ -52,6 +52,7 @@ from jiyi.write.privacy import (
 )
 from jiyi.write.resolve import (
     Decision,
+    earlier_turn,
     ended_slots,
     ends_mention,
     family_turns,
@@ -354,9 +355,7 @@ class _BatchResolver:
         for name in over_names(cand, change, closed):
             for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name),
                                                      NAMED_TURNS)):
-                if (ep.id in self.records or ep.metadata.get("outdated_by") or ep.metadata.get("role") == "assistant"
-                        or set(ep.source_ids) & set(cand.source_ids) or (ep.speaker or None) != (cand.speaker or None)
-                        or (ep.valid_from or ep.created_at) >= (cand.valid_from or self.now)):
+                if ep.id in self.records or ep.metadata.get("outdated_by") or not earlier_turn(ep, cand, self.now):
                     continue
                 self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
 
@@ -368,7 +367,7 @@ class _BatchResolver:
         turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
                                                               FAMILY_TURNS))
                  if ep.id not in self.records and not ep.metadata.get("outdated_by")]
-        for ep in family_turns(cand, change, turns):
+        for ep in family_turns(cand, change, turns, self.now):
             self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:

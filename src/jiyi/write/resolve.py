@@ -307,7 +307,15 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     return list(out.values())
 
 
-def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+def earlier_turn(ep: MemoryRecord, cand: Candidate, now: datetime) -> bool:
+    """Is ``ep`` a turn of ``cand``'s speaker (not the bot's), of another message, said before ``cand``?"""
+    return (ep.metadata.get("role") != "assistant" and (ep.speaker or None) == (cand.speaker or None)
+            and not set(ep.source_ids) & set(cand.source_ids)
+            and (ep.valid_from or ep.created_at) < (cand.valid_from or now))
+
+
+def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryRecord],
+                 now: datetime) -> list[MemoryRecord]:
     """Earlier turns of the speaker that state what a change of a single-valued family replaces.
 
     "我在苏州做UI的 公司叫青梧科技" gave no employer memory for "进了鹭拾设计做视觉" to close, yet it tells
@@ -325,10 +333,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
         return []
     out = []
     for ep in turns:
-        if ep.metadata.get("role") == "assistant" or (ep.speaker or None) != (cand.speaker or None):
-            continue
-        if (cand.valid_from is not None and (ep.valid_from or ep.created_at) >= cand.valid_from) \
-                or set(ep.source_ids) & set(cand.source_ids):
+        if not earlier_turn(ep, cand, now):
             continue
         if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
             continue  # it says the new value: "厦门那边的房子看好了"
