@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.topics import co_subject, turn_families
+from jiyi.text.subjects import co_subject
+from jiyi.text.topics import turn_families
 
 
 @pytest.mark.parametrize(("turn", "lang", "families"), [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text import lexical, qualifiers, topics
+from jiyi.text import lexical, qualifiers, subjects, topics
 
 
 @pytest.mark.parametrize(("text", "lang", "cls", "family"), [
@@ -87,7 +87,7 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
     ("用户家的狗走丢了", "zh", True),  # the user's own home
 ])
 def test_only_the_users_own_statements_change_the_users_topics(content: str, lang: str, mine: bool) -> None:
-    assert topics.about_user(content, lang) is mine
+    assert subjects.about_user(content, lang) is mine
 
 
 @pytest.mark.parametrize(("text", "lang"), [

@@ -13,7 +13,7 @@ closes the memory it changes, however either was worded:
 * :func:`families_of` gives a stored memory's families, from its slot first
   (``user/city`` → residence, ``pref/…`` → habit, ``status/…`` → pursuit) and else from
   what it states (用户养了一只狗 → pet; "User drives a Mazda" → vehicle);
-* :func:`about_user` / :func:`hedged` / :func:`told_long_ago` keep out what changes
+* :func:`jiyi.text.subjects.about_user` and :mod:`jiyi.text.qualifiers` keep out what changes
   nothing now: a friend's move, "I might move", "years ago I moved to …".
 
 Which memory of a family a change closes is decided by :func:`jiyi.write.resolve.topic_targets`, with
@@ -299,107 +299,6 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
     found = {f for f, lex in _STANDING.items() if lex.search(content, lang)}
     framed = standing_family(content, lang)  # 用户还在一家书店兼职: a frame of the fallback's
     return frozenset(found | {framed} if framed else found)
-
-
-_ZH_OTHER = _P(r"(?:朋友|闺蜜|同学|同事|室友|邻居|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|儿子|女儿|表[哥姐弟妹]|堂[哥姐弟妹]|"
-               r"亲戚|家人|老板|领导|舅舅?|姨|叔叔?|婶|爷爷|奶奶|外公|外婆|他们|她们|别人|人家)(?:家)?(?:的|和|跟|也)?")
-_EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
-               r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|family|"
-               r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")
-_EN_CO_SUBJECT = _P(r"^[A-Z][\w'-]+(?:,| and| let| fired| dumped| laid off| broke up with| dropped) User\b ?")
-_ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
-#: words that open a message whose subject (the user) was left out: "Studying for …", "Got rid of …"
-_EN_LEADS = words("got get had have went just finally still also now done back been moving starting "
-                  "working living quit sold left passed broke")
-_ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
-#: "User: Tyler's sister …" / "User: the neighbour's dog …": the subject is what someone else has
-_EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019]s\s+(?:[\w-]+\s+){0,2}?"
-               r"(?:sister|brother|mom|mother|dad|father|parents?|cousin|friend|wife|husband|girlfriend|boyfriend|"
-               r"partner|fianc\w*|son|daughter|aunt|uncle|dog|cat|pet|car|job|boss|family|roommate|kid|kids|baby)\b")
-_EN_NOT_OWNERS = words("user today it that there here what who let he she")
-
-
-def about_user(content: str, lang: str, speaker: str | None = None, *, named_subject: bool = False) -> bool:
-    """Is the statement the user's own (用户…/User…, or the named speaker's), not a relative's or a friend's?
-
-    ``named_subject``: a name may lead the statement (豆豆走了 / "Clover died": the user's pet),
-    else a leading name is someone else (阿峰也考上了 / "Dana got into Rice")."""
-    subject = speaker or ""
-    if lang == "zh":
-        head = _ZH_CO_SUBJECT.sub("用户和", content.split("，", 1)[0], count=1)  # 陈实和用户离了
-        if not (head.startswith("用户") or subject and head.startswith(subject)):
-            return False
-        rest = head.removeprefix("用户").removeprefix(subject).lstrip("：:的")
-        if _ZH_VOCATIVE.match(content.removeprefix("用户").removeprefix(subject).lstrip("：:")):
-            return about_user("用户" + _ZH_VOCATIVE.sub("", content.removeprefix("用户").lstrip("：:"), count=1),
-                              lang, named_subject=named_subject)  # 阿青，考上了: the bot addressed, the user's news
-        if _ZH_OTHER.match(rest) or re.match(r"(?:用户)?\S{1,3}(?:家|那边)的", rest):
-            return False
-        from jiyi.text.lexical import tagged
-
-        first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
-        owner = re.match(r"[\u4e00-\u9fff]{1,4}?的", rest)
-        if first is not None and first[1] == "PER" and rest.startswith(first[0] + "的") or (
-                owner and _ZH_OTHER.match(rest[owner.end():])):
-            return False  # 建国的妹妹离婚了 / 小李的狗死了: what belongs to someone else changed
-        return named_subject or first is None or first[1] != "PER" or rest.startswith(first[0] + "和用户")  # 阿峰也考上了: 阿峰's
-    content = _EN_CO_SUBJECT.sub("User and ", content, count=1)  # "Marcus, User separated"
-    if not (content.startswith("User") or subject and content.startswith(subject)):
-        return False
-    owner = _EN_OWNER.match(content)
-    if owner and owner.group("n").lower() not in _EN_NOT_OWNERS:
-        return False  # "User: Tyler's sister broke up with her fiancé": someone else's
-    lead = re.match(r"User:\s+(?P<n>[A-Z][a-z]+)\s+(?!and\s+User)(?![a-z]+\s*[,:!—-])", content)  # "Big news, …"
-    if (not named_subject and lead and lead.group("n") in names(content, "en")
-            and not lead.group("n").lower().endswith(("ing", "ed")) and lead.group("n").lower() not in _EN_LEADS):
-        return False  # "User: Dana got into Rice": Dana's
-    return not _EN_OTHER.search(content.replace(subject, "User", 1) if subject else content)
-
-
-#: the partner or spouse is the subject: "用户的老公戒酒了", "User's husband started eating meat again"
-_ZH_PARTNER_SUBJECT = _P(r"^用户(?:的)?(?:老公|老婆|丈夫|妻子|爱人|媳妇|男朋友|女朋友|男友|女友|对象|未婚[夫妻])(?!和用户|跟用户)")
-_EN_PARTNER_SUBJECT = _P(r"(?i)^User's\s+(?:husband|wife|partner|spouse|boyfriend|girlfriend|bf|gf|fianc\w*)\b")
-
-
-_EN_OTHERS_THING = _P(r"(?i)\bUser's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
-                      r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|"
-                      r"classmate|manager)s?\b")
-
-
-#: the user as what an ending is done to: "Brindle let User go", "she dumped User", 公司把用户裁了, 小雨把用户拉黑了
-_USER_AS_OBJECT = Lex(
-    _P(r"把用户\S{0,4}?(?:裁|开除|辞退|优化|辞了|甩|拉黑|删|踢|赶走|劝退)|(?:裁|开除|辞退|优化|甩|拉黑)了用户"),
-    _P(r"(?i)\b(?:let|laid|fired|sacked|dumped|ghosted|blocked|dropped|divorced|kicked|cut|axed|made)\s+User\b"
-       r"(?:\s+(?:go|off|out|redundant))?"))
-
-
-def users_change(text: str, lang: str, change: Change | None, *, named_subject: bool = False) -> bool:
-    """Is ``change`` (stated by ``text``) the user's own: the user its subject (:func:`about_user`), or
-    what a job's or a couple's ending is done to ("Brindle let User go", 天宇把用户甩了)?"""
-    if change is not None and change.cls in ("leave", "end", "over") and _USER_AS_OBJECT.search(text, lang):
-        return True
-    return about_user(text, lang, named_subject=named_subject)
-
-
-def co_subject(text: str, lang: str) -> tuple[str, ...]:
-    """The other one of a couple that opens a statement ("Rohan and User called it off", 天宇和用户分手了)."""
-    m = (_ZH_CO_SUBJECT if lang == "zh" else _EN_CO_SUBJECT).match(text)
-    if m is None:
-        return ()
-    name = re.split(r"[ ,]|和|跟|与|把", m.group(0), maxsplit=1)[0]
-    return (name,) if len(name) >= 2 and name.lower() not in ("he", "she", "they", "we") else ()
-
-
-def someone_elses(text: str, lang: str) -> bool:
-    """Does the first clause of a subject-less statement speak of someone else ("One of User's roommates is
-    moving out")? Then the statement is not the user's own, though no subject leads it."""
-    first = CLAUSE_CUT.split(text, maxsplit=1)[0]
-    return bool((_EN_OTHERS_THING if lang != "zh" else _ZH_OTHER).search(first))
-
-
-def partner_subject(text: str, lang: str) -> bool:
-    """Is the statement's subject the user's partner or spouse (their news, not the user's)?"""
-    return bool((_ZH_PARTNER_SUBJECT if lang == "zh" else _EN_PARTNER_SUBJECT).search(text))
 
 
 _EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
-from jiyi.text import over, qualifiers, topics
+from jiyi.text import over, qualifiers, subjects, topics
 from jiyi.text.dates import names_a_date
 from jiyi.text.language import detect_language
 
@@ -227,11 +227,11 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     if change is None and (at := over.says_over(text, lang)) is not None:
         change = topics.Change("over", (), "from", at)  # 和佳怡彻底断了: ends only what it names (topic_targets)
     if (change is not None and not text.startswith(("用户", "User", cand.speaker or "User"))
-            and not topics.someone_elses(text, lang)):
+            and not subjects.someone_elses(text, lang)):
         text = ("用户：" if lang == "zh" else "User: ") + text  # "No more northwind for User": subject left out
     if change is None or qualifiers.hedged(text, lang) or qualifiers.told_long_ago(text, lang):
         return None
-    if change.cls != "end" and topics.partner_subject(text, lang):
+    if change.cls != "end" and subjects.partner_subject(text, lang):
         return None  # 用户的老公戒酒了: the husband's habit, not the user's
     if change.cls == "move" and qualifiers.on_a_trip(text, lang):
         return None  # 人在成都出差: a trip, no move
@@ -241,7 +241,7 @@ def topic_change(cand: Candidate) -> topics.Change | None:
         return None  # 停了一天酒，明天体检: a pause, the habit stands
     if change.cls in ("lose", "over") and qualifiers.recovered(text, lang):
         return None  # lost for twenty minutes, then found
-    return change if topics.users_change(text, lang, change, named_subject=change.cls in _NAMED_SUBJECT) else None
+    return change if subjects.users_change(text, lang, change, named_subject=change.cls in _NAMED_SUBJECT) else None
 
 
 def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[MemoryRecord, float]],
@@ -277,7 +277,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
             continue  # another's; or said in the same message ("offer定了 下周一入职 做视频剪辑": the new role)
         rlang = lang_of(rec)
         content = _as_user(rec.content, rec.speaker, rlang)
-        if not topics.about_user(content, rlang):
+        if not subjects.about_user(content, rlang):
             continue
         own = topics.change_of(content, rlang)
         if (own is not None and own.direction == "from" or topics.completed(content, rlang)) and not (
@@ -369,7 +369,7 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     text = _as_user(cand.content, cand.speaker, lang)
     also = [n for rec in closed for n in _names_given(rec, lang_of(rec))]
     if change.cls == "end":  # "Rohan and User called it off": a name at the start, not found as one
-        also += topics.co_subject(text, lang)
+        also += subjects.co_subject(text, lang)
     if lang == "en" and change.cls in ("sell", "lose"):  # "sold the civic": the thing sold, said in lower case
         also += [w for f in change.families if (w := topics.sold_what(text, f)) and len(w) >= 4]
     return over.named_over(text, lang, also)

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
-from jiyi.text import over, qualifiers, topics
+from jiyi.text import over, qualifiers, subjects, topics
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
             standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
     over = change is None and not standing and _over_named(text, work.lang)
     named = over or change is not None and change.cls in ("lose", "sell")
-    if change is None and not standing and not over or not topics.users_change(text, work.lang, change,
+    if change is None and not standing and not over or not subjects.users_change(text, work.lang, change,
                                                                                 named_subject=named):
         return []
     d = _draft(work, mine, _slot_of(change, text, work.lang))
@@ -181,7 +181,7 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
         text = _said_by_user(work.content(c), work.lang)
         change = topics.change_of(text, work.lang)
         if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
-                or not topics.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
+                or not subjects.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
             continue
         d = _draft(work, [c], _slot_of(change, text, work.lang))
         d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)

@@ -36,7 +36,7 @@ from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.extractors.rules.en import HABIT_OBJECTS_EN
 from jiyi.text import qualifiers
-from jiyi.text.topics import about_user
+from jiyi.text.subjects import about_user
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction

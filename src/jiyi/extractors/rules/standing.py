@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.records import Kind
-from jiyi.text import qualifiers, topics
+from jiyi.text import qualifiers, subjects, topics
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -51,7 +51,7 @@ def standing_facts(work: MessageExtraction, c: Clause) -> list[Draft]:
     if c.subject != "self" or c.question or work.qualifying(c):
         return []
     content = work.content(c).rstrip("。.!！~～ ")
-    if len(content) > (_MAX_ZH if lang == "zh" else _MAX_EN) or not topics.about_user(content, lang):
+    if len(content) > (_MAX_ZH if lang == "zh" else _MAX_EN) or not subjects.about_user(content, lang):
         return []
     if (_SHORT_STAY.search(content) or qualifiers.hedged(content, lang) or qualifiers.told_long_ago(content, lang)
             or topics.change_of(content, lang)):
