@@ -395,17 +395,19 @@ _FRAMES: tuple[tuple[str, Lex], ...] = (
 
 _TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
 _ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在)(?!家|外面|路上|床上|这|那|哪)")
-_ZH_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
+_ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
 
 
 def turn_families(text: str, lang: str) -> frozenset[str]:
     """The single-valued families (:data:`SINGLE`) a raw turn of the user's states a standing value of, clause
-    by clause in third person: "对 洛轴恒达 做轴承的 我在行政部打杂" → employer; "我在苏州做UI的" → employer."""
+    by clause in third person: "我在苏州做UI的 公司叫青梧科技" → employer; "对 在厂里上班" → employer. A clause's
+    lead (对, 嗯, 其实, 现在…) goes first; unlike :func:`jiyi.text.person.tidy_zh` it goes without punctuation
+    after it, since a clause here was cut at spaces too."""
     from jiyi.text.person import third_person
 
     found: set[str] = set()
     for clause in _TURN_CLAUSE.split(text):
-        clause = _ZH_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
+        clause = _ZH_TURN_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
         if len(clause) < 3:
             continue
         said = third_person(clause, lang)
