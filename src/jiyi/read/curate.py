@@ -13,6 +13,8 @@ lines. So, for the block only:
   上海" never sits beside "用户搬到了杭州";
 - **a turn hiding a secret goes**: one that a sensitive memory was made from, unless
   sensitive memories were asked for;
+- **what the user said is over is not current**: a turn or memory a later turn of theirs ended by
+  its words ("奶茶我戒咯", write/endings.py, ``metadata["ended_by"]``) goes under the past heading;
 - **lapsed things are not current**: an event past its end (and the turn it came from) is
   listed under a *past* heading with its date, and so is a plan in the week after its
   ``expires_at`` (the search gate drops it after that);
@@ -58,6 +60,7 @@ from jiyi.read.timewords import moment_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
 from jiyi.text.dates import names_a_date
+from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
 from jiyi.text.topics import change_of
@@ -142,7 +145,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
             verdict = "past" if hit.scores.get("time_match") or past_wanted else "drop"
         if verdict == "drop":
             continue
-        if verdict == "past" or lapsed(rec, at):
+        if verdict == "past" or lapsed(rec, at) or (not historical and rec.metadata.get(ENDED_KEY)):
             past.append(hit)
             continue
         current.append(hit)

@@ -34,6 +34,7 @@ from jiyi.read.boosts import names_in
 from jiyi.read.gate import asked_categories, lapsed, passes_gate
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot
 
 #: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
@@ -60,7 +61,8 @@ def is_standing(rec: MemoryRecord, query: str = "") -> bool:
         return False
     standing = (rec.kind is not Kind.BEHAVIOR and slot.startswith(STANDING_SLOTS)
                 and not slot.startswith(PASSING_SLOTS)) or rec.importance >= STANDING_IMPORTANCE
-    return standing and not instructs_the_bot(rec.content)  # a stored "from now on you are …" stands for nothing
+    # a stored "from now on you are …" stands for nothing; what the user said is over stands no more
+    return standing and not instructs_the_bot(rec.content) and not rec.metadata.get(ENDED_KEY)
 
 
 def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:

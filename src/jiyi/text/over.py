@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from jiyi.text.places import place_at_start
-from jiyi.text.topics import CLAUSE_CUT, ENDINGS, Lex, degree_complement, names
+from jiyi.text.topics import CLAUSE_CUT, ENDINGS, ENDS_A_THING, Lex, degree_complement, names
 
 _P = re.compile
 
@@ -34,6 +34,8 @@ _OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|�
                r"broke|caved|dropped(?!\s+(?:off|by|in)\b))\b"))
 #: every word of ending: the change classes' that end something, and the rest
 _ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)
+#: the words of ending that end a thing the speaker had or did, whatever it is (text/ended.py)
+ENDING_WORDS: tuple[Lex, ...] = (*ENDS_A_THING, _OVER)
 #: what a name does to something else when it stands before it: 凯文把我的耳机弄丢了, 雨桐跟她前男友断了
 _ZH_AGENT = _P(r"^(?:把|给|让|帮|替)|^(?:跟|和|与|对)(?!我|用户)")
 _EN_AGENT = _P(r"(?i)^(?:'s\s+(?!not\b|been\b|gone\b|no\b|never\b|over\b|done\b|dead\b)\w+|"

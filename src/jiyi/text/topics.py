@@ -210,6 +210,8 @@ _CLASSES: tuple[_Class, ...] = (
 _STOP = next(c.lex for c in _CLASSES if c.name == "stop")
 #: the verbs of every class that ends something (lose, sell, end, leave, stop, done): text/over.py
 ENDINGS: tuple[Lex, ...] = tuple(c.lex for c in _CLASSES if c.direction == "from")
+#: the verbs that end a thing the speaker had or did (a habit, a thing sold, a couple, a job): text/ended.py
+ENDS_A_THING: tuple[Lex, ...] = tuple(c.lex for c in _CLASSES if c.name in ("stop", "sell", "end", "leave"))
 #: classes that need their family named (换成 alone changes nothing known)
 _NEEDS_CUE = frozenset({"switch", "replace"})
 

@@ -39,6 +39,7 @@ from jiyi.text.tokens import keywords_text
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
+from jiyi.write.endings import PER_TERM, Ending, ended_by, endings, marked
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision, judged_ending
 from jiyi.write.normalize import normalize_candidates
@@ -265,6 +266,7 @@ def build_changes(
     vecs = ctx.embedder.embed_passages([c.content for c in candidates])
     changes = ChangeSet(scope)
     events: list[WriteEvent] = []
+    drafts = _ended_in_batch(drafts)
     for d, channels in zip(drafts, episode_vecs):
         rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
         changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
@@ -279,6 +281,7 @@ def build_changes(
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
+    resolver.mark_ended(endings(d.record for d in drafts))
     for rec, vec, read_at in resolver.final_records():
         kw = index_keywords(rec) if vec is not None else None
         changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw,
@@ -305,6 +308,19 @@ def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datet
     reason = f"said before what slot {new.slot} holds ({after.created_at.date().isoformat()})"
     return Decision(EventType.ADD, past, is_new=True, reason=reason,
                     history=[HistoryEvent(EventType.ADD, past.id, now, new=past.content, reason=reason)])
+
+
+def _ended_in_batch(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
+    """``drafts`` with the turns a later turn of the same batch says are over marked so (write/endings.py)."""
+    records = {d.record.id: d.record for d in drafts}
+    order = list(records)
+    for ending in endings(records.values()):
+        before = [records[i] for i in order[:order.index(ending.turn.id)]]
+        for term in ending.terms:
+            for rec in ended_by(ending, term, before):
+                records[rec.id] = marked(rec, ending)
+    return [d if records[d.record.id] is d.record else dataclasses.replace(d, record=records[d.record.id])
+            for d in drafts]
 
 
 class _BatchResolver:
@@ -369,6 +385,17 @@ class _BatchResolver:
                  if ep.id not in self.records and not ep.metadata.get("outdated_by")]
         for ep in family_turns(cand, change, turns, self.now):
             self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
+
+    def mark_ended(self, found: Sequence[Ending]) -> None:
+        """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after
+        "我每日下昼都要饮一杯奶茶") are marked so (write/endings.py); a block shows them as past."""
+        for ending in found:
+            for term in ending.terms:
+                stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
+                pool = [self.records.get(r.id, r) for r in stored]
+                pool += [r for r in self.records.values() if r.id not in {p.id for p in pool}]
+                for rec in ended_by(ending, term, [r for r in pool if r.status is Status.ACTIVE]):
+                    self.records[rec.id] = marked(rec, ending)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""

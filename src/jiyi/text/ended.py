@@ -1,0 +1,145 @@
+"""What a turn says it is done with, by the words it names: 奶茶我戒了 → 奶茶, "cancelled ironleaf today" → ironleaf.
+
+A change class (:mod:`jiyi.text.topics`) knows what a move or a breakup changes; a name
+(:mod:`jiyi.text.over`) knows which memory it ends. Most endings people type give neither: "生酮不搞了",
+"日语我不学了", "celta's done, no more assignments", "no more coffee for me". What they do give is the
+thing's own word, beside a word of stopping, quitting, cancelling, selling or ending. The speaker's
+earlier turns and memories that say that word told of what no longer holds (write/endings.py marks
+them; a block shows them under its past heading, never drops them: the word is a weaker sign than
+a slot or a name).
+
+Guards, each by kind:
+
+- the word of ending is one that ends a thing the speaker had or did (stop, sell, a couple's end,
+  a job left, "cancelled", 退卡, 不续了…), not one that says someone passed an exam or left a room
+  ("left", "passed", "broke", "split" alone are too many things);
+- it is not negated (没戒, "didn't quit"), hedged (想戒, "thinking of quitting"), asked ("quit yet?"),
+  long ago (小时候, "years ago"), or said of someone else (他不喝了, "my sister quit");
+- what ended is a content word of the same clause (nouns by the lexical analyser in Chinese, a word of
+  four letters or more in English), not a time word, a generic noun or the ending word itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.text.over import ENDING_WORDS
+from jiyi.text.qualifiers import hedged, told_long_ago
+from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement
+from jiyi.text.wordlists import words
+
+_P = re.compile
+#: the metadata key of a turn or memory a later turn said is over: the ending turn's id
+ENDED_KEY = "ended_by"
+
+#: 不…了 / 不再 / 没再: "no longer" by the grammar (生酮不搞了, 日语不学了, 吉他不弹了), and an ending verb
+#: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
+_ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要])"
+                   r"[\u4e00-\u9fff]了|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了")
+#: words of ending too wide to name what ended by a bare word (each also means something else)
+_EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
+              r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
+_NEVER = _P(r"(?!x)x")
+_ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
+#: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
+_EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
+#: after a Chinese word of ending: it could not be done (戒不了, 卖不掉)
+_ZH_NOT_AN_END = _P(r"^(?:不了|不掉|不成|不动)")
+#: a word of ending the clause denies: 没戒 / 不想戒 / "didn't quit", "never stopped"
+_ZH_DENIED = _P(r"(?:没|没有|别|未|不想|不会|不能|不要|还没)$")
+_EN_DENIED = _P(r"(?i)\b(?:not|never|n't|won't|can't|cannot|couldn't|don't|didn't|doesn't|wouldn't|to)\s+(?:\w+\s+)?$")
+#: someone else is the subject of the clause before the word of ending
+_ZH_OTHER = _P(r"(?:他|她|它|他们|她们|朋友|同事|室友|闺蜜|哥们|老公|老婆|男朋友|女朋友|对象|我妈|我爸|妈妈|爸爸|"
+               r"我哥|我姐|我弟|我妹|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老板|领导)")
+_EN_OTHER = _P(r"(?i)\b(?:he|she|they|his|her|their|my\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mum|mother|dad|"
+               r"father|parents?|wife|husband|partner|boyfriend|girlfriend|roommate|flatmate|colleague|coworker|"
+               r"boss|son|daughter|cousin|neighbou?r)s?)\b")
+#: words of no thing in particular: times, quantities, generic nouns, chat fillers
+_EN_GENERIC = words(
+    "today tonight yesterday tomorrow week weeks month months year years days time times morning night evening "
+    "afternoon weekend ago last next this that these those then just also really totally finally officially "
+    "basically literally honestly actually anyway thing things stuff lol lmao haha like kind sort pretty very "
+    "whole much many more most some every each other same good great fine okay done over with from into about "
+    "after before since until because cause what when where which while still even only ever again here there "
+    "user user's myself yourself them they their your mine ours being having doing going getting making "
+    "want wanted need needed said told think thought know knew feel felt cold turkey for good anymore "
+    "been went made hard once through soon anytime awesome amazing tough changed tried trying ages")
+_ZH_GENERIC = words("时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
+                    "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
+#: Chinese chat cuts its clauses with spaces as often as with commas (日语我不学了 准备考本校的研)
+_ZH_CUT = _P(CLAUSE_CUT.pattern + r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_SENTENCE_CUT = _P(r"[。.!！?？\n]")
+#: how close (characters) the word must stand before and after the word of ending, in its clause
+_BEFORE = {"zh": 12, "en": 20}
+_AFTER = {"zh": 3, "en": 30}
+
+
+def ended_terms(text: str, lang: str) -> tuple[str, ...]:
+    """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
+    out: list[str] = []
+    for clause, start, m in _endings(text, lang):
+        sentence = _SENTENCE_CUT.split(text[:start])[-1] + clause[:m.start()]
+        if _denied(clause[:m.start()], lang) or _anothers(sentence, lang):
+            continue
+        if hedged(clause, lang) or told_long_ago(clause, lang):
+            continue
+        out.extend(t for t in _content_words(clause, lang, m) if t not in out)
+    return tuple(out)
+
+
+def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
+    """(clause, its start, the word of ending in it) for each clause of ``text`` that has one."""
+    found = []
+    start = 0
+    for cut in [*(CLAUSE_CUT if lang == "en" else _ZH_CUT).finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        clause = text[start:end]
+        for lex in (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER)):
+            m = lex.search(clause, lang)
+            if m is None or (_EN_WIDE if lang == "en" else _ZH_WIDE).match(m.group(0).strip()):
+                continue
+            if (_EN_NOT_AN_END if lang == "en" else _ZH_NOT_AN_END).match(clause[m.end():]):
+                continue
+            if cut is not None and cut.group(0) in "?？":
+                break  # asked, not told
+            if lang == "zh" and degree_complement(clause, m):
+                continue  # 累死了: very tired, nothing ended
+            found.append((clause, start, m))
+            break
+        start = cut.end() if cut else len(text)
+    return found
+
+
+def _denied(before: str, lang: str) -> bool:
+    return bool((_ZH_DENIED if lang == "zh" else _EN_DENIED).search(before))
+
+
+def _anothers(before: str, lang: str) -> bool:
+    return bool((_ZH_OTHER if lang == "zh" else _EN_OTHER).search(before))
+
+
+def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
+    """The content words of ``clause`` near its word of ending ``m``, not inside it."""
+    after = 0 if lang == "zh" and m.group(0).endswith("了") else _AFTER[lang]  # 不聊了去背政治: 政治 is another verb's
+    lo, hi = max(0, m.start() - _BEFORE[lang]), m.end() + after
+    if lang == "zh":
+        from jiyi.text.lexical import tagged
+
+        out, at = [], 0
+        for word, tag in tagged(clause):
+            begin = clause.find(word, at)
+            at = begin + len(word) if begin >= 0 else at
+            if (tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") and len(word) >= 2 and word not in _ZH_GENERIC
+                    and "用户" not in word and lo <= begin < hi and not (m.start() <= begin < m.end())):
+                out.append(word)
+        return out
+    out = []
+    for w in re.finditer(r"[A-Za-z][A-Za-z'-]{3,}", clause):
+        word = w.group(0).lower().removesuffix("'s")
+        if (lo <= w.start() < hi and not (m.start() <= w.start() < m.end()) and len(word) >= 4
+                and word not in _EN_GENERIC and not word.endswith(("ly", "ing")) and not _EN_WIDE.match(word)):
+            out.append(word)
+    return out
+
+
+__all__ = ["ENDED_KEY", "ended_terms"]

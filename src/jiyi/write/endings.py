@@ -1,0 +1,80 @@
+"""A turn that says the speaker is done with something ends what their earlier words said of it.
+
+"奶茶我戒咯" after "我每日下昼都要饮一杯奶茶"; "also cancelled ironleaf today" after "I'm at Ironleaf
+like 5x a week"; "日语我不学了" after "每天背50个日语单词". :func:`jiyi.text.ended.ended_terms` reads
+the words of what is over; this module finds the speaker's earlier turns and memories that say
+those words and marks them ``metadata["ended_by"] = <the ending turn's id>``. A block shows them
+under its past heading (read/curate.py) and the profile leaves them out (read/profile.py); search
+ranks them as before: what was true then is still the evidence of what happened.
+
+Guards: the earlier record is the same speaker's (never the bot's), of another message, said
+before the ending; it does not itself say the thing ended (用户戒了奶茶 is the ending, not what it
+ends); and a word the speaker uses in more than :data:`COMMON_TURNS` earlier turns names too
+many things to end one of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from jiyi.records import Kind, MemoryRecord
+from jiyi.text.ended import ENDED_KEY, ended_terms
+from jiyi.text.language import detect_language
+
+#: a word said in more of the speaker's earlier turns than this names no one thing
+COMMON_TURNS = 6
+#: earlier records looked at per word
+PER_TERM = 60
+
+
+@dataclass(slots=True, frozen=True)
+class Ending:
+    """A turn of the speaker's that says the things of ``terms`` are over."""
+
+    turn: MemoryRecord
+    terms: tuple[str, ...]
+
+
+def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
+    """The user turns among ``turns`` that say something is over, with its words."""
+    out = []
+    for turn in turns:
+        if turn.kind is not Kind.EPISODE or turn.metadata.get("role") == "assistant":
+            continue
+        terms = ended_terms(turn.content, detect_language(turn.content))
+        if terms:
+            out.append(Ending(turn, terms))
+    return out
+
+
+def says(content: str, term: str) -> bool:
+    """Does ``content`` say ``term`` (an English word whole, case aside; Chinese as a substring)?"""
+    if term.isascii():
+        return re.search(rf"(?<![A-Za-z]){re.escape(term)}(?![A-Za-z])", content, re.IGNORECASE) is not None
+    return term in content
+
+
+def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Those of ``records`` that ``ending`` ends by ``term`` (none when the word is too common)."""
+    turn = ending.turn
+    said = [r for r in records if says(r.content, term) and _earlier_own(r, turn)]
+    if sum(r.kind is Kind.EPISODE for r in said) > COMMON_TURNS:
+        return []
+    return [r for r in said if not r.metadata.get(ENDED_KEY)
+            and term not in ended_terms(r.content, detect_language(r.content))]
+
+
+def _earlier_own(rec: MemoryRecord, turn: MemoryRecord) -> bool:
+    """Is ``rec`` the turn's speaker's (not the bot's), of another message, said before it (or with it: a
+    batch's turns may share one time; the caller offers only those before it)?"""
+    return (rec.kind is not Kind.SUMMARY and rec.metadata.get("role") != "assistant"
+            and (rec.speaker or None) == (turn.speaker or None)
+            and not set(rec.source_ids) & set(turn.source_ids)
+            and (rec.valid_from or rec.created_at) <= (turn.valid_from or turn.created_at))
+
+
+def marked(rec: MemoryRecord, ending: Ending) -> MemoryRecord:
+    """``rec`` marked as ended by ``ending``'s turn."""
+    return rec.replace(metadata={**rec.metadata, ENDED_KEY: ending.turn.id})

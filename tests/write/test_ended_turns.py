@@ -1,0 +1,73 @@
+"""A turn that says the speaker is done with something ends their earlier words of it (write/endings.py).
+
+Real SQLite and the bundled model: the earlier turn and the memory made from it are marked
+``ended_by``, a block shows them under the past heading only, the profile leaves them out,
+and search still finds them (they are the evidence of what happened).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from jiyi import Kind, Memory
+from jiyi.clock import FrozenClock
+from jiyi.text.ended import ENDED_KEY
+
+
+def say(mem: Memory, clock: FrozenClock, *texts: str, user: str = "u") -> None:
+    for i, text in enumerate(texts):
+        clock.set(clock.now() + timedelta(days=3))
+        mem.add([{"role": "user", "content": text, "id": f"{user}-{i}"}], user_id=user, sync=True)
+
+
+def turns(mem: Memory, user: str = "u") -> dict[str, dict[str, object]]:
+    return {r.content: r.metadata for r in mem.get_all(user_id=user, status=None) if r.kind is Kind.EPISODE}
+
+
+def current_part(block: str) -> str:
+    """The block above its past heading."""
+    for heading in ("## 已经过去", "## Past"):
+        block = block.split(heading, 1)[0]
+    return block
+
+
+@pytest.mark.parametrize(("history", "query"), [
+    (("我每天下午都要喝一杯奶茶，三分糖", "今天猫又把花盆打翻了", "奶茶我戒了 现在喝单枞"), "下午好困 喝点啥提神"),
+    (("I'm at Ironleaf like 5x a week, the membership's pricey but worth it", "my cat knocked my plant over",
+      "also cancelled ironleaf today. running outside now"), "where should I work out this weekend?"),
+])
+def test_earlier_words_of_what_is_over_are_past(mem: Memory, clock: FrozenClock, history: tuple[str, ...],
+                                                query: str) -> None:
+    say(mem, clock, *history)
+    episodes = turns(mem)
+    assert episodes[history[0]].get(ENDED_KEY), episodes
+    assert not episodes[history[1]].get(ENDED_KEY)
+    assert not episodes[history[2]].get(ENDED_KEY)
+    ended = [r for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE and r.metadata.get(ENDED_KEY)]
+    block = mem.build_context(query, user_id="u")
+    assert history[0] not in current_part(block), block
+    for rec in ended:
+        assert rec.content not in current_part(block), block
+    assert any(hit.record.content == history[0] for hit in mem.search(history[0], user_id="u", limit=5))
+
+
+def test_a_word_the_speaker_uses_everywhere_ends_nothing(mem: Memory, clock: FrozenClock) -> None:
+    chat = [f"coffee with friend number {i} today, nice place" for i in range(8)]
+    say(mem, clock, *chat, "no more coffee for me")
+    assert not any(meta.get(ENDED_KEY) for meta in turns(mem).values())
+
+
+def test_someone_elses_ending_and_a_wish_end_nothing(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我每天下午都要喝一杯奶茶", "我同事把奶茶戒了", "我也想戒奶茶")
+    assert not any(meta.get(ENDED_KEY) for meta in turns(mem).values())
+
+
+def test_an_ending_in_the_same_batch_ends_the_earlier_turn(mem: Memory, clock: FrozenClock) -> None:
+    mem.add([{"role": "user", "content": "日语我每天背五十个单词", "id": "a"},
+             {"role": "assistant", "content": "加油！", "id": "b"},
+             {"role": "user", "content": "算了 日语我不学了 准备考本校的研", "id": "c"}], user_id="u", sync=True)
+    episodes = turns(mem)
+    assert episodes["日语我每天背五十个单词"].get(ENDED_KEY), episodes
+    assert not episodes["算了 日语我不学了 准备考本校的研"].get(ENDED_KEY)
