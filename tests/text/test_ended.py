@@ -8,15 +8,15 @@ from jiyi.text.ended import ended_terms
 
 
 @pytest.mark.parametrize(("text", "lang", "term"), [
-    ("奶茶我戒咯 而家饮单枞", "zh", "奶茶"),            # a fronted object, a dialect particle
-    ("生酮不搞了，头发掉得我心慌", "zh", "生酮"),         # 不…了: no longer
-    ("日语我不学了 准备考本校", "zh", "日语"),
+    ("可乐我戒咯 而家饮凉茶", "zh", "可乐"),            # a fronted object, a dialect particle
+    ("轻断食不搞了，胃受不了", "zh", "断食"),         # 不…了: no longer
+    ("德语我不学了 准备考公", "zh", "德语"),
     ("那台捷达我卖掉了", "zh", "捷达"),
     ("咖啡也戒了快四个月了", "zh", "咖啡"),
-    ("also cancelled ironleaf today, running outside now", "en", "ironleaf"),
+    ("also cancelled peakform today, cycling to work instead", "en", "peakform"),
     ("no more coffee for me, barley tea gang now", "en", "coffee"),
     ("sold my honda last week", "en", "honda"),
-    ("i quit my job at brindle", "en", "brindle"),
+    ("i quit my job at tallowmere", "en", "tallowmere"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)

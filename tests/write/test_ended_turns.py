@@ -35,8 +35,8 @@ def current_part(block: str) -> str:
 
 @pytest.mark.parametrize(("history", "query"), [
     (("我每天下午都要喝一杯奶茶，三分糖", "今天猫又把花盆打翻了", "奶茶我戒了 现在喝单枞"), "下午好困 喝点啥提神"),
-    (("I'm at Ironleaf like 5x a week, the membership's pricey but worth it", "my cat knocked my plant over",
-      "also cancelled ironleaf today. running outside now"), "where should I work out this weekend?"),
+    (("I'm at Peakform four nights a week, pricey but worth it", "my cat knocked my plant over",
+      "also cancelled peakform today. cycling instead"), "where should I work out this weekend?"),
 ])
 def test_earlier_words_of_what_is_over_are_past(mem: Memory, clock: FrozenClock, history: tuple[str, ...],
                                                 query: str) -> None:
@@ -65,9 +65,9 @@ def test_someone_elses_ending_and_a_wish_end_nothing(mem: Memory, clock: FrozenC
 
 
 def test_an_ending_in_the_same_batch_ends_the_earlier_turn(mem: Memory, clock: FrozenClock) -> None:
-    mem.add([{"role": "user", "content": "日语我每天背五十个单词", "id": "a"},
+    mem.add([{"role": "user", "content": "德语我每天背三十个单词", "id": "a"},
              {"role": "assistant", "content": "加油！", "id": "b"},
-             {"role": "user", "content": "算了 日语我不学了 准备考本校的研", "id": "c"}], user_id="u", sync=True)
+             {"role": "user", "content": "算了 德语我不学了 准备考公", "id": "c"}], user_id="u", sync=True)
     episodes = turns(mem)
-    assert episodes["日语我每天背五十个单词"].get(ENDED_KEY), episodes
-    assert not episodes["算了 日语我不学了 准备考本校的研"].get(ENDED_KEY)
+    assert episodes["德语我每天背三十个单词"].get(ENDED_KEY), episodes
+    assert not episodes["算了 德语我不学了 准备考公"].get(ENDED_KEY)

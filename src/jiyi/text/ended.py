@@ -1,8 +1,8 @@
-"""What a turn says it is done with, by the words it names: 奶茶我戒了 → 奶茶, "cancelled ironleaf today" → ironleaf.
+"""What a turn says it is done with, by the words it names: 奶茶我戒了 → 奶茶, "cancelled my peakform membership" → peakform.
 
 A change class (:mod:`jiyi.text.topics`) knows what a move or a breakup changes; a name
-(:mod:`jiyi.text.over`) knows which memory it ends. Most endings people type give neither: "生酮不搞了",
-"日语我不学了", "celta's done, no more assignments", "no more coffee for me". What they do give is the
+(:mod:`jiyi.text.over`) knows which memory it ends. Most endings people type give neither: "轻断食不搞了",
+"德语我不学了", "celta's done, no more assignments", "no more coffee for me". What they do give is the
 thing's own word, beside a word of stopping, quitting, cancelling, selling or ending. The speaker's
 earlier turns and memories that say that word told of what no longer holds (write/endings.py marks
 them; a block shows them under its past heading, never drops them: the word is a weaker sign than
@@ -32,7 +32,7 @@ _P = re.compile
 #: the metadata key of a turn or memory a later turn said is over: the ending turn's id
 ENDED_KEY = "ended_by"
 
-#: 不…了 / 不再 / 没再: "no longer" by the grammar (生酮不搞了, 日语不学了, 吉他不弹了), and an ending verb
+#: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要])"
                    r"[\u4e00-\u9fff]了|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了")
@@ -66,7 +66,7 @@ _EN_GENERIC = words(
     "been went made hard once through soon anytime awesome amazing tough changed tried trying ages")
 _ZH_GENERIC = words("时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
-#: Chinese chat cuts its clauses with spaces as often as with commas (日语我不学了 准备考本校的研)
+#: Chinese chat cuts its clauses with spaces as often as with commas (德语我不学了 准备考公)
 _ZH_CUT = _P(CLAUSE_CUT.pattern + r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _SENTENCE_CUT = _P(r"[。.!！?？\n]")
 #: how close (characters) the word must stand before and after the word of ending, in its clause
@@ -129,8 +129,12 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
         for word, tag in tagged(clause):
             begin = clause.find(word, at)
             at = begin + len(word) if begin >= 0 else at
-            if (tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") and len(word) >= 2 and word not in _ZH_GENERIC
-                    and "用户" not in word and lo <= begin < hi and not (m.start() <= begin < m.end())):
+            if m.start() <= begin < m.end() < begin + len(word):  # 戒咖啡 as one word: 咖啡
+                word, begin, tag = word[m.end() - begin:], m.end(), "n"
+            topic = (tag == "v" and m.group(0)[0] in "不没" and 0 <= m.start() - (begin + len(word)) <= 2)  # 断食不搞了
+            if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and len(word) >= 2
+                    and word not in _ZH_GENERIC and "用户" not in word and lo <= begin < hi
+                    and not (m.start() <= begin < m.end())):
                 out.append(word)
         return out
     out = []

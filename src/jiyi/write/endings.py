@@ -1,7 +1,7 @@
 """A turn that says the speaker is done with something ends what their earlier words said of it.
 
-"奶茶我戒咯" after "我每日下昼都要饮一杯奶茶"; "also cancelled ironleaf today" after "I'm at Ironleaf
-like 5x a week"; "日语我不学了" after "每天背50个日语单词". :func:`jiyi.text.ended.ended_terms` reads
+"可乐我戒了" after "我每天两罐可乐"; "cancelled my peakform membership" after "at Peakform
+four nights a week"; "德语我不学了" after "每天背30个德语单词". :func:`jiyi.text.ended.ended_terms` reads
 the words of what is over; this module finds the speaker's earlier turns and memories that say
 those words and marks them ``metadata["ended_by"] = <the ending turn's id>``. A block shows them
 under its past heading (read/curate.py) and the profile leaves them out (read/profile.py); search
