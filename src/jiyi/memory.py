@@ -464,7 +464,7 @@ class Memory:
                          half_lives=self.settings.half_lives)
         if self.settings.group_context:
             block.group = group_hits(self.store, self._scope(user_id), self.embedder.embed_query(query),
-                                     at=self.clock.now())
+                                     at=self.clock.now(), query=query)
         if self.keyring is not None:  # the profile and the group come from the store: opened like search's hits
             block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
             block.group = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.group]

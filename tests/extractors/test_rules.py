@@ -405,6 +405,18 @@ def test_an_afterthought_after_the_allergens_is_none(text: str, slots: set[str])
     assert {c.slot for c in run(text) if (c.slot or "").startswith("allergy/")} == slots
 
 
+@pytest.mark.parametrize(("text", "slots"), [
+    ("no prawn crackers pls. shellfish allergy, it's serious", {"allergy/shellfish"}),
+    ("also severe sesame allergy btw", {"allergy/sesame"}),
+    ("allergy season is brutal this year", set()),
+    ("my sister's peanut allergy is bad", set()),
+    ("the peanut allergy thing at school is annoying", set()),
+    ("peanut allergy meds are so expensive", set()),
+])
+def test_an_allergy_said_as_a_clause_of_its_own_is_the_speakers(text: str, slots: set[str]) -> None:
+    assert {c.slot for c in run(text) if (c.slot or "").startswith("allergy/")} == slots
+
+
 def test_a_workplace_introduced_with_its_name_is_that_name() -> None:
     assert only("im a line cook at this diner called rosie's", "user/employer").content == "User works at Rosie's"
     assert only("I work at a startup called Nimbus", "user/employer").content == "User works at Nimbus"

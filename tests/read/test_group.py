@@ -108,3 +108,12 @@ def test_whom_a_member_has_counts_among_their_standing_facts(mem: Memory) -> Non
     say(mem, "u-zed", "Zed", "thinking about a pet tbh")
     block = mem.build_context("should i get a cat?", user_id="u-zed")
     assert any("Pickle" in ln and "Marisol" in ln for ln in section(block, "en")), block
+
+
+def test_a_members_condition_that_decides_the_query_comes_first_though_sensitive(group: Memory) -> None:
+    """A member's pregnancy told to the group is shown for where to hike, not for an unrelated question."""
+    for text in ("我最近在学吉他", "我在滨江上班", "我怀孕了，五个月", "我周末喜欢去书店"):
+        say(group, "u-lin", "林姐", text)
+    hike = section(group.build_context("周末大家去哪爬山比较好", user_id="u-tang"))
+    assert any("林姐" in ln and "怀孕" in ln for ln in hike), hike
+    assert not any("怀孕" in ln for ln in section(group.build_context("推荐一本小说", user_id="u-tang")))

@@ -55,9 +55,31 @@ def asked_categories(query: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: a condition of anyone's that decides what they may eat: an allergy or an intolerance
+_ALLERGY = re.compile(r"(?i)过敏|不耐受|allerg|intoleran")
+#: what decides a question of each category asked (:func:`asked_categories`), whoever it is of
+_DECIDES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "diet_health": (_ALLERGY, _DIET_CONDITION), "outing_health": (_OUTING_CONDITION,), "health": (_HEALTH,)}
+
+
+def decides(rec: MemoryRecord, asked: Collection[str]) -> bool:
+    """Does ``rec`` state a condition that decides a question of the categories ``asked`` ("老贺有肾结石" for
+    "买点什么喝的", "Joaquin takes insulin" for a hike's first-aid kit), whoever's it is?"""
+    said = f"{rec.slot or ''} {rec.content}"
+    return any(p.search(said) for cat in asked for p in _DECIDES.get(cat, ()))
+
+
+def _own_slot(slot: str | None) -> str:
+    """A slot with its person prefix taken off (``person:老贺/health/肾结石`` → ``health/肾结石``)."""
+    if slot and slot.startswith("person:"):
+        return slot.split("/", 1)[1] if "/" in slot else ""
+    return slot or ""
+
+
 def category_of(rec: MemoryRecord) -> frozenset[str]:
-    """The sensitive categories a memory holds (its slot family, else the family words and values it says)."""
-    if rec.slot and rec.slot.split("/", 1)[0] in ("health", "allergy"):
+    """The sensitive categories a memory holds (its slot family, else the family words and values it says);
+    another person's condition (``person:老贺/health/…``) is of the categories the user's would be."""
+    if _own_slot(rec.slot).split("/", 1)[0] in ("health", "allergy"):
         said = f"{rec.slot} {rec.content}"
         return frozenset({"health"} | ({"diet_health"} if _DIET_CONDITION.search(said) else set())
                          | ({"outing_health"} if _OUTING_CONDITION.search(said) else set()))

@@ -9,7 +9,8 @@ profile is, by kind, slot and importance, and ranked by similarity to the query.
 
 Only what a member said *in a group session both declared* is shown: a member's private chats
 stay theirs, and users who merely share a session id ("default") see nothing of each other.
-Sensitive memories, lapsed ones and text that instructs the bot are never shown; erasing a
+Sensitive memories (unless a condition that decides the query, told to the group), lapsed ones and
+text that instructs the bot are never shown; erasing a
 member's memories removes them here too, since nothing is copied.
 """
 
@@ -20,8 +21,9 @@ from datetime import datetime
 
 import numpy as np
 
-from jiyi.read.gate import lapsed, passes_gate
+from jiyi.read.gate import asked_categories, decides, lapsed, passes_gate
 from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS
+from jiyi.read.standing import CONDITION_CATEGORIES
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
@@ -59,8 +61,12 @@ def as_member(rec: MemoryRecord) -> MemoryRecord:
     return rec.replace(content=content)
 
 
-def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime) -> list[Hit]:
-    """The other members' standing facts from the sessions ``scope``'s user shared with them, best first."""
+def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime, query: str = "") -> list[Hit]:
+    """The other members' standing facts from the sessions ``scope``'s user shared with them, best first.
+
+    A member's condition that decides the query (their shellfish allergy for "what snacks should i get",
+    a pregnancy for "周末去哪爬山") comes first, sensitive or not: they told it to the group for this."""
+    asked = asked_categories(query) & CONDITION_CATEGORIES
     found: list[tuple[float, MemoryRecord]] = []
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}
@@ -71,13 +77,15 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
                 declared[user] = group_sessions(store, member)
             if session not in declared[user]:
                 continue  # a session id they share, but not a group chat they said they are in
-            flt = RecordFilter(kinds=_KINDS, statuses=(Status.ACTIVE,), session_id=session, include_sensitive=False)
+            flt = RecordFilter(kinds=_KINDS, statuses=(Status.ACTIVE,), session_id=session,
+                               include_sensitive=bool(asked))
             recs = [r for r in store.list(member, flt, SCAN)  # a memory is of one session: listed once
                     if member_standing(r) and not lapsed(r, at)
-                    and passes_gate(r, at=at, historical=False, show_sensitive=False)]
+                    and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
             if not recs:
                 continue
             vecs = store.vectors(member, [r.id for r in recs])
-            found += [(float(np.dot(query_vec, vec)), rec) for rec in recs if (vec := vecs.get(rec.id)) is not None]
+            found += [(float(np.dot(query_vec, vec)) + (1.0 if asked and decides(rec, asked) else 0.0), rec)
+                      for rec in recs if (vec := vecs.get(rec.id)) is not None]
     found.sort(key=lambda sr: (-sr[0], sr[1].id))
     return [Hit(as_member(rec), score, {"group": score}) for score, rec in found[:LINES]]

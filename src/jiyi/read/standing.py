@@ -12,13 +12,15 @@ those slot families (:data:`CARE`) are lifted just above the fifth hit (at most
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
+from jiyi.read.gate import asked_categories, decides
 from jiyi.read.profile import STANDING_KINDS, is_standing, profile_order
-from jiyi.records import MemoryRecord, Scope, Status
+from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text.ended import ENDED_KEY
 from jiyi.write.embed import CachedEmbedder
 
 #: Topics a query can be about, each described in a line (compared by embedding, not by words).
@@ -33,6 +35,9 @@ TOPICS: dict[str, str] = {
 }
 #: The slot families a topic's standing facts live in (what a bot must not forget there).
 CARE: dict[str, tuple[str, ...]] = {"food": ("allergy/", "diet/"), "health": ("health/", "allergy/")}
+#: The categories of a question whose answer another person's condition can decide (read/gate.py): what to
+#: eat or drink, where to go. A question about the user's own health ("吃什么药好") opens no one else's.
+CONDITION_CATEGORIES = frozenset({"diet_health", "outing_health"})
 #: The closest topic must be this much closer (cosine) than the next one.
 MARGIN = 0.02
 #: At most this many standing facts are lifted into the top five.
@@ -52,12 +57,29 @@ def query_topic(qvec: np.ndarray, embedder: CachedEmbedder) -> str | None:
 
 
 def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list[str]:
-    """Ids of the user's active standing memories in ``topic``'s slot families, most important first."""
+    """Ids of the user's active standing memories in ``topic``'s slot families, most important first; then
+    the conditions of other people the user told of that decide the query (:func:`others_conditions`)."""
     families = CARE.get(topic or "")
+    asked = asked_categories(query) & CONDITION_CATEGORIES
+    if not families and not asked:
+        return []
+    listed = store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
+    return [*_own(listed, families, query), *others_conditions(listed, asked)]
+
+
+def others_conditions(records: Sequence[MemoryRecord], asked: Collection[str]) -> list[str]:
+    """Ids of the memories among ``records`` that tell another person's condition deciding a question of
+    the categories ``asked`` ("用户的同事老贺有肾结石", "User's boss Ravi is gluten intolerant" for a bake
+    sale), newest first, at most :data:`LIFTED`."""
+    found = [r for r in records if r.kind is Kind.RELATION and not r.metadata.get(ENDED_KEY) and decides(r, asked)]
+    found.sort(key=lambda r: (-(r.valid_from or r.created_at).timestamp(), r.id))
+    return [r.id for r in found[:LIFTED]]
+
+
+def _own(records: Sequence[MemoryRecord], families: tuple[str, ...], query: str) -> list[str]:
     if not families:
         return []
-    found = [r for r in store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
-             if (r.slot or "").startswith(families) and is_standing(r, query)]
+    found = [r for r in records if (r.slot or "").startswith(families) and is_standing(r, query)]
     return [r.id for r in profile_order(found)[:LIFTED]]
 
 

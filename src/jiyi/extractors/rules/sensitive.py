@@ -144,6 +144,12 @@ _EN_ALLERGY = (
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so)\s+(?i:i|it|that|my)\b)"),
     re.compile(r"(?i:\bi\s+have\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)(?P<v>[\w-]+(?:\s+[\w-]+)?)"
                r"\s+(?i:allerg(?:y|ies))\b"),
+    # a clause that is the allergy alone, the speaker's in chat: "shellfish allergy, i will actually die"
+    re.compile(r"(?i)^(?:(?:also|and|oh|btw|fyi|plus|but|ps)[,:\s]+)*(?:(?:severe|bad|mild|deadly|serious|major|"
+               r"massive|huge|real)\s+)?(?!(?:my|his|her|their|the|our|your|a|an|no|any|some)\b)"
+               r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+allerg(?:y|ies)\b"
+               r"(?!\s+(?:season|meds?|medicine|pills?|tests?|shots?|clinic|doctor|flare|sufferers?|symptoms?|stuff)\b)"
+               r"(?!'s)"),
 )
 _CONDITIONS_EN = (
     "type 1 diabetes|type 2 diabetes|diabetes|asthma|high blood pressure|hypertension|depression|anxiety|adhd|"

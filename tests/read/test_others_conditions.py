@@ -1,0 +1,49 @@
+"""Another person's condition the user told of decides a question of what to eat or where to go
+(read/standing.py ``others_conditions``): it ranks in the top five of search and reaches the block as theirs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from jiyi.memory import Memory
+from jiyi.read.gate import asked_categories
+from jiyi.read.standing import CONDITION_CATEGORIES
+
+
+def tell(mem: Memory, *texts: str) -> None:
+    for i, text in enumerate(texts):
+        mem.add([{"role": "user", "content": text, "id": f"t{i}"}], user_id="u", sync=True)
+
+
+FILLER_ZH = ("周末去看了个展", "最近在追一部剧", "今天加班到九点", "我家楼下新开了家面馆", "下周要交季度报告",
+             "我家猫又把花盆打翻了", "最近在学吉他", "部门新来了个实习生", "这周末要去爬山", "想换个机械键盘",
+             "早上地铁挤死了", "年会要表演节目", "最近迷上了做面包", "老板说下个月团建", "明天要早起开会")
+FILLER_EN = ("went to a gallery on saturday", "binge watching a new show", "worked late again today",
+             "a new noodle place opened downstairs", "quarterly report is due next week",
+             "my cat knocked a plant over again", "learning guitar these days", "we got a new intern at work",
+             "hiking this weekend maybe", "thinking about a new mechanical keyboard", "the train was packed today",
+             "we have to perform something at the year-end party", "obsessed with baking bread lately",
+             "team building trip next month", "early meeting tomorrow ugh")
+
+
+@pytest.mark.parametrize(("told", "filler", "query", "who", "what"), [
+    ("我同事老贺有肾结石", FILLER_ZH, "周五部门团建 订个什么餐厅", "老贺", "肾结石"),
+    ("my boss Ravi is gluten intolerant", FILLER_EN, "office bake sale next week, what should i bake?", "Ravi",
+     "gluten"),
+])
+def test_a_colleagues_condition_is_there_for_the_food_question(mem: Memory, told: str, filler: tuple[str, ...],
+                                                              query: str, who: str, what: str) -> None:
+    tell(mem, told, *filler)
+    top = [h.record.content for h in mem.search(query, user_id="u", limit=5)]
+    assert any(who in c and what in c for c in top), top
+    block = mem.build_context(query, user_id="u")
+    assert who in block and what in block, block
+    assert not re.search(rf"(?m)^- (?:用户|User) (?:is |has )?(?:有)?{what}", block)
+
+
+def test_a_question_of_the_users_own_health_opens_no_one_elses() -> None:
+    """Coughing is the user's: a colleague's kidney stones decide nothing there (they may still match by meaning)."""
+    assert not asked_categories("最近老咳嗽 该去医院挂什么科") & CONDITION_CATEGORIES
+    assert asked_categories("周五部门团建 订个什么餐厅") & CONDITION_CATEGORIES
