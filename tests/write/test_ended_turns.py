@@ -53,9 +53,21 @@ def test_earlier_words_of_what_is_over_are_past(mem: Memory, clock: FrozenClock,
     assert any(hit.record.content == history[0] for hit in mem.search(history[0], user_id="u", limit=5))
 
 
+@pytest.mark.parametrize("history", [
+    ("压力大的时候就想抽，一天差不多一包的量", "今天猫又把花盆打翻了", "从今天起戒烟了 说到做到"),
+    ("two flat whites before noon or i'm useless", "my cat knocked my plant over", "no more coffee for me, rooibos now"),
+])
+def test_a_kind_given_up_ends_what_was_said_of_its_brands_and_measures(mem: Memory, clock: FrozenClock,
+                                                                     history: tuple[str, ...]) -> None:
+    say(mem, clock, *history)
+    episodes = turns(mem)
+    assert episodes[history[0]].get(ENDED_KEY), episodes
+    assert not episodes[history[1]].get(ENDED_KEY)
+
+
 def test_a_word_the_speaker_uses_everywhere_ends_nothing(mem: Memory, clock: FrozenClock) -> None:
-    chat = [f"coffee with friend number {i} today, nice place" for i in range(8)]
-    say(mem, clock, *chat, "no more coffee for me")
+    chat = [f"guitar practice with friend number {i} today, nice place" for i in range(8)]
+    say(mem, clock, *chat, "no more guitar for me")
     assert not any(meta.get(ENDED_KEY) for meta in turns(mem).values())
 
 

@@ -25,7 +25,7 @@ import re
 
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
-from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement
+from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement, drink_kinds
 from jiyi.text.wordlists import words
 
 _P = re.compile
@@ -72,6 +72,20 @@ _SENTENCE_CUT = _P(r"[。.!！?？\n]")
 #: how close (characters) the word must stand before and after the word of ending, in its clause
 _BEFORE = {"zh": 12, "en": 20}
 _AFTER = {"zh": 3, "en": 30}
+
+
+#: smoking by what is smoked or how much, strictly (烟台, 抽空 and 吸引 are none of it)
+_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|(?:[一两半几\d]+\s*(?:包|根|支|条))(?:烟)?(?:的量)?$|^烟$|"
+            r"\b(?:smok(?:e|es|ed|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|tobacco)\b")
+
+
+def kinds_of(text: str) -> frozenset[str]:
+    """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
+    coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
+    kinds = set(drink_kinds(text))
+    if _SMOKE.search(text) or _SMOKE.search(text.rstrip("，,。.!！ ")):
+        kinds.add("smoke")
+    return frozenset(kinds)
 
 
 def ended_terms(text: str, lang: str) -> tuple[str, ...]:
@@ -132,7 +146,7 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
             if m.start() <= begin < m.end() < begin + len(word):  # 戒咖啡 as one word: 咖啡
                 word, begin, tag = word[m.end() - begin:], m.end(), "n"
             topic = (tag == "v" and m.group(0)[0] in "不没" and 0 <= m.start() - (begin + len(word)) <= 2)  # 断食不搞了
-            if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and len(word) >= 2
+            if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and (len(word) >= 2 or kinds_of(word))
                     and word not in _ZH_GENERIC and "用户" not in word and lo <= begin < hi
                     and not (m.start() <= begin < m.end())):
                 out.append(word)
@@ -146,4 +160,4 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
     return out
 
 
-__all__ = ["ENDED_KEY", "ended_terms"]
+__all__ = ["ENDED_KEY", "ended_terms", "kinds_of"]

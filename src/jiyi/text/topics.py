@@ -473,10 +473,10 @@ _CONSUMPTION: tuple[tuple[str, Lex], ...] = (
 #: kinds of drink a habit names, one word list each for both languages (茶 covers 奶茶 and 霸王茶姬's 茶)
 _DRINK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("coffee", _P(r"(?i)咖啡|美式|拿铁|卡布|摩卡|澳白|星巴克|瑞幸|\b(?:coffee|latte|espresso|americano|cappuccino|mocha|"
-                  r"flat\s+white|starbucks)\b")),
-    ("tea", _P(r"(?i)茶|\b(?:tea|boba|matcha|chai)\b")),
-    ("soda", _P(r"(?i)可乐|汽水|雪碧|芬达|\b(?:soda|cola|coke|pepsi|sprite|pop)\b")),
-    ("alcohol", _P(r"(?i)酒|\b(?:beer|wine|alcohol|booze|whisk(?:e)?y|vodka|cocktails?)\b")),
+                  r"flat\s+white|starbucks)(?:e?s)?\b")),  # (plurals: "flat whites", "espressos")
+    ("tea", _P(r"(?i)茶|\b(?:tea|boba|matcha|chai)s?\b")),
+    ("soda", _P(r"(?i)可乐|汽水|雪碧|芬达|\b(?:soda|cola|coke|pepsi|sprite|pop)s?\b")),
+    ("alcohol", _P(r"(?i)酒|\b(?:beer|wine|alcohol|booze|whisk(?:e)?y|vodka|cocktail)s?\b")),
     ("energy", _P(r"(?i)红牛|功能饮料|魔爪|东鹏|\b(?:energy\s+drinks?|red\s+bull|monster)\b")),
     ("juice", _P(r"(?i)果汁|\b(?:juice|smoothies?)\b")),
 )

@@ -20,13 +20,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
-from jiyi.text.ended import ENDED_KEY, ended_terms
+from jiyi.text.ended import ENDED_KEY, ended_terms, kinds_of
 from jiyi.text.language import detect_language
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6
-#: earlier records looked at per word
+#: earlier records looked at per word, and the newest looked at for a kind (coffee, smoking)
 PER_TERM = 60
+PER_KIND = 200
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,13 +58,23 @@ def says(content: str, term: str) -> bool:
 
 
 def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
-    """Those of ``records`` that ``ending`` ends by ``term`` (none when the word is too common)."""
+    """Those of ``records`` that ``ending`` ends by ``term``: those that say the word (none when the speaker
+    says it too often to mean one thing), and those that name a thing of its kind (戒咖啡 ends "每天两杯美式")."""
     turn = ending.turn
-    said = [r for r in records if says(r.content, term) and _earlier_own(r, turn)]
+    own = [r for r in records if _earlier_own(r, turn)]
+    said = [r for r in own if says(r.content, term)]
     if sum(r.kind is Kind.EPISODE for r in said) > COMMON_TURNS:
-        return []
-    return [r for r in said if not r.metadata.get(ENDED_KEY)
-            and term not in ended_terms(r.content, detect_language(r.content))]
+        said = []
+    kinds = kinds_of(term)
+    if kinds:
+        said += [r for r in own if r not in said and kinds & kinds_of(r.content)]
+    return [r for r in said if not r.metadata.get(ENDED_KEY) and not _ends_it(r, term, kinds)]
+
+
+def _ends_it(rec: MemoryRecord, term: str, kinds: frozenset[str]) -> bool:
+    """Does ``rec`` itself say the thing is over (用户戒了咖啡 is the ending, not what it ends)?"""
+    said = ended_terms(rec.content, detect_language(rec.content))
+    return term in said or bool(kinds and any(kinds & kinds_of(t) for t in said))
 
 
 def _earlier_own(rec: MemoryRecord, turn: MemoryRecord) -> bool:

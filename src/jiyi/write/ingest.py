@@ -39,7 +39,8 @@ from jiyi.text.tokens import keywords_text
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.endings import PER_TERM, Ending, ended_by, endings, marked
+from jiyi.text.ended import kinds_of
+from jiyi.write.endings import PER_KIND, PER_TERM, Ending, ended_by, endings, marked
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision, judged_ending
 from jiyi.write.normalize import normalize_candidates
@@ -392,7 +393,9 @@ class _BatchResolver:
         for ending in found:
             for term in ending.terms:
                 stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
-                pool = [self.records.get(r.id, r) for r in stored]
+                if kinds_of(term):  # 戒咖啡: the turns of 美式 and "flat whites" too
+                    stored += self._read(self.ctx.store.list(self.scope, RecordFilter(), PER_KIND))
+                pool = list({r.id: self.records.get(r.id, r) for r in stored}.values())
                 pool += [r for r in self.records.values() if r.id not in {p.id for p in pool}]
                 for rec in ended_by(ending, term, [r for r in pool if r.status is Status.ACTIVE]):
                     self.records[rec.id] = marked(rec, ending)
