@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from jiyi.errors import InvalidInput
+from jiyi.text.ended import ENDED_KEY
 
 BUNDLED = ("written.tsv", "blind.tsv")
 _T0 = datetime(2026, 10, 1, 12, 0, tzinfo=timezone.utc)
@@ -67,11 +68,14 @@ class ChangeReport:
     by_family: dict[str, Tally] = field(default_factory=dict)
     misses: list[Pair] = field(default_factory=list)
     wrong: list[Pair] = field(default_factory=list)
+    marked: list[int] = field(default_factory=lambda: [0, 0])  # [non-changes, changes] ended by words only
 
     def format(self, *, show: int = 10) -> str:
         lines = [f"changes: {self.name}", "  family       found/changes recall   wrong/non-changes precision"]
         lines += [t.row(f) for f, t in sorted(self.by_family.items())]
         lines.append(self.total.row("overall"))
+        lines.append(f"  of these, marked past by the ending's words (not closed): {self.marked[1]} found, "
+                     f"{self.marked[0]} wrong")
         for title, pairs in (("wrong closes", self.wrong), ("missed changes", self.misses)):
             if pairs:
                 lines.append(f"{title} (first {min(show, len(pairs))} of {len(pairs)}):")
@@ -102,8 +106,10 @@ def load_pairs(spec: str | Path) -> tuple[str, list[Pair]]:
     return name, pairs
 
 
-def closes(pair: Pair, **settings: object) -> bool:
-    """Does ``pair.message`` close a memory made from ``pair.statement`` (fresh store, default engine)?"""
+def closes(pair: Pair, **settings: object) -> str | None:
+    """Does ``pair.message`` end a memory made from ``pair.statement`` (fresh store, default engine)?
+    ``"closed"`` (superseded, or its validity ended), ``"marked"`` (left active but marked ended by the
+    message's words, write/endings.py: shown as past), or None."""
     from jiyi.clock import FrozenClock
     from jiyi.memory import Memory
     from jiyi.records import Kind, Status
@@ -116,14 +122,19 @@ def closes(pair: Pair, **settings: object) -> bool:
             made = [r.id for r in mem.get_all(user_id="u", limit=100) if r.kind is not Kind.EPISODE]
             clock.set(_T0 + timedelta(days=3))
             mem.add(pair.message, user_id="u", session_id="s2", sync=True)
-            after = (mem.get(i, user_id="u") for i in made)
-            return any(r is None or r.status is not Status.ACTIVE or r.valid_until is not None for r in after)
+            after = [mem.get(i, user_id="u") for i in made]
+            if any(r is None or r.status is not Status.ACTIVE or r.valid_until is not None for r in after):
+                return "closed"
+            return "marked" if any(r is not None and r.metadata.get(ENDED_KEY) for r in after) else None
 
 
 def run_pairs(name: str, pairs: Iterable[Pair], **settings: object) -> ChangeReport:
     report = ChangeReport(name)
     for pair in pairs:
-        closed = closes(pair, **settings)
+        how = closes(pair, **settings)
+        closed = how is not None
+        if how == "marked":
+            report.marked[pair.label] += 1
         report.total.add(pair.label, closed)
         report.by_family.setdefault(pair.family, Tally()).add(pair.label, closed)
         if pair.label and not closed:
