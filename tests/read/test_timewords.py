@@ -23,6 +23,16 @@ def test_relative_days_get_their_dates() -> None:
     assert resolve_time_words("最近在学吉他", said, lang="zh", tz=SH) == "最近在学吉他"
 
 
+def test_a_clock_time_or_a_count_beside_the_day_leaves_it_to_be_resolved() -> None:
+    said = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)  # a Sunday
+    assert resolve_time_words("明天3点开会", said, lang="zh", tz=SH) == "明天3点（1月11日）开会"
+    assert resolve_time_words("paperwork next tuesday, 10am, at the office", said, lang="en", tz=SH) \
+        == "paperwork next tuesday, 10am (Jan 12), at the office"
+    assert resolve_time_words("3天后出发", said, lang="zh", tz=SH) == "3天后（1月13日）出发"
+    assert resolve_time_words("12月3日那天", said, lang="zh", tz=SH) == "12月3日那天"  # its own date
+    assert resolve_time_words("flying out Dec 3", said, lang="en", tz=SH) == "flying out Dec 3"
+
+
 def test_a_part_of_the_day_said_alone_is_that_day() -> None:
     said = datetime(2027, 1, 10, 4, 0, tzinfo=timezone.utc)  # noon in Shanghai
     assert resolve_time_words("晚上带爸妈去吃那家烤鸭", said, lang="zh", tz=SH) == "晚上（1月10日）带爸妈去吃那家烤鸭"

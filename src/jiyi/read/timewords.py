@@ -14,7 +14,11 @@ from jiyi.write.timeparse import find_time_expressions
 
 #: Granularities that name a day (a week or a month is left as said).
 _DAYLIKE = frozenset({"day", "daypart", "hour", "minute", "weekend"})
-_DIGIT = re.compile(r"\d")
+#: an expression that carries its own date (10月3日, 3号, 12/3, "Dec 3", "the 3rd"); a clock time (10am, 3点)
+#: or a count (3天后) leaves the day to the relative words, which are resolved
+_DATED = re.compile(r"(?i)\d+\s*(?:月|日|号)|\d{1,4}\s*[/.-]\s*\d{1,2}|\b\d{1,2}(?:st|nd|rd|th)\b|"
+                    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|"
+                    r"may|jun|jul|aug|sep|sept|oct|nov|dec)")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -26,7 +30,7 @@ _HABITUAL = re.compile(r"每|一般|经常|平时|通常|总是|天天|有时")
 def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc) -> str:
     """``text`` with each relative day expression followed by the local date it meant at ``said``."""
     spans = [s for s in find_time_expressions(text, said, tz=tz)
-             if s.granularity in _DAYLIKE and not _DIGIT.search(s.text) and text[s.offset:s.end_offset] == s.text]
+             if s.granularity in _DAYLIKE and not _DATED.search(s.text) and text[s.offset:s.end_offset] == s.text]
     if lang == "zh" and not spans and not _HABITUAL.search(text) and (m := _ZH_BARE_PART.search(text)):
         day = said.astimezone(tz)
         return f"{text[:m.end()]}（{day.month}月{day.day}日）{text[m.end():]}"  # 晚上（10月13日）请她吃…
@@ -54,5 +58,5 @@ def moment_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timez
     if _HABITUAL.search(text) or _STARTS.search(text):
         return False
     spans = [s for s in find_time_expressions(text, said, tz=tz)
-             if s.granularity in _DAYLIKE and not _DIGIT.search(s.text)]
+             if s.granularity in _DAYLIKE and not _DATED.search(s.text)]
     return bool(spans) and all(s.end + MOMENT_GRACE <= at for s in spans)
