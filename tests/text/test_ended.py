@@ -17,6 +17,9 @@ from jiyi.text.ended import ended_terms, kinds_of
     ("no more coffee for me, barley tea gang now", "en", "coffee"),
     ("sold my honda last week", "en", "honda"),
     ("i quit my job at tallowmere", "en", "tallowmere"),
+    ("gave up climbing after the knee thing", "en", "climbing"),
+    ("the paleo experiment is over", "en", "paleo"),
+    ("harrowgate let me go this morning", "en", "harrowgate"),    # the ending done to the speaker
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -38,6 +41,8 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("my grandma passed away last week", "en"),   # a death is no thing the speaker gave up
     ("did you quit climbing?", "en"),
     ("I never stopped painting", "en"),
+    ("marco dumped all his old records at the thrift shop", "en"),   # someone else does the ending
+    ("dana's brother broke up with his girlfriend", "en"),
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()
@@ -49,3 +54,7 @@ def test_nothing_is_over(text: str, lang: str) -> None:
 ])
 def test_kinds_cover_their_brands_and_measures(text: str, kinds: set[str]) -> None:
     assert kinds_of(text) == kinds
+
+
+def test_what_ended_is_its_object_not_the_reason() -> None:
+    assert ended_terms("gave up climbing after the knee thing", "en") == ("climbing",)

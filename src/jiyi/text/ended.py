@@ -63,7 +63,8 @@ _EN_GENERIC = words(
     "after before since until because cause what when where which while still even only ever again here there "
     "user user's myself yourself them they their your mine ours being having doing going getting making "
     "want wanted need needed said told think thought know knew feel felt cold turkey for good anymore "
-    "been went made hard once through soon anytime awesome amazing tough changed tried trying ages")
+    "been went made hard once through soon anytime awesome amazing tough changed tried trying ages "
+    "first second third other another new old next")
 _ZH_GENERIC = words("时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
 #: Chinese chat cuts its clauses with spaces as often as with commas (德语我不学了 准备考公)
@@ -93,7 +94,8 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     out: list[str] = []
     for clause, start, m in _endings(text, lang):
         sentence = _SENTENCE_CUT.split(text[:start])[-1] + clause[:m.start()]
-        if _denied(clause[:m.start()], lang) or _anothers(sentence, lang):
+        if _denied(clause[:m.start()], lang) or _anothers(sentence, lang) or (
+                lang == "en" and _named_subject(clause[:m.start()], m)):
             continue
         if hedged(clause, lang) or told_long_ago(clause, lang):
             continue
@@ -124,6 +126,36 @@ def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
     return found
 
 
+#: English words of ending that follow what ended ("the keto thing is over", "not doing that anymore");
+#: the others have their object after them, and what stands before them is their subject
+_EN_AFTER_THE_THING = _P(r"(?i)^(?:(?:is|was|'s)\s+(?:over|finished|done)|anymore|didn'?t\s+last|ended)$")
+#: where the object of an English word of ending is over: a time, a reason, another clause
+_EN_OBJECT_ENDS = _P(r"(?i)\b(?:after|before|because|since|cause|cuz|until|till|when|while|so|but|and\s+(?:then|now)|"
+                     r"due\s+to|thanks\s+to)\b")
+#: the speaker as what an ending is done to, right after its word ("dumped me", "fired me")
+_EN_TO_ME = _P(r"(?i)^\s+me\b")
+#: what may stand right before a word of ending whose subject is the speaker, said or left out
+_EN_OWN_LEAD = words("i we i've we've i'm we're i'd just finally also officially totally already so and then have "
+                     "has had basically pretty completely fully now today yesterday recently lol ok okay well yeah "
+                     "btw anyway actually honestly literally kinda sorta")
+
+
+def _after_the_thing(m: re.Match[str]) -> bool:
+    """Does what ended stand before the word of ending: "the paleo thing is over", or the agent of an ending
+    done to the speaker ("brindle let me go", "the gym kicked me out")?"""
+    return bool(_EN_AFTER_THE_THING.match(m.group(0).strip()) or _EN_TO_ME.match(m.string[m.end():])
+                or re.search(r"(?i)\bme\b", m.group(0)))
+
+
+def _named_subject(before: str, m: re.Match[str]) -> bool:
+    """Does a word other than the speaker stand as the subject right before the word of ending ("nate dumped
+    all his old clothes", "tyler's sister broke up")? Not for a word that follows what ended."""
+    if _after_the_thing(m):
+        return False
+    last = re.findall(r"[A-Za-z][A-Za-z']*", before)
+    return bool(last) and last[-1].lower() not in _EN_OWN_LEAD
+
+
 def _denied(before: str, lang: str) -> bool:
     return bool((_ZH_DENIED if lang == "zh" else _EN_DENIED).search(before))
 
@@ -152,10 +184,21 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
                 out.append(word)
         return out
     out = []
+    if not _after_the_thing(m):
+        lo = m.end()  # "quit my job at brindle": the object follows the verb
+        if cut := _EN_OBJECT_ENDS.search(clause, m.end()):
+            hi = min(hi, cut.start())  # "gave up climbing after the shoulder thing": why, not what
+    first = True
     for w in re.finditer(r"[A-Za-z][A-Za-z'-]{3,}", clause):
-        word = w.group(0).lower().removesuffix("'s")
-        if (lo <= w.start() < hi and not (m.start() <= w.start() < m.end()) and len(word) >= 4
-                and word not in _EN_GENERIC and not word.endswith(("ly", "ing")) and not _EN_WIDE.match(word)):
+        if not lo <= w.start() < hi or m.start() <= w.start() < m.end():
+            continue
+        word = w.group(0).lower()
+        gerund = first and lo == m.end() and word.endswith("ing")  # "gave up climbing": the activity
+        first = False
+        if word.endswith("'s"):
+            continue  # "tyler's sister": whose, not what
+        if (word not in _EN_GENERIC and (not word.endswith(("ly", "ing")) or gerund or kinds_of(word))
+                and not _EN_WIDE.match(word)):
             out.append(word)
     return out
 
