@@ -167,6 +167,8 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("passport renewal done too, new number PA7734201, dont let me lose it", "id_number", "PA7734201",
      "passport number"),  # "number" before a lettered value names it
     ("护照办下来了。号码E58214937 年底想去泰国", "id_number", "E58214937", "护照号"),  # opens the next sentence
+    ("ok and my passport's almost expired, no. 471920385, renew it before june", "id_number", "471920385",
+     "passport number"),  # "no." for number, digits alone
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
     (found,) = find_values(text)

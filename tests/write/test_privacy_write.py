@@ -232,3 +232,12 @@ def test_async_add_names_the_request_at_once(memory: MakeMemory) -> None:
     assert result.pending and result.forget == ["email"] and result.forgotten == []
     assert mem.flush(30)
     assert all("zhang.san" not in r.content for r in mem.get_all(user_id="u1"))
+
+
+def test_a_value_told_sensitive_stays_so_in_what_is_made_of_it(memory: MakeMemory) -> None:
+    """The keyword stays behind in the turn ("passport no."), the number goes on into a memory: still sensitive."""
+    mem = memory()
+    say_all(mem, ["can you fill the renewal form? passport no. R5520913K, it expires in april 2027"])
+    made = [r for r in mem.get_all(user_id="u1") if "R5520913K" in r.content]
+    assert made and all(r.visibility.value == "sensitive" for r in made), [(r.kind, r.visibility, r.content) for r in made]
+    assert "R5520913K" not in mem.build_context("help me plan a weekend trip", user_id="u1")

@@ -464,7 +464,7 @@ def _short_gap(gap: str, *, lettered: bool = False) -> bool:
     if len(ends) > 1 or (ends and not _OPENING.fullmatch(gap, ends[0].end())):
         return False
     return _width(gap) <= _GAP_WIDTH and not (_GAP_OTHER.search(gap) or (_GAP_LAST.search(gap) and not (
-        lettered and _NUMBER_WORD.search(gap))))
+        _NUMBER_WORD.search(gap) and (lettered or _GAP_END.search(gap) is not None))))
 
 
 def _after_a_gap(text: str) -> Iterator[Finding]:

@@ -161,7 +161,8 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
         asked, extracted = split_forget_candidates(ctx.extractor.extract(extraction_window(window)), window)
         forget += asked
         extracted = _not_instructions(extracted, window)
-        candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed)
+        candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed,
+                                        sources=window)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         said = said_times(window, now)

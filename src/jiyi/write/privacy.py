@@ -99,12 +99,15 @@ def split_forget_candidates(candidates: Sequence[Candidate],
 
 
 def protect_candidates(candidates: Sequence[Candidate], keyring: Keyring | None,
-                       sealed: Mapping[str, object]) -> list[Candidate]:
+                       sealed: Mapping[str, object], sources: Sequence[Message] = ()) -> list[Candidate]:
     """Candidates with secrets masked, their level raised to their values', and their values sealed.
 
     A placeholder in a candidate gets the value of the same placeholder in the messages it
-    cites (all messages of the window when it cites none).
+    cites (all messages of the window when it cites none). A value found sensitive in the
+    messages it cites (``sources``) keeps its level in the candidate though the words that told
+    what it is stayed behind ("passport no. K4829173Q, expires march 2027" → "User: K4829173Q, …").
     """
+    told = {m.id or "": [(f.value, f.level) for f in find_values(m.content)] for m in sources}
     out = []
     everything = open_pairs(sealed.values(), keyring) if candidates and keyring is not None else []
     for c in candidates:
@@ -118,8 +121,11 @@ def protect_candidates(candidates: Sequence[Candidate], keyring: Keyring | None,
         hidden = [f.value for f in find_values(c.content) if f.level is SECRET or keyring is not None]
         entities = tuple(e for e in c.entities
                          if not PLACEHOLDER.search(e) and not any(e in v for v in hidden))
-        out.append(dataclasses.replace(c, content=p.text, visibility=higher(c.visibility, p.level),
-                                       entities=entities, metadata=meta))
+        level = higher(c.visibility, p.level)
+        for value, value_level in (f for sid in (c.source_ids or list(told)) for f in told.get(sid, ())):
+            if value in c.content:
+                level = higher(level, value_level)
+        out.append(dataclasses.replace(c, content=p.text, visibility=level, entities=entities, metadata=meta))
     return out
 
 
