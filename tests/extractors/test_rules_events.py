@@ -169,6 +169,16 @@ def test_remembered_text_without_a_pattern_is_kept() -> None:
     assert e.content == "User asked to remember: to water the plants"
 
 
+@pytest.mark.parametrize("text", [
+    "记得记得 上次差点迟到",          # recalling, not a request
+    "好 记下了 老周不吃辣 以后点菜我来",   # "noted": the speaker will remember
+    "我记一下 回头再说",
+    "你帮我记住哈 记住这个",          # said twice, pointing at nothing
+])
+def test_what_only_sounds_like_a_request_to_remember_is_none(text: str) -> None:
+    assert not any(c.content.startswith("用户要求记住") for c in run(text)), [c.content for c in run(text)]
+
+
 def test_remembered_plan_is_an_important_event() -> None:
     c = only("帮我记一下，下周三我要飞北京出差", kind=Kind.EVENT)
     assert c.importance >= 0.8 and c.valid_from == _d("2025-03-12")

@@ -36,8 +36,11 @@ _ZH_CORRECTION = re.compile(
 _EN_CORRECTION = re.compile(r"(?i)^\s*(?:(?:no|nope|sorry|oops|wait)[,.!]?\s+)?(?:(?:actually|correction|i\s+meant|"
                             r"i\s+mean|to\s+correct\s+myself)\b[,.:]?\s*)+")
 _ZH_REMEMBER = re.compile(
-    r"(?:帮我|给我|替我|你|请)?(?:得|要|一定要|务必)?(?:(?<![我还])记住(?!了)|记一下|记下来?|记着|记好|"
-    r"别忘了|不要忘了|不要忘记|别忘记|千万记得|千万别忘了|(?<![我还不])记得)(?:哦|啊|哈|啊)?[，,:：\s]*"
+    r"(?:(?:(?:帮我|给我|替我|你|请)(?:得|要|一定要|务必)?|(?:得|要|一定要|务必)|(?<![我还]))"
+    r"(?:记住|记一下|记下来?|记着|记好)(?!了|呢)|"
+    r"(?:帮我|给我|替我|你|请)?(?:别忘了|不要忘了|不要忘记|别忘记|千万记得|千万别忘了)|"
+    # 记得 before something past is recalling it (记得记得 上次吓死了), not a request
+    r"(?<![我还不])记得(?![，,\s]*(?:记得|上次|那次|以前|当时|小时候|之前|那天|去年|吗|吧|呀)))(?:哦|啊|哈|啊)?[，,:：\s]*"
 )
 _EN_REMEMBER = re.compile(r"(?i)(?:^|(?<=[.!?;])\s+|,\s*)(?:(?:please|pls|and|also|oh|so)[,]?\s+)*(?:remember|"
                           r"don'?t\s+forget|do\s+not\s+forget|keep\s+in\s+mind|make\s+a\s+note|note)"
@@ -64,8 +67,12 @@ def strip_markers(text: str, lang: str) -> tuple[str, bool, int]:
     """``(text without its markers, is a correction, where 记住/remember was or -1)``."""
     correction = (_ZH_CORRECTION if lang == "zh" else _EN_CORRECTION).match(text)
     text, corr_at = _blank(text, correction)
-    remember = (_ZH_REMEMBER if lang == "zh" else _EN_REMEMBER).search(text)
+    pattern = _ZH_REMEMBER if lang == "zh" else _EN_REMEMBER
+    remember = pattern.search(text)
     text, remember_at = _blank(text, remember)
+    while remember is not None and (again := pattern.match(text, remember.end())) is not None:
+        text, _ = _blank(text, again)  # 你帮我记住哈 记住这个: said twice, one request
+        remember = again
     return text, corr_at >= 0, remember_at
 
 
