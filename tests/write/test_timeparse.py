@@ -110,6 +110,8 @@ EN_CASES = [
     ("interview is next tues", "2025-03-11", "2025-03-12", "day", "next tues"),  # a weekday's short name
     ("see you on sat", "2025-03-08", "2025-03-09", "day", "on sat"),
     ("start a fortnight from today", "2025-03-19", "2025-03-20", "day", "a fortnight from today"),
+    ("the hearing is a week from tomorrow", "2025-03-13", "2025-03-14", "day", "a week from tomorrow"),
+    ("demo day is a week from today", "2025-03-12", "2025-03-13", "day", "a week from today"),
     ("back in a fortnight", "2025-03-19", "2025-03-20", "day", "in a fortnight"),
     ("off to the beach this arvo", "2025-03-05 12:00", "2025-03-05 18:00", "daypart", "this arvo"),
     ("today", "2025-03-05", "2025-03-06", "day", "today"),
@@ -345,3 +347,16 @@ def test_the_nth_weekday_of_a_month(text: str, day: str) -> None:
 
 def test_day_after_tomorrow_without_the() -> None:
     assert _one("day after tomorrow i pick up the suit").start == _d("2025-03-07")
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("晚上十一点多睡着的", "2025-03-05"),       # told in the small hours as over: the evening that just ended
+    ("went to bed at 11 tonight, finally", "2025-03-05"),
+    ("晚上十一点去机场接你", "2025-03-06"),      # a plan: tonight is still ahead
+    ("tonight we're going out", "2025-03-06"),
+])
+def test_an_evening_told_in_the_small_hours(text: str, day: str) -> None:
+    sh = ZoneInfo("Asia/Shanghai")
+    said = datetime(2025, 3, 6, 0, 40, tzinfo=sh)
+    (span,) = find_time_expressions(text, said, tz=sh)
+    assert span.start.astimezone(sh).date().isoformat() == day

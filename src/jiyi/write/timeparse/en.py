@@ -130,7 +130,11 @@ def _en_offset(m: re.Match[str], c: Ctx) -> Res | None:
     direction = (maybe_group(m, "dir") or "later").lower()
     sign = -1 if direction in ("ago", "before", "earlier") else 1
     unit = group(m, "u").lower()
-    if unit == "fortnight":  # "a fortnight from today": fourteen days to the day
+    base = {"from tomorrow": 1, "from yesterday": -1}.get(" ".join(direction.split()), 0)
+    days = {"day": 1, "week": 7, "fortnight": 14}.get(unit)
+    if days and (base or direction.startswith("from")):  # "a week from today / tomorrow": that day, to the day
+        return shift(c, sign * days * n + base, "day")
+    if unit == "fortnight":  # "a fortnight later"
         return shift(c, sign * 14 * n, "day")
     return shift(c, sign * n, unit)
 
@@ -255,7 +259,8 @@ EN_RULES: list[Rule] = [
     (re.compile(r"\b(?:this\s+(?=past\b))?(?P<pre>next|this|last|past|coming|previous)\s+(?P<u>week|weekend|month|year)\b",
                 _I), _en_rel_unit, False),
     (re.compile(r"\bthe\s+weekend\b", _I), _en_the_weekend, False),
-    (re.compile(rf"\b{_ENN}\s+{_EN_UNITS}\s+(?P<dir>ago|later|from\s+(?:now|today)|before|earlier)\b", _I), _en_offset, False),
+    (re.compile(rf"\b{_ENN}\s+{_EN_UNITS}\s+(?P<dir>ago|later|from\s+(?:now|today|tomorrow|yesterday)|before|earlier)\b", _I),
+     _en_offset, False),
     (re.compile(rf"\bin\s+{_ENN}\s+{_EN_UNITS}\b(?!\s+(?:ago|later|before|earlier|from))", _I), _en_offset, False),
     (re.compile(rf"\b(?:(?P<pre>last|next|this|early|mid-|mid|late)\s*)?{_MON}(?:\s+(?P<d>\d{{1,2}}){_ORD}\b)?"
                 r"(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?", _I), _en_month, True),

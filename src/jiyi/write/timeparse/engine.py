@@ -206,7 +206,31 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
             ctx.remember(val)
         items.append((s, e, val))
     spans = _merge_ranges(text, _merge_week_day(text, _attach(text, items, ctx)))
-    return [_to_span(text, s, e, res, zone) for s, e, res in spans]
+    return [_to_span(text, s, e, _night_before(text, s, e, res, ctx), zone) for s, e, res in spans]
+
+
+#: the small hours: an evening told then as over is the one that just ended
+_SMALL_HOURS = 5
+#: a Chinese clause that tells what happened (走的, 睡了, 刚…, 已经…)
+_ZH_DONE = re.compile(r"的(?:[，,。.！!？?\s]|$)|了|过|刚|已经")
+#: a word naming the day outright: the evening is that day's, whatever the hour said
+_NAMED_DAY = re.compile(r"(?i)明|昨|前天|后天|tomorrow|yesterday|\d+\s*(?:号|日|月|/)")
+
+
+def _night_before(text: str, s: int, e: int, res: Res, ctx: Ctx) -> Res:
+    """An evening said in the small hours as over ("晚上十点多走的" at 00:25, "went to bed at 11 tonight") is
+    the evening that just ended, the day before the calendar's today; a plan ("晚上十点去接你") stays ahead."""
+    if not (ctx.now.hour < _SMALL_HOURS and res.start.date() == ctx.today and res.start.hour >= 18
+            and res.gran in ("daypart", "hour", "minute") and not _NAMED_DAY.search(text[s:e])):
+        return res
+    cuts = [i for i in (text.rfind(c, 0, s) for c in "，,。.!！?？;；\n") if i >= 0]
+    lo = max(cuts) + 1 if cuts else 0
+    hi = min((i for i in (text.find(c, e) for c in "，,。.!！?？;；\n") if i >= 0), default=len(text))
+    clause = text[lo:hi]
+    done = _ZH_DONE.search(clause[e - lo:]) if re.search(r"[\u4e00-\u9fff]", clause) else ctx.past_clause(s)
+    if not done:
+        return res
+    return Res(res.start - timedelta(days=1), res.end - timedelta(days=1), res.gran, res.part)
 
 
 def resolve_time(text: str, ref: datetime, *, tz: tzinfo | None = None) -> TimeSpan | None:
