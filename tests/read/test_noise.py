@@ -70,6 +70,8 @@ def test_asks_about_bot(query: str, wanted: bool) -> None:
     ("面包店关门了吗？", True), ("哈哈，你吃饭了吗", True), ("is the gym open on sundays?", True), ("这个怎么样?", True),
     ("我下周去杭州，那边冷吗？", False), ("what do you think? i love cats.", False), ("我喜欢猫", False), ("好的？", False),
     ("你说我要不要换个发型", True), ("周末去不去爬山", True), ("阿福在不", True), ("明天一起吃饭行不", True), ("我们好好聊聊", False), ("我不喜欢下雨天", False),
+    ("does it bug you when people ask you to remember things? like remember that", True),  # a question and a pointer
+    ("你会不会嫌我烦？请记住这一点", True), ("你会不会嫌我烦？我对芒果过敏", False),
 ])
 def test_only_asks(text: str, asks: bool) -> None:
     assert only_asks(text) is asks

@@ -39,7 +39,7 @@ _COURTESY = re.compile(
 _POINTER_REQUEST = re.compile(
     r"^(?:(?:请|麻烦)?你?(?:一定|务必|千万)?要?(?:记住|记得|记下|记好|记牢|别忘了?|不要忘了?)(?:这|那)?(?:一点|点|个|件事|条|些|句话?|段话?|几句)?"
     r"|(?:这|那)?(?:一点|点|个|件事)?(?:真的|非常|很|特别|超级|十分|极其)?重要(?:的)?)(?:哦|啊|呀|哈|啦|了|嗷)*$"
-    r"|^(?:(?:oh|and|also|btw|so|ok|okay|hey)\s+)*(?:please\s+|pls\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)"
+    r"|^(?:(?:oh|and|also|btw|so|ok|okay|hey|like)\s+)*(?:please\s+|pls\s+)?(?:remember|don't\s+forget|note)\s+(?:this|that|it)"
     r"(?:\s+(?:please|pls|ok|okay|k))?$"
     r"|^(?:(?:this|that|it)(?:'s|\s+is)\s+)?(?:really\s+|very\s+|super\s+|so\s+)?important$",
     re.IGNORECASE)
@@ -162,9 +162,11 @@ def only_asks(text: str) -> bool:
     """Is every sentence of ``text`` with content a question ("面包店关门了吗？", "is the gym open on sundays?")?
 
     A question states nothing a bot can act on later; a turn that also tells something
-    ("我下周去杭州，那边冷吗？") is no mere question.
+    ("我下周去杭州，那边冷吗？") is no mere question. A sentence that only points at being remembered
+    ("is it weird to ask you to remember stuff? like please remember this") tells nothing either.
     """
-    sentences = [s.strip() for s in _SENTENCES.split(text.strip()) if s.strip() and not is_smalltalk(s.strip())]
+    sentences = [s.strip() for s in _SENTENCES.split(text.strip())
+                 if s.strip() and not is_smalltalk(s.strip()) and not _empty_clause(s.strip(" .。!！,，"), False)]
     return bool(sentences) and all(_ASKED.search(s) for s in sentences)
 
 
