@@ -47,3 +47,10 @@ def test_a_question_of_the_users_own_health_opens_no_one_elses() -> None:
     """Coughing is the user's: a colleague's kidney stones decide nothing there (they may still match by meaning)."""
     assert not asked_categories("最近老咳嗽 该去医院挂什么科") & CONDITION_CATEGORIES
     assert asked_categories("周五部门团建 订个什么餐厅") & CONDITION_CATEGORIES
+
+
+def test_a_condition_told_in_a_turn_no_rule_read_is_there_too(mem: Memory) -> None:
+    tell(mem, "our team lead tomas is gluten intolerant so team lunches are always at the pho place", *FILLER_EN)
+    assert not [r for r in mem.get_all(user_id="u") if "gluten" in r.content and r.kind.value != "episode"]
+    block = mem.build_context("office bake sale next week, what should i bake?", user_id="u")
+    assert "gluten" in block, block

@@ -164,9 +164,11 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
 
 def _weak(hit: Hit) -> bool:
     """A turn matching the query weakly, outside the conversation of the best matches and the time it names,
-    and not one a reranker rated above its other candidates (its judgment outranks the first stage's)."""
+    and not one a reranker rated above its other candidates (its judgment outranks the first stage's), nor
+    one the query's topic called for (a condition that decides it, read/standing.py)."""
     return (hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
-            and not hit.scores.get("time_match") and hit.scores.get("rerank_z", 0.0) <= 0.0)
+            and not hit.scores.get("time_match") and hit.scores.get("rerank_z", 0.0) <= 0.0
+            and not hit.scores.get("standing_topic"))
 
 
 def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]]) -> list[MemoryRecord]:

@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 
 from jiyi.read.gate import asked_categories, decides
+from jiyi.read.noise import only_asks
 from jiyi.read.profile import STANDING_KINDS, is_standing, profile_order
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
@@ -64,7 +65,23 @@ def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list
     if not families and not asked:
         return []
     listed = store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
-    return [*_own(listed, families, query), *others_conditions(listed, asked)]
+    others = others_conditions(listed, asked)
+    if asked and len(others) < LIFTED:  # told in a turn no memory was made of ("my team lead is gluten intolerant")
+        turns = store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,)), SCAN)
+        found = store.find_by_sources(scope, [sid for t in turns for sid in t.source_ids])
+        bare = [t for t in turns if not any(r.kind is not Kind.EPISODE for sid in t.source_ids
+                                            for r in found.get(sid, ()))]
+        others += told_conditions(bare, asked)[:LIFTED - len(others)]
+    return [*_own(listed, families, query), *others]
+
+
+def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[str]:
+    """Ids of the user's turns among ``turns`` that tell someone's condition deciding a question of the
+    categories ``asked`` and gave no memory, newest first: what a rule could not read is still there."""
+    found = [t for t in turns if t.metadata.get("role") != "assistant" and not t.metadata.get("smalltalk")
+             and not t.metadata.get(ENDED_KEY) and not only_asks(t.content) and decides(t, asked)]
+    found.sort(key=lambda r: (-(r.valid_from or r.created_at).timestamp(), r.id))
+    return [t.id for t in found[:LIFTED]]
 
 
 def others_conditions(records: Sequence[MemoryRecord], asked: Collection[str]) -> list[str]:
