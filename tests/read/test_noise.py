@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.read.noise import asks_about_bot, asks_what_was_asked, is_noise, momentary, only_asks, says_little
+from jiyi.read.noise import (
+    asks_about_bot,
+    asks_what_was_asked,
+    is_noise,
+    momentary,
+    only_asks,
+    says_little,
+)
 
 
 @pytest.mark.parametrize("text", ["你好！有什么可以帮你？", "很高兴认识你，小明！", "恭喜乔迁！杭州很美。", "在呢～",

@@ -32,6 +32,7 @@ from jiyi.records import (
 )
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text.ended import kinds_of
 from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
@@ -39,7 +40,6 @@ from jiyi.text.tokens import keywords_text
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.text.ended import kinds_of
 from jiyi.write.endings import PER_KIND, PER_TERM, Ending, ended_by, endings, marked
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision, judged_ending
