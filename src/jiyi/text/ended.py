@@ -2,7 +2,7 @@
 
 A change class (:mod:`jiyi.text.topics`) knows what a move or a breakup changes; a name
 (:mod:`jiyi.text.over`) knows which memory it ends. Most endings people type give neither: "轻断食不搞了",
-"德语我不学了", "celta's done, no more assignments", "no more coffee for me". What they do give is the
+"德语我不学了", "the paleo thing is over", "no more coffee for me". What they do give is the
 thing's own word, beside a word of stopping, quitting, cancelling, selling or ending. The speaker's
 earlier turns and memories that say that word told of what no longer holds (write/endings.py marks
 them; a block shows them under its past heading, never drops them: the word is a weaker sign than
@@ -75,8 +75,8 @@ _BEFORE = {"zh": 12, "en": 20}
 _AFTER = {"zh": 3, "en": 30}
 
 
-#: smoking by what is smoked or how much, strictly (烟台, 抽空 and 吸引 are none of it)
-_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|(?:[一两半几\d]+\s*(?:包|根|支|条))(?:烟)?(?:的量)?$|^烟$|"
+#: smoking by what is smoked or how much, strictly (烟台, 抽空, 吸引 and 两根香肠 are none of it)
+_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|[一两半几\d]+\s*(?:包|根|支|条)(?:烟|的量)|^烟$|"
             r"\b(?:smok(?:e|es|ed|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|tobacco)\b")
 
 
@@ -84,7 +84,7 @@ def kinds_of(text: str) -> frozenset[str]:
     """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
     coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
     kinds = set(drink_kinds(text))
-    if _SMOKE.search(text) or _SMOKE.search(text.rstrip("，,。.!！ ")):
+    if _SMOKE.search(text):
         kinds.add("smoke")
     return frozenset(kinds)
 
