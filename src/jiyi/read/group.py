@@ -21,9 +21,9 @@ from datetime import datetime
 
 import numpy as np
 
-from jiyi.read.gate import asked_categories, decides, lapsed, passes_gate
+from jiyi.read.gate import decides, lapsed, passes_gate
 from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS
-from jiyi.read.standing import CONDITION_CATEGORIES
+from jiyi.read.standing import conditions_asked
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
@@ -66,7 +66,7 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
 
     A member's condition that decides the query (their shellfish allergy for "what snacks should i get",
     a pregnancy for "周末去哪爬山") comes first, sensitive or not: they told it to the group for this."""
-    asked = asked_categories(query) & CONDITION_CATEGORIES
+    asked = conditions_asked(query)
     found: list[tuple[float, MemoryRecord]] = []
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}

@@ -61,36 +61,45 @@ def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list
     """Ids of the user's active standing memories in ``topic``'s slot families, most important first; then
     the conditions of other people the user told of that decide the query (:func:`others_conditions`)."""
     families = CARE.get(topic or "")
-    asked = asked_categories(query) & CONDITION_CATEGORIES
+    asked = conditions_asked(query)
     if not families and not asked:
         return []
     listed = store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
     others = others_conditions(listed, asked)
     if asked and len(others) < LIFTED:  # told in a turn no memory was made of ("my team lead is gluten intolerant")
-        turns = store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,)), SCAN)
-        found = store.find_by_sources(scope, [sid for t in turns for sid in t.source_ids])
+        turns = told_conditions(store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,)),
+                                           SCAN), asked)
+        made = store.find_by_sources(scope, [sid for t in turns for sid in t.source_ids]) if turns else {}
         bare = [t for t in turns if not any(r.kind is not Kind.EPISODE for sid in t.source_ids
-                                            for r in found.get(sid, ()))]
-        others += told_conditions(bare, asked)[:LIFTED - len(others)]
+                                            for r in made.get(sid, ()))]
+        others += _newest_ids(bare)[:LIFTED - len(others)]
     return [*_own(listed, families, query), *others]
 
 
-def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[str]:
-    """Ids of the user's turns among ``turns`` that tell someone's condition deciding a question of the
-    categories ``asked`` and gave no memory, newest first: what a rule could not read is still there."""
-    found = [t for t in turns if t.metadata.get("role") != "assistant" and not t.metadata.get("smalltalk")
-             and not t.metadata.get(ENDED_KEY) and not only_asks(t.content) and decides(t, asked)]
-    found.sort(key=lambda r: (-(r.valid_from or r.created_at).timestamp(), r.id))
-    return [t.id for t in found[:LIFTED]]
+def conditions_asked(query: str) -> frozenset[str]:
+    """The categories of :data:`CONDITION_CATEGORIES` that ``query`` asks for (read/gate.py)."""
+    return asked_categories(query) & CONDITION_CATEGORIES
+
+
+def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[MemoryRecord]:
+    """The user's turns among ``turns`` that tell someone's condition deciding a question of the categories
+    ``asked`` (the caller keeps those that gave no memory: what a rule could not read is still there)."""
+    return [t for t in turns if t.metadata.get("role") != "assistant" and not t.metadata.get("smalltalk")
+            and not t.metadata.get(ENDED_KEY) and not only_asks(t.content) and decides(t, asked)]
 
 
 def others_conditions(records: Sequence[MemoryRecord], asked: Collection[str]) -> list[str]:
     """Ids of the memories among ``records`` that tell another person's condition deciding a question of
     the categories ``asked`` ("用户的同事老贺有肾结石", "User's boss Ravi is gluten intolerant" for a bake
     sale), newest first, at most :data:`LIFTED`."""
-    found = [r for r in records if r.kind is Kind.RELATION and not r.metadata.get(ENDED_KEY) and decides(r, asked)]
-    found.sort(key=lambda r: (-(r.valid_from or r.created_at).timestamp(), r.id))
-    return [r.id for r in found[:LIFTED]]
+    return _newest_ids([r for r in records
+                        if r.kind is Kind.RELATION and not r.metadata.get(ENDED_KEY) and decides(r, asked)])
+
+
+def _newest_ids(records: Sequence[MemoryRecord]) -> list[str]:
+    """The ids of the newest :data:`LIFTED` of ``records`` (by when each was said)."""
+    newest = sorted(records, key=lambda r: (-(r.valid_from or r.created_at).timestamp(), r.id))
+    return [r.id for r in newest[:LIFTED]]
 
 
 def _own(records: Sequence[MemoryRecord], families: tuple[str, ...], query: str) -> list[str]:

@@ -40,6 +40,8 @@ _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂�
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
 _NEVER = _P(r"(?!x)x")
+#: every word of ending a turn is read for, in order
+_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -110,7 +112,7 @@ def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
     for cut in [*(CLAUSE_CUT if lang == "en" else _ZH_CUT).finditer(text), None]:
         end = cut.start() if cut else len(text)
         clause = text[start:end]
-        for lex in (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER)):
+        for lex in _ENDERS:
             m = lex.search(clause, lang)
             if m is None or (_EN_WIDE if lang == "en" else _ZH_WIDE).match(m.group(0).strip()):
                 continue

@@ -268,7 +268,8 @@ def build_changes(
     vecs = ctx.embedder.embed_passages([c.content for c in candidates])
     changes = ChangeSet(scope)
     events: list[WriteEvent] = []
-    drafts = _ended_in_batch(drafts)
+    said_over = endings(d.record for d in drafts)  # read once: marks this batch's turns, then the stored ones
+    drafts = _ended_in_batch(drafts, said_over)
     for d, channels in zip(drafts, episode_vecs):
         rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
         changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
@@ -283,7 +284,7 @@ def build_changes(
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
-    resolver.mark_ended(endings(d.record for d in drafts))
+    resolver.mark_ended(said_over)
     for rec, vec, read_at in resolver.final_records():
         kw = index_keywords(rec) if vec is not None else None
         changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw,
@@ -312,11 +313,12 @@ def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datet
                     history=[HistoryEvent(EventType.ADD, past.id, now, new=past.content, reason=reason)])
 
 
-def _ended_in_batch(drafts: Sequence[EpisodeDraft]) -> list[EpisodeDraft]:
-    """``drafts`` with the turns a later turn of the same batch says are over marked so (write/endings.py)."""
+def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending]) -> list[EpisodeDraft]:
+    """``drafts`` with the turns a later turn of the same batch says are over (``said_over``, the endings
+    among them) marked so (write/endings.py)."""
     records = {d.record.id: d.record for d in drafts}
     order = list(records)
-    for ending in endings(records.values()):
+    for ending in said_over:
         before = [records[i] for i in order[:order.index(ending.turn.id)]]
         for term in ending.terms:
             for rec in ended_by(ending, term, before):
@@ -391,14 +393,17 @@ class _BatchResolver:
     def mark_ended(self, found: Sequence[Ending]) -> None:
         """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after
         "我每日下昼都要饮一杯奶茶") are marked so (write/endings.py); a block shows them as past."""
+        newest: list[MemoryRecord] | None = None  # listed once, for the first term that names a kind
         for ending in found:
             for term in ending.terms:
                 stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
                 if kinds_of(term):  # 戒咖啡: the turns of 美式 and "flat whites" too
-                    stored += self._read(self.ctx.store.list(self.scope, RecordFilter(), PER_KIND))
-                pool = list({r.id: self.records.get(r.id, r) for r in stored}.values())
-                pool += [r for r in self.records.values() if r.id not in {p.id for p in pool}]
-                for rec in ended_by(ending, term, [r for r in pool if r.status is Status.ACTIVE]):
+                    if newest is None:
+                        newest = self._read(self.ctx.store.list(self.scope, RecordFilter(), PER_KIND))
+                    stored += newest
+                pool = {r.id: self.records.get(r.id, r) for r in stored}
+                pool.update((i, r) for i, r in self.records.items() if i not in pool)
+                for rec in ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE]):
                     self.records[rec.id] = marked(rec, ending)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:

@@ -105,7 +105,7 @@ def protect_candidates(candidates: Sequence[Candidate], keyring: Keyring | None,
     A placeholder in a candidate gets the value of the same placeholder in the messages it
     cites (all messages of the window when it cites none). A value found sensitive in the
     messages it cites (``sources``) keeps its level in the candidate though the words that told
-    what it is stayed behind ("passport no. K4829173Q, expires march 2027" → "User: K4829173Q, …").
+    what it is stayed behind ("passport no. R5520913K, it expires in april 2027" → "User: R5520913K, …").
     """
     told = {m.id or "": [(f.value, f.level) for f in find_values(m.content)] for m in sources}
     out = []

@@ -223,9 +223,7 @@ def _night_before(text: str, s: int, e: int, res: Res, ctx: Ctx) -> Res:
     if not (ctx.now.hour < _SMALL_HOURS and res.start.date() == ctx.today and res.start.hour >= 18
             and res.gran in ("daypart", "hour", "minute") and not _NAMED_DAY.search(text[s:e])):
         return res
-    cuts = [i for i in (text.rfind(c, 0, s) for c in "，,。.!！?？;；\n") if i >= 0]
-    lo = max(cuts) + 1 if cuts else 0
-    hi = min((i for i in (text.find(c, e) for c in "，,。.!！?？;；\n") if i >= 0), default=len(text))
+    lo, hi = ctx.clause(s, e, "，,。.!！?？;；\n")
     clause = text[lo:hi]
     done = _ZH_DONE.search(clause[e - lo:]) if re.search(r"[\u4e00-\u9fff]", clause) else ctx.past_clause(s)
     if not done:

@@ -135,9 +135,14 @@ class Ctx:
 
     def past_clause(self, pos: int) -> bool:
         """Is the clause around ``pos`` in the past tense ("signed up for it, first one is this friday": no)?"""
-        lo = max(self.text.rfind(c, 0, pos) for c in ".!?\n,;") + 1
-        hi = min((i for i in (self.text.find(c, pos) for c in ".!?\n,;") if i >= 0), default=len(self.text))
+        lo, hi = self.clause(pos, pos, ".!?\n,;")
         return bool(_EN_PAST.search(self.text[lo:hi]))
+
+    def clause(self, start: int, end: int, cuts: str) -> tuple[int, int]:
+        """Where the clause holding ``text[start:end]`` begins and ends, cut by any character of ``cuts``."""
+        lo = max(self.text.rfind(c, 0, start) for c in cuts) + 1
+        hi = min((i for i in (self.text.find(c, end) for c in cuts) if i >= 0), default=len(self.text))
+        return lo, hi
 
     def remember(self, res: Res) -> None:
         """Make ``res`` the anchor for bare weekdays and days of month that follow."""
