@@ -20,6 +20,14 @@ from jiyi.text.ended import ended_terms, kinds_of
     ("gave up climbing after the knee thing", "en", "climbing"),
     ("the paleo experiment is over", "en", "paleo"),
     ("harrowgate let me go this morning", "en", "harrowgate"),    # the ending done to the speaker
+    ("那辆速腾我给我外甥了 他要上班用", "zh", "速腾"),                # handed on to family
+    ("豆包现在归我堂姐了 她家有院子", "zh", "豆包"),
+    ("那台宝来让车商拉走的 两万出头", "zh", "宝来"),
+    ("那台桑塔纳我卖咧", "zh", "桑塔纳"),                           # a dialect's 了, a counted thing
+    ("啤酒我而家一滴都唔沾", "zh", "啤酒"),                          # Cantonese 唔: 不
+    ("gave the old corolla to my niece, she needed wheels", "en", "corolla"),
+    ("pickles lives with my aunt now, she has a garden", "en", "pickles"),
+    ("noodle passed on tuesday. fifteen years old", "en", "noodle"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -43,6 +51,9 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("I never stopped painting", "en"),
     ("marco dumped all his old records at the thrift shop", "en"),   # someone else does the ending
     ("dana's brother broke up with his girlfriend", "en"),
+    ("我给我妈打了个电话", "zh"),               # 给 + family, nothing handed on
+    ("我姐把车开走了", "zh"),                   # someone else takes it
+    ("he passed the bar on friday", "en"),      # no thing of the speaker's before it
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()
@@ -58,3 +69,7 @@ def test_kinds_cover_their_brands_and_measures(text: str, kinds: set[str]) -> No
 
 def test_what_ended_is_its_object_not_the_reason() -> None:
     assert ended_terms("gave up climbing after the knee thing", "en") == ("climbing",)
+
+
+def test_who_takes_a_thing_away_is_not_what_ended() -> None:
+    assert ended_terms("那台宝来让二手车贩子拉走的", "zh") == ("宝来",)

@@ -19,6 +19,8 @@ from jiyi.text.topics import turn_families
     ("my sister lives in leeds", "en", set()),
     ("我在苏州出差呢", "zh", set()),  # a trip, no standing value
     ("今天好冷", "zh", set()),
+    ("质检主管，在恒远电子装配车间，干了六年了", "zh", {"employer"}),   # a title alone; an organisation after 在
+    ("在星巴克等朋友", "zh", set()),                                      # an organisation, no job there
 ])
 def test_the_families_a_turn_states_a_standing_value_of(turn: str, lang: str, families: set[str]) -> None:
     assert turn_families(turn, lang) == families

@@ -31,6 +31,18 @@ from jiyi.text import lexical, qualifiers, subjects, topics
     ("User swore off soda", "en", "stop", "habit"),
     ("用户拿到了川大的录取", "zh", "done", "pursuit"),
     ("User got an offer from a bakery chain", "en", "done", "pursuit"),
+    ("用户车卖咗 上个礼拜过户的", "zh", "sell", "vehicle"),                 # Cantonese 咗: 了
+    ("用户那台车出了 车商收走的", "zh", "sell", "vehicle"),
+    ("User's beagle passed on Saturday", "en", "lose", "pet"),
+    ("User finally moved!! out of the old flat, now in marsh end", "en", "move", "residence"),
+    ("User signed a lease in harrow vale", "en", "move", "residence"),
+    ("用户现在住单位宿舍了", "zh", "move", "residence"),
+    ("用户原来那个设计公司终于不用待了", "zh", "leave", "employer"),
+    ("用户不做代购了 进了一家物流公司 叫蓝湾 做运营", "zh", "join", "employer"),   # the new job says the old is over
+    ("用户今天第一天上班 很累", "zh", "join", "employer"),
+    ("User's first week at the bakery done", "en", "join", "employer"),
+    ("Sana and User are done. like actually done", "en", "end", "partner"),
+    ("User signed the papers at the courthouse, mrs now", "en", "marry", "partner"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -40,6 +52,7 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
 @pytest.mark.parametrize(("text", "lang"), [
     ("用户今天换了个发型", "zh"), ("用户周末去看了电影", "zh"),
     ("User changed the tyres of User's bike", "en"), ("User had pasta for lunch", "en"),
+    ("用户不做饭了 点外卖", "zh"),
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None
@@ -112,6 +125,9 @@ def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: 
     ("用户从长春搬到了大连", "zh", "大连"), ("用户已经在大连安家了", "zh", "大连"),
     ("User moved from Reno to Glasgow", "en", "Glasgow"), ("User has been living in Glasgow since May", "en", "Glasgow"),
     ("用户换号了，新号码是13700001111", "zh", "13700001111"),
+    ("User moved out of the old flat, now in marsh end", "en", "marsh end"),   # a place no gazetteer knows
+    ("User signed a lease in mossgate lane", "en", "mossgate lane"),
+    ("用户搬进了单位宿舍", "zh", "单位宿舍"),
 ])
 def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value: str) -> None:
     change = topics.change_of(text, lang)

@@ -135,8 +135,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
                 or not shows_claim(rec.slot, query):
             continue  # (memory poisoning — "ignore your rules", "from now on you are …", "I'm the admin" — stays out)
         made = made_of[rec.id] = _made_from(rec, derived)
-        verdict = _turn_verdict(rec, made, at=at, historical=historical, include_sensitive=include_sensitive,
-                                bot_wanted=bot_wanted, asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"
+        verdict = _turn_verdict(rec, made, at=at, historical=historical, bot_wanted=bot_wanted,
+                                asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
             verdict = _lapse_verdict([m for m in context[rec.id] if not _a_change(m)], at)
@@ -180,16 +180,15 @@ def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]])
 
 
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
-                  include_sensitive: bool, bot_wanted: bool, asked_wanted: bool = False) -> str:
+                  bot_wanted: bool, asked_wanted: bool = False) -> str:
     """"drop", "past" or "keep" for a raw turn, from its text and the memories made from it."""
     bot = rec.metadata.get("role") == "assistant"
     if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
         return "drop"
     if not made and (says_little(rec.content) or (not bot and not asked_wanted and only_asks(rec.content))):
         return "drop"  # "面包店关门了吗？" asked once tells the bot nothing now
-    if any(m.visibility is not Visibility.NORMAL
-           and not (include_sensitive and m.visibility is Visibility.SENSITIVE) for m in made):
-        return "drop"
+    if any(m.visibility is not Visibility.NORMAL for m in made):
+        return "drop"  # a sensitive value, even asked for, is the memory's to show: the turn may say an old one beside it
     replaced = [m for m in made if m.status is Status.SUPERSEDED]
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
     if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.dialect import standard_zh
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
+from jiyi.text.relations import REL_EN, REL_ZH, alternation
 from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement, drink_kinds
-from jiyi.text.wordlists import words
+from jiyi.text.wordlists import word_list, words
 
 _P = re.compile
 #: the metadata key of a turn or memory a later turn said is over: the ending turn's id
@@ -35,13 +37,33 @@ ENDED_KEY = "ended_by"
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要])"
-                   r"[\u4e00-\u9fff]了|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了")
+                   r"[\u4e00-\u9fff]了|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
 _NEVER = _P(r"(?!x)x")
+#: who a thing the speaker had can go to: family, friends, neighbours, a buyer, a shelter
+_ZH_TAKER = alternation([*REL_ZH, *word_list(
+    "侄子 侄女 外甥 外甥女 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 亲戚 邻居 舅舅 舅妈 姑姑 姨妈 小姨 阿姨 叔叔 伯伯 婶婶 "
+    "嫂子 姐夫 妹夫 爸妈 父母 家里人 别人 人家 新主人 买家 收养人 领养人 同学 发小")])
+_EN_TAKER = alternation([*REL_EN, *word_list(
+    "nephew niece cousin aunt uncle neighbor neighbour parents folks family friend friends coworker buyer "
+    "shelter rescue someone somebody farm sister-in-law brother-in-law")])
+#: a thing the speaker had handed on, its word before (那台朗逸我给我侄子了, 番薯现在归我表妹了, 车出了,
+#: 让二手车贩子拉走的), or the verb's object after ("gave the car to my nephew")
+_ZH_HANDED_ON = _P(rf"(?:送给|转给|让给|过户给|留给|交给|给)(?:了)?(?:我|俺|他|她)?(?:家)?(?:的)?(?:{_ZH_TAKER})"
+                   r"(?:了|养了|养着了|那(?:儿|边|里)?了|家了)|"
+                   rf"归(?:了)?(?:我|俺)?(?:的)?(?:{_ZH_TAKER})(?:了|管了)|(?:车|给)出(?:掉)?了|过户(?:了|给)|"
+                   r"(?:拉|收|骑|开|提|买|领|抱|牵|拖)走(?:了|的)|挂(?:咸鱼|闲鱼|二手)")
+_EN_HANDED_ON = _P(rf"(?i)\bgave\s+(?=(?:\w+\s+){{1,3}}?to\s+(?:my|his|her|our|a|an|the|some)\s+(?:{_EN_TAKER})\b)|"
+                   rf"\b(?:lives|living|stays|staying|is|'s)\s+(?:with|at)\s+(?:my|our)\s+(?:{_EN_TAKER})(?:'s)?"
+                   r"(?:\s+place)?\s+now\b|"
+                   rf"\b(?:went|goes|belongs)\s+to\s+(?:my|our)\s+(?:{_EN_TAKER})\b|"
+                   rf"\bis\s+(?:my|our)\s+(?:{_EN_TAKER})'s\s+(?:problem\s+)?now\b|"
+                   r"\bpassed\s+(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|last\s+(?:night|week)|"
+                   r"this\s+(?:morning|week)|overnight|peacefully|in\s+(?:his|her|their)\s+sleep)\b")
 #: every word of ending a turn is read for, in order
-_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER))
+_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER), Lex(_ZH_HANDED_ON, _EN_HANDED_ON))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -69,6 +91,11 @@ _EN_GENERIC = words(
     "first second third other another new old next")
 _ZH_GENERIC = words("时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
+#: who takes a thing away, not what is taken (二手车贩子收走的, 让中介拉走的)
+_ZH_AGENT_NOUN = _P(r"(?:贩子|车商|中介|师傅|买家|收购商|回收站)$")
+#: a thing one has, counted (那台宝来, 这辆老捷达): the word after the measure, up to the clause's next part
+_ZH_COUNTED = _P(r"[那这](?:台|辆|部|只|条|头|匹|架|艘)(?:老|旧|破|二手)?(?P<t>[\u4e00-\u9fffA-Za-z0-9]{2,6}?)"
+                 r"(?=[我你他她它让被给也都就已又还卖送归出跟了]|$|\s)")
 #: Chinese chat cuts its clauses with spaces as often as with commas (德语我不学了 准备考公)
 _ZH_CUT = _P(CLAUSE_CUT.pattern + r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _SENTENCE_CUT = _P(r"[。.!！?？\n]")
@@ -94,6 +121,8 @@ def kinds_of(text: str) -> frozenset[str]:
 def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
+    if lang == "zh":
+        text = standard_zh(text)  # 车卖咗, 酒我唔沾: the dialect's grammar words as Mandarin
     for clause, start, m in _endings(text, lang):
         sentence = _SENTENCE_CUT.split(text[:start])[-1] + clause[:m.start()]
         if _denied(clause[:m.start()], lang) or _anothers(sentence, lang) or (
@@ -130,9 +159,11 @@ def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
 
 #: English words of ending that follow what ended ("the keto thing is over", "not doing that anymore");
 #: the others have their object after them, and what stands before them is their subject
-_EN_AFTER_THE_THING = _P(r"(?i)^(?:(?:is|was|'s)\s+(?:over|finished|done)|anymore|didn'?t\s+last|ended)$")
+_EN_AFTER_THE_THING = _P(r"(?i)^(?:(?:is|was|'s)\s+(?:over|finished|done)|\w+\s+(?:is|was|'s)\s+dead|anymore|didn'?t\s+last|ended|passed\b.*|"
+                         r"(?:lives|living|stays|staying|is|'s)\s+(?:with|at)\b.*|(?:went|goes|belongs)\s+to\b.*|"
+                         r"is\s+\w+\s+\w+'s\b.*)$")
 #: where the object of an English word of ending is over: a time, a reason, another clause
-_EN_OBJECT_ENDS = _P(r"(?i)\b(?:after|before|because|since|cause|cuz|until|till|when|while|so|but|and\s+(?:then|now)|"
+_EN_OBJECT_ENDS = _P(r"(?i)\b(?:after|before|because|since|cause|cuz|until|till|when|while|so|but|to|and\s+(?:then|now)|"
                      r"due\s+to|thanks\s+to)\b")
 #: the speaker as what an ending is done to, right after its word ("dumped me", "fired me")
 _EN_TO_ME = _P(r"(?i)^\s+me\b")
@@ -174,6 +205,9 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
         from jiyi.text.lexical import tagged
 
         out, at = [], 0
+        for counted in _ZH_COUNTED.finditer(clause):  # 那台宝来, 那辆解放: a thing counted, however it is tagged
+            if lo <= counted.start("t") < hi and not (m.start() <= counted.start("t") < m.end()):
+                out.append(counted.group("t"))
         for word, tag in tagged(clause):
             begin = clause.find(word, at)
             at = begin + len(word) if begin >= 0 else at
@@ -181,6 +215,7 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
                 word, begin, tag = word[m.end() - begin:], m.end(), "n"
             topic = (tag == "v" and m.group(0)[0] in "不没" and 0 <= m.start() - (begin + len(word)) <= 2)  # 断食不搞了
             if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and (len(word) >= 2 or kinds_of(word))
+                    and not _ZH_AGENT_NOUN.search(word) and word not in out
                     and word not in _ZH_GENERIC and "用户" not in word and lo <= begin < hi
                     and not (m.start() <= begin < m.end())):
                 out.append(word)
@@ -191,7 +226,7 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
         if cut := _EN_OBJECT_ENDS.search(clause, m.end()):
             hi = min(hi, cut.start())  # "gave up climbing after the shoulder thing": why, not what
     first = True
-    for w in re.finditer(r"[A-Za-z][A-Za-z'-]{3,}", clause):
+    for w in re.finditer(r"[A-Za-z][A-Za-z']{3,}", clause):  # "the fish-only thing": fish
         if not lo <= w.start() < hi or m.start() <= w.start() < m.end():
             continue
         word = w.group(0).lower()

@@ -30,7 +30,8 @@ _OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|�
                r"ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
                r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
-               r"(?:is|was|'s)\s+(?:over|finished|done)|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
+               r"(?:is|was|'s)\s+(?:over|finished|done)|(?:thing|plan|diet|experiment|idea|project|streak|phase|era)\s+"
+               r"(?:is|was|'s)\s+dead|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
                r"broke|caved|dropped(?!\s+(?:off|by|in)\b))\b"))
 #: every word of ending: the change classes' that end something, and the rest
 _ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)

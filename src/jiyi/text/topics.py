@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
 from jiyi.text.wordlists import words
 
@@ -102,11 +103,12 @@ _CUES: dict[str, Lex] = {
     "phone": Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
     "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
-                 _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b")),
+                 _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b|"
+                    r"\bback\s+on\s+(?:chicken|beef|pork|fish)\b")),
     "habit": Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
                      r"cigarettes?|gaming|games?)\b")),
-    "pursuit": Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试", re.IGNORECASE),
+    "pursuit": Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试|终面|[一二三]面(?:过|挂)", re.IGNORECASE),
                     _P(r"(?i)\b(?:admitted|accepted|admission|offer|exam|school|university|college|program|"
                        r"certificat\w*|bar|interview)\b")),
 }
@@ -128,11 +130,15 @@ _CLASSES: tuple[_Class, ...] = (
            ("phone", "email"), "to"),
     _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
                            r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
-                           r"新(?:的)?城市是|新家在|新地址在|现在窝在|"
+                           r"新(?:的)?城市是|新家在|新地址在|现在窝在|(?:现在|目前|如今)住(?![在着过])[\u4e00-\u9fff]{1,6}了|"
+                           r"从\S{1,8}?(?:拉|搬|运)(?:过来|过去|回来)了|"
+                           r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?(?:跟|和|陪)[\u4e00-\u9fff]{1,6}?住|"
+                           r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?住(?:了|下了)|"
                            r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
                            r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
                         _P(r"(?i)\bnew\s+(?:place|apartment|flat|house|address|home)\s+(?:is\s+)?(?=in\b)|"
                            r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
+                           r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?\s+(?:and\s+)?now\s+(?:in|at)\b|\bsigned\s+(?:a|the|my)\s+(?:new\s+)?lease\b|"
                            r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
@@ -145,20 +151,23 @@ _CLASSES: tuple[_Class, ...] = (
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
-                          r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b")),
+                          r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b|"
+                          r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b")),
            ("partner",), "from"),
     _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))|"
                            r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)"),
-                        _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
+                        _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bpassed\s+(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                           r"yesterday|last\s+night|this\s+morning|overnight|peacefully|in\s+(?:his|her|their)\s+sleep)\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b|"
                            r"\b(?:got|was|been)\s+stolen\b|\bran\s+off\b|\bwent\s+belly\s+up\b|\bburied\b|"
                            r"\bsurrender(?:ed)?\s+(?:him|her|it|them)\b|\bnew\s+owners?\b|"
                            r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b")),
            ("pet",), "from"),
-    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了"),
+    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)出(?:掉)?了|过户(?:了|的|给)|"
+                           r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)"),
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
@@ -166,16 +175,20 @@ _CLASSES: tuple[_Class, ...] = (
                             r"^(?:用户[：:]?)?结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
                          _P(r"(?i)\b(?:got|just\s+got|getting)\s+married\b|\bwe'?re\s+(?:officially\s+)?married\b|"
                             r"\bjust\s+married\b|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
-                            r"\bofficially\s+(?:a\s+)?(?:husband|wife|mrs?\.?)\b")),
+                            r"\bofficially\s+(?:a\s+)?(?:husband|wife|mrs?\.?)\b|\bmrs\.?\s+(?:\w+\s+)?now\b|"
+                            r"\bsigned\b.{0,30}?\bat\s+the\s+(?:registry|registry\s+office|courthouse|city\s+hall)\b")),
            ("partner",), "to"),
     _Class("join", Lex(_P(r"入职(?!手续|体检|材料|培训|以来|之后|后|前|时|的时候|那|第|\S{0,2}(?:周年|年了|个月了))|(?<![不没])(?:要|录用|聘用)了?我了|跳槽(?:到|去)了?|"
-                           r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z]{2,10}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
+                           r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z ]{2,16}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
+                           r"第一天上班|上班第一天|(?:入职|新工作|新公司)第[一二三1-3]天|"
                            r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)", re.IGNORECASE),
                         _P(r"(?i)\bstarted\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
                            r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
                            r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
                            r"\bhired\s+me\b|\bjoined\s+(?:\w+\s+){0,3}?(?:as\s+an?|team|company|firm|agency|startup)\b|"
                            r"\bfirst\s+(?:day|week)\s+(?:at|with)\s+(?:the\s+)?new\s+(?:job|place|company|office)\b|"
+                           r"\bfirst\s+(?:day|week|shift)\s+(?:at|with)\s+(?:the\s+)?(?:(?-i:[A-Z])\w+|[\w'-]+\s+)?(?:studio|office|shop|"
+                           r"store|firm|company|clinic|lab|agency|restaurant|cafe|café|bakery|warehouse|site|startup)\b|"
                            r"\bnow\s+work(?:ing)?\s+(?:at|for)\b|\bwork(?:ing)?\s+(?:at|for)\s+\S+(?:\s+\S+)?\s+now\b")),
            ("employer", "pursuit"), "to"),
     _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
@@ -183,18 +196,20 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
-                           r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b")),
+                           r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b|\bgot\s+(?:the|an|my)\s+(?:admit|acceptance|admission)\b|"
+                           r"\bdone\s+with\s+(?:\w+\s+){0,2}?(?:prep|preparation|studying|revision|applications?|apps)\b")),
            ("pursuit",), "from"),
     _Class("leave", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:裁|开除|辞退|优化|炒)|辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
-                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|"
-                            r"(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)?(?:地方|公司|单位|厂子?)[^，。,]{0,6}?(?:再也)?不(?:用|会|想)(?:再)?去了"),
+                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|(?:店|铺子|门面|摊子?|生意)\S{0,4}?(?:兑|转|盘)(?:出去|给别人)了|"
+                            r"(?:地方|公司|单位|厂子?)[^，。,]{0,8}?(?:再也|终于)?不(?:用|会|想|必)(?:再)?(?:去|待|呆|干)了|"
+                            r"不(?:做|干|当)(?:自由职业|全职|兼职|销售|客服|外卖|网约车|代购|微商|主播|[\u4e00-\u9fff]{0,4}(?:员|师|工))了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
                             r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
     _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
-                           r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|"  # 不喝奶茶了: 不…了 is a change of state
+                           r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)|"  # 不喝奶茶了: 不…了 is a change of state
                            r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?)(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
                         _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:smoke|vape|nicotine|alcohol|sugar|caffeine|soda|booze)[-\s]free\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
                            r"\b(?:in|for)\s+(?:a\s+|over\s+a\s+|\w+\s+)?(?:weeks?|months?|years?|while|ages)\b)|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
@@ -204,7 +219,8 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("switch", Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
                           _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
                              r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
-                             r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b")),
+                             r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b|"
+                             r"\bback\s+(?:on|to\s+eating)\s+(?:meat|chicken|beef|pork|fish|carbs|dairy)\b")),
            ("diet",), "to"),
 )
 _STOP = next(c.lex for c in _CLASSES if c.name == "stop")
@@ -228,6 +244,8 @@ class Change:
 
 def change_of(text: str, lang: str) -> Change | None:
     """The change a statement makes, or None (no change verb, or one naming no family it changes)."""
+    if lang == "zh":
+        text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
     for cls in _CLASSES:
         m = cls.lex.search(text, lang)
@@ -307,6 +325,15 @@ _EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-
 _EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _EN_LOWER_DEST = _P(r"^\s*(?:(?:back\s+)?(?:to|in|into)\s+)?(?:(?:the|our)\s+)?(?P<v>[a-z][a-z .'-]{1,40})")
 _DIGITS = _P(r"[\d][\d -]{4,}\d")
+#: a new home that is no place name: 住宿舍了, 搬进了公司宿舍, 住到单位公寓
+_ZH_HOME = _P(r"(?:住|住进|住到|搬进|搬到|搬去)(?:了)?(?P<v>[\u4e00-\u9fff]{0,4}(?:宿舍|公寓|出租屋|单间|新房|小区|老家|家里))")
+#: where a new home is, typed in lower case: "now in tseung kwan o", "a lease in mui wo", "studio in jing'an"
+_EN_HOME_IN = _P(r"(?i)(?:^\s*|\b(?:now|lease|studio|flat|apartment|place|room|house|home|living|based|settled)\s+(?:is\s+)?)"
+                 r"(?:in|at)\s+(?P<v>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)"
+                 r"(?=\s*(?:[.,!;:?)]|$|\s+(?:now|for|with|and|but|since|near|which|lol|haha|\d)\b))")
+#: what follows "now in" and is no place: an article, a time, a state ("now in a bigger flat", "now in shock")
+_EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|love|trouble|charge|debt|pain|"
+                  r"progress|town|bed|school|college|hospital|office|person|total|general|time|touch)\b")
 
 
 def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
@@ -319,12 +346,16 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
         after = entities(rest)
         before = {w for w in entities(text[:at]).get("LOC", ()) if not re.search(f"(?:从|离开){re.escape(w)}", text)}
         out += (list(after.get("LOC", ()))[:1] or sorted(before, key=text.find)[-1:]) + list(after.get("ORG", ()))[:1]
+        if not out and (home := _ZH_HOME.search(text)):
+            out.append(home.group("v"))  # 现在住宿舍了 / 搬进公司宿舍: a home no gazetteer names
     else:
         m = _EN_DEST.search(rest) or _EN_NAME_FIRST.match(rest)
         if m:
             out.append(m.group("v"))
         elif (low := _EN_LOWER_DEST.match(rest)) and (place := place_at_start(low.group("v"))):
             out.append(place[0])  # "moved to denver": a known place typed without capitals
+        elif (home := _EN_HOME_IN.search(rest)) and not _EN_NO_PLACE.match(home.group("v")):
+            out.append(home.group("v"))  # "out of ssp, now in tseung kwan o": a place no gazetteer knows
     return tuple(dict.fromkeys(x for x in out if x))
 
 
@@ -420,7 +451,36 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
         found |= {f for f in SINGLE if _STANDING[f].search(said, lang)}
         if (framed := standing_family(said, lang)) in SINGLE:
             found.add(framed)
+        if lang == "zh" and "employer" not in found and _works_at(said, clause):
+            found.add("employer")
     return frozenset(found)
+
+
+#: a clause that is a job title alone, the answer to what one does (工艺工程师 / 我是车间主任)
+_ZH_TITLE_ONLY = _P(r"^用户(?:是|当)?(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}(?:工程师|设计师|程序员|经理|主管|总监|主任|会计|老师|"
+                    r"教师|医生|护士|司机|销售|客服|运营|策划|编辑|记者|律师|文员|专员|助理|店长|厨师|技术员|调度)$")
+_ZH_AT = _P(r"^用户(?:现在|目前|一直|还|也)*在(?P<o>\S{2,16})")
+#: work of one's own, for no employer: freelancing, taking orders, one's own shop
+_ZH_OWN_WORK = _P(r"^用户\S{0,6}?(?:自由职业|自由撰稿|自己接单|接单做|个体户|自己开(?:了)?(?:个|一家)?\S{0,4}(?:店|工作室|公司))")
+#: what may follow the organisation in such a clause: a unit of it, a verb of working, nothing else (在星巴克等朋友 is no job)
+_ZH_AT_WORK = _P(r"^(?:[\u4e00-\u9fff]{0,6}(?:车间|部门|部|厂|公司|门店|总部|分部|项目组|团队|实验室|工作室|科室|分行|支行|网点|店))?"
+                 r"(?:工作|上班|任职|实习|干活|(?:当|做|干)[\u4e00-\u9fffA-Za-z]{0,8})?$")
+
+
+def _works_at(said: str, clause: str) -> bool:
+    """用户在柳岸汽车总装车间 (an organisation by the lexical analyser, after 在) or 用户工艺工程师 (a title alone):
+    a clause of a turn that tells the employer or the role."""
+    if _ZH_TITLE_ONLY.match(said) or _ZH_OWN_WORK.search(said):
+        return True
+    if not (m := _ZH_AT.match(said)):
+        return False
+    from jiyi.text.lexical import entities
+
+    place = m.group("o")
+    for org in entities(clause).get("ORG", ()):
+        if org in place and _ZH_AT_WORK.match(said[m.start("o") + place.index(org) + len(org):]):
+            return True
+    return False
 
 
 _BEFORE_MARRIAGE = Lex(_P(r"男朋友|女朋友|男友|女友|对象|未婚[夫妻]|求婚|订婚|谈恋爱|在一起"),

@@ -121,8 +121,9 @@ _EN_HABIT = re.compile(r"(?i)\b(?:i|we)\s+(?P<adv>always|never|usually|often|nor
                        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
                        r"|(?<=\w\s)(?:a|per)\s+(?:day|week|night)\b(?=\s*(?:[.,;!?]|$))")
 _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("style/length", re.compile(r"(?i)\b(?:be\s+(?:more\s+)?(?:concise|brief|succinct)|keep\s+(?:it|your\s+"
-                                r"(?:answers?|replies|responses))\s+(?:short|brief)|(?:shorter|brief|short)\s+"
+    ("style/length", re.compile(r"(?i)\b(?:be\s+(?:more\s+)?(?:concise|brief|succinct)|keep\s+(?:it|(?:(?:your|ur|the)\s+)?"
+                                r"(?:answers?|replies|responses|msgs|messages|texts))\s+(?:short|brief|concise|tight)|"
+                                r"no\s+(?:essays|walls?\s+of\s+text|long\s+(?:answers|replies|paragraphs))|(?:shorter|brief|short)\s+"
                                 r"(?:answers?|replies|responses)|less\s+verbose|get\s+to\s+the\s+point|"
                                 r"(?:stop|don't)\s+(?:rambling|writing\s+essays))"), "User wants short, concise replies"),
     ("style/length", re.compile(r"(?i)\b(?:more\s+detail(?:ed)?|be\s+(?:more\s+)?detailed|in\s+(?:more\s+)?detail|"

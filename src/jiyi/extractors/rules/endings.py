@@ -92,7 +92,9 @@ _ZH_DONE: tuple[tuple[str | None, re.Pattern[str]], ...] = (
 )
 _EN_DONE: tuple[tuple[str | None, re.Pattern[str]], ...] = (
     ("exam", re.compile(r"(?i)\b(?:passed|failed|aced|finished)\s+(?:the\s+|my\s+)?(?:\w+\s+)?(?:exam|test|GRE|GMAT|LSAT|"
-                        r"MCAT|IELTS|TOEFL|bar)\b|\b(?:got\s+(?:in|admitted|accepted)|was\s+(?:admitted|accepted))\b")),
+                        r"MCAT|IELTS|TOEFL|bar)\b|\b(?:got\s+(?:in|admitted|accepted)|was\s+(?:admitted|accepted))\b|"
+                        r"\bgot\s+(?:the|an|my)\s+(?:admit|acceptance|admission)\b|"
+                        r"\bdone\s+with\s+(?:\w+\s+){0,2}?(?:prep|preparation|studying|revision|applications?|apps)\b")),
     ("job_search", re.compile(r"(?i)\b(?:got|landed|found|accepted|signed)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|offer|"
                               r"position)\b")),
     ("weight_loss", re.compile(r"(?i)\b(?:reached\s+my\s+goal\s+weight|lost\s+\d+\s*(?:kg|pounds|lbs))\b")),

@@ -80,6 +80,8 @@ _NEW_THOUGHT = re.compile(r"(?i)^(?:但是?|不过|可是|然而|只是|却|另�
                           r"lol\b|haha|sorry\b|the\s+weather|oh\b|ok(?:ay)?\b)")
 
 
+#: a clause that says what "it" is, a value of the user's named just before ("it's +65 8127 4409 now")
+_EN_IT_IS = re.compile(r"(?i)^(?:it|that)(?:'s|\s+is|\s+will\s+be)\b")
 #: a clause naming something: 叫X / 名叫X / 名字叫X (not 叫我X, how to address the user)
 _ZH_CALLED_LEAD = re.compile(r"^(?:名字)?(?:名)?叫(?!我)")
 #: a thing brought in with a measure word: 一家奶茶店, 一只猫, 这个游戏
@@ -171,10 +173,12 @@ class MessageExtraction:
     def facts(self, c: Clause) -> list[Draft]:
         """What a clause says about the user: contacts, identity, reply style, preferences."""
         if c.subject == "other":
+            if self.lang == "en" and _EN_IT_IS.match(c.body) and (mine := en_contact(c.text, self.text)):
+                return mine  # "new number, ditched the old sim. it's +65 8127 4409 now": it is the user's number
             return named_person(self, c)  # 小明住在杭州: 小明's, never the user's
         if c.subject == "rel":
             return []
-        drafts = (zh_contact(c.text) if self.lang == "zh" else en_contact(c.text))
+        drafts = (zh_contact(c.text) if self.lang == "zh" else en_contact(c.text, self.text))
         if c.subject == "self":
             drafts += self._identity(c)
         elif c.subject == "bot":  # 你以后叫我小王 / "please call me Ben"

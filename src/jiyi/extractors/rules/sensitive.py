@@ -172,13 +172,44 @@ _EN_HEALTH = re.compile(
 _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
 
 
-def en_contact(text: str) -> list[Draft]:
-    """Phone, email, address, ID number (all sensitive); passwords, codes, cards, keys (secret)."""
+#: a phone-shaped number: seven to fifteen digits, in groups, maybe a country code
+_EN_PHONE_SHAPE = re.compile(r"(?<![\w.-])(?P<v>\+?\d[\d\s().-]{5,18}\d)(?![\w-])")
+#: a phone named anywhere in the message ("changed my number btw. … new one is 8841 0593")
+_EN_PHONE_TOLD = re.compile(r"(?i)\b(?:phone|number|cell|mobile|whatsapp|sim|call\s+me|text\s+me|reach\s+me)\b")
+#: a number said to be the old one: "the 9736 one is dead", "old one's dead", "my old number 9…"
+_EN_OLD_NUMBER_AFTER = re.compile(r"(?i)^\W{0,3}(?:\w+\W+){0,2}?(?:is|'s|was|are)\s+(?:now\s+)?(?:dead|gone|old|off|"
+                                  r"disconnected|cancel+ed|cut\s+off|no\s+longer|not\s+(?:in\s+use|working))|"
+                                  r"^\W*(?:no\s+longer|doesn't\s+work|is\s+the\s+old)")
+_EN_OLD_NUMBER_BEFORE = re.compile(r"(?i)\b(?:old|previous|former|dead|ex)\s+(?:\w+\s+){0,2}(?:is\s+|was\s+)?$")
+_EN_DATE_SHAPE = re.compile(r"^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$")
+
+
+def _en_phone(text: str, context: str, secrets: list[Finding]) -> str | None:
+    """The user's phone number in the clause ``text``: after a word of phones in the clause, or anywhere in it
+    when the message (``context``) names a phone, a new number, a SIM; never one said to be the old one."""
+    if (m := _EN_PHONE.search(text)) and not _inside_secret(m, secrets) and not _old_number(text, m):
+        return m.group("v").strip()
+    if not _EN_PHONE_TOLD.search(context or text):
+        return None
+    for m in _EN_PHONE_SHAPE.finditer(text):
+        value = m.group("v").strip()
+        if (7 <= sum(ch.isdigit() for ch in value) <= 15 and not _EN_DATE_SHAPE.match(value)
+                and not _inside_secret(m, secrets) and not _old_number(text, m)):
+            return value
+    return None
+
+
+def _old_number(text: str, m: re.Match[str]) -> bool:
+    return bool(_EN_OLD_NUMBER_AFTER.match(text[m.end("v"):]) or _EN_OLD_NUMBER_BEFORE.search(text[:m.start("v")]))
+
+
+def en_contact(text: str, context: str = "") -> list[Draft]:
+    """Phone, email, address, ID number (all sensitive); passwords, codes, cards, keys (secret). ``context``
+    is the whole message of the clause ``text`` (a phone named in one clause, its number in the next)."""
     secrets = _secret_spans(text)
     out: list[Draft] = secret_facts(text, zh=False)
-    if (m := _EN_PHONE.search(text)) and not _inside_secret(m, secrets):
-        out.append(templated("User's phone number is {v}", "user/phone", m.group("v").strip(), importance=0.7,
-                              visibility=S))
+    if phone := _en_phone(text, context, secrets):
+        out.append(templated("User's phone number is {v}", "user/phone", phone, importance=0.7, visibility=S))
     if m := _EMAIL.search(text):
         out.append(templated("User's email is {v}", "user/email", m.group("v"), importance=0.7, visibility=S))
     if m := _EN_ADDRESS.search(text):
