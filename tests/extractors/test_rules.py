@@ -151,6 +151,19 @@ def test_contacts_are_sensitive(text: str, slot: str, content: str) -> None:
     assert c.entities[0] in content
 
 
+@pytest.mark.parametrize(("text", "number"), [
+    ("switched carriers, new one is 6620 1187. the 9431 one is dead", "6620 1187"),   # the number in the next clause
+    ("new number btw, binned the old sim. it's +44 7700 900461 now", "+44 7700 900461"),
+    ("my old number 555-201-3344 is dead, use 555-777-1212", "555-777-1212"),          # not the one said to be dead
+])
+def test_a_new_english_number_is_read_where_the_message_names_a_phone(text: str, number: str) -> None:
+    assert only(text, "user/phone").content == f"User's phone number is {number}"
+
+
+def test_a_number_in_a_message_about_no_phone_is_none() -> None:
+    assert all(c.slot != "user/phone" for c in run("routing 103000648, account 4417 2290 815, does that look right"))
+
+
 def test_masked_phone_is_not_a_phone() -> None:
     assert all(c.slot != "user/phone" for c in run("电话139****6043"))
 
@@ -505,7 +518,9 @@ def test_habits_are_behaviour_without_a_date(text: str, content: str) -> None:
      ("你别给我发这么一大段", "style/length", "用户要求助手别给用户发这么一大段"),
      ("please be concise", "style/length", "User wants short, concise replies"),
      ("Reply in Chinese please.", "style/language", "User wants replies in Chinese"),
-     ("no emojis please", "style/emoji", "User doesn't want emojis in replies")],
+     ("no emojis please", "style/emoji", "User doesn't want emojis in replies"),
+     ("keep replies short pls, i read on the train", "style/length", "User wants short, concise replies"),
+     ("no essays ok", "style/length", "User wants short, concise replies")],
 )
 def test_reply_style(text: str, slot: str, content: str) -> None:
     c = only(text, slot)

@@ -83,6 +83,16 @@ def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
     assert [h.id for h in run(hits, {"m1": [phone]}, query="你上次推荐我看什么书").current] == ["t3"]
 
 
+def test_a_turn_that_gave_a_sensitive_memory_stays_out_even_when_asked_for() -> None:
+    """Asked for, the number is the memory's to show: the turn may say the dead number beside the new one."""
+    phone = rec("f1", "用户的手机号是18600001111", Kind.FACT, source="m1", visibility=Visibility.SENSITIVE)
+    turn = rec("t1", "换号了 原来那个139 0000 2222不用了 新的是186 0000 1111", source="m1")
+    for include in (False, True):
+        sel = curate([hit(turn), hit(phone)], {"m1": [phone]}, at=NOW, historical=False, include_sensitive=include,
+                     weights=DEFAULT_WEIGHTS, half_lives=HALF_LIVES, query="我手机号多少")
+        assert "t1" not in [h.id for h in sel.current]
+
+
 def test_a_past_turn_its_past_memory_restates_is_listed_once() -> None:
     turn = rec("t1", "昨天做了个番茄炒蛋", source="m1", days_ago=30)
     done = rec("e1", "用户2026年10月31日做了个番茄炒蛋", Kind.EVENT, source="m1", days_ago=30,

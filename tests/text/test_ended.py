@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.ended import ended_terms, kinds_of
+from jiyi.text.ended import ended_terms, ends_unnamed, kinds_of
 
 
 @pytest.mark.parametrize(("text", "lang", "term"), [
@@ -73,3 +73,13 @@ def test_what_ended_is_its_object_not_the_reason() -> None:
 
 def test_who_takes_a_thing_away_is_not_what_ended() -> None:
     assert ended_terms("那台宝来让二手车贩子拉走的", "zh") == ("宝来",)
+
+
+@pytest.mark.parametrize(("text", "lang", "unnamed"), [
+    ("跟你说 那玩意儿我戒了", "zh", True), ("i quit it last month", "en", True),
+    ("奶茶我戒了", "zh", False),        # it names what ended
+    ("我想把它戒了", "zh", False),      # a wish
+    ("he quit it", "en", False),        # someone else's
+])
+def test_an_ending_may_point_at_what_ended_without_naming_it(text: str, lang: str, unnamed: bool) -> None:
+    assert ends_unnamed(text, lang) is unnamed

@@ -83,3 +83,17 @@ def test_an_ending_in_the_same_batch_ends_the_earlier_turn(mem: Memory, clock: F
     episodes = turns(mem)
     assert episodes["德语我每天背三十个单词"].get(ENDED_KEY), episodes
     assert not episodes["算了 德语我不学了 准备考公"].get(ENDED_KEY)
+
+
+@pytest.mark.parametrize(("reply", "ended"), [
+    ("对 体检血糖高了 现在只喝白开水", True),     # yes: the thing the bot named is what ended
+    ("不是 是可乐", False),                          # no: the bot guessed wrong, nothing is marked by its word
+])
+def test_an_ending_that_names_nothing_takes_the_thing_the_bot_asked_back(mem: Memory, clock: FrozenClock,
+                                                                         reply: str, ended: bool) -> None:
+    say(mem, clock, "我每天下班都要来一杯柠檬茶")
+    clock.set(clock.now() + timedelta(days=3))
+    mem.add([{"role": "user", "content": "跟你说 那玩意儿我戒了 一周没碰", "id": "e1"},
+             {"role": "assistant", "content": "您是说柠檬茶吗？", "id": "e2"},
+             {"role": "user", "content": reply, "id": "e3"}], user_id="u", sync=True)
+    assert bool(turns(mem)["我每天下班都要来一杯柠檬茶"].get(ENDED_KEY)) is ended

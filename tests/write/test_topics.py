@@ -124,6 +124,13 @@ CHANGES = [
     ("diet", "I eat a vegetarian diet", "I started eating meat again", "vegetarian", "meat"),
     ("diet", "I'm vegan", "I'm on a keto diet now", "vegan", "keto"),
     ("diet", "I'm pescatarian", "I eat meat again now", "pescatarian", "meat"),
+    # said in other words again: a dialect, a home no gazetteer knows, a shop let go, a new number in the next clause
+    ("vehicle", "我开一辆白色的朗逸", "车卖咗 钱都收到了", "开一辆", "卖"),
+    ("residence", "i live in harbour view", "finally moved!! out of harbour view, now in kellow bay", "lives in harbour",
+     "kellow bay"),
+    ("residence", "我住在温州", "温州的房子退了 回台州跟我妈住", "住在温州", "台州"),
+    ("phone", "my number is 9431 2207", "switched carriers, new one is 6620 1187", "9431", "6620"),
+    ("partner", "my bf is Kenji", "signed the papers at the courthouse this morning. mrs now", "bf", "Mrs"),
 ]
 
 
@@ -272,6 +279,8 @@ def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, cloc
     (("i live in penang, 12 hr shifts at the pharmacy", "my cat knocked my coffee over",
       "moved to Ipoh last week, same role"),
      0),
+    (("质检主管，在恒远电子装配车间，干了六年了", "今天猫又把花盆打翻了", "我提离职了 下个月去南昌"), 0),  # a title, an organisation
+    (("阿凯好像要求婚了 偷偷量我戒指尺寸", "今天猫又把花盆打翻了", "我们今天领证了！！"), 0),  # a courtship a wedding ends
 ])
 def test_earlier_turns_that_state_what_a_change_replaces_are_outdated(mem: Memory, clock: FrozenClock,
                                                                      turns: tuple[str, str, str],

@@ -43,6 +43,9 @@ from jiyi.text import lexical, qualifiers, subjects, topics
     ("User's first week at the bakery done", "en", "join", "employer"),
     ("Sana and User are done. like actually done", "en", "end", "partner"),
     ("User signed the papers at the courthouse, mrs now", "en", "marry", "partner"),
+    ("用户嘉兴的房子退了 回温州跟用户的爸妈住", "zh", "move", "residence"),
+    ("用户的烧烤店兑出去了 歇一阵", "zh", "leave", "employer"),
+    ("User: Out of the old place, now in kellow bay", "en", "move", "residence"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -98,6 +101,8 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
     ("用户：秋生的姐姐离婚了", "zh", False),
     ("用户：老周家的狗走丢了", "zh", False),
     ("用户家的狗走丢了", "zh", True),  # the user's own home
+    ("User: Mrs now lol", "en", True),  # a word of the change leads it, not a name
+    ("User: Out of the old place, now in kellow bay", "en", True),
 ])
 def test_only_the_users_own_statements_change_the_users_topics(content: str, lang: str, mine: bool) -> None:
     assert subjects.about_user(content, lang) is mine

@@ -89,7 +89,7 @@ _EN_GENERIC = words(
     "want wanted need needed said told think thought know knew feel felt cold turkey for good anymore "
     "been went made hard once through soon anytime awesome amazing tough changed tried trying ages "
     "first second third other another new old next")
-_ZH_GENERIC = words("时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
+_ZH_GENERIC = words("玩意 玩意儿 时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
 #: who takes a thing away, not what is taken (二手车贩子收走的, 让中介拉走的)
 _ZH_AGENT_NOUN = _P(r"(?:贩子|车商|中介|师傅|买家|收购商|回收站)$")
@@ -121,6 +121,50 @@ def kinds_of(text: str) -> frozenset[str]:
 def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
+    for clause, m in _own_endings(text, lang):
+        out.extend(t for t in _content_words(clause, lang, m) if t not in out)
+    return tuple(out)
+
+
+#: what stands for a thing already talked about: 那玩意儿我断了, "gave it up", "quit that stuff"
+_ZH_POINTER = _P(r"(?:那|这)(?:玩意儿?|东西|个)|它")
+_EN_POINTER = _P(r"(?i)\b(?:it|that(?:\s+stuff|\s+thing)?|those)\b")
+
+
+def ends_unnamed(text: str, lang: str) -> bool:
+    """Does ``text`` end something it points at without naming it (那玩意儿我断了, "gave it up for good")? What
+    it is the conversation says: the bot asking back "您是说奶茶吗？" and the speaker saying yes."""
+    for clause, m in _own_endings(text, lang):
+        if _content_words(clause, lang, m):
+            continue
+        if lang == "zh" and _ZH_POINTER.search(clause[max(0, m.start() - _BEFORE["zh"]):m.start()]):
+            return True
+        if lang == "en" and _EN_POINTER.search(clause[m.end():m.end() + 16] if not _after_the_thing(m)
+                                               else clause[:m.start()]):
+            return True
+    return False
+
+
+def named_in(text: str, lang: str) -> tuple[str, ...]:
+    """The things a short sentence names (您是说奶茶吗？ → 奶茶; "you mean the gym?" → gym): nouns by the lexical
+    analyser in Chinese, words of four letters or more in English, neither a generic word."""
+    if lang == "zh":
+        from jiyi.text.lexical import tagged
+
+        return tuple(dict.fromkeys(w for w, t in tagged(text) if t in ("n", "nz", "ORG", "vn", "nw") and len(w) >= 2
+                                   and w not in _ZH_GENERIC and "用户" not in w))
+    return tuple(dict.fromkeys(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z']{3,}", text)
+                               if w.lower() not in _EN_GENERIC and w.lower() not in _EN_ASKING))
+
+
+#: the words of asking back, no thing asked about
+_EN_ASKING = words("mean meaning talking saying about sure quite exactly")
+
+
+def _own_endings(text: str, lang: str) -> list[tuple[str, re.Match[str]]]:
+    """(clause, the word of ending in it) for each clause of ``text`` that tells the speaker's own ending:
+    not denied, hedged, long ago, nor said of someone else."""
+    out = []
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 酒我唔沾: the dialect's grammar words as Mandarin
     for clause, start, m in _endings(text, lang):
@@ -130,8 +174,8 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
             continue
         if hedged(clause, lang) or told_long_ago(clause, lang):
             continue
-        out.extend(t for t in _content_words(clause, lang, m) if t not in out)
-    return tuple(out)
+        out.append((clause, m))
+    return out
 
 
 def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
@@ -240,4 +284,4 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
     return out
 
 
-__all__ = ["ENDED_KEY", "ended_terms", "kinds_of"]
+__all__ = ["ENDED_KEY", "ended_terms", "ends_unnamed", "kinds_of", "named_in"]

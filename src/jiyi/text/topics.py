@@ -138,7 +138,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
                         _P(r"(?i)\bnew\s+(?:place|apartment|flat|house|address|home)\s+(?:is\s+)?(?=in\b)|"
                            r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
-                           r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?\s+(?:and\s+)?now\s+(?:in|at)\b|\bsigned\s+(?:a|the|my)\s+(?:new\s+)?lease\b|"
+                           r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?(?=\s+(?:and\s+)?now\s+(?:in|at)\b)|\bsigned\s+(?:a|the|my)\s+(?:new\s+)?lease\b|"
                            r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
@@ -328,8 +328,8 @@ _DIGITS = _P(r"[\d][\d -]{4,}\d")
 #: a new home that is no place name: 住宿舍了, 搬进了公司宿舍, 住到单位公寓
 _ZH_HOME = _P(r"(?:住|住进|住到|搬进|搬到|搬去)(?:了)?(?P<v>[\u4e00-\u9fff]{0,4}(?:宿舍|公寓|出租屋|单间|新房|小区|老家|家里))")
 #: where a new home is, typed in lower case: "now in tseung kwan o", "a lease in mui wo", "studio in jing'an"
-_EN_HOME_IN = _P(r"(?i)(?:^\s*|\b(?:now|lease|studio|flat|apartment|place|room|house|home|living|based|settled)\s+(?:is\s+)?)"
-                 r"(?:in|at)\s+(?P<v>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)"
+_EN_HOME_IN = _P(r"(?i)(?:^\s*(?:in|at)\s+|\b(?:now|lease|studio|flat|apartment|place|room|house|home|living|based|"
+                 r"settled)\s+(?:is\s+)?(?:in|at)\s+)(?P<v>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)"
                  r"(?=\s*(?:[.,!;:?)]|$|\s+(?:now|for|with|and|but|since|near|which|lol|haha|\d)\b))")
 #: what follows "now in" and is no place: an article, a time, a state ("now in a bigger flat", "now in shock")
 _EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|love|trouble|charge|debt|pain|"
@@ -354,8 +354,9 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
             out.append(m.group("v"))
         elif (low := _EN_LOWER_DEST.match(rest)) and (place := place_at_start(low.group("v"))):
             out.append(place[0])  # "moved to denver": a known place typed without capitals
-        elif (home := _EN_HOME_IN.search(rest)) and not _EN_NO_PLACE.match(home.group("v")):
-            out.append(home.group("v"))  # "out of ssp, now in tseung kwan o": a place no gazetteer knows
+        elif home := next((h.group("v") for h in _EN_HOME_IN.finditer(rest) if not _EN_NO_PLACE.match(h.group("v"))),
+                          None):
+            out.append(home)  # "out of ssp, now in tseung kwan o": a place no gazetteer knows
     return tuple(dict.fromkeys(x for x in out if x))
 
 

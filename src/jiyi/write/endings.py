@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
-from jiyi.text.ended import ENDED_KEY, ended_terms, kinds_of
+from jiyi.text.ended import ENDED_KEY, ended_terms, ends_unnamed, kinds_of, named_in
 from jiyi.text.language import detect_language
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
@@ -39,15 +39,35 @@ class Ending:
 
 
 def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
-    """The user turns among ``turns`` that say something is over, with its words."""
+    """The user turns among ``turns`` (a conversation's, in order) that say something is over, with its words."""
     out = []
-    for turn in turns:
-        if turn.kind is not Kind.EPISODE or turn.metadata.get("role") == "assistant":
+    turns = [t for t in turns if t.kind is Kind.EPISODE]
+    for i, turn in enumerate(turns):
+        if turn.metadata.get("role") == "assistant":
             continue
-        terms = ended_terms(turn.content, detect_language(turn.content))
+        lang = detect_language(turn.content)
+        terms = ended_terms(turn.content, lang) or (clarified(turns[i + 1:i + 3]) if ends_unnamed(turn.content, lang)
+                                                    else ())
         if terms:
             out.append(Ending(turn, terms))
     return out
+
+
+#: a reply that says yes to what the bot asked back
+_YES = re.compile(r"(?i)^\s*(?:对+|是的?|嗯+|没错|对的|就是|yes+|yeah|yep|yup|ya|right|exactly|correct|mhm)\b|^\s*(?:对|是|嗯)")
+#: the bot asking back what a word pointed at: "您是说奶茶吗？", "you mean the gym?"
+_ASKS_BACK = re.compile(r"(?i)是说|是指|指的是|说的是|\byou\s+mean\b|\bmeaning\b|\bdo\s+you\s+mean\b")
+
+
+def clarified(after: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """What an ending that named nothing (那玩意儿我断了) ended, from the two turns ``after`` it: the bot asking
+    back which thing it was ("您是说奶茶吗？") and the speaker saying yes ("对 …"): the words the bot named."""
+    if len(after) < 2 or after[0].metadata.get("role") != "assistant" or after[1].metadata.get("role") == "assistant":
+        return ()
+    question, reply = after[0].content, after[1].content
+    if not _ASKS_BACK.search(question) or not re.search(r"[?？]", question) or not _YES.match(reply):
+        return ()
+    return named_in(question, detect_language(question))
 
 
 def says(content: str, term: str) -> bool:

@@ -337,9 +337,29 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
             continue
         if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
             continue  # it says the new value: "厦门那边的房子看好了"
-        if families & topics.turn_families(ep.content, lang_of(ep)):
+        if families & topics.turn_families(ep.content, lang_of(ep)) or (
+                change.cls == "marry" and _courting(ep.content, lang_of(ep))):
             out.append(ep)
     return out
+
+
+#: a turn's clauses: cut at punctuation, and at spaces before Chinese (chat cuts its clauses with them)
+_TURN_CLAUSE = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
+
+
+def _courting(text: str, lang: str) -> bool:
+    """Does a turn of the speaker's tell of their courtship, which a wedding ends ("阿泽好像要求婚了", "my bf wants
+    to cook for me")? A clause says a word before marriage (:func:`topics.before_marriage`) of the speaker's own."""
+    from jiyi.text.person import third_person
+
+    for clause in _TURN_CLAUSE.split(text):
+        if topics.before_marriage(clause, lang) and not subjects.someone_elses(third_person(clause.strip(), lang),
+                                                                                  lang):
+            said = third_person(clause.strip(), lang)
+            if not re.search(r"(?:用户|User)(?:'s|的)?\s*(?:姐|妹|哥|弟|朋友|同事|闺蜜|室友|表|堂|sister|brother|friend|"
+                             r"cousin|colleague|coworker|roommate)", said):
+                return True
+    return False
 
 
 def told_with(cand: Candidate, change: topics.Change, rec: MemoryRecord, made: Collection[str] = ()) -> bool:

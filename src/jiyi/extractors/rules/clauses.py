@@ -157,6 +157,13 @@ def name_ok_zh(name: str) -> bool:
             and not _TIME_WORD_ZH.match(name))
 
 
+def _a_place(name: str, clause: str) -> bool:
+    """温州的房子退了: a place opens the clause, by the lexical analyser, not a person."""
+    from jiyi.text.lexical import entities
+
+    return name in entities(clause).get("LOC", ())
+
+
 def name_ok_en(name: str) -> bool:
     """Is ``name`` (at an English clause's start) a person's name rather than a day, a month or a pronoun?"""
     first = name.split()[0]
@@ -198,7 +205,7 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         return
     if m := _ZH_NAMED.match(t):
         name = m.group("n")
-        if name_ok_zh(name):
+        if name_ok_zh(name) and not _a_place(name, t):
             c.subject, c.person, c.body = "other", name, t[m.end("n"):]
             return
     if prev is not None and prev.sentence == c.sentence:

@@ -175,7 +175,7 @@ _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
 #: a phone-shaped number: seven to fifteen digits, in groups, maybe a country code
 _EN_PHONE_SHAPE = re.compile(r"(?<![\w.-])(?P<v>\+?\d[\d\s().-]{5,18}\d)(?![\w-])")
 #: a phone named anywhere in the message ("changed my number btw. … new one is 8841 0593")
-_EN_PHONE_TOLD = re.compile(r"(?i)\b(?:phone|number|cell|mobile|whatsapp|sim|call\s+me|text\s+me|reach\s+me)\b")
+_EN_PHONE_TOLD = re.compile(r"(?i)\b(?:phone|number|cell|mobile|whatsapp|sim|carriers?|call\s+me|text\s+me|reach\s+me)\b")
 #: a number said to be the old one: "the 9736 one is dead", "old one's dead", "my old number 9…"
 _EN_OLD_NUMBER_AFTER = re.compile(r"(?i)^\W{0,3}(?:\w+\W+){0,2}?(?:is|'s|was|are)\s+(?:now\s+)?(?:dead|gone|old|off|"
                                   r"disconnected|cancel+ed|cut\s+off|no\s+longer|not\s+(?:in\s+use|working))|"
