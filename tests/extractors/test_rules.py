@@ -164,6 +164,10 @@ def test_a_number_in_a_message_about_no_phone_is_none() -> None:
     assert all(c.slot != "user/phone" for c in run("routing 103000648, account 4417 2290 815, does that look right"))
 
 
+def test_a_day_of_every_month_is_no_one_date() -> None:
+    assert not [c for c in run("the gas bill is due on the 12th every month, about 90 dollars") if c.kind is Kind.EVENT]
+
+
 def test_masked_phone_is_not_a_phone() -> None:
     assert all(c.slot != "user/phone" for c in run("电话139****6043"))
 

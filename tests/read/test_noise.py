@@ -55,7 +55,8 @@ def test_numbers_always_say_something() -> None:
 
 
 @pytest.mark.parametrize("text", ["唉 追剧去了 嘿嘿", "待会 洗澡", "先去打球了", "热死了，今天升温了", "it's 3 degrees, ugh",
-                                  "gotta go cook", "so humid today", "ok off to bed"])
+                                  "gotta go cook", "so humid today", "ok off to bed",
+                                  "今儿个天儿老冷了 零下二十度"])  # a northern intensifier, the degrees as a part
 def test_a_turn_that_only_tells_the_moment_says_little(text: str) -> None:
     assert momentary(text) and says_little(text)
 
@@ -79,6 +80,10 @@ def test_asks_about_bot(query: str, wanted: bool) -> None:
     ("你说我要不要换个发型", True), ("周末去不去爬山", True), ("阿福在不", True), ("明天一起吃饭行不", True), ("我们好好聊聊", False), ("我不喜欢下雨天", False),
     ("does it bug you when people ask you to remember things? like remember that", True),  # a question and a pointer
     ("你会不会嫌我烦？请记住这一点", True), ("你会不会嫌我烦？我对芒果过敏", False),
+    ("what do u think of the new update", True), ("is the pool open on mondays", True),  # asked without a mark
+    ("ravi: how do you feel about cold brew", True),        # a group member's turn, said by name
+    ("what i did today was great", False), ("how do i fix my bike. my chain snapped", False),
+    ("吃了没呢你", True),
 ])
 def test_only_asks(text: str, asks: bool) -> None:
     assert only_asks(text) is asks

@@ -98,8 +98,9 @@ _MOMENT_ZH = re.compile(
     r"^(?:我|俺)?(?:先|这就|马上|得|要|准备)?(?:去|滚去)?(?![回到])[\u4e00-\u9fff]{1,5}去了$"
     r"|^(?:我|俺)?(?:先|这就|马上)(?:去)?[\u4e00-\u9fff]{1,4}了$"
     r"|^(?:等会儿?|等下|一会儿?|待会儿?|马上)(?:去|要|得)?[\u4e00-\u9fff]{1,4}$"
-    r"|^(?:今天|外面|这边|最近|这几天)?(?:好|太|真|巨|超|有点)?(?:冷|热|晒|闷|潮)(?:死了|了|啊|爆了)?$"
-    r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^\d+度$")
+    r"|^(?:今天|今儿个?|外面|这边|最近|这几天)?(?:天儿?|天气)?(?:好|太|真|巨|超|贼|老|挺|可|有点)?(?:冷|热|晒|闷|潮)"
+    r"(?:死了|了|啊|爆了)?$"
+    r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^(?:零下|零上)?[\d一二三四五六七八九十两]+度$")
 _MOMENT_EN = re.compile(
     r"(?i)^(?:brb|gtg|g2g|bbl|afk|ttyl)(?:\s+\w+)?$"
     r"|^(?:ok(?:ay)?\s+)?(?:gotta|gonna|going\s+to|off\s+to|heading\s+(?:off\s+)?to)\s+(?:go\s+)?"
@@ -123,9 +124,13 @@ def momentary(text: str) -> bool:
         kept = [p for p in parts  # 算了 刷抖音去了: what a space sets apart may be a reaction of its own
                 if p and not (is_smalltalk(p) or _COURTESY.match(p) or _LAUGH.match(p) or _REACTION.match(p))]
         if kept:
-            told.append("".join(kept) if all(_CJK.search(p) for p in kept) else " ".join(kept))  # 等会 吃饭: one clause
-    return bool(told) and all((_MOMENT_ZH if _CJK.search(c) else _MOMENT_EN).match(_FILLER.sub("", c) or c)
-                              for c in told)
+            told.append(kept)
+    return bool(told) and all(_moment("".join(k) if all(_CJK.search(p) for p in k) else " ".join(k))  # 等会 吃饭
+                              or all(_moment(p) for p in k) for k in told)  # 今儿个天儿贼冷 零下十五度: each part
+
+
+def _moment(clause: str) -> bool:
+    return bool((_MOMENT_ZH if _CJK.search(clause) else _MOMENT_EN).match(_FILLER.sub("", clause) or clause))
 
 
 #: tags of words that name something or say how it is (LAC's and jieba's): nouns, names, places,
@@ -149,10 +154,17 @@ def names_nothing(text: str) -> bool:
 
 
 _SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
-_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢][~～…]*)\s*$"
+_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢](?:你|您)?[~～…]*)\s*$"
+                    # an English question typed without its mark: a question word and an auxiliary, or the auxiliary
+                    # first ("what do u think of the new agent", "is the gym open sundays")
+                    r"|(?i:^(?:(?:what|how|why|where|when|who|which)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|"
+                    r"should|would|will))|(?:do|does|did|is|are|can|could|should|would|will)\s+(?:u|you|ya|we|they|it|"
+                    r"he|she|this|that|there|the)\b)(?!.*[.!。！]\s*\S))"
                     r"|(?<=[\u3400-\u9fff])(?:在|好|行|对|是|要|去|能|会|可以|有)[不没][~～…]*\s*$"  # 小橘在不: 在不 asks
                     # 你觉得我该不该剪短发 / 要不要换个颜色: a choice put to the bot, asked without a mark
                     r"|^(?:你(?:觉得|说|看|认为)|(?:帮我|给我)?(?:看看|想想))?[^，。！？]{0,12}?([\u4e00-\u9fff])[不没]\1(?!\1)")
+#: the speaker's name before a group chat's turn
+_SPEAKER = re.compile(r"^[\w .'-]{1,24}[:：]\s+")
 #: The query asks what the user asked before ("我之前问过什么", "what did I ask you about").
 _ASKS_ASKED = re.compile(r"我(?:之前|上次|刚才|那天|以前)?(?:问|咨询)|\bi\s+(?:asked|was\s+asking)\b|\bdid\s+i\s+ask\b",
                          re.IGNORECASE)
@@ -165,7 +177,8 @@ def only_asks(text: str) -> bool:
     ("我下周去杭州，那边冷吗？") is no mere question. A sentence that only points at being remembered
     ("is it weird to ask you to remember stuff? like please remember this") tells nothing either.
     """
-    sentences = [s.strip() for s in _SENTENCES.split(text.strip())
+    text = _SPEAKER.sub("", text.strip())  # "kaizen: what do u think of …": a group member's turn, said by name
+    sentences = [s.strip() for s in _SENTENCES.split(text)
                  if s.strip() and not is_smalltalk(s.strip()) and not _empty_clause(s.strip(" .。!！,，"), False)]
     return bool(sentences) and all(_ASKED.search(s) for s in sentences)
 

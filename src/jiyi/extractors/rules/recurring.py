@@ -42,9 +42,17 @@ def _clause_around(text: str, span: TimeSpan) -> str:
     return text[(before[-1] if before else 0):(after.start() if after else len(text))]
 
 
+#: a day of the month alone ("the 5th", 15号), and a clause that says it comes every month
+_MONTH_DAY = re.compile(r"(?i)^(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$|^[\d一二三四五六七八九十]{1,3}[号日]$")
+_MONTHLY = re.compile(r"(?i)\b(?:every|each|a|per)\s+month\b|\bmonthly\b|每个?月|月月")
+
+
 def is_recurring(text: str, span: TimeSpan) -> bool:
-    """Does ``span`` name a recurring day (周末 in 周末喜欢喝咖啡) rather than one date?"""
+    """Does ``span`` name a recurring day (周末 in 周末喜欢喝咖啡, "rent due on the 5th every month") rather than one
+    date?"""
     words = span.text.strip()
+    if _MONTH_DAY.match(words) and _MONTHLY.search(_clause_around(text, span)):
+        return True
     if not (_BARE_ZH.match(words) or _BARE_EN.match(words)):
         return False
     clause = _clause_around(text, span)
