@@ -117,3 +117,12 @@ def test_a_members_condition_that_decides_the_query_comes_first_though_sensitive
     hike = section(group.build_context("周末大家去哪爬山比较好", user_id="u-tang"))
     assert any("林姐" in ln and "怀孕" in ln for ln in hike), hike
     assert not any("怀孕" in ln for ln in section(group.build_context("推荐一本小说", user_id="u-tang")))
+
+
+def test_a_member_named_in_the_query_comes_first_and_their_move_lasts(group: Memory) -> None:
+    """"林姐现在在哪个城市" asks about 林姐: her posting next month, told in the group as an event, is hers."""
+    say(group, "u-lin", "林姐", "跟你们说 我下个月调岗去青岛了 公司安排的")
+    for i in range(LINES + 1):  # more standing facts of others than the section shows
+        say(group, "u-hao", "阿豪", f"我周{'一二三四'[i]}晚上固定去打羽毛球")
+    lines = section(group.build_context("林姐现在在哪个城市来着 想给她寄点东西", user_id="u-tang"))
+    assert lines and "林姐" in lines[0] and any("青岛" in ln for ln in lines), lines

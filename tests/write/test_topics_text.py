@@ -45,6 +45,7 @@ from jiyi.text import lexical, qualifiers, subjects, topics
     ("User signed the papers at the courthouse, mrs now", "en", "marry", "partner"),
     ("用户嘉兴的房子退了 回温州跟用户的爸妈住", "zh", "move", "residence"),
     ("用户的烧烤店兑出去了 歇一阵", "zh", "leave", "employer"),
+    ("用户下个月调岗去青岛了", "zh", "move", "residence"),   # posted to a place (调到销售部 is none: test_topics.py)
     ("User: Out of the old place, now in kellow bay", "en", "move", "residence"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:

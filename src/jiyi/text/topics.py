@@ -247,6 +247,8 @@ def change_of(text: str, lang: str) -> Change | None:
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
+    if lang == "zh" and (posted := _posted_to(text)) is not None:
+        return posted
     for cls in _CLASSES:
         m = cls.lex.search(text, lang)
         if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
@@ -271,6 +273,21 @@ def change_of(text: str, lang: str) -> Change | None:
             families = ("employer",)
         return Change(cls.name, families or cls.families[:1], cls.direction, m.end())
     return None
+
+
+#: posted to somewhere by one's employer: 调岗去宁波了, 被调到合肥了 (a place, by the lexical analyser: 调到销售部 is no move)
+_ZH_POSTED = _P(r"(?:调岗|调动|调|外派|派|借调)(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,4})")
+
+
+def _posted_to(text: str) -> Change | None:
+    m = _ZH_POSTED.search(text)
+    if m is None:
+        return None
+    from jiyi.text.lexical import entities
+
+    if not any(m.group("x").startswith(loc) for loc in entities(text[m.start("x"):]).get("LOC", ())):
+        return None
+    return Change("move", ("residence",), "to", m.start("x"))
 
 
 def degree_complement(text: str, m: re.Match[str]) -> bool:
