@@ -21,6 +21,8 @@ from jiyi.text.topics import turn_families
     ("今天好冷", "zh", set()),
     ("质检主管，在恒远电子装配车间，干了六年了", "zh", {"employer"}),   # a title alone; an organisation after 在
     ("在星巴克等朋友", "zh", set()),                                      # an organisation, no job there
+    ("俺在南关开了个面馆 干了八年了", "zh", {"employer"}),                 # work of one's own
+    ("我表哥开了家火锅店", "zh", set()),                                   # someone else's
 ])
 def test_the_families_a_turn_states_a_standing_value_of(turn: str, lang: str, families: set[str]) -> None:
     assert turn_families(turn, lang) == families

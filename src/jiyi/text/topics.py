@@ -412,7 +412,7 @@ _EN_PET = (r"(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tort
 #: (:mod:`jiyi.extractors.rules.standing`): stricter than :data:`_STANDING` where a family's
 #: nouns are common words (a pet must be had or named, a vehicle driven or owned, a habit consumed)
 _FRAMES: tuple[tuple[str, Lex], ...] = (
-    ("residence", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房))"),
+    ("residence", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房|租的房|租了(?:个|间|套)房))"),
                        _P(r"(?i)^User (?:now |currently )?(?:lives|is living|is based|resides|rents|is renting|"
                           r"has an? (?:apartment|flat|house|place) in)\b"))),
     ("employer", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"
@@ -479,7 +479,8 @@ _ZH_TITLE_ONLY = _P(r"^用户(?:是|当)?(?:个|一名|一个)?[\u4e00-\u9fff]{0
                     r"教师|医生|护士|司机|销售|客服|运营|策划|编辑|记者|律师|文员|专员|助理|店长|厨师|技术员|调度)$")
 _ZH_AT = _P(r"^用户(?:现在|目前|一直|还|也)*在(?P<o>\S{2,16})")
 #: work of one's own, for no employer: freelancing, taking orders, one's own shop
-_ZH_OWN_WORK = _P(r"^用户\S{0,6}?(?:自由职业|自由撰稿|自己接单|接单做|个体户|自己开(?:了)?(?:个|一家)?\S{0,4}(?:店|工作室|公司))")
+_ZH_OWN_WORK = _P(r"^用户(?!的|[\u4e00-\u9fff]{0,2}(?:哥|姐|弟|妹|爸|妈|朋友|同事|同学|室友|老公|老婆|舅|姑|叔|姨|婶|嫂))\S{0,8}?(?:自由职业|自由撰稿|自己接单|接单做|个体户|(?:自己)?开(?:了)?(?:个|一家|一间|家|间)\S{0,4}"
+                  r"(?:店|馆|铺|工作室|公司|厂))")
 #: what may follow the organisation in such a clause: a unit of it, a verb of working, nothing else (在星巴克等朋友 is no job)
 _ZH_AT_WORK = _P(r"^(?:[\u4e00-\u9fff]{0,6}(?:车间|部门|部|厂|公司|门店|总部|分部|项目组|团队|实验室|工作室|科室|分行|支行|网点|店))?"
                  r"(?:工作|上班|任职|实习|干活|(?:当|做|干)[\u4e00-\u9fffA-Za-z]{0,8})?$")
