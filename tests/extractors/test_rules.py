@@ -26,7 +26,8 @@ def test_name(text: str, content: str) -> None:
     assert c.importance >= 0.8
 
 
-@pytest.mark.parametrize("text", ["我叫了外卖", "明天早上六点叫我一下", "叫我起床", "Don't call me after 9pm"])
+@pytest.mark.parametrize("text", ["我叫了外卖", "明天早上六点叫我一下", "叫我起床", "Don't call me after 9pm",
+                                  "also, I'm Jain, so no onion or garlic", "I'm Sikh, no beef please"])
 def test_not_a_name(text: str) -> None:
     assert all(c.slot != "user/name" for c in run(text))
 
@@ -40,6 +41,16 @@ def test_age(text: str, content: str) -> None:
 
 def test_age_of_a_pet_is_not_the_users() -> None:
     assert all(c.slot != "user/age" for c in run("我家芝麻三岁了") + run("三岁的英短很乖"))
+
+
+@pytest.mark.parametrize(("asked", "reply", "users"), [
+    ("孩子多大啦？", "八岁 上二年级了", False),          # the bot asked about the child: the age is the child's
+    ("how old is your son?", "turned 9 in march", False),
+    ("你今年多大了？", "我今年32岁", True),
+])
+def test_an_age_answers_whom_the_bot_asked_about(asked: str, reply: str, users: bool) -> None:
+    found = run(asked, reply, roles=("assistant", "user"))
+    assert any(c.slot == "user/age" for c in found) is users
 
 
 @pytest.mark.parametrize(

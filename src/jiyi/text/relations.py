@@ -126,7 +126,9 @@ EN_NAME_DENY = words("I The And But So Or Is Was Are Were Has Had Have Who Which
                       "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow "
                       "Fine Good Okay Ok Sorry Back Here Done Ready Tired Happy Sad Single Married Divorced Vegan "
                       "Vegetarian Home Sure Great Well Busy Sick Free Jewish Muslim Catholic Christian Buddhist "
-                      "Hindu Gay Straight Retired Pregnant Hungry Bored Late Excited Glad Lost Alone Not So Still")
+                      "Hindu Gay Straight Retired Pregnant Hungry Bored Late Excited Glad Lost Alone Not So Still "
+                      "Jain Sikh Mormon Atheist Agnostic Orthodox Protestant Lutheran Baptist Anglican Shinto Taoist "
+                      "Kosher Halal Celiac Coeliac Diabetic Asthmatic Deaf Blind Autistic Dyslexic Bi Trans Queer")
 
 
 def en_relation_names(text: str) -> list[tuple[str, str, str]]:

@@ -80,6 +80,9 @@ _NEW_THOUGHT = re.compile(r"(?i)^(?:但是?|不过|可是|然而|只是|却|另�
                           r"lol\b|haha|sorry\b|the\s+weather|oh\b|ok(?:ay)?\b)")
 
 
+#: the bot asking how old someone else is: the bare age that answers it is theirs
+_ASKS_ANOTHERS_AGE = re.compile(r"(?:孩子|宝宝|宝贝|女儿|儿子|闺女|娃|狗狗?|猫咪?|它|他|她|妹妹|弟弟|哥哥|姐姐|小朋友)[^，。？?！!]{0,6}"
+                                r"(?:多大|几岁)|(?i:\bhow\s+old\s+(?:is|are)\s+(?!you\b))")
 #: a clause that says what "it" is, a value of the user's named just before ("it's +65 8127 4409 now")
 _EN_IT_IS = re.compile(r"(?i)^(?:it|that)(?:'s|\s+is|\s+will\s+be)\b")
 #: a clause naming something: 叫X / 名叫X / 名字叫X (not 叫我X, how to address the user)
@@ -153,6 +156,8 @@ class MessageExtraction:
         drafts += self._standing(drafts)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
+        if _ASKS_ANOTHERS_AGE.search(thread.assistant or ""):  # "孩子多大啦？" → "七岁": the child's age, not the user's
+            drafts = [d for d in drafts if d.slot != "user/age"]
         return corrected(self, hedged(with_objects(drafts, self.lang), self.lang), thread)
 
     def _standing(self, drafts: list[Draft]) -> list[Draft]:
