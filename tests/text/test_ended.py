@@ -28,6 +28,7 @@ from jiyi.text.ended import ended_terms, ends_unnamed, kinds_of
     ("gave the old corolla to my niece, she needed wheels", "en", "corolla"),
     ("pickles lives with my aunt now, she has a garden", "en", "pickles"),
     ("noodle passed on tuesday. fifteen years old", "en", "noodle"),
+    ("不用考了 408的书全挂闲鱼了", "zh", "408"),                     # a course by its code
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -52,6 +53,7 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("marco dumped all his old records at the thrift shop", "en"),   # someone else does the ending
     ("dana's brother broke up with his girlfriend", "en"),
     ("我给我妈打了个电话", "zh"),               # 给 + family, nothing handed on
+    ("2000的那个卖了", "zh"),                   # a price is no course
     ("我姐把车开走了", "zh"),                   # someone else takes it
     ("he passed the bar on friday", "en"),      # no thing of the speaker's before it
 ])

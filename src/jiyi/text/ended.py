@@ -96,6 +96,8 @@ _ZH_AGENT_NOUN = _P(r"(?:贩子|车商|中介|师傅|买家|收购商|回收站)
 #: a thing one has, counted (那台宝来, 这辆老捷达): the word after the measure, up to the clause's next part
 _ZH_COUNTED = _P(r"[那这](?:台|辆|部|只|条|头|匹|架|艘)(?:老|旧|破|二手)?(?P<t>[\u4e00-\u9fffA-Za-z0-9]{2,6}?)"
                  r"(?=[我你他她它让被给也都就已又还卖送归出跟了]|$|\s)")
+#: a course or an exam by its code, with what one studies it from (408的书, 4级的真题)
+_CODE_OF_STUDY = _P(r"(?:\d{3}|[A-Za-z]+\d*|\d级)的(?:书|课|题|真题|资料|卷子|笔记|网课|教材)")
 #: Chinese chat cuts its clauses with spaces as often as with commas (德语我不学了 准备考公)
 _ZH_CUT = _P(CLAUSE_CUT.pattern + r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _SENTENCE_CUT = _P(r"[。.!！?？\n]")
@@ -258,6 +260,7 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
             if m.start() <= begin < m.end() < begin + len(word):  # 戒咖啡 as one word: 咖啡
                 word, begin, tag = word[m.end() - begin:], m.end(), "n"
             topic = (tag == "v" and m.group(0)[0] in "不没" and 0 <= m.start() - (begin + len(word)) <= 2)  # 断食不搞了
+            topic = topic or (tag == "m" and _CODE_OF_STUDY.match(clause, begin) is not None)  # 408的书: a course's code
             if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and (len(word) >= 2 or kinds_of(word))
                     and not _ZH_AGENT_NOUN.search(word) and word not in out
                     and word not in _ZH_GENERIC and "用户" not in word and lo <= begin < hi
