@@ -26,7 +26,8 @@ DEFAULT_STEP = timedelta(seconds=30)
 DEFAULT_BUDGET = 800
 DEFAULT_K = 10
 #: Files shipped in the package, loadable by name (``jiyi eval --scenarios dev``).
-BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3b", "blind4a", "blind4b", "blind5a", "blind5b")
+BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3b", "blind4a", "blind4b", "blind5a", "blind5b",
+           "blind6a", "blind6b")
 
 
 class ScenarioFileError(InvalidInput):
