@@ -17,6 +17,11 @@ Guards, each by kind:
   long ago (小时候, "years ago"), or said of someone else (他不喝了, "my sister quit");
 - what ended is a content word of the same clause (nouns by the lexical analyser in Chinese, a word of
   four letters or more in English), not a time word, a generic noun or the ending word itself.
+
+Handing a thing on ends it too (那台朗逸我给我侄子了, 番薯现在归我表妹了, "pickles lives with my aunt now",
+a pet that "passed on tuesday"); dialect grammar characters are read as Mandarin first
+(:mod:`jiyi.text.dialect`: 车卖咗, 酒唔沾). An ending that only points (那玩意儿我戒了) names nothing here:
+:func:`ends_unnamed` tells write/endings.py to take the thing the bot asked back about.
 """
 
 from __future__ import annotations
@@ -134,7 +139,7 @@ _EN_POINTER = _P(r"(?i)\b(?:it|that(?:\s+stuff|\s+thing)?|those)\b")
 
 
 def ends_unnamed(text: str, lang: str) -> bool:
-    """Does ``text`` end something it points at without naming it (那玩意儿我断了, "gave it up for good")? What
+    """Does ``text`` end something it points at without naming it (那玩意儿我断了, "i quit it last month")? What
     it is the conversation says: the bot asking back "您是说奶茶吗？" and the speaker saying yes."""
     for clause, m in _own_endings(text, lang):
         if _content_words(clause, lang, m):

@@ -353,13 +353,17 @@ def _courting(text: str, lang: str) -> bool:
     from jiyi.text.person import third_person
 
     for clause in _TURN_CLAUSE.split(text):
-        if topics.before_marriage(clause, lang) and not subjects.someone_elses(third_person(clause.strip(), lang),
-                                                                                  lang):
-            said = third_person(clause.strip(), lang)
-            if not re.search(r"(?:用户|User)(?:'s|的)?\s*(?:姐|妹|哥|弟|朋友|同事|闺蜜|室友|表|堂|sister|brother|friend|"
-                             r"cousin|colleague|coworker|roommate)", said):
-                return True
+        if not topics.before_marriage(clause, lang):
+            continue
+        said = third_person(clause.strip(), lang)
+        if not subjects.someone_elses(said, lang) and not _ANOTHERS_COUPLE.search(said):
+            return True
     return False
+
+
+#: a relative's or a friend's courtship: "用户的姐订婚了", "User's sister got engaged"
+_ANOTHERS_COUPLE = re.compile(r"(?:用户|User)(?:'s|的)?\s*(?:姐|妹|哥|弟|朋友|同事|闺蜜|室友|表|堂|sister|brother|friend|"
+                              r"cousin|colleague|coworker|roommate)")
 
 
 def told_with(cand: Candidate, change: topics.Change, rec: MemoryRecord, made: Collection[str] = ()) -> bool:
