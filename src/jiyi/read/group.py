@@ -59,10 +59,10 @@ def member_standing(rec: MemoryRecord) -> bool:
 def _lasting_change(rec: MemoryRecord) -> bool:
     """A member's event that changed where they live, work or who they are with ("小鹿下个月调岗去宁波了"): its
     outcome lasts past the day it happened, as others plan around it."""
-    lang = detect_language(rec.content)
-    change = change_of(rec.content, lang)
-    return (rec.kind is Kind.EVENT and change is not None and change.direction == "to"
-            and not instructs_the_bot(rec.content))
+    if rec.kind is not Kind.EVENT or instructs_the_bot(rec.content):
+        return False
+    change = change_of(rec.content, detect_language(rec.content))
+    return change is not None and change.direction == "to"
 
 
 def _named(rec: MemoryRecord, query: str) -> bool:

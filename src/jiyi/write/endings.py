@@ -46,15 +46,16 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
         if turn.metadata.get("role") == "assistant":
             continue
         lang = detect_language(turn.content)
-        terms = ended_terms(turn.content, lang) or (clarified(turns[i + 1:i + 3]) if ends_unnamed(turn.content, lang)
-                                                    else ())
+        terms = ended_terms(turn.content, lang)
+        if not terms and (asked := clarified(turns[i + 1:i + 3])) and ends_unnamed(turn.content, lang):
+            terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         if terms:
             out.append(Ending(turn, terms))
     return out
 
 
 #: a reply that says yes to what the bot asked back
-_YES = re.compile(r"(?i)^\s*(?:对+|是的?|嗯+|没错|对的|就是|yes+|yeah|yep|yup|ya|right|exactly|correct|mhm)\b|^\s*(?:对|是|嗯)")
+_YES = re.compile(r"^\s*(?:[对是嗯]|(?:没错|就是)\b|(?i:yes+|yeah|yep|yup|ya|right|exactly|correct|mhm)\b)")
 #: the bot asking back what a word pointed at: "您是说奶茶吗？", "you mean the gym?"
 _ASKS_BACK = re.compile(r"(?i)是说|是指|指的是|说的是|\byou\s+mean\b|\bmeaning\b|\bdo\s+you\s+mean\b")
 
