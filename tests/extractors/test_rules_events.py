@@ -430,3 +430,7 @@ def test_an_event_keeps_the_short_deeds_before_its_time(text: str, said: str | N
     if said:
         assert said in event.content
     assert "对了" not in event.content and "哈哈" not in event.content
+
+
+def test_a_day_of_every_month_is_no_one_date() -> None:
+    assert not [c for c in run("the gas bill is due on the 12th every month, about 90 dollars") if c.kind is Kind.EVENT]

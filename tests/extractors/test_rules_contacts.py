@@ -1,0 +1,53 @@
+"""The default offline extractor, contacts: phone numbers, emails, ID numbers and addresses (all sensitive).
+
+Messages are stamped 2025-03-05 10:00 UTC (helpers in tests/rules_support.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import only, run
+
+from jiyi.records import Kind, Visibility
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "content"),
+    [("我的手机号是13917256043", "user/phone", "用户的手机号是13917256043"),
+     ("新号是15821907736，你们帮我改一下", "user/phone", "用户的手机号是15821907736"),
+     ("邮箱是abc@qq.com", "user/email", "用户的邮箱是abc@qq.com"),
+     ("身份证号是11010519491231002X", "user/id_number", "用户的证件号是11010519491231002X"),
+     ("地址是上海市徐汇区漕溪北路88弄5号1202室", "user/address", "用户的地址是上海市徐汇区漕溪北路88弄5号1202室"),
+     ("碧波路690弄12号603", "user/address", "用户的地址是碧波路690弄12号603"),
+     ("My phone number is +1 415-555-0134", "user/phone", "User's phone number is +1 415-555-0134"),
+     ("my email is ben@example.com", "user/email", "User's email is ben@example.com"),
+     ("My address is 12 Oak Street, Springfield", "user/address", "User's address is 12 Oak Street, Springfield")],
+)
+def test_contacts_are_sensitive(text: str, slot: str, content: str) -> None:
+    c = only(text, slot)
+    assert (c.kind, c.content, c.visibility) == (Kind.FACT, content, Visibility.SENSITIVE)
+    assert c.entities[0] in content
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("switched carriers, new one is 6620 1187. the 9431 one is dead", "6620 1187"),   # the number in the next clause
+    ("new number btw, binned the old sim. it's +44 7700 900461 now", "+44 7700 900461"),
+    ("my old number 555-201-3344 is dead, use 555-777-1212", "555-777-1212"),          # not the one said to be dead
+])
+def test_a_new_english_number_is_read_where_the_message_names_a_phone(text: str, number: str) -> None:
+    assert only(text, "user/phone").content == f"User's phone number is {number}"
+
+
+def test_a_number_in_a_message_about_no_phone_is_none() -> None:
+    assert all(c.slot != "user/phone" for c in run("routing 103000648, account 4417 2290 815, does that look right"))
+
+
+def test_masked_phone_is_not_a_phone() -> None:
+    assert all(c.slot != "user/phone" for c in run("电话139****6043"))
+
+
+def test_address_also_gives_the_city() -> None:
+    slots = {c.slot: c for c in run("我住在上海市徐汇区漕溪北路88弄5号1202室")}
+    assert slots["user/address"].visibility is Visibility.SENSITIVE
+    assert slots["user/city"].content == "用户住在上海"
+    assert slots["user/city"].visibility is Visibility.NORMAL
