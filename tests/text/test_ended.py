@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.ended import ended_terms, ends_unnamed, kinds_of
+from jiyi.text.ended import ended_terms, ends_unnamed
 
 
 @pytest.mark.parametrize(("text", "lang", "term"), [
@@ -59,14 +59,6 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()
-
-
-@pytest.mark.parametrize(("text", "kinds"), [
-    ("两杯澳白", {"coffee"}), ("three espressos a day", {"coffee"}), ("我一天一包的量", {"smoke"}),
-    ("烟", {"smoke"}), ("quit vaping", {"smoke"}), ("烟台的海鲜", set()), ("抽空去趟超市", set()), ("早饭吃了两根油条", set()),
-])
-def test_kinds_cover_their_brands_and_measures(text: str, kinds: set[str]) -> None:
-    assert kinds_of(text) == kinds
 
 
 def test_what_ended_is_its_object_not_the_reason() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from jiyi.text import lexical, qualifiers, subjects, topics
+from jiyi.text.consumption import consumption
 
 
 @pytest.mark.parametrize(("text", "lang", "cls", "family"), [
@@ -145,7 +146,7 @@ def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value
     ("用户戒了夜宵外卖", "zh", "eat"), ("User stopped gaming", "en", "play"), ("用户喜欢早起", "zh", None),
 ])
 def test_a_habit_says_what_it_consumes(text: str, lang: str, kind: str | None) -> None:
-    assert topics.consumption(text, lang) == kind
+    assert consumption(text, lang) == kind
 
 
 def test_names_a_statement_gives() -> None:

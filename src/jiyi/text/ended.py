@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.consumption import kinds_of
 from jiyi.text.dialect import standard_zh
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
 from jiyi.text.relations import REL_EN, REL_ZH, alternation
-from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement, drink_kinds
+from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement
 from jiyi.text.wordlists import word_list, words
 
 _P = re.compile
@@ -109,20 +110,6 @@ _SENTENCE_CUT = _P(r"[。.!！?？\n]")
 #: how close (characters) the word must stand before and after the word of ending, in its clause
 _BEFORE = {"zh": 12, "en": 20}
 _AFTER = {"zh": 3, "en": 30}
-
-
-#: smoking by what is smoked or how much, strictly (烟台, 抽空, 吸引 and 两根香肠 are none of it)
-_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|[一两半几\d]+\s*(?:包|根|支|条)(?:烟|的量)|^烟$|"
-            r"\b(?:smok(?:e|es|ed|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|tobacco)\b")
-
-
-def kinds_of(text: str) -> frozenset[str]:
-    """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
-    coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
-    kinds = set(drink_kinds(text))
-    if _SMOKE.search(text):
-        kinds.add("smoke")
-    return frozenset(kinds)
 
 
 def ended_terms(text: str, lang: str) -> tuple[str, ...]:
@@ -292,4 +279,4 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
     return out
 
 
-__all__ = ["ENDED_KEY", "ended_terms", "ends_unnamed", "kinds_of", "named_in"]
+__all__ = ["ENDED_KEY", "ended_terms", "ends_unnamed", "named_in"]

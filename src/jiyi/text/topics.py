@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
 from jiyi.text.wordlists import words
@@ -536,52 +537,6 @@ def sold_what(text: str, family: str) -> str | None:
 def called(content: str, lang: str) -> tuple[str, ...]:
     """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
     return tuple(m.group("n") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
-
-
-#: what a habit consumes or does, from its verb or its category noun: a category covers its brands
-#: only within one of these (戒了咖啡 does not end 喜欢早起, nor 每天吃一片药)
-_CONSUMPTION: tuple[tuple[str, Lex], ...] = (
-    ("drink", Lex(_P(r"喝|饮料|饮品|咖啡|奶茶|可乐|汽水|果汁|酒|茶|[一两几\d]\s*(?:杯|罐|瓶|听|壶)"),
-                   _P(r"(?i)\b(?:drink\w*|sip\w*|(?:soda|pop|coffee|espresso|latte|tea|beer|wine|juice|cola|smoothie)s?|booze|"
-                      r"alcohol|caffeine|(?:cups?|cans?|bottles?|glass(?:es)?|mugs?|pints?|shots?)\s+of)\b"))),
-    ("smoke", Lex(_P(r"抽|烟|吸"), _P(r"(?i)\b(?:smok\w*|cigarettes?|cigars?|vap\w*|tobacco|nicotine)\b"))),
-    ("eat", Lex(_P(r"吃|零食|甜食|宵夜|外卖|快餐"), _P(r"(?i)\b(?:eat\w*|snack\w*|sweets|candy|junk\s+food|fast\s+food)\b"))),
-    ("play", Lex(_P(r"玩|游戏|打游戏|刷"), _P(r"(?i)\b(?:play\w*|gaming|games?|scroll\w*)\b"))),
-)
-
-
-#: kinds of drink a habit names, one word list each for both languages (茶 covers 奶茶 and 霸王茶姬's 茶)
-_DRINK_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("coffee", _P(r"(?i)咖啡|美式|拿铁|卡布|摩卡|澳白|星巴克|瑞幸|\b(?:coffee|latte|espresso|americano|cappuccino|mocha|"
-                  r"flat\s+white|starbucks)(?:e?s)?\b")),  # (plurals: "flat whites", "espressos")
-    ("tea", _P(r"(?i)茶|\b(?:tea|boba|matcha|chai)s?\b")),
-    ("soda", _P(r"(?i)可乐|汽水|雪碧|芬达|\b(?:soda|cola|coke|pepsi|sprite|pop)s?\b")),
-    ("alcohol", _P(r"(?i)酒|\b(?:beer|wine|alcohol|booze|whisk(?:e)?y|vodka|cocktail)s?\b")),
-    ("energy", _P(r"(?i)红牛|功能饮料|魔爪|东鹏|\b(?:energy\s+drinks?|red\s+bull|monster)\b")),
-    ("juice", _P(r"(?i)果汁|\b(?:juice|smoothies?)\b")),
-)
-
-
-#: what a measure word can count: 一包 / 一根 is smoked or eaten, 一杯 / 一罐 drunk (一天一包红塔山 is no drink)
-_MEASURES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
-    (frozenset({"smoke", "eat"}), _P(r"[一两半几\d]+\s*(?:包|根|支|条)(?![子裹括装])")),
-    (frozenset({"drink"}), _P(r"[一两半几\d]+\s*(?:杯|瓶|罐|听|壶)")),
-)
-
-
-def measured_kinds(text: str) -> frozenset[str]:
-    """What the measure words of ``text`` can count (empty when it has none)."""
-    return frozenset(k for kinds, pattern in _MEASURES if pattern.search(text) for k in kinds)
-
-
-def drink_kinds(text: str) -> frozenset[str]:
-    """The kinds of drink ``text`` names (美式 → coffee; "taro milk tea" → tea); empty for none."""
-    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text))
-
-
-def consumption(text: str, lang: str) -> str | None:
-    """``drink`` / ``smoke`` / ``eat`` / ``play`` for what a habit statement consumes or does, if said."""
-    return next((name for name, lex in _CONSUMPTION if lex.search(text, lang)), None)
 
 
 CLAUSE_CUT = _P(r"[，,。.;；!！?？]")

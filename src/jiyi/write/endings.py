@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
-from jiyi.text.ended import ENDED_KEY, ended_terms, ends_unnamed, kinds_of, named_in
+from jiyi.text.consumption import kinds_of
+from jiyi.text.ended import ENDED_KEY, ended_terms, ends_unnamed, named_in
 from jiyi.text.language import detect_language
 
 #: a word said in more of the speaker's earlier turns than this names no one thing

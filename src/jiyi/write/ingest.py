@@ -32,7 +32,7 @@ from jiyi.records import (
 )
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
-from jiyi.text.ended import kinds_of
+from jiyi.text.consumption import kinds_of
 from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
 from jiyi.text import over, qualifiers, subjects, topics
+from jiyi.text.consumption import consumption, drink_kinds, measured_kinds
 from jiyi.text.dates import names_a_date
 from jiyi.text.language import detect_language
 
@@ -438,7 +439,7 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)
-        if not group or not (topics.object_words(text, lang, change.at) or topics.consumption(text, lang)):
+        if not group or not (topics.object_words(text, lang, change.at) or consumption(text, lang)):
             return []  # 想想还是戒了: what was given up was said before, not here (烟…半个月没碰 says it)
     named = [r for r, _ in group if said and _mentions(r, said)
              or _gives_a_name_said(r.content, lang_of(r), text)]
@@ -460,17 +461,17 @@ def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
                       lang: str) -> list[tuple[MemoryRecord, float]]:
     """The habits a stop may end: those that consume what it names (功能饮料 → 喝一罐…), or, when one of
     them says no kind, names a brand the category may cover ("grab a Red Bull")."""
-    kind = topics.consumption(text, lang)
-    stopped = topics.drink_kinds(text)
+    kind = consumption(text, lang)
+    stopped = drink_kinds(text)
     out = []
     for rec, cos in group:
         rlang = lang_of(rec)
         content = _as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
-        own = topics.consumption(content, rlang)
-        drinks = topics.drink_kinds(content)
+        own = consumption(content, rlang)
+        drinks = drink_kinds(content)
         if stopped and drinks and not stopped & drinks:
             continue  # 没喝奶茶了 does not end 每天一杯美式: another kind of drink
-        if own is None and kind is not None and (measured := topics.measured_kinds(content)) and kind not in measured:
+        if own is None and kind is not None and (measured := measured_kinds(content)) and kind not in measured:
             continue  # 戒了奶茶 does not end 每天一包红塔山: a pack is not drunk
         if (own is not None and (kind is None or own == kind)) or (own is None and topics.names(content, rlang)):
             out.append((rec, cos))

@@ -36,6 +36,7 @@ from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
 from jiyi.text import over, qualifiers, subjects, topics
+from jiyi.text.consumption import consumption
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
         standing: frozenset[str] = frozenset()
     else:
         standing = topics.families_of(text, None, work.lang) & _UNTAKEN_FAMILIES
-        if "habit" in standing and topics.consumption(text, work.lang) is None and not topics.names(text, work.lang):
+        if "habit" in standing and consumption(text, work.lang) is None and not topics.names(text, work.lang):
             standing -= {"habit"}  # 一直有人咳嗽: a frequency word alone is no habit ("grab a Red Bull" names one)
     over = change is None and not standing and _over_named(text, work.lang)
     named = over or change is not None and change.cls in ("lose", "sell")
