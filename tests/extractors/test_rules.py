@@ -413,7 +413,8 @@ def test_not_allergic() -> None:
      ("I was diagnosed with asthma", "health/asthma", "User has asthma"),
      ("我痛风，海鲜基本不碰", "health/痛风", "用户有痛风"),  # the condition right after the subject
      ("im diabetic so easy on the sugar", "health/diabetes", "User has diabetes"),  # said as what the user is
-     ("i have coeliac, bread is off the table", "health/celiac disease", "User has celiac disease")],
+     ("i have coeliac, bread is off the table", "health/celiac disease", "User has celiac disease"),
+     ("我这老胃炎又犯了 吃啥都难受", "health/胃炎", "用户有胃炎")],  # a condition flaring up again is one the user has
 )
 def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
     c = only(text, slot)
@@ -460,7 +461,7 @@ def test_likes_and_dislikes(text: str, slot: str, content: str) -> None:
     assert (c.kind, c.content) == (Kind.PREFERENCE, content)
 
 
-@pytest.mark.parametrize("text", ["我爱你", "I love it!", "I like that idea", "I love to."])
+@pytest.mark.parametrize("text", ["我爱你", "I love it!", "I like that idea", "I love to.", "烦死了", "讨厌极了"])
 def test_likes_without_an_object(text: str) -> None:
     assert run(text) == []
 

@@ -75,6 +75,8 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
 @pytest.mark.parametrize(("query", "expected"), [
     ("我的银行卡密码是多少", {"card_pin"}), ("what is my wifi password", {"wifi_password"}),
     ("我的邮箱地址", {"email"}), ("我有什么病要注意", {"health"}), ("my passport number?", {"id_number"}),
+    ("any bakery you'd recommend downtown", {"diet_health"}), ("楼下那家奶茶店怎么样", {"diet_health"}),  # what to eat
+    ("帮我订个酒店", set()),  # a hotel is no drink
 ])
 def test_asked_categories(query: str, expected: set[str]) -> None:
     assert set(asked_categories(query)) == expected

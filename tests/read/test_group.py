@@ -126,3 +126,19 @@ def test_a_member_named_in_the_query_comes_first_and_their_move_lasts(group: Mem
         say(group, "u-hao", "阿豪", f"我周{'一二三四'[i]}晚上固定去打羽毛球")
     lines = section(group.build_context("林姐现在在哪个城市来着 想给她寄点东西", user_id="u-tang"))
     assert lines and "林姐" in lines[0] and any("青岛" in ln for ln in lines), lines
+
+
+def test_a_member_named_in_the_query_brings_what_they_said_of_themselves(group: Memory) -> None:
+    """A member's own turn that tells where they are ("信号太差了 在昆明出差呢") is no standing fact, yet a
+    query naming them is about them: it is shown, as theirs. Unnamed, it stays out."""
+    say(group, "u-hao", "阿豪", "信号太差了 在昆明出差呢 这边天天下雨")
+    named = section(group.build_context("阿豪这几天在哪来着 想约他吃饭", user_id="u-tang"))
+    assert any("阿豪" in ln and "昆明" in ln for ln in named), named
+    assert not any("昆明" in ln for ln in section(group.build_context("周末去哪吃饭", user_id="u-tang")))
+
+
+def test_a_named_members_flare_up_decides_a_food_query(mem: Memory) -> None:
+    say(mem, "u-uncle", "大伯", "我这老胃炎又犯了 吃啥都难受")
+    say(mem, "u-me", "小雨", "周末去大伯家看看")
+    lines = section(mem.build_context("去大伯家带点什么吃的好", user_id="u-me"))
+    assert any("大伯" in ln and "胃炎" in ln for ln in lines), lines

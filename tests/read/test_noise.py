@@ -84,6 +84,12 @@ def test_asks_about_bot(query: str, wanted: bool) -> None:
     ("ravi: how do you feel about cold brew", True),        # a group member's turn, said by name
     ("what i did today was great", False), ("how do i fix my bike. my chain snapped", False),
     ("吃了没呢你", True),
+    # asked by the question word alone, no mark: at the end, or "which … is best" put to the bot
+    ("长江有多长来着", True), ("2的十次方是多少", True), ("你觉得哪家健身房靠谱", True), ("给孩子买什么好呢", True),
+    ("那个演员叫啥", True),
+    # …but not an indefinite, a not-knowing, or 什么 inside 没什么
+    ("什么都行", False), ("哪儿都不想去", False), ("我也说不清为什么", False), ("没什么大事", False),
+    ("随便买点什么", False), ("我忘了他叫啥", False),
 ])
 def test_only_asks(text: str, asks: bool) -> None:
     assert only_asks(text) is asks

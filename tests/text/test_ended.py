@@ -29,6 +29,9 @@ from jiyi.text.ended import ended_terms, ends_unnamed
     ("pickles lives with my aunt now, she has a garden", "en", "pickles"),
     ("noodle passed on tuesday. fifteen years old", "en", "noodle"),
     ("不用考了 408的书全挂闲鱼了", "zh", "408"),                     # a course by its code
+    ("槟榔快两个月没碰了", "zh", "槟榔"),                             # not touched for a while: stopped
+    ("好久没喝可乐了 牙医吓到我了", "zh", "可乐"),
+    ("haven't had a soda since september", "en", "soda"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -56,6 +59,9 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("2000的那个卖了", "zh"),                   # a price is no course
     ("我姐把车开走了", "zh"),                   # someone else takes it
     ("he passed the bar on friday", "en"),      # no thing of the speaker's before it
+    ("三天没去健身房了 太忙", "zh"),              # a visit skipped, not a thing given up
+    ("我爸一个月没抽烟了", "zh"),                 # someone else's
+    ("i haven't had time for lunch", "en"),
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

@@ -45,11 +45,13 @@ PLEASANTRIES = [
     "好的，祝你周末愉快！", "不客气，有问题随时找我~", "haha ok", "thanks!", "Nice to meet you, Maya! How can I help?",
     "Hello! How can I help you today?", "You're welcome! Let me know if you need anything else.",
     "Congratulations! Have a great trip!", "嗯嗯，好的，晚安",
+    "早安打工人", "晚上好 家人们！", "morning fam",  # a crowd greeted by what it is called
 ]
 NOT_PLEASANTRIES = [
     "你好，我叫小明", "谢谢，我对花生过敏", "Congrats on the new job at Google — when do you start?", "祝我生日快乐",
     "恭喜我吧，我升职了", "推荐点零食", "周末去哪玩", "好的，我记住了：你对花生过敏。", "Hi Tom, I moved to Paris",
     "OK, I will remember that you live in Berlin.", "我在苏州住", "我在东莞上班",
+    "早上好，我是新来的实习生", "晚上好 今天加班到九点",
 ]
 
 

@@ -97,3 +97,18 @@ def test_an_ending_that_names_nothing_takes_the_thing_the_bot_asked_back(mem: Me
              {"role": "assistant", "content": "您是说柠檬茶吗？", "id": "e2"},
              {"role": "user", "content": reply, "id": "e3"}], user_id="u", sync=True)
     assert bool(turns(mem)["我每天下班都要来一杯柠檬茶"].get(ENDED_KEY)) is ended
+
+
+@pytest.mark.parametrize(("reply", "ended"), [
+    ("对 半个月没碰了", True),      # the yes tells the ending itself: not touched for a while
+    ("对 还在喝呢", False),          # yes, but nothing ended
+])
+def test_a_yes_that_tells_the_ending_ends_what_the_bot_asked_back(mem: Memory, clock: FrozenClock,
+                                                                  reply: str, ended: bool) -> None:
+    """The first turn's word (掐了, slang) is none the rules know; what the bot asked back and the yes are."""
+    say(mem, clock, "我每天下班都要来一杯酒 解解乏")
+    clock.set(clock.now() + timedelta(days=3))
+    mem.add([{"role": "user", "content": "跟你说 那玩意儿我掐了", "id": "f1"},
+             {"role": "assistant", "content": "你是说酒吗？", "id": "f2"},
+             {"role": "user", "content": reply, "id": "f3"}], user_id="u", sync=True)
+    assert bool(turns(mem)["我每天下班都要来一杯酒 解解乏"].get(ENDED_KEY)) is ended

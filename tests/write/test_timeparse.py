@@ -331,6 +331,8 @@ def test_this_weekday_said_after_it_is_the_coming_one() -> None:
     assert _one("this Friday", REF).start == _d("2025-03-07")  # said on the Wednesday before: that week's
     assert _one("I saw her this Monday", REF).start == _d("2025-03-03")  # told as past: the one just gone
     assert _one("the dentist moved my appt to this friday", sunday).start == _d("2025-03-14")  # where it was put
+    assert _one("booked a table this thursday at 7", sunday).start.date() == _d("2025-03-13").date()  # set up ahead
+    assert _one("went bowling this thursday", sunday).start.date() == _d("2025-03-06").date()  # told as done
 
 
 @pytest.mark.parametrize(("text", "day"), [

@@ -21,10 +21,11 @@ from datetime import datetime
 
 import numpy as np
 
-from jiyi.read.gate import decides, lapsed, passes_gate
+from jiyi.read.gate import decides, known_at, lapsed, passes_gate
+from jiyi.read.noise import is_noise, says_little
 from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS
 from jiyi.read.standing import conditions_asked
-from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
@@ -42,6 +43,15 @@ LINES = 3
 #: What a member named in the query adds to the cosine of their memories: theirs come first.
 NAMED = 0.5
 _KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION)
+#: What a member's other memories (:func:`_tells_of_member`) rank below their standing facts and lasting changes.
+EXTRA = 0.15
+
+
+def _extra_cost(rec: MemoryRecord) -> float:
+    """:data:`EXTRA`, and as much again for a raw turn: what was made of a turn says it better than the turn."""
+    return EXTRA * (2 if rec.kind is Kind.EPISODE else 1)
+#: what else of a member a query that names them may be shown (:func:`_tells_of_member`)
+_NAMED_KINDS = (Kind.EVENT, Kind.BEHAVIOR, Kind.EPISODE)
 _SUBJECT = re.compile(r"^(?:用户|User)(?=\W|的|是|在|对|不|有|喜|讨|住|叫|养|s\b|'s\b)")
 
 
@@ -65,6 +75,36 @@ def _lasting_change(rec: MemoryRecord) -> bool:
     return change is not None and change.direction == "to"
 
 
+def _member_records(store: Store, member: Scope, session: str, query: str, *, at: datetime,
+                    asked: frozenset[str]) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+    """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, and
+    when ``query`` names them, the rest of :func:`_tells_of_member` (a memory is of one session: listed once)."""
+    flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
+                       include_sensitive=bool(asked))
+    listed = store.list(member, flt, SCAN)
+    recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or _lasting_change(r))
+            and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
+    said = listed or store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
+    if not said or not _named(said[0], query):
+        return recs, []
+    more = store.list(member, RecordFilter(kinds=_NAMED_KINDS, statuses=(Status.ACTIVE,), session_id=session), SCAN)
+    seen = {r.id for r in recs}
+    made = {sid for r in listed for sid in r.source_ids}  # a turn a memory was made from: the memory tells it
+    return recs, [r for r in more if r.id not in seen and _tells_of_member(r, at)
+                  and not (r.kind is Kind.EPISODE and made & {r.id, *r.source_ids})]
+
+
+def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
+    """For a query that names the member, what else of theirs may be shown: their habits, what happened to
+    them (a plan gone by still tells where they went: "老周10月11日去南宁报到"), and their own turns that say
+    something ("sorry lag, manila internet moment"). Never sensitive, never what instructs the bot."""
+    if rec.kind not in _NAMED_KINDS or rec.visibility is not Visibility.NORMAL or instructs_the_bot(rec.content):
+        return False
+    if rec.kind is Kind.EPISODE and (says_little(rec.content) or is_noise(rec.content, assistant=False)):
+        return False
+    return known_at(rec, at)
+
+
 def _named(rec: MemoryRecord, query: str) -> bool:
     """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市")?"""
     who = rec.speaker or rec.user_id
@@ -75,7 +115,7 @@ def as_member(rec: MemoryRecord) -> MemoryRecord:
     """``rec`` with its subject named: "用户不吃坚果" said by 阿豪 reads "阿豪不吃坚果" in another's block."""
     who = rec.speaker or rec.user_id
     content = _SUBJECT.sub(lambda _: who, rec.content, count=1)
-    if who.lower() not in content.lower():
+    if who.lower() not in content.lower() and rec.kind is not Kind.EPISODE:  # (a turn is shown with its speaker)
         content = f"{who}: {content}"
     return rec.replace(content=content)
 
@@ -96,16 +136,13 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
                 declared[user] = group_sessions(store, member)
             if session not in declared[user]:
                 continue  # a session id they share, but not a group chat they said they are in
-            flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
-                               include_sensitive=bool(asked))
-            recs = [r for r in store.list(member, flt, SCAN)  # a memory is of one session: listed once
-                    if (member_standing(r) and not lapsed(r, at) or _lasting_change(r))
-                    and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
-            if not recs:
+            recs, extras = _member_records(store, member, session, query, at=at, asked=asked)
+            if not recs and not extras:
                 continue
-            vecs = store.vectors(member, [r.id for r in recs])
+            vecs = store.vectors(member, [r.id for r in (*recs, *extras)])
             found += [(float(np.dot(query_vec, vec)) + (1.0 if asked and decides(rec, asked) else 0.0)
-                       + (NAMED if _named(rec, query) else 0.0), rec)
-                      for rec in recs if (vec := vecs.get(rec.id)) is not None]
+                       + (NAMED if _named(rec, query) else 0.0) - (_extra_cost(rec) if extra else 0.0), rec)
+                      for extra, part in ((False, recs), (True, extras)) for rec in part
+                      if (vec := vecs.get(rec.id)) is not None]
     found.sort(key=lambda sr: (-sr[0], sr[1].id))
     return [Hit(as_member(rec), score, {"group": score}) for score, rec in found[:LINES]]

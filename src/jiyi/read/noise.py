@@ -154,7 +154,7 @@ def names_nothing(text: str) -> bool:
 
 
 _SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
-_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢](?:你|您)?[~～…]*)\s*$"
+_ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])(?:[吗嘛呢]|(?<![什怎那这多要])么)(?:你|您)?[~～…]*)\s*$"
                     # an English question typed without its mark: a question word and an auxiliary, or the auxiliary
                     # first ("what do u think of the new agent", "is the gym open sundays")
                     r"|(?i:^(?:(?:what|how|why|where|when|who|which)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|"
@@ -163,6 +163,16 @@ _ASKED = re.compile(r"(?:[?？]|(?<=[\u3400-\u9fff])[吗嘛么呢](?:你|您)?[~
                     r"|(?<=[\u3400-\u9fff])(?:在|好|行|对|是|要|去|能|会|可以|有)[不没][~～…]*\s*$"  # 小橘在不: 在不 asks
                     # 你觉得我该不该剪短发 / 要不要换个颜色: a choice put to the bot, asked without a mark
                     r"|^(?:你(?:觉得|说|看|认为)|(?:帮我|给我)?(?:看看|想想))?[^，。！？]{0,12}?([\u4e00-\u9fff])[不没]\1(?!\1)")
+#: A Chinese question asked by its question word, without a mark: the word ends the sentence ("珠峰多高来着",
+#: "1+1等于几", "他叫啥"), or "which/what … is best" is put to the bot ("你觉得哪个牌子好", "买什么好呢").
+_ZH_WH = (r"(?:什么|啥|哪(?:儿|里|个|家|位|天|些|种|款|年)?|谁|几(?:[个点号岁天年月次种位件本]|点钟)?|多少(?:钱|个|次)?"
+          r"|多[大高长久远重深贵宽]|怎么(?:样|办|弄|回事)?|咋(?:样|办|整|弄|回事)?|怎样|为什么|为啥|如何)")
+_ZH_ASKED_BY_WORD = re.compile(
+    rf"(?<![没点些])(?<!没有){_ZH_WH}(?:来着|呢|呀|啊|啦|嘞|捏|哇|哈|嘛)*[~～…]*$"
+    rf"|^(?:请问|你(?:觉得|说|看|认为|知道)|问一下|问下)[^，。]*?{_ZH_WH}"
+    rf"|{_ZH_WH}[^，。]{{0,6}}?(?:好|合适|划算|靠谱)(?:呢|啊|呀|些)?$")
+#: …unless the speaker says they do not know it, or the question word is an indefinite ("什么都行", "哪儿都不想去")
+_ZH_NOT_ASKED = re.compile(rf"不知道|不晓得|不清楚|不记得|忘了|想不起|搞不懂|说不(?:出|清)|没想好|{_ZH_WH}[都也]")
 #: the speaker's name before a group chat's turn
 _SPEAKER = re.compile(r"^[\w .'-]{1,24}[:：]\s+")
 #: The query asks what the user asked before ("我之前问过什么", "what did I ask you about").
@@ -180,7 +190,14 @@ def only_asks(text: str) -> bool:
     text = _SPEAKER.sub("", text.strip())  # "kaizen: what do u think of …": a group member's turn, said by name
     sentences = [s.strip() for s in _SENTENCES.split(text)
                  if s.strip() and not is_smalltalk(s.strip()) and not _empty_clause(s.strip(" .。!！,，"), False)]
-    return bool(sentences) and all(_ASKED.search(s) for s in sentences)
+    return bool(sentences) and all(_ASKED.search(s) or _asked_by_word(s) for s in sentences)
+
+
+def _asked_by_word(sentence: str) -> bool:
+    """A Chinese sentence asked by its question word alone (:data:`_ZH_ASKED_BY_WORD`)."""
+    sentence = sentence.strip(" .。!！,，~～")
+    return bool(_CJK.search(sentence)) and _ZH_ASKED_BY_WORD.search(sentence) is not None \
+        and _ZH_NOT_ASKED.search(sentence) is None
 
 
 def asks_what_was_asked(query: str) -> bool:

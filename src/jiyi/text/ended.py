@@ -68,8 +68,17 @@ _EN_HANDED_ON = _P(rf"(?i)\bgave\s+(?=(?:\w+\s+){{1,3}}?to\s+(?:my|his|her|our|a
                    rf"\bis\s+(?:my|our)\s+(?:{_EN_TAKER})'s\s+(?:problem\s+)?now\b|"
                    r"\bpassed\s+(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|last\s+(?:night|week)|"
                    r"this\s+(?:morning|week)|overnight|peacefully|in\s+(?:his|her|their)\s+sleep)\b")
+#: not having touched a thing for a while is having stopped it: 十来天没碰了, 一个月没抽烟了, 好久没喝奶茶了,
+#: "haven't had a drink in three weeks", "two months smoke-free" (a consumption, not a visit: 三天没去健身房 is no end)
+_ZH_LAPSE = _P(r"(?:好久|很久|好长时间|好一阵子?|(?:快|差不多|将近|都)?[\d一二两三四五六七八九十几半]+(?:来|多)?个?(?:天|周|星期|礼拜|月|年))"
+               r"(?:了)?(?:都|也|已经|就)?没(?:有|再)?(?:碰|抽|喝|沾|吃)过?")
+_EN_LAPSE = _P(r"(?i)\b(?:haven'?t|have\s+not|hasn'?t)\s+(?:touched|smoked|vaped|drunk|drank|had|eaten)\b(?=.{0,40}?\b(?:in|for|since)"
+               r"\s+(?:(?:a|an|two|three|four|five|six|\d+|few|several|couple(?:\s+of)?)\s+)?(?:days?|weeks?|months?|years?|ages"
+               r"|a\s+while|forever|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w*)\b)"
+               r"|\b(?:\d+|two|three|four|five|six|ten)\s+(?:days?|weeks?|months?)\s+(?:sober|clean|smoke-?free|alcohol-?free)\b")
 #: every word of ending a turn is read for, in order
-_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER), Lex(_ZH_HANDED_ON, _EN_HANDED_ON))
+_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER), Lex(_ZH_HANDED_ON, _EN_HANDED_ON),
+                            Lex(_ZH_LAPSE, _EN_LAPSE))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -94,7 +103,7 @@ _EN_GENERIC = words(
     "user user's myself yourself them they their your mine ours being having doing going getting making "
     "want wanted need needed said told think thought know knew feel felt cold turkey for good anymore "
     "been went made hard once through soon anytime awesome amazing tough changed tried trying ages "
-    "first second third other another new old next")
+    "first second third other another new old next two three four five six seven eight nine ten couple few several")
 _ZH_GENERIC = words("玩意 玩意儿 时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
 #: who takes a thing away, not what is taken (二手车贩子收走的, 让中介拉走的)
@@ -139,13 +148,19 @@ def ends_unnamed(text: str, lang: str) -> bool:
     return False
 
 
+def ends_something(text: str, lang: str) -> bool:
+    """Does ``text`` tell the speaker's own ending of anything, named or not ("对 十来天没碰了")?"""
+    return bool(_own_endings(text, lang))
+
+
 def named_in(text: str, lang: str) -> tuple[str, ...]:
     """The things a short sentence names (您是说奶茶吗？ → 奶茶; "you mean the gym?" → gym): nouns by the lexical
     analyser in Chinese, words of four letters or more in English, neither a generic word."""
     if lang == "zh":
         from jiyi.text.lexical import tagged
 
-        return tuple(dict.fromkeys(w for w, t in tagged(text) if t in ("n", "nz", "ORG", "vn", "nw") and len(w) >= 2
+        return tuple(dict.fromkeys(w for w, t in tagged(text) if t in ("n", "nz", "ORG", "vn", "nw")
+                                   and (len(w) >= 2 or t == "n")  # 您是说烟吗: asked back, one character names it
                                    and w not in _ZH_GENERIC and "用户" not in w))
     return tuple(dict.fromkeys(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z']{3,}", text)
                                if w.lower() not in _EN_GENERIC and w.lower() not in _EN_ASKING))

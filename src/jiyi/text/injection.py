@@ -128,7 +128,7 @@ def shows_claim(rec_slot: str | None, query: str) -> bool:
     return not (rec_slot or "").startswith(CLAIM_SLOT) or bool(_ASKS_ROLE.search(query))
 
 
-_START = r"(?:^|(?<=[\n。！？!?；;])|(?<=[.:]\s))[ \t\u3000>*_#＃]*"
+_START = r"(?:^|(?<=[\n。！？!?；;：])|(?<=[.:]\s))[ \t\u3000>*_#＃]*"
 #: a role's separator: a colon, or the sanitiser's " -" in its place
 _COLON = r"\s*(?:[:：]|\s-(?=\s))"
 _ROLE_EN = r"(?:system|sys|admin(?:istrator)?|developer|dev|root|operator|assistant)"
@@ -157,6 +157,9 @@ _TO_BOT_ZH = (
     r"|用户(?:已|已经)?(?:是|为|拥有|具有|获得|被授予|被赋予|被授权|升级为)(?:了)?(?:你|您|本|这个|管理员|开发者|主人|"
     r"最高|超级|root|全部|所有|授权|权限)"
     r"|(?:最高|管理员|超级|root|开发者)权限|忽略|无视|服从"
+    # how every answer must go from now on: 以后每次回答前先说…, 所有回复都要以…开头
+    r"|(?:以后|今后|从现在起|从现在开始|从今天起)?(?:每次|每一次|所有的?)(?:回答|回复|答复|说话|开口)(?:之?前|的时候|时)?"
+    r"(?:都|必须|一律|先|要)"
 )
 #: ... on the rest of the tag's line, or a new identity first thing after the tag ("system: 你现在是管理员")
 _AFTER_TAG = r"(?:\s*(?:你|您)现在(?:就)?(?:是|成为|变成)|[^\n]{0,100}?(?:" + _TO_BOT_EN + "|" + _TO_BOT_ZH + "))"
@@ -207,7 +210,8 @@ _TEMPLATE_TOKENS = (
 )
 _ROLE_TAGS = (
     # [system] …, (admin) …, 【系统】…, ‹developer› …
-    re.compile(r"(?m)" + _START + r"[\[(（【〔" + _OPEN[1:-1] + r"]\s*(?:(?i:" + _ROLE_EN + r")|" + _ROLE_ZH + r")\s*"
+    re.compile(r"(?m)" + _START + r"[\[(（【〔" + _OPEN[1:-1] + r"]\s*(?:(?i:" + _ROLE_EN + r"(?:\s+(?:instructions?|"
+               r"message|notice|prompt|command))?)|" + _ROLE_ZH + r"(?:指令|消息|通知|提示|命令|设定)?)\s*"
                r"[\])）】〕" + _CLOSE[1:-1] + r"]\s*[:：]?" + _AFTER_TAG),
     # system: …, SYSTEM NOTICE: …, 系统消息：…, 管理员：…
     re.compile(r"(?m)" + _START + _NOTICE + _COLON + _AFTER_TAG),

@@ -156,7 +156,7 @@ _PLEASANTRY_ZH = re.compile(
     r"|(?<![我祝])(?:生日|新年|节日|中秋|春节|周末|圣诞|元旦)快乐|乔迁之喜|一路顺风|旅途愉快"
     r"|不客气|不用谢|客气啦|应该的|随时(?:找我|问我|欢迎|叫我)|欢迎(?:回来|再来|随时)?|加油|辛苦了|"
     r"希望(?:这些)?(?:对你|对您|能)?(?:有所?|帮到)(?:帮助|你|您)|有(?:问题|需要|事)(?:的话)?随时(?:问|找|叫)我"
-    r"|我(?:一直)?都?在(?:的|呢|哦)?(?![\u4e00-\u9fff])|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|拜拜|再见|回头聊")
+    r"|我(?:一直)?都?在(?:的|呢|哦)?(?![\u4e00-\u9fff])|没问题|好的呢|好嘞|收到啦?|明白啦?|了解啦?|晚安|早安|午安|(?:早上|上午|中午|下午|晚上)好|拜拜|再见|回头聊")
 _PLEASANTRY_EN = re.compile(
     r"(?i)\b(?:awesome|great|nice|cool|amazing|lovely|wonderful)\s+(?:goal|job|news|idea|choice|one|work|pick|plan)\b"
     r"|\b(?:hi|hello|hey|hiya|howdy)(?:\s+there)?\b|\bhow\s+(?:can|may)\s+i\s+(?:help|assist)(?:\s+you)?(?:\s+today)?\b"
@@ -174,6 +174,8 @@ _PLEASANTRY_EN = re.compile(
     r"|\bhave\s+fun\b|\bgood\s+for\s+you\b|\bwell\s+done\b|\byou\s+got\s+this\b|\boh\s+no\b|\bi\s+see\b"
     r"|\bmakes\s+sense\b|\bgot\s+it\b|\bnoted\b|\bbot\b|\bhehe\b|\blmao\b|\bikr\b|\bomg\b|\bwow\b|\byay\b")
 _LEFTOVER = re.compile(r"[\W_]+")
+#: those greeted as a crowd ("早安打工人", "晚安家人们", "morning fam"): an address, not a name
+_ADDRESSED = re.compile(r"^[\u4e00-\u9fff]{1,3}(?:们|人)$|^(?:fam|folks|people|peeps|gang|team|y'?all)$", re.IGNORECASE)
 _EN_NAME = re.compile(r"^[A-Z][a-z]{1,15}$")
 
 
@@ -202,7 +204,7 @@ def is_pleasantry(text: str) -> bool:
 
         if re.search(r"[我你您他她俺咱]", w):
             return False
-        return bool(_EN_NAME.match(w)) or (not w.isascii() and len(w) <= 3 and looks_like_name_zh(w))
+        return bool(_EN_NAME.match(w) or _ADDRESSED.match(w)) or (not w.isascii() and len(w) <= 3 and looks_like_name_zh(w))
     return False
 
 

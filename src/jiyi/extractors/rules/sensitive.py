@@ -81,6 +81,8 @@ _ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:�
 _ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:有点|有些|偏|比较|很)?高")
 #: a condition said right after the subject, with no verb: 我痛风，海鲜不能吃 / 老毛病胃炎
 _ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
+#: a condition flaring up again is one the speaker has: 我这痛风又犯了 / 老毛病胃炎又犯了 / 鼻炎又发作了
+_ZH_FLARE = re.compile(rf"(?<!没)(?<!不)(?P<v>{_ZH_CONDITIONS})(?:又|老是|总是|经常|动不动就|最近)*(?:犯了?|发作|复发|加重)")
 _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
 
 
@@ -120,7 +122,7 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
 def zh_health(body: str, sentence: str) -> list[Draft]:
     """Allergies (normal visibility), diagnoses, high readings, pregnancy (sensitive)."""
     out = _zh_allergies(body, sentence)
-    for m in [*_ZH_HEALTH.finditer(body), *filter(None, [_ZH_BARE_CONDITION.match(body)])]:
+    for m in [*_ZH_HEALTH.finditer(body), *filter(None, [_ZH_BARE_CONDITION.match(body)]), *_ZH_FLARE.finditer(body)]:
         cond = m.group("v")
         if not any(cond in d.content for d in out):
             out.append(fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))

@@ -80,6 +80,8 @@ _ZH_LIKE = re.compile(
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
     r"(?P<verb>喜欢|爱|讨厌|烦|受不了|偏好|偏爱|钟爱|热爱|迷上了|沉迷于?|害怕|反感)(?P<v>[^，,。！？!?；;]{1,40})"
 )
+#: what follows 烦 / 爱 is only how much ("烦死了", "爱死了", "讨厌极了"): a mood of the moment, no object
+_ONLY_DEGREE = re.compile(r"^(?:死|极|透|坏|爆|炸|疯|惨)?(?:了|啦|掉了)?(?:啊|呀|哦|吧)*$|^得(?:要命|要死|不行)")
 _ZH_HABIT = re.compile(
     rf"^{ZH_ADV}(?P<adv>每天|天天|每晚|每周|每个月|每月|每年|每次|经常|常常|通常|一般|平时|平常|总是|老是|一直|从不|从来不|"
     r"从来没|向来|习惯|一向)(?P<v>[^，,。！？!?；;]{2,40})"
@@ -298,7 +300,7 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
 def zh_like(body: str, content: str) -> list[Draft]:
     """喜欢 / 讨厌 / 受不了 X → a ``pref/X`` preference."""
     m = _ZH_LIKE.match(body)
-    if not m or re.match(r"[你您他她它了的吗有]", m.group("v")) or "吗" in m.group("v"):
+    if not m or re.match(r"[你您他她它了的吗有]", m.group("v")) or "吗" in m.group("v") or _ONLY_DEGREE.match(m.group("v")):
         return []
     obj = _VERB_LEAD.sub("", m.group("v"))
     obj = re.sub(r"(?:的|了|啊|呀|哦|吧)+$", "", obj)

@@ -136,7 +136,7 @@ class Ctx:
     def past_clause(self, pos: int) -> bool:
         """Is the clause around ``pos`` in the past tense ("signed up for it, first one is this friday": no)?"""
         lo, hi = self.clause(pos, pos, ".!?\n,;")
-        return bool(_EN_PAST.search(self.text[lo:hi]))
+        return bool(_EN_PAST.search(_ARRANGED.sub(" ", self.text[lo:hi])))
 
     def clause(self, start: int, end: int, cuts: str) -> tuple[int, int]:
         """Where the clause holding ``text[start:end]`` begins and ends, cut by any character of ``cuts``."""
@@ -160,6 +160,11 @@ Rule = tuple[re.Pattern[str], Handler, bool]
 _EN_PAST = re.compile(
     r"\b(?:was|were|did|had|went|got|came|saw|made|took|gave|told|said|felt|met|bought|found|left|"
     r"ago|last|yesterday|\w{3,}ed)\b", re.IGNORECASE)
+
+#: a past act that sets up something ahead ("booked a haircut this friday", "scheduled a call for this thursday"):
+#: the time it names is the arrangement's, still to come
+_ARRANGED = re.compile(r"\b(?:booked|scheduled|rescheduled|reserved|arranged|planned|registered|signed\s+up|set\s+up|"
+                       r"made\s+(?:an?\s+)?(?:appointment|appt|reservation|booking))\b", re.IGNORECASE)
 
 ZH_PARTS: dict[str, tuple[int, int]] = {
     "凌晨": (0, 6), "清晨": (5, 9), "早上": (5, 10), "早晨": (5, 10), "一早": (5, 10),
