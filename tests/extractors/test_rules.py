@@ -414,7 +414,11 @@ def test_not_allergic() -> None:
      ("我痛风，海鲜基本不碰", "health/痛风", "用户有痛风"),  # the condition right after the subject
      ("im diabetic so easy on the sugar", "health/diabetes", "User has diabetes"),  # said as what the user is
      ("i have coeliac, bread is off the table", "health/celiac disease", "User has celiac disease"),
-     ("我这老胃炎又犯了 吃啥都难受", "health/胃炎", "用户有胃炎")],  # a condition flaring up again is one the user has
+     ("我这老胃炎又犯了 吃啥都难受", "health/胃炎", "用户有胃炎"),  # a condition flaring up again is one the user has
+     # a condition told by what treats it
+     ("packed my insulin and the glucose meter, off we go", "health/diabetes", "User has diabetes"),
+     ("ugh left my inhaler in the car again", "health/asthma", "User has asthma"),
+     ("我每天睡前打一针胰岛素", "health/糖尿病", "用户有糖尿病")],
 )
 def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
     c = only(text, slot)

@@ -40,6 +40,9 @@ def test_the_word_user_inside_a_sentence_is_not_the_subject() -> None:
     ("Maya lives in Berlin", "person:Maya/city", ("Maya", "Berlin")),
     ("Bob's phone number is 555-123-4567", "person:Bob/phone", ("Bob", "555")),
     ("Tom works at Stripe", "person:Tom/employer", ("Tom", "Stripe")),
+    # a name the lexical analyser finds, before a verb no pattern lists, or after the group they are of
+    ("老钱昨天胃炎又犯了", "person:老钱/health/胃炎", ("老钱", "胃炎")),
+    ("我们科室的阿敏对青霉素过敏", "person:阿敏/allergy/青霉素", ("阿敏", "青霉素")),
 ])
 def test_a_named_persons_facts_are_theirs(text: str, slot: str, words: tuple[str, ...]) -> None:
     cands = run(text)

@@ -169,6 +169,8 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("护照办下来了。号码E58214937 年底想去泰国", "id_number", "E58214937", "护照号"),  # opens the next sentence
     ("ok and my passport's almost expired, no. 471920385, renew it before june", "id_number", "471920385",
      "passport number"),  # "no." for number, digits alone
+    ("filling the visa thing, passport number box says no dashes ok? mine's KX5820417", "id_number", "KX5820417",
+     "passport number"),  # a document's own shape a clause further, after "mine's"
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
     (found,) = find_values(text)
@@ -189,6 +191,7 @@ def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str,
     "passport expired. 2026 is my year to travel",  # the next sentence opens with a year, not a number of it
     "I forgot my password again! Anyway, B1234 is our table",  # the sentence ended
     "wifi密码的事我回头问房东，他说楼下那家奶茶店 DK2024 款很好喝",  # too far
+    "passport photos were a nightmare, the booth ate my coins and then the guy said come back at B12",  # a place
     "wifi密码在路由器背面，型号是 TL-WR841N",  # the gap names another number
     "密码管理器我用的是 1Password",  # … or an app
     "密码学作业里的例子 ab12cd34 要改",  # 密码学 is cryptography

@@ -142,3 +142,10 @@ def test_a_named_members_flare_up_decides_a_food_query(mem: Memory) -> None:
     say(mem, "u-me", "小雨", "周末去大伯家看看")
     lines = section(mem.build_context("去大伯家带点什么吃的好", user_id="u-me"))
     assert any("大伯" in ln and "胃炎" in ln for ln in lines), lines
+
+
+def test_a_members_condition_told_by_its_treatment_decides_an_outing(mem: Memory) -> None:
+    say(mem, "u-kai", "kai", "bringing my insulin pen and some juice boxes, the usual")
+    say(mem, "u-ren", "ren", "who's in for the ridge walk on saturday")
+    lines = section(mem.build_context("what should we pack for the ridge walk?", user_id="u-ren"), "en")
+    assert any("kai" in ln and "diabetes" in ln for ln in lines), lines

@@ -419,7 +419,8 @@ _GAPPED += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), re.compile(shape + 
                   SENSITIVE) for en, zh, shape, label in _NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
 #: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
-_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|(?i:it'?s|it\s+is|no\.?|number|num|#))[\s:：,，=-]*)*")
+_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|我的|(?i:it'?s|it\s+is|mine'?s|mine\s+is|here'?s|no\.?|number|num|#))"
+                      r"[\s:：,，=-]*)*")
 #: the gap may not end a sentence (the value belongs to the next one) …
 _GAP_END = re.compile(r"[。！？!?；;\n]|(?<!\.)\.(?=\s|$)")
 #: … nor name another number: a model, a room, a phone, an account, a card's last digits, a price, an
@@ -456,14 +457,14 @@ def _width(text: str) -> int:
     return len(text) + len(_CJK.findall(text))
 
 
-def _short_gap(gap: str, *, lettered: bool = False) -> bool:
+def _short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
     """The words between a keyword and its value: one short clause or two, naming nothing else. The value may
     open the next sentence ("passport came back. 583920174, renewing …", "护照办下来了。号码E58214937"): one
     sentence end, followed by nothing but words that introduce a value (:data:`_OPENING`)."""
     ends = list(_GAP_END.finditer(gap))
     if len(ends) > 1 or (ends and not _OPENING.fullmatch(gap, ends[0].end())):
         return False
-    return _width(gap) <= _GAP_WIDTH and not (_GAP_OTHER.search(gap) or (_GAP_LAST.search(gap) and not (
+    return _width(gap) <= _GAP_WIDTH * (2 if wide else 1) and not (_GAP_OTHER.search(gap) or (_GAP_LAST.search(gap) and not (
         _NUMBER_WORD.search(gap) and (lettered or _GAP_END.search(gap) is not None))))
 
 
@@ -481,8 +482,11 @@ def _after_a_gap(text: str) -> Iterator[Finding]:
             while start < digit.start() and text[start] in ":=(<[{'\"":  # "码:abc12345", "(4417)"
                 start += 1
             value = shape.match(text, start)
-            if value is None or not _short_gap(text[m.end():start],
-                                               lettered=any(c.isalpha() for c in text[start:value.end()])):
+            lettered = value is not None and any(c.isalpha() for c in text[start:value.end()])
+            # (a document number in its own shape, letters and digits, may stand a clause further: "passport
+            # number field wants no spaces right? mine's PA4471932")
+            if value is None or not _short_gap(text[m.end():start], lettered=lettered,
+                                               wide=lettered and kind == "id_number"):
                 continue
             start, end = _strip_value(text, start, value.end())
             if kind in ("password", "code") and (_PLAIN_NUMBER.fullmatch(text, start, end) or

@@ -39,8 +39,9 @@ _OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅�
                      r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
                      r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday)\b")
 #: … asks, too, for the conditions that limit it ("outing_health")
-_OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|"
-                               r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure")
+_OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
+                               r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
+                               r"diabet|hypoglyc")  # (a long walk without sugar at hand is a diabetic's danger)
 
 
 def asked_categories(query: str) -> frozenset[str]:

@@ -180,12 +180,34 @@ def without_times(c: Clause) -> str:
     return text
 
 
+#: the group a person is of, said before their name: 我们组老贺 / 我们宿舍的阿杰 / 咱们部门小林
+_ZH_OUR_GROUP = re.compile(r"^(?:我们|咱们|俺们|我|俺)(?:这个|那个)?(?:组|小组|部门|公司|单位|科室|团队|项目组|课题组|实验室|"
+                           r"办公室|工作室|班|宿舍|寝室|群|小区|楼|队)(?:里|的|里的)?")
+
+
+def lead_person(text: str, said: str) -> tuple[str, int] | None:
+    """(name, where it ends in ``text``) when ``text`` opens with a person the lexical analyser names in ``said``
+    (the clause as said, its time words kept: 老贺今天肾结石犯了), maybe after the group they are of
+    (我们组老贺…): the clause is about them."""
+    from jiyi.text.lexical import tagged
+
+    group, heard = _ZH_OUR_GROUP.match(text), _ZH_OUR_GROUP.match(said)
+    start = group.end() if group else 0
+    words = tagged(said[heard.end() if heard else 0:][:16])
+    if not words or words[0][1] != "PER" or not name_ok_zh(name := words[0][0]) or not text.startswith(name, start):
+        return None
+    return name, start + len(name)
+
+
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
     """Set ``c.subject``/``rel``/``body`` from how the clause starts (after fillers and times)."""
     t = _RECUR_THEN_SELF.sub(r"\2\1", tidy_zh(without_times(c)))  # 周末我喜欢… → 我周末喜欢…
     if m := _ZH_REL_START.match(t):
         word = m.group("rel") or m.group("bare")
         c.subject, c.rel, c.body = "rel", word, t
+        return
+    if _ZH_OUR_GROUP.match(t) and (lead := lead_person(t, tidy_zh(c.text))):
+        c.subject, c.person, c.body = "other", lead[0], t[lead[1]:]
         return
     if m := _ZH_REPORTED.match(t):
         c.subject, c.body = "self", t[m.end():]
@@ -208,6 +230,9 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         if name_ok_zh(name) and not _a_place(name, t):
             c.subject, c.person, c.body = "other", name, t[m.end("n"):]
             return
+    if lead := lead_person(t, tidy_zh(c.text)):  # a name the pattern above does not know the verb after (老贺肾结石犯了)
+        c.subject, c.person, c.body = "other", lead[0], t[lead[1]:]
+        return
     if prev is not None and prev.sentence == c.sentence:
         c.subject, c.rel, c.rel_name, c.person = prev.subject, prev.rel, prev.rel_name, prev.person
         c.inherited = True

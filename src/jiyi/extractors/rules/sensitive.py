@@ -81,6 +81,9 @@ _ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:�
 _ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:有点|有些|偏|比较|很)?高")
 #: a condition said right after the subject, with no verb: 我痛风，海鲜不能吃 / 老毛病胃炎
 _ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
+#: a condition told by what treats it, the speaker's own: 我每天打胰岛素 / 降压药又吃完了 / 哮喘喷雾随身带
+_ZH_TREATED = ((re.compile(r"胰岛素|降糖药|二甲双胍|血糖仪"), "糖尿病"), (re.compile(r"降压药"), "高血压"),
+               (re.compile(r"哮喘(?:喷雾|药)|吸入器|沙丁胺醇"), "哮喘"))
 #: a condition flaring up again is one the speaker has: 我这痛风又犯了 / 老毛病胃炎又犯了 / 鼻炎又发作了
 _ZH_FLARE = re.compile(rf"(?<!没)(?<!不)(?P<v>{_ZH_CONDITIONS})(?:又|老是|总是|经常|动不动就|最近)*(?:犯了?|发作|复发|加重)")
 _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
@@ -126,6 +129,9 @@ def zh_health(body: str, sentence: str) -> list[Draft]:
         cond = m.group("v")
         if not any(cond in d.content for d in out):
             out.append(fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
+    if not any(d.slot and d.slot.startswith("health/") for d in out) and not re.search(r"[没不别]", body):
+        out += [fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S)
+                for pattern, cond in _ZH_TREATED if pattern.search(body)][:1]
     if high := _ZH_HIGH.match(body):
         what = high.group("v")
         out.append(fact(f"用户{what}偏高", f"health/{what}", what, importance=0.7, visibility=S))
@@ -172,6 +178,14 @@ _EN_HEALTH = re.compile(
     r"\s+with|suffer\s+from|am\s+suffering\s+from|'m\s+suffering\s+from|struggle\s+with|live\s+with)\s+"
     rf"(?:(?:a|an|mild|severe|chronic)\s+)*)(?P<v>(?i:{_CONDITIONS_EN}))\b")
 _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
+#: a condition told by what treats it, the speaker's own ("my insulin pen", "my inhaler", "type 1 life",
+#: "type 2 diabetic here"): the condition it is for
+_EN_TREATED = (
+    (re.compile(r"(?i)\bmy\s+(?:\w+\s+)?(?:insulin|glucose\s+(?:tabs|tablets|monitor|meter|sensor)|cgm)\b"
+                r"|\btype\s*[12]\s+(?:life|diabetic|here)\b|\b(?:diabetic|t1d|t2d)\s+here\b"), "diabetes"),
+    (re.compile(r"(?i)\bmy\s+(?:\w+\s+)?inhaler\b|\basthmatic\s+here\b"), "asthma"),
+    (re.compile(r"(?i)\bmy\s+(?:blood\s+pressure|bp)\s+(?:meds|pills|medication|tablets)\b"), "hypertension"),
+)
 
 
 #: a phone-shaped number: seven to fifteen digits, in groups, maybe a country code
@@ -247,6 +261,8 @@ def en_health(text: str) -> list[Draft]:
         out.append(fact(f"User has {cond}", f"health/{cond.lower()}", cond, importance=0.8, visibility=S))
     elif m := _EN_IS_CONDITION.search(text):
         cond = _EN_CONDITION_ADJ[m.group("v").lower()]
+        out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
+    elif cond := next((c for pattern, c in _EN_TREATED if pattern.search(text)), None):
         out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
     if _EN_PREGNANT.search(text):
         out.append(fact("User is pregnant", "health/pregnancy", "", importance=0.9, visibility=S))
