@@ -77,6 +77,7 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
     ("我的邮箱地址", {"email"}), ("我有什么病要注意", {"health"}), ("my passport number?", {"id_number"}),
     ("any bakery you'd recommend downtown", {"diet_health"}), ("楼下那家奶茶店怎么样", {"diet_health"}),  # what to eat
     ("帮我订个酒店", set()),  # a hotel is no drink
+    ("下周去成都出差三天", {"outing_health"}),  # a trip for work is a trip
 ])
 def test_asked_categories(query: str, expected: set[str]) -> None:
     assert set(asked_categories(query)) == expected

@@ -35,9 +35,9 @@ _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血�
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
                              r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
 #: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
-_OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|爬山|徒步|运动|健身|锻炼|跑步|游泳|骑行|景点|周末|"
+_OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|游泳|骑行|景点|周末|"
                      r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
-                     r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday)\b")
+                     r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday|business\s+trip|offsite|retreat)\b")
 #: … asks, too, for the conditions that limit it ("outing_health")
 _OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
                                r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
