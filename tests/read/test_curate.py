@@ -59,6 +59,14 @@ def test_superseded_turns_go_unless_the_change_is_still_ahead() -> None:
     assert [h.id for h in run([hit(turn)], {"m1": [ahead]}).current] == ["t1"]
 
 
+def test_a_superseded_turn_is_past_evidence_for_a_question_about_the_past() -> None:
+    """"笔试考完了" later outdated by "上岸了" still dates the exam: asked when, it is shown under past."""
+    turn = rec("t1", "今天笔试考完了 感觉还行", source="m1", metadata={"outdated_by": "x"}, days_ago=40)
+    asked = run([hit(turn)], {}, query="我笔试是哪天考的来着")
+    assert (asked.current, [h.id for h in asked.past]) == ([], ["t1"])
+    assert run([hit(turn)], {}, query="帮我安排一下这周").past == []
+
+
 def test_lapsed_events_and_their_turns_are_past() -> None:
     trip = rec("e1", "用户3月去成都出差", Kind.EVENT, source="m1", days_ago=200, valid_until=NOW - timedelta(days=190))
     turn = rec("t1", "下个月去成都出差", source="m1", days_ago=230)

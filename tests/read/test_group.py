@@ -149,3 +149,12 @@ def test_a_members_condition_told_by_its_treatment_decides_an_outing(mem: Memory
     say(mem, "u-ren", "ren", "who's in for the ridge walk on saturday")
     lines = section(mem.build_context("what should we pack for the ridge walk?", user_id="u-ren"), "en")
     assert any("kai" in ln and "diabetes" in ln for ln in lines), lines
+
+
+def test_a_member_called_by_kin_is_named_by_the_same_kin_in_the_query(mem: Memory) -> None:
+    """In a family group 妈妈 says she has a check-up; "我妈…" asks about her (妈 / 老妈 / 母亲 are one relation)."""
+    say(mem, "u-mum", "妈妈", "下周三我去人民医院拿体检报告")
+    say(mem, "u-son", "小军", "好的 我陪你去")
+    lines = section(mem.build_context("我妈拿报告是哪天来着", user_id="u-son"))
+    assert any("体检报告" in ln for ln in lines), lines
+    assert not any("体检报告" in ln for ln in section(mem.build_context("我爸拿报告是哪天来着", user_id="u-son")))

@@ -56,12 +56,13 @@ def test_numbers_always_say_something() -> None:
 
 @pytest.mark.parametrize("text", ["唉 追剧去了 嘿嘿", "待会 洗澡", "先去打球了", "热死了，今天升温了", "it's 3 degrees, ugh",
                                   "gotta go cook", "so humid today", "ok off to bed",
-                                  "今儿个天儿老冷了 零下二十度"])  # a northern intensifier, the degrees as a part
+                                  "今儿个天儿老冷了 零下二十度",  # a northern intensifier, the degrees as a part
+                                  "嘿嘿 高兴到起飞", "郁闷死了", "ugh so bored rn"])  # how the speaker feels now
 def test_a_turn_that_only_tells_the_moment_says_little(text: str) -> None:
     assert momentary(text) and says_little(text)
 
 
-@pytest.mark.parametrize("text", ["我搬去成都了", "回老家去了", "下周降温了记得提醒我带外套", "先去医院看了我妈",
+@pytest.mark.parametrize("text", ["我搬去成都了", "回老家去了", "开心到飞起 offer到手了", "i'm stressed about the bar exam", "下周降温了记得提醒我带外套", "先去医院看了我妈",
                                   "待会 去车站接我爸", "gotta go to the dentist about my molar", "it's 3 degrees in oslo, I live here now"])
 def test_news_in_a_turn_is_more_than_the_moment(text: str) -> None:
     assert not momentary(text)

@@ -335,6 +335,14 @@ def test_this_weekday_said_after_it_is_the_coming_one() -> None:
     assert _one("went bowling this thursday", sunday).start.date() == _d("2025-03-06").date()  # told as done
 
 
+def test_a_weekly_thing_that_starts_next_week_starts_on_its_day() -> None:
+    sunday = datetime(2025, 3, 9, 11, 0, tzinfo=timezone.utc)
+    assert _one("joined a choir, thursdays 8pm, first rehearsal is next week", sunday).start.date() \
+        == _d("2025-03-13").date()
+    assert _one("报了个书法班 每周六上午 下周开课", sunday).start.date() == _d("2025-03-15").date()
+    assert _one("我每周三都去游泳 下周出差", sunday).start.date() == _d("2025-03-10").date()  # a trip, the whole week
+
+
 @pytest.mark.parametrize(("text", "day"), [
     ("my sister's wedding is the 2nd saturday of this month", "2025-03-08"),
     ("first monday of next month", "2025-04-07"),

@@ -140,8 +140,9 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
             verdict = _lapse_verdict([m for m in context[rec.id] if not _a_change(m)], at)
-        if verdict == "lapsed":
-            # "last week" / "when did I…" asks for it: lowered under the past heading, not dropped
+        if verdict in ("lapsed", "outdated"):
+            # "last week" / "when did I…" asks for it: lowered under the past heading, not dropped. A turn a later
+            # one outdated ("今天笔试考完了" before "上岸了") is still the evidence of when it happened
             verdict = "past" if hit.scores.get("time_match") or past_wanted else "drop"
         if verdict == "drop":
             continue
@@ -181,7 +182,8 @@ def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]])
 
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
                   bot_wanted: bool, asked_wanted: bool = False) -> str:
-    """"drop", "past" or "keep" for a raw turn, from its text and the memories made from it."""
+    """"drop", "past", "keep", "lapsed" or "outdated" (what a later turn replaced) for a raw turn, from its
+    text and the memories made from it."""
     bot = rec.metadata.get("role") == "assistant"
     if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
         return "drop"
@@ -192,7 +194,7 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
     replaced = [m for m in made if m.status is Status.SUPERSEDED]
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
     if not historical and (rec.metadata.get("outdated_by") or replaced) and not until_later:
-        return "drop"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
+        return "outdated"  # (a change still ahead, "moving to Austin in January", leaves it true until then)
     verdict = _lapse_verdict(made, at)
     if verdict == "keep" and not bot and not any(
             m.status is Status.ACTIVE and m.kind in _LASTING and not names_a_date(m.content) for m in made) \

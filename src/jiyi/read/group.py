@@ -29,6 +29,7 @@ from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
+from jiyi.text.relations import REL_ZH, REL_ZH_RE
 from jiyi.text.topics import change_of
 from jiyi.write.groups import group_sessions
 
@@ -43,6 +44,8 @@ LINES = 3
 #: What a member named in the query adds to the cosine of their memories: theirs come first.
 NAMED = 0.5
 _KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION)
+#: a kinship word of the query, after 我 / 咱 / 俺 (我妈, 咱爸, 我老公)
+_KIN_WORD = re.compile(r"(?<=[我咱俺])(?:" + REL_ZH_RE + r")")
 #: What a member's other memories (:func:`_tells_of_member`) rank below their standing facts and lasting changes.
 EXTRA = 0.15
 
@@ -106,9 +109,13 @@ def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
 
 
 def _named(rec: MemoryRecord, query: str) -> bool:
-    """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市")?"""
+    """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市"), or call them what their name calls
+    them (妈妈 in a family group, "我妈复查是哪天" — 妈 / 老妈 / 母亲 are the same relation)?"""
     who = rec.speaker or rec.user_id
-    return len(who) >= 2 and who.lower() in query.lower()
+    if len(who) >= 2 and who.lower() in query.lower():
+        return True
+    kin = REL_ZH.get(who)
+    return kin is not None and any(REL_ZH[word][0] == kin[0] for word in _KIN_WORD.findall(query) if word in REL_ZH)
 
 
 def as_member(rec: MemoryRecord) -> MemoryRecord:

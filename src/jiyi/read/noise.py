@@ -100,9 +100,17 @@ _MOMENT_ZH = re.compile(
     r"|^(?:等会儿?|等下|一会儿?|待会儿?|马上)(?:去|要|得)?[\u4e00-\u9fff]{1,4}$"
     r"|^(?:今天|今儿个?|外面|这边|最近|这几天)?(?:天儿?|天气)?(?:好|太|真|巨|超|贼|老|挺|可|有点)?(?:冷|热|晒|闷|潮)"
     r"(?:死了|了|啊|爆了)?$"
-    r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^(?:零下|零上)?[\d一二三四五六七八九十两]+度$")
+    r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^(?:零下|零上)?[\d一二三四五六七八九十两]+度$"
+    # how the speaker feels right now, and nothing else: 开心到转圈, 气死我了, 困得不行, 好无聊啊
+    r"|^(?:我|俺)?(?:今天|现在|真的|真|好|太|超|超级|巨|贼|有点|有些|蛮|挺)*(?:开心|高兴|难过|伤心|生气|郁闷|烦躁|烦|累|困|饿|"
+    r"无聊|崩溃|激动|紧张|焦虑|感动|爽|难受|委屈|心累|emo|气)(?:死(?:我)?了?|坏了|极了|透了|爆了|炸了|疯了|哭了|到[\u4e00-\u9fff]{1,4}"
+    r"|得[\u4e00-\u9fff]{1,4})?(?:的|了|啊|呀|哈|啦|呢)*$")
 _MOMENT_EN = re.compile(
     r"(?i)^(?:brb|gtg|g2g|bbl|afk|ttyl)(?:\s+\w+)?$"
+    # how the speaker feels right now, and nothing else ("so tired rn", "i'm bored af")
+    r"|^(?:(?:i'?m|im|i\s+am|feeling|ugh|so|sooo+|really|super|kinda|lowkey)\s+)*(?:happy|sad|tired|exhausted|bored|"
+    r"stressed|angry|mad|annoyed|sleepy|hungry|starving|cranky|grumpy|dead\s+tired)(?:\s+(?:af|rn|lol|today|tonight|"
+    r"now|lmao))*$"
     r"|^(?:ok(?:ay)?\s+)?(?:gotta|gonna|going\s+to|off\s+to|heading\s+(?:off\s+)?to)\s+(?:go\s+)?"
     r"(?:eat|sleep|shower|bed|cook|nap|grab\s+\w+|make\s+dinner|get\s+food)(?:\s+\w+)?$"
     r"|^(?:it'?s\s+)?\d+\s*(?:degrees|°c?|°f?)(?:\s+\w+){0,3}$"

@@ -190,7 +190,10 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     (the clause as said, its time words kept: 老贺今天肾结石犯了), maybe after the group they are of
     (我们组老贺…): the clause is about them."""
     from jiyi.text.lexical import tagged
+    from jiyi.text.topics import change_of
 
+    if (change := change_of(said, "zh")) is not None and change.cls in ("lose", "sell"):
+        return None  # 豆豆昨晚走了: a name that is lost or given away may be a pet's; the ending logic knows whose
     group, heard = _ZH_OUR_GROUP.match(text), _ZH_OUR_GROUP.match(said)
     start = group.end() if group else 0
     words = tagged(said[heard.end() if heard else 0:][:16])

@@ -179,6 +179,36 @@ def _merge_week_day(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[
     return out
 
 
+#: a weekday something recurs on: "tuesdays", "every thursday", 每周二, 每个星期四
+_RECURRING_DAY = re.compile(r"(?i)\b(?P<en>mon|tues|wednes|thurs|fri|satur|sun)days\b|\bevery\s+(?P<every>mon|tues|wednes|thurs|"
+                            r"fri|satur|sun)day\b|每个?(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])")
+#: …and the week is when it begins ("first one is next week", 下周开始): not a trip beside a habit
+_FIRST_ONE = re.compile(r"(?i)\bfirst\b|\bstart(?:s|ing)?\b|\bbegins?\b|开始|第一(?:次|节|课)|首次|开课")
+_EN_DAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+
+
+def _first_of_recurring(text: str, spans: list[tuple[int, int, Res]], ctx: Ctx) -> list[tuple[int, int, Res]]:
+    """A class on tuesdays whose "first one is next week" (每周二上课 下周开始) starts on that week's Tuesday:
+    a week ahead, beside one weekday something recurs on, is narrowed to that day. The hour said with the
+    weekday ("tuesdays 7pm") is the habit's, never today's."""
+    recurring = list(_RECURRING_DAY.finditer(text))
+    # "tuesdays 7pm", 每周二晚上: the hour is the habit's, not today's
+    spans = [(s, e, res) for s, e, res in spans
+             if not any(m.end() <= s <= m.end() + 2 and not text[m.end():s].strip(" ,，") for m in recurring)]
+    days = {m.group("en") or m.group("every") or m.group("zh") for m in recurring}
+    if len(days) != 1 or not _FIRST_ONE.search(text):
+        return spans
+    day = days.pop().lower()
+    weekday = _EN_DAYS.index(day) if day in _EN_DAYS else "一二三四五六日".index(day.replace("天", "日"))
+    out = []
+    for s, e, res in spans:
+        if res.gran == "week" and res.start.date() > ctx.today:
+            start = res.start + timedelta(days=(weekday - res.start.weekday()) % 7)
+            res = Res(start, start + timedelta(days=1), "day", res.part)
+        out.append((s, e, res))
+    return out
+
+
 def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None) -> list[TimeSpan]:
     """Every time expression in ``text``, resolved against ``ref``, in order of appearance.
 
@@ -205,7 +235,7 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
         if isinstance(val, Res):
             ctx.remember(val)
         items.append((s, e, val))
-    spans = _merge_ranges(text, _merge_week_day(text, _attach(text, items, ctx)))
+    spans = _first_of_recurring(text, _merge_ranges(text, _merge_week_day(text, _attach(text, items, ctx))), ctx)
     return [_to_span(text, s, e, _night_before(text, s, e, res, ctx), zone) for s, e, res in spans]
 
 
