@@ -112,3 +112,11 @@ def test_a_yes_that_tells_the_ending_ends_what_the_bot_asked_back(mem: Memory, c
              {"role": "assistant", "content": "你是说酒吗？", "id": "f2"},
              {"role": "user", "content": reply, "id": "f3"}], user_id="u", sync=True)
     assert bool(turns(mem)["我每天下班都要来一杯酒 解解乏"].get(ENDED_KEY)) is ended
+
+
+def test_a_name_taken_away_ends_the_turns_that_name_it(mem: Memory, clock: FrozenClock) -> None:
+    """团子 is a name no lexicon holds; said first, before who took it away, it is what is over."""
+    say(mem, clock, "我家团子又在沙发上睡了一下午", "团子只好让我姑姑接走了 她家有院子", "我同事的猫被她室友领走了")
+    episodes = turns(mem)
+    assert episodes["我家团子又在沙发上睡了一下午"].get(ENDED_KEY), episodes
+    assert not episodes["团子只好让我姑姑接走了 她家有院子"].get(ENDED_KEY)

@@ -148,6 +148,29 @@ def ends_unnamed(text: str, lang: str) -> bool:
     return False
 
 
+#: a thing named first, then the one who took it away: 芝麻糊让我表姐接走了 / 豆豆被邻居领走了
+_ZH_TAKEN_BY = _P(r"^(?:那个|那只|那台|那辆|我家|我的)?(?P<t>[\u4e00-\u9fffA-Za-z0-9]{2,6}?)(?:只能|只好|已经|也|都|先|就)*"
+                  r"(?:让|被|给|叫)")
+
+
+def lost_names(text: str, lang: str) -> tuple[str, ...]:
+    """The name of what a Chinese clause says was lost or taken away, said first ("芝麻糊只能先让我表姐接走了" →
+    芝麻糊): a name no lexicon holds, so :func:`ended_terms` does not find it by the words of ending."""
+    if lang != "zh":
+        return ()
+    from jiyi.text.topics import change_of
+
+    out = []
+    for clause in _ZH_CUT.split(standard_zh(text)):
+        change = change_of(clause, lang)
+        m = _ZH_TAKEN_BY.match(clause)
+        if change is None or change.cls not in ("lose", "sell") or m is None or _anothers(clause, lang):
+            continue
+        if m.group("t") not in _ZH_GENERIC and not re.search(r"[我你他她它们]", m.group("t")):
+            out.append(m.group("t"))
+    return tuple(dict.fromkeys(out))
+
+
 def ends_something(text: str, lang: str) -> bool:
     """Does ``text`` tell the speaker's own ending of anything, named or not ("对 十来天没碰了")?"""
     return bool(_own_endings(text, lang))

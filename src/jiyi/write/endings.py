@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
 from jiyi.text.consumption import kinds_of
-from jiyi.text.ended import ENDED_KEY, ended_terms, ends_something, ends_unnamed, named_in
+from jiyi.text.ended import ENDED_KEY, ended_terms, ends_something, ends_unnamed, lost_names, named_in
 from jiyi.text.language import detect_language
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
@@ -47,7 +47,7 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
         if turn.metadata.get("role") == "assistant":
             continue
         lang = detect_language(turn.content)
-        terms = ended_terms(turn.content, lang)
+        terms = ended_terms(turn.content, lang) or lost_names(turn.content, lang)
         if not terms and (asked := clarified(turns[i + 1:i + 3])) and ends_unnamed(turn.content, lang):
             terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         elif not terms and i and (asked := clarified(turns[i - 1:i + 1])) and ends_something(turn.content, lang):
