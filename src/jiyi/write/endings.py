@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
 from jiyi.text.consumption import kinds_of
-from jiyi.text.ended import ENDED_KEY, ended_terms, ends_something, ends_unnamed, lost_names, named_in
+from jiyi.text.ended import (
+    ENDED_KEY,
+    ended_terms,
+    ends_something,
+    ends_unnamed,
+    lost_names,
+    named_in,
+)
 from jiyi.text.language import detect_language
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
