@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.ended import ended_terms, ends_unnamed
+from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
 
 
 @pytest.mark.parametrize(("text", "lang", "term"), [
@@ -83,3 +83,23 @@ def test_who_takes_a_thing_away_is_not_what_ended() -> None:
 ])
 def test_an_ending_may_point_at_what_ended_without_naming_it(text: str, lang: str, unnamed: bool) -> None:
     assert ends_unnamed(text, lang) is unnamed
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("腰不太行 去看了 医生说椎间盘有点突出 叫我别打球了", ("打球",)),   # the order may come a clause after the doctor
+    ("大夫不让我吃海鲜了", ("吃海鲜",)),
+    ("医生说别紧张 问题不大", ()),                                      # a comfort, no habit
+    ("医生让我多走路", ()),                                             # an order to do more ends nothing
+])
+def test_what_a_doctor_told_the_speaker_to_stop_is_over(text: str, terms: tuple[str, ...]) -> None:
+    assert forbidden(text, "zh") == terms
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("团子只好让我姑姑接走了 她家有院子", ("团子",)),   # a name no lexicon holds, then who took it away
+    ("豆豆被邻居领走了", ("豆豆",)),
+    ("我妹的猫被她室友领走了", ()),                     # someone else's
+    ("团子今天吃了好多", ()),                           # nothing lost
+])
+def test_a_thing_taken_away_is_named_by_what_is_said_first(text: str, names: tuple[str, ...]) -> None:
+    assert lost_names(text, "zh") == names

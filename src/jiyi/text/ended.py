@@ -171,6 +171,19 @@ def lost_names(text: str, lang: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+#: a doctor's order to stop: 医生叫我别跑了 / 大夫不让我喝酒了 / 医嘱说不能再吃辣 (the habit is what is forbidden)
+_ZH_FORBIDDEN = _P(r"(?:医生|大夫|医嘱)[^。！？!?\n]{0,16}?(?:让|叫|要|说)?(?:我)?(?:别|不要|不能|不许|不让|禁止)(?:我)?(?:再)?"
+                   r"(?!担心|着急|紧张|害怕|焦虑|多想|乱想|慌)(?P<v>[\u4e00-\u9fff]{1,3}?)(?:了|啦)?(?=$|[，,。！!？?\s])")
+
+
+def forbidden(text: str, lang: str) -> tuple[str, ...]:
+    """What a doctor told the speaker to stop ("医生叫我别跑了" → 跑): the speaker's habit of it is over."""
+    if lang != "zh":
+        return ()
+    return tuple(dict.fromkeys(m.group("v") for sentence in _SENTENCE_CUT.split(standard_zh(text))
+                               if (m := _ZH_FORBIDDEN.search(sentence)) and not hedged(sentence, lang)))
+
+
 def ends_something(text: str, lang: str) -> bool:
     """Does ``text`` tell the speaker's own ending of anything, named or not ("对 十来天没碰了")?"""
     return bool(_own_endings(text, lang))
