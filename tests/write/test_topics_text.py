@@ -28,6 +28,8 @@ from jiyi.text.consumption import consumption
     ("User's email changed to kim@example.net", "en", "replace", "email"),
     ("用户现在改吃蛋奶素了", "zh", "switch", "diet"),
     ("User went vegan in March", "en", "switch", "diet"),
+    ("labs came back bad so bacon's back on the menu for User", "en", "switch", "diet"),   # what the diet left out
+    ("User is eating fish again", "en", "switch", "diet"),
     ("用户把奶茶戒了", "zh", "stop", "habit"),
     ("User swore off soda", "en", "stop", "habit"),
     ("用户拿到了川大的录取", "zh", "done", "pursuit"),
@@ -57,7 +59,7 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
 @pytest.mark.parametrize(("text", "lang"), [
     ("用户今天换了个发型", "zh"), ("用户周末去看了电影", "zh"),
     ("User changed the tyres of User's bike", "en"), ("User had pasta for lunch", "en"),
-    ("用户不做饭了 点外卖", "zh"),
+    ("用户不做饭了 点外卖", "zh"), ("User's goldfish is back in its tank", "en"),
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

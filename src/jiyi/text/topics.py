@@ -92,6 +92,8 @@ _STANDING: dict[str, Lex] = {
 }
 
 #: nouns of a family a change statement may name (戒 … 工作 is leaving a job)
+#: what a vegetarian or vegan diet leaves out (English)
+_ANIMAL_FOOD = r"(?:meat|chicken|beef|pork|fish|seafood|dairy|eggs|bacon|steak|burgers)"
 _CUES: dict[str, Lex] = {
     "residence": Lex(_P(r"房子|租房|城市|老家|住"), _P(r"(?i)\b(?:apartment|flat|house|city|place\s+in|live|living)\b")),
     "employer": Lex(_P(r"工作|上班|公司|单位|职位|岗位|辞|老板|班|(?:那个|那家|这个|这家)(?:破|鬼|烂|垃圾)(?:地方|厂子?)"),
@@ -104,8 +106,7 @@ _CUES: dict[str, Lex] = {
     "phone": Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
     "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
-                 _P(r"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet|meat)\b|"
-                    r"\bback\s+on\s+(?:chicken|beef|pork|fish)\b")),
+                 _P(rf"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b|\b{_ANIMAL_FOOD}\b")),
     "habit": Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
                      r"cigarettes?|gaming|games?)\b")),
@@ -221,7 +222,10 @@ _CLASSES: tuple[_Class, ...] = (
                           _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
                              r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
                              r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b|"
-                             r"\bback\s+(?:on|to\s+eating)\s+(?:meat|chicken|beef|pork|fish|carbs|dairy)\b")),
+                             r"\bback\s+(?:on|to\s+eating)\s+(?:meat|chicken|beef|pork|fish|carbs|dairy)\b|"
+                             # "meat's back on the menu", "eating fish again": what a diet left out is eaten again
+                             rf"\b{_ANIMAL_FOOD}(?:'s|\s+is|\s+are)\s+back\s+on\s+(?:the\s+|my\s+)?(?:menu|table|plate)\b|"
+                             rf"\beating\s+{_ANIMAL_FOOD}\s+again\b")),
            ("diet",), "to"),
 )
 _STOP = next(c.lex for c in _CLASSES if c.name == "stop")
