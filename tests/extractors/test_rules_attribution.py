@@ -125,3 +125,9 @@ def test_a_passing_plan_and_a_liking_weigh_less_than_an_allergy() -> None:
     lunch = only("今天中午想吃面", kind=Kind.EVENT).importance
     liking = only("我喜欢猫", "pref/猫").importance
     assert lunch < liking < only("我对花生过敏", "allergy/花生").importance
+
+
+@pytest.mark.parametrize("text", ["郑东这边一个单间一千八 比以前贵", "滨江那边通勤太远了"])
+def test_a_place_the_analyser_takes_for_a_name_opens_no_ones_clause(text: str) -> None:
+    assert not any((c.slot or "").startswith("person:") or c.kind is Kind.RELATION for c in run(text)), \
+        [(c.slot, c.content) for c in run(text)]

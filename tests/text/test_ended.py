@@ -32,6 +32,9 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("槟榔快两个月没碰了", "zh", "槟榔"),                             # not touched for a while: stopped
     ("好久没喝可乐了 牙医吓到我了", "zh", "可乐"),
     ("haven't had a soda since september", "en", "soda"),
+    ("羽毛球馆的次卡我转给室友了", "zh", "羽毛球"),                   # the activity a place or pass is of
+    ("今天最后一次针灸做完了 医生说不用再来了", "zh", "针灸"),          # the last of a course, done
+    ("final speech therapy session today, all done!", "en", "therapy"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -62,6 +65,7 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("三天没去健身房了 太忙", "zh"),              # a visit skipped, not a thing given up
     ("我爸一个月没抽烟了", "zh"),                 # someone else's
     ("i haven't had time for lunch", "en"),
+    ("最后一次去杭州是前年", "zh"),                # the last time somewhere, no course done
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

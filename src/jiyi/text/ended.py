@@ -76,9 +76,13 @@ _EN_LAPSE = _P(r"(?i)\b(?:haven'?t|have\s+not|hasn'?t)\s+(?:touched|smoked|vaped
                r"\s+(?:(?:a|an|two|three|four|five|six|\d+|few|several|couple(?:\s+of)?)\s+)?(?:days?|weeks?|months?|years?|ages"
                r"|a\s+while|forever|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w*)\b)"
                r"|\b(?:\d+|two|three|four|five|six|ten)\s+(?:days?|weeks?|months?)\s+(?:sober|clean|smoke-?free|alcohol-?free)\b")
+#: the last of a course done: 最后一次膝盖理疗做完了, 最后一节钢琴课上完了, "final physio session today, all done"
+_ZH_LAST_DONE = _P(r"最后一(?:次|节|回|趟|期)(?=[^，。！？!?]{1,10}?(?:做完|上完|打完|结束|完成|完事)了?)")
+_EN_LAST_DONE = _P(r"(?i)\b(?:last|final)\s+(?=(?:\w+\s+){0,2}(?:session|class|lesson|appointment|treatment)s?\b"
+                   r"[^.!?]{0,30}\b(?:today|done|over|finished|complete)\b)")
 #: every word of ending a turn is read for, in order
 _ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER), Lex(_ZH_HANDED_ON, _EN_HANDED_ON),
-                            Lex(_ZH_LAPSE, _EN_LAPSE))
+                            Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -125,8 +129,19 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
-        out.extend(t for t in _content_words(clause, lang, m) if t not in out)
+        for term in _content_words(clause, lang, m):
+            out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
     return tuple(out)
+
+
+#: the place, pass or class of an activity, after its name: 游泳馆 / 健身卡 / 瑜伽课 / 篮球场 / 舞蹈班
+_ZH_ACTIVITY_THING = _P(r"^(?P<a>[\u4e00-\u9fff]{2,4})(?:馆|卡|课|班|场|池|房|社|队|团)$")
+
+
+def _stem(term: str, lang: str) -> tuple[str, ...]:
+    """The activity a Chinese compound is of (游泳馆的年卡我转给同事了 ends 游泳 too), or ()."""
+    m = _ZH_ACTIVITY_THING.match(term) if lang == "zh" else None
+    return (m.group("a"),) if m and m.group("a") not in _ZH_GENERIC else ()
 
 
 #: what stands for a thing already talked about: 那玩意儿我断了, "gave it up", "quit that stuff"

@@ -199,7 +199,21 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     words = tagged(said[heard.end() if heard else 0:][:16])
     if not words or words[0][1] != "PER" or not name_ok_zh(name := words[0][0]) or not text.startswith(name, start):
         return None
+    if _is_place_word(name) or (len(words) > 1 and words[1][0] in _HERE_THERE):
+        return None  # 郑东这边一个单间一千八: a place the analyser took for a name
     return name, start + len(name)
+
+
+#: what follows a place, never a person: 郑东这边 / 滨江那里 / 涧西附近
+_HERE_THERE = frozenset({"这边", "那边", "这里", "那里", "这儿", "那儿", "附近", "一带", "周边"})
+
+
+def _is_place_word(word: str) -> bool:
+    """Does the second analyser (jieba) hold ``word`` for a place (郑东, 滨江)?"""
+    from jiyi.text import zh
+
+    tags = zh.pos_tags(word)
+    return bool(tags) and all(flag == "ns" for _, flag in tags)
 
 
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:

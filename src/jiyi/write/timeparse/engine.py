@@ -189,10 +189,10 @@ _EN_DAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 
 def _first_of_recurring(text: str, spans: list[tuple[int, int, Res]], ctx: Ctx) -> list[tuple[int, int, Res]]:
     """A class on tuesdays whose "first one is next week" (每周二上课 下周开始) starts on that week's Tuesday:
-    a week ahead, beside one weekday something recurs on, is narrowed to that day. The hour said with the
-    weekday ("tuesdays 7pm") is the habit's, never today's."""
+    a week ahead, beside one weekday something recurs on, is narrowed to that day. What is said right after
+    the recurring day (its hour, "tuesdays 7pm"; its second day, 每个礼拜二礼拜四) is the habit's, never a date."""
     recurring = list(_RECURRING_DAY.finditer(text))
-    # "tuesdays 7pm", 每周二晚上: the hour is the habit's, not today's
+    # "tuesdays 7pm", 每个礼拜二礼拜四: the habit's hour or second day, not a date
     spans = [(s, e, res) for s, e, res in spans
              if not any(m.end() <= s <= m.end() + 2 and not text[m.end():s].strip(" ,，") for m in recurring)]
     days = {m.group("en") or m.group("every") or m.group("zh") for m in recurring}
