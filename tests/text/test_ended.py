@@ -34,6 +34,8 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("haven't had a soda since september", "en", "soda"),
     ("羽毛球馆的次卡我转给室友了", "zh", "羽毛球"),                   # the activity a place or pass is of
     ("今天最后一次针灸做完了 医生说不用再来了", "zh", "针灸"),          # the last of a course, done
+    ("我不读会计了 太枯燥", "zh", "会计"),                               # 不 + verb + object + 了: no longer
+    ("终于从外贸成功跑路 下个月去做运营", "zh", "外贸"),                 # fled a job or a major
     ("final speech therapy session today, all done!", "en", "therapy"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
@@ -66,6 +68,8 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("我爸一个月没抽烟了", "zh"),                 # someone else's
     ("i haven't had time for lunch", "en"),
     ("最后一次去杭州是前年", "zh"),                # the last time somewhere, no course done
+    ("老板跑路了 工资还没发", "zh"),                # someone else fled
+    ("我不舒服了 想睡会", "zh"),                    # a state, nothing given up
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

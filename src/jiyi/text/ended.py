@@ -42,8 +42,8 @@ ENDED_KEY = "ended_by"
 
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
-_ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要])"
-                   r"[\u4e00-\u9fff]了|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
+_ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习])"
+                   r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
@@ -80,9 +80,11 @@ _EN_LAPSE = _P(r"(?i)\b(?:haven'?t|have\s+not|hasn'?t)\s+(?:touched|smoked|vaped
 _ZH_LAST_DONE = _P(r"最后一(?:次|节|回|趟|期)(?=[^，。！？!?]{1,10}?(?:做完|上完|打完|结束|完成|完事)了?)")
 _EN_LAST_DONE = _P(r"(?i)\b(?:last|final)\s+(?=(?:\w+\s+){0,2}(?:session|class|lesson|appointment|treatment)s?\b"
                    r"[^.!?]{0,30}\b(?:today|done|over|finished|complete)\b)")
+#: fleeing a place, a job or a major (从土木成功跑路, 从大厂跑路了): what follows 从 is what was left
+_ZH_FLED = _P(r"从(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:成功|终于|顺利)?跑路)")
 #: every word of ending a turn is read for, in order
-_ENDERS: tuple[Lex, ...] = (*ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER), Lex(_ZH_HANDED_ON, _EN_HANDED_ON),
-                            Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE))
+_ENDERS: tuple[Lex, ...] = (Lex(_ZH_FLED, _NEVER), *ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER),
+                            Lex(_ZH_HANDED_ON, _EN_HANDED_ON), Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
