@@ -131,3 +131,14 @@ def test_a_passing_plan_and_a_liking_weigh_less_than_an_allergy() -> None:
 def test_a_place_the_analyser_takes_for_a_name_opens_no_ones_clause(text: str) -> None:
     assert not any((c.slot or "").startswith("person:") or c.kind is Kind.RELATION for c in run(text)), \
         [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("my old flatmate jo is a vet in johor bahru now", ("Jo", "vet")),          # an adjective before the relation
+    ("had lunch with my cousin mei, she's a dentist in penang", ("Mei", "dentist")),  # she: the cousin just named
+    ("我同学小林 她在杭州做设计", ("小林", "设计")),
+])
+def test_what_is_said_of_a_relative_just_named_is_theirs(text: str, words: tuple[str, ...]) -> None:
+    cands = run(text)
+    assert any(c.kind is Kind.RELATION and all(w in c.content for w in words) for c in cands), \
+        [(c.slot, c.content) for c in cands]

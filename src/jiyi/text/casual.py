@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.text.relations import REL_EN, alternation
+from jiyi.text.relations import EN_REL_ADJ, REL_EN, alternation
 from jiyi.text.wordlists import word_list
 
 #: typed form → the contraction; only spellings that are no other English word
@@ -71,7 +71,7 @@ def with_subject(text: str) -> str:
 _NAMING = re.compile(r"(?i)\b(?:named|name\s+is|name's|(?:is|was|'s)\s+called|(?:a|an|my|our|the|this|that)\s+[a-z]+\s+called)\s+"
                      r"(?P<n>[a-z][a-z'-]+)\b")
 #: "my wife anna is…", "my bf jake works…": a word between a relation and its verb is the relation's name
-_REL_THEN_NAME = re.compile(rf"\bmy\s+(?:{alternation([r for r in REL_EN if r.isalpha()])})\s+(?P<n>[a-z][a-z'-]+)"
+_REL_THEN_NAME = re.compile(rf"\bmy\s+{EN_REL_ADJ}(?:{alternation([r for r in REL_EN if r.isalpha()])})\s+(?P<n>[a-z][a-z'-]+)"
                             r"(?=\s+(?:is|was|works|worked|lives|lived|has|had|just|said|says|got|gets|loves|likes|"
                             r"wants|moved|started|quit|and|who|will|can|also|still|finally)\b|\s*[,!?]|\s*$)")
 _NOT_A_NAME = frozenset(word_list(

@@ -49,6 +49,8 @@ REL_EN: dict[str, tuple[str, str]] = {
     "gf": ("girlfriend", "f"), "bf": ("boyfriend", "m"), "hubby": ("husband", "m"), "bestie": ("best_friend", ""),
     "sis": ("sister", "f"), "aunt": ("aunt", "f"), "uncle": ("uncle", "m"), "cousin": ("cousin", ""),
     "niece": ("niece", "f"), "nephew": ("nephew", "m"), "neighbor": ("neighbor", ""), "neighbour": ("neighbor", ""),
+    "flatmate": ("roommate", ""), "housemate": ("roommate", ""), "classmate": ("classmate", ""),
+    "buddy": ("friend", ""), "mate": ("friend", ""), "pal": ("friend", ""),
 }
 SINGLE_VALUED = frozenset({"wife", "husband", "spouse", "girlfriend", "boyfriend", "partner", "mother",
                            "father", "boss", "fiance"})
@@ -120,7 +122,9 @@ def zh_relation_names(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_EN_REL_NAME = re.compile(rf"(?i:\bmy\s+(?P<rel>{alternation(list(REL_EN))}))(?i:'s\s+name\s+is|\s+is\s+called|"
+#: what may stand between "my" and the relation: "my old flatmate", "my little sister", "my former boss"
+EN_REL_ADJ = r"(?:(?:old|oldest|best|older|elder|younger|little|big|baby|former|late|dear|childhood|new)\s+)?"
+_EN_REL_NAME = re.compile(rf"(?i:\bmy\s+{EN_REL_ADJ}(?P<rel>{alternation(list(REL_EN))}))(?i:'s\s+name\s+is|\s+is\s+called|"
                           r"\s+is\s+named|\s+named|\s+called|,)?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
 EN_NAME_DENY = words("I The And But So Or Is Was Are Were Has Had Have Who Which That This It He She They "
                       "We You My Our Mom Dad Just Also Really Always Never Today Yesterday Tomorrow "

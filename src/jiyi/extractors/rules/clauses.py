@@ -16,6 +16,7 @@ from jiyi.extractors.rules.drafts import Clause
 from jiyi.text.person import tidy_zh
 from jiyi.text.relations import (
     EN_NAME_DENY,
+    EN_REL_ADJ,
     NAME_DENY,
     PRONOUN_GENDER,
     REL_EN,
@@ -237,7 +238,7 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         return
     if m := _ZH_PRON.match(t):
         gender = PRONOUN_GENDER.get(m.group("p"))
-        if recent_rel and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] == gender:
+        if recent_rel and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # 同学 is anyone's
             c.subject, c.rel, c.rel_name, c.body = "rel", recent_rel[0], recent_rel[1], t[m.end():]
         else:
             c.subject, c.body = "other", t
@@ -264,7 +265,7 @@ _MORE_KIN_EN = word_list("landlord landlady neighbor neighbour teacher coach cou
                          "brother-in-law manager supervisor assistant doctor therapist tutor student classmate teammate "
                          "babysitter nanny housemate flatmate ex ex-wife ex-husband ex-girlfriend ex-boyfriend twin "
                          "stepsister stepbrother godmother godfather mentor client")
-_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+"
+_EN_REL_START = re.compile(rf"(?i)^(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+{EN_REL_ADJ}"
                            rf"(?P<rel>{alternation([*REL_EN, *_MORE_KIN_EN])})\b")
 _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|anyway)[,!]?\s+)*(?:i|i'm|i've|i'll|i'd|"
                       r"im|we|we're|we've|my)\b")
@@ -284,7 +285,7 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         c.subject = "bot"
     elif m := _EN_PRON.match(t):
         gender = PRONOUN_GENDER.get(m.group("p").lower())
-        if recent_rel and gender and REL_EN.get(recent_rel[0], ("", ""))[1] == gender:
+        if recent_rel and gender and REL_EN.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # a cousin is anyone
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
         else:
             c.subject = "other"
