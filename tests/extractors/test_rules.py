@@ -112,7 +112,8 @@ def test_hometown(text: str, content: str) -> None:
      ("在腾讯做程序员", "用户是程序员", "用户在腾讯工作"), ("我在阿里巴巴上班", None, "用户在阿里巴巴工作"),
      ("我是腾讯的产品经理", "用户是产品经理", "用户在腾讯工作"),
      ("I work as a nurse.", "User's job is nurse", None), ("I work at Google", None, "User works at Google"),
-     ("I'm a software engineer at Google.", "User's job is software engineer", "User works at Google")],
+     ("I'm a software engineer at Google.", "User's job is software engineer", "User works at Google"),
+     ("im on nights at the county hospital now", None, "User works at the county hospital")],  # a shift worked there
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)

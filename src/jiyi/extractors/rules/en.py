@@ -71,7 +71,11 @@ _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(
                           # a new job: "I'm starting at X next month", "starting at X" (subject dropped), "I joined X"
                           r"|(?:\bi(?:'m|\s+am)\s+(?:now\s+)?|(?:^|[.!;]\s*|,\s*(?:and\s+)?|\band\s+)(?:now\s+)?)"
                           r"(?:starting|start)\s+(?:a\s+new\s+job\s+|work\s+|my\s+new\s+job\s+)?at"
-                          r"|\bi(?:'ve|\s+have)?\s+(?:just\s+)?joined(?=\s+\S+(?:\s+\S+){0,2}\s+as\s+an?\s))\s+" + _ORG_EN)
+                          r"|\bi(?:'ve|\s+have)?\s+(?:just\s+)?joined(?=\s+\S+(?:\s+\S+){0,2}\s+as\s+an?\s)"
+                          # a shift worked somewhere: "i'm on nights at the children's hospital", "doing days at X"
+                          r"|\b(?:i'm|im|i\s+am|i've\s+been)\s+(?:now\s+|still\s+)?(?:on|doing|working)\s+(?:the\s+)?"
+                          r"(?:nights|days|lates|earlies|(?:night|day|early|late|graveyard)\s+shifts?|shifts)\s+(?:now\s+)?at)"
+                          r"\s+" + _ORG_EN)
 
 _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
