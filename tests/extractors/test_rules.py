@@ -113,7 +113,8 @@ def test_hometown(text: str, content: str) -> None:
      ("我是腾讯的产品经理", "用户是产品经理", "用户在腾讯工作"),
      ("I work as a nurse.", "User's job is nurse", None), ("I work at Google", None, "User works at Google"),
      ("I'm a software engineer at Google.", "User's job is software engineer", "User works at Google"),
-     ("im on nights at the county hospital now", None, "User works at the county hospital")],  # a shift worked there
+     ("im on nights at the county hospital now", None, "User works at the county hospital"),  # a shift worked there
+     ("在一家做跨境电商的公司当会计", "用户是会计", "用户在一家做跨境电商的公司工作")],  # the workplace by what it does
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)

@@ -34,7 +34,8 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("haven't had a soda since september", "en", "soda"),
     ("羽毛球馆的次卡我转给室友了", "zh", "羽毛球"),                   # the activity a place or pass is of
     ("今天最后一次针灸做完了 医生说不用再来了", "zh", "针灸"),          # the last of a course, done
-    ("我不读会计了 太枯燥", "zh", "会计"),                               # 不 + verb + object + 了: no longer
+    ("我不读会计了 太枯燥", "zh", "会计"),
+    ("turned harlow down in the end, staying put", "en", "harlow"),   # an offer turned down                               # 不 + verb + object + 了: no longer
     ("终于从外贸成功跑路 下个月去做运营", "zh", "外贸"),                 # fled a job or a major
     ("final speech therapy session today, all done!", "en", "therapy"),
 ])

@@ -93,3 +93,22 @@ def test_endings_seen_in_chat(mem: Memory, clock: FrozenClock, before: str, endi
     say(mem, clock, "u", before, ending)
     now = active(mem, "u")
     assert not any(gone in c for c in now), now
+
+
+@pytest.mark.parametrize(("job", "offer", "declined", "kept"), [
+    ("我在恒通物流做仓管", "拿到了青檬科技的offer 下个月入职", "青檬那边我不去了 想了想还是留在现在这家", "恒通"),
+])
+def test_a_change_turned_down_gives_back_what_it_replaced(mem: Memory, clock: FrozenClock, job: str, offer: str,
+                                                          declined: str, kept: str) -> None:
+    say(mem, clock, "u", job, offer)
+    assert not any(kept in c for c in active(mem, "u")), active(mem, "u")  # the offer replaced the job …
+    clock.set(clock.now() + timedelta(days=3))
+    mem.add([{"role": "user", "content": declined, "id": "u-declined"}], user_id="u", sync=True)
+    assert any(kept in c for c in active(mem, "u")), active(mem, "u")  # … until it was turned down
+
+
+def test_a_change_that_happened_and_ended_later_gives_back_nothing(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "u", "我在恒通物流做仓管", "拿到了青檬科技的offer 下个月入职")
+    clock.set(clock.now() + timedelta(days=60))
+    mem.add([{"role": "user", "content": "青檬干了两个月就辞了 太卷", "id": "u-quit"}], user_id="u", sync=True)
+    assert not any("恒通" in c for c in active(mem, "u")), active(mem, "u")

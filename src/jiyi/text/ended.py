@@ -82,9 +82,13 @@ _EN_LAST_DONE = _P(r"(?i)\b(?:last|final)\s+(?=(?:\w+\s+){0,2}(?:session|class|l
                    r"[^.!?]{0,30}\b(?:today|done|over|finished|complete)\b)")
 #: fleeing a place, a job or a major (从土木成功跑路, 从大厂跑路了): what follows 从 is what was left
 _ZH_FLED = _P(r"从(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:成功|终于|顺利)?跑路)")
+#: an offer or a place turned down: "turned kettleby down", "turned down the offer from X", "declined the job"
+_EN_TURNED_DOWN = _P(r"(?i)\bturned\s+(?=(?:the\s+|that\s+|their\s+)?[\w'-]+(?:\s+(?:offer|job|place|spot))?\s+down\b)"
+                     r"|\bturned\s+down\b|\bdeclined\b")
 #: every word of ending a turn is read for, in order
 _ENDERS: tuple[Lex, ...] = (Lex(_ZH_FLED, _NEVER), *ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER),
-                            Lex(_ZH_HANDED_ON, _EN_HANDED_ON), Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE))
+                            Lex(_ZH_HANDED_ON, _EN_HANDED_ON), Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE),
+                            Lex(_NEVER, _EN_TURNED_DOWN))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -109,7 +113,8 @@ _EN_GENERIC = words(
     "user user's myself yourself them they their your mine ours being having doing going getting making "
     "want wanted need needed said told think thought know knew feel felt cold turkey for good anymore "
     "been went made hard once through soon anytime awesome amazing tough changed tried trying ages "
-    "first second third other another new old next two three four five six seven eight nine ten couple few several")
+    "first second third other another new old next two three four five six seven eight nine ten couple few several "
+    "down")
 _ZH_GENERIC = words("玩意 玩意儿 时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
                     "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
 #: who takes a thing away, not what is taken (二手车贩子收走的, 让中介拉走的)
@@ -199,6 +204,20 @@ def forbidden(text: str, lang: str) -> tuple[str, ...]:
         return ()
     return tuple(dict.fromkeys(m.group("v") for sentence in _SENTENCE_CUT.split(standard_zh(text))
                                if (m := _ZH_FORBIDDEN.search(sentence)) and not hedged(sentence, lang)))
+
+
+#: the speaker turning a change down and keeping what they had: 那边我不去了 还是留在现在这家 / offer拒了 /
+#: "turned the offer down", "decided to stay", "the move fell through"
+_DECLINES = _P(r"(?:还是|继续)(?:留在|待在|呆在|在)(?:现在|原来|这|老)|不去了|不走了|不搬了|(?:offer|录取)\S{0,2}(?:拒|推)了|"
+               r"拒了|推掉了|没去成|(?i:\bturned\s+(?:it|them|\w+)?\s*down\b|\bturned\s+down\b|\bdeclined\b|"
+               r"\bdecided\s+to\s+stay\b|\bstaying\s+(?:put|where\s+i\s+am|at\s+my)\b|\bfell\s+through\b|"
+               r"\bnot\s+(?:taking|going\s+to\s+take)\s+(?:it|the\s+(?:offer|job))\b)")
+
+
+def declines(text: str) -> bool:
+    """Does ``text`` turn a change down ("青檬那边我不去了 还是留在现在这家", "turned the offer down")? What
+    the change replaced then holds again (write/ingest.py)."""
+    return _DECLINES.search(text) is not None
 
 
 def ends_something(text: str, lang: str) -> bool:

@@ -115,7 +115,8 @@ def _earlier_own(rec: MemoryRecord, turn: MemoryRecord) -> bool:
     return (rec.kind is not Kind.SUMMARY and rec.metadata.get("role") != "assistant"
             and (rec.speaker or None) == (turn.speaker or None)
             and not set(rec.source_ids) & set(turn.source_ids)
-            and (rec.valid_from or rec.created_at) <= (turn.valid_from or turn.created_at))
+            and (rec.created_at <= turn.created_at  # (a plan said before, for a day after: 下个月入职)
+                 or (rec.valid_from or rec.created_at) <= (turn.valid_from or turn.created_at)))
 
 
 def marked(rec: MemoryRecord, ending: Ending) -> MemoryRecord:

@@ -33,6 +33,7 @@ from jiyi.records import (
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text.consumption import kinds_of
+from jiyi.text.ended import declines
 from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
@@ -405,6 +406,28 @@ class _BatchResolver:
                 pool.update((i, r) for i, r in self.records.items() if i not in pool)
                 for rec in ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE]):
                     self.records[rec.id] = marked(rec, ending)
+                    if rec.kind is not Kind.EPISODE and declines(ending.turn.content):
+                        self._restore_replaced_by(rec, ending)
+
+    def _restore_replaced_by(self, declined: MemoryRecord, ending: Ending) -> None:
+        """A change the speaker then turned down ("拿到了青檬的offer 下个月入职" → "青檬那边我不去了 还是留在现在这家")
+        did not happen: what its message replaced (the job they keep) holds again, the turns it came from are no
+        longer outdated, and what else that message said of the change (下个月入职) is over with it."""
+        found = self.ctx.store.find_by_sources(self.scope, declined.source_ids)
+        told = [r for r in self._read(r for sid in declined.source_ids for r in found.get(sid, ()))
+                if r.kind is not Kind.EPISODE and r.id != declined.id and r.status is Status.ACTIVE]
+        for rec in told:
+            self.records[rec.id] = marked(self.records.get(rec.id, rec), ending)
+        replacers = {declined.id, *(r.id for r in told)}
+        gone = self._read(self.ctx.store.list(self.scope, RecordFilter(statuses=(Status.SUPERSEDED,)), PER_KIND))
+        for old in (r for r in gone if r.superseded_by in replacers and r.id not in self.records):
+            self.records[old.id] = old.replace(status=Status.ACTIVE, superseded_by=None, valid_until=None,
+                                               updated_at=self.now)
+            found = self.ctx.store.find_by_sources(self.scope, old.source_ids)
+            for ep in self._read(r for sid in old.source_ids for r in found.get(sid, ())):
+                if ep.kind is Kind.EPISODE and ep.metadata.get("outdated_by") in replacers:
+                    meta = {k: v for k, v in ep.metadata.items() if k != "outdated_by"}
+                    self.records[ep.id] = self.records.get(ep.id, ep).replace(metadata=meta, updated_at=self.now)
 
     def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
         """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""

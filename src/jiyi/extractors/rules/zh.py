@@ -40,6 +40,10 @@ _ZH_LIVED_FOR = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}
 _ZH_HOMETOWN = re.compile(rf"^{ZH_ADV}(?:是(?P<v>[\u4e00-\u9fff]{{2,8}}?)人$|(?:老家(?:是|在)|来自){ZH_VAL.replace('v>', 'w>')})")
 _ZH_WORK_AT = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:工作|上班|任职|就职|实习|打工)(?:了|呢|啊)?$")
 _ZH_WORK_AS = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?:做|当|担任|干)(?P<job>[^，,。！？!?\s]{{1,12}})$")
+#: a workplace told by what it does before its noun: 在一家做冷链物流的公司搞调度 / 在一个卖建材的店里帮忙
+_ZH_WORK_DESCRIBED = re.compile(
+    rf"^{ZH_ADV}在(?P<org>(?:一家|一个|一所|家|个)?[^，,。！？!?\s]{{1,16}}?的(?:公司|厂|工厂|医院|学校|银行|酒店|餐厅|店|"
+    rf"事务所|工作室|机构|集团|中心|单位))(?:里|里面)?(?:做|当|担任|干|搞|负责|帮忙)(?P<job>[^，,。！？!?\s]{{0,12}})$")
 _ZH_EMPLOYED = re.compile(rf"^{ZH_ADV}(?:就职于|供职于|任职于|入职了?(?!以来|之后|后|前|时|的时候)|加入了?)(?P<org>[^，,。！？!?\s]{{2,24}})$")
 _ZH_JOB = re.compile(rf"^{ZH_ADV}(?:是|做|当|干)(?:一名|一个|一位|个|名)?(?P<job>[^，,。！？!?\s]{{1,12}}?)(?:的)?$")
 _ZH_JOB_DO = re.compile(rf"^{ZH_ADV}是(?:做|搞|干)(?P<job>[^，,。！？!?\s]{{1,10}})的$")
@@ -208,6 +212,10 @@ def zh_address(addr: str) -> list[Draft]:
 
 def zh_work(body: str) -> list[Draft]:
     """Job title (user/job) and employer (user/employer; a place instead goes to user/city)."""
+    if m := _ZH_WORK_DESCRIBED.match(body):
+        job = clean_value(m.group("job"))
+        out = [templated("用户在{v}工作", "user/employer", clean_value(m.group("org")))]
+        return out + ([templated("用户是{v}", "user/job", job)] if job and _is_job(job) else [])
     if m := _ZH_WORK_AS.match(body):
         org, job = clean_value(m.group("org")), clean_value(m.group("job"))
         if not _is_job(job) and not _names_a_place_or_org(org):
