@@ -86,3 +86,30 @@ def test_a_condition_that_decides_nothing_about_food_stays_out_of_a_food_questio
     mem.add("我有偏头痛，老毛病了", user_id="u", sync=True)
     assert "偏头痛" not in mem.build_context("晚饭吃什么好", user_id="u")
     assert "偏头痛" in mem.build_context("最近身体不舒服，吃什么药好", user_id="u")  # a health question asks for it
+
+
+def profile_part(block: str) -> str:
+    """The lines under the block's profile heading, or ""."""
+    for part in block.split("\n## ")[1:]:
+        if part.startswith(("用户档案", "Profile")):
+            return part
+    return ""
+
+
+@pytest.mark.parametrize(("said", "query", "word"), [
+    ("今天和阿珂去民政局领证了！以后就是两口子了", "周末想给另一半一个惊喜 有啥点子", "领证"),
+    ("finally moved last weekend, we live in Tarrow Heights now", "any good brunch spots near me?", "Tarrow"),
+])
+def test_a_change_that_lasts_stays_in_the_profile_after_its_day(make_memory, clock, said: str, query: str,
+                                                                 word: str) -> None:
+    """A wedding or a move is an event of one day whose outcome lasts: weeks later it is still who the user is."""
+    mem = make_memory()
+    mem.add(said, user_id="u", sync=True)
+    clock.set(clock.now() + timedelta(days=40))
+    assert word in profile_part(mem.build_context(query, user_id="u"))
+
+
+def test_a_move_still_ahead_is_no_home_yet(make_memory) -> None:
+    mem = make_memory()
+    mem.add("下个月搬去青岛 房子都租好了", user_id="u", sync=True)
+    assert "青岛" not in profile_part(mem.build_context("周末附近有啥好玩的", user_id="u"))

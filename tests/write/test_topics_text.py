@@ -36,6 +36,7 @@ from jiyi.text.consumption import consumption
     ("User got an offer from a bakery chain", "en", "done", "pursuit"),
     ("用户车卖咗 上个礼拜过户的", "zh", "sell", "vehicle"),                 # Cantonese 咗: 了
     ("用户那台车出了 车商收走的", "zh", "sell", "vehicle"),
+    ("用户的老捷达也没了 两万出给二手车商了", "zh", "sell", "vehicle"),   # for a price, to a trader
     ("User's beagle passed on Saturday", "en", "lose", "pet"),
     ("User finally moved!! out of the old flat, now in marsh end", "en", "move", "residence"),
     ("User signed a lease in harrow vale", "en", "move", "residence"),

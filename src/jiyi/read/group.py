@@ -23,14 +23,12 @@ import numpy as np
 
 from jiyi.read.gate import decides, known_at, lapsed, passes_gate
 from jiyi.read.noise import is_noise, says_little
-from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS
+from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS, lasting_change
 from jiyi.read.standing import conditions_asked
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
-from jiyi.text.language import detect_language
 from jiyi.text.relations import REL_ZH, REL_ZH_RE
-from jiyi.text.topics import change_of
 from jiyi.write.groups import group_sessions
 
 #: The user's most recent group sessions whose other speakers are looked at.
@@ -69,15 +67,6 @@ def member_standing(rec: MemoryRecord) -> bool:
         rec.importance >= STANDING_IMPORTANCE) or rec.kind is Kind.RELATION
 
 
-def _lasting_change(rec: MemoryRecord) -> bool:
-    """A member's event that changed where they live, work or who they are with ("小鹿下个月调岗去宁波了"): its
-    outcome lasts past the day it happened, as others plan around it."""
-    if rec.kind is not Kind.EVENT or instructs_the_bot(rec.content):
-        return False
-    change = change_of(rec.content, detect_language(rec.content))
-    return change is not None and change.direction == "to"
-
-
 def _member_records(store: Store, member: Scope, session: str, query: str, *, at: datetime,
                     asked: frozenset[str]) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
     """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, and
@@ -85,7 +74,7 @@ def _member_records(store: Store, member: Scope, session: str, query: str, *, at
     flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
                        include_sensitive=bool(asked))
     listed = store.list(member, flt, SCAN)
-    recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or _lasting_change(r))
+    recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or bool(lasting_change(r)))
             and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
     said = listed or store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
     if not said or not _named(said[0], query):

@@ -31,11 +31,13 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from jiyi.read.boosts import names_in
-from jiyi.read.gate import asked_categories, lapsed, passes_gate
-from jiyi.records import Kind, MemoryRecord, Scope, Status
+from jiyi.read.gate import asked_categories, known_at, lapsed, passes_gate
+from jiyi.records import Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot
+from jiyi.text.language import detect_language
+from jiyi.text.topics import change_of
 
 #: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
 STANDING_SLOTS = ("user/", "allergy/", "health/", "diet/", "style/", "contact/", "relation/", "pref/")
@@ -81,4 +83,32 @@ def profile_records(store: Store, scope: Scope, *, at: datetime, historical: boo
     found = [r for r in store.list(scope, flt, PROFILE_SCAN)
              if is_standing(r, query) and not lapsed(r, at)
              and passes_gate(r, at=at, historical=historical, show_sensitive=asked)]
-    return profile_order(found)
+    return profile_order(found + _lasting_changes(store, scope, at=at))
+
+
+#: the families whose change tells who the user is now: where they live, where they work, whom they married
+LASTING_FAMILIES = frozenset({"residence", "employer", "partner"})
+
+
+def lasting_change(rec: MemoryRecord) -> frozenset[str]:
+    """The families of :data:`LASTING_FAMILIES` an event of moving, joining or marrying changed for good
+    ("小鹿下个月调岗去宁波了", "今天去民政局了 红本本到手"), or none: its outcome outlasts the day it happened."""
+    if rec.kind is not Kind.EVENT or instructs_the_bot(rec.content) or rec.metadata.get(ENDED_KEY):
+        return frozenset()
+    change = change_of(rec.content, detect_language(rec.content))
+    if change is None or change.direction != "to":
+        return frozenset()
+    return frozenset(change.families) & LASTING_FAMILIES
+
+
+def _lasting_changes(store: Store, scope: Scope, *, at: datetime) -> list[MemoryRecord]:
+    """The newest lasting change of each family that has happened by ``at`` (a move still ahead is no home yet)."""
+    newest: dict[str, MemoryRecord] = {}
+    events = store.list(scope, RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False),
+                        PROFILE_SCAN)
+    for rec in sorted(events, key=lambda r: r.valid_from or r.created_at):
+        if (rec.valid_from or rec.created_at) > at or rec.visibility is not Visibility.NORMAL or not known_at(rec, at):
+            continue  # (the day it happened has passed, its outcome has not: no expiry here)
+        for family in lasting_change(rec):
+            newest[family] = rec
+    return list({r.id: r for r in newest.values()}.values())

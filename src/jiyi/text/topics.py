@@ -169,11 +169,15 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b")),
            ("pet",), "from"),
     _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)出(?:掉)?了|过户(?:了|的|给)|"
-                           r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)"),
+                           r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)|"
+                           # for a price, to a trader: 三万二给了个车贩子 / 两万出给二手车商了
+                           r"[\d一二两三四五六七八九十百千万几]+(?:万|千|块|元)[\d一二两三四五六七八九]?(?:就|才)?(?:给|卖给|出给|转给)了?"
+                           r"(?:个|一个)?\S{0,4}?(?:贩子|车商|收购商|回收站|买家)"),
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
-    _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
+    _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:红本本|小红本|结婚证)(?:到手|领了|拿到了?|领到了?)|"
+                            r"民政局[^。！？!?]{0,12}?(?:本本|证)(?:到手|领了|拿到)|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
                             r"^(?:用户[：:]?)?结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
                          _P(r"(?i)\b(?:got|just\s+got|getting)\s+married\b|\bwe'?re\s+(?:officially\s+)?married\b|"
                             r"\bjust\s+married\b|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
