@@ -14,6 +14,7 @@ import pytest
 from jiyi import Kind, Memory
 from jiyi.clock import FrozenClock
 from jiyi.records import Status
+from jiyi.text.ended import ENDED_KEY
 
 
 def active(mem: Memory, user: str) -> list[str]:
@@ -112,3 +113,12 @@ def test_a_change_that_happened_and_ended_later_gives_back_nothing(mem: Memory, 
     clock.set(clock.now() + timedelta(days=60))
     mem.add([{"role": "user", "content": "青檬干了两个月就辞了 太卷", "id": "u-quit"}], user_id="u", sync=True)
     assert not any("恒通" in c for c in active(mem, "u")), active(mem, "u")
+
+
+def test_an_event_that_told_the_old_partner_is_over_with_the_breakup(mem: Memory, clock: FrozenClock) -> None:
+    """"男朋友阿杰下个月过生日" is an event, no standing fact to close; it still says he is the boyfriend."""
+    say(mem, clock, "u", "我男朋友阿杰下个月过生日 送啥好")
+    clock.set(clock.now() + timedelta(days=3))
+    mem.add([{"role": "user", "content": "我们分手了 说散就散", "id": "u-end"}], user_id="u", sync=True)
+    events = [r for r in mem.get_all(user_id="u") if r.kind is Kind.EVENT and "阿杰" in r.content]
+    assert events and all(r.metadata.get(ENDED_KEY) for r in events), events

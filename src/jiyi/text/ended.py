@@ -42,7 +42,7 @@ ENDED_KEY = "ended_by"
 
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
-_ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习])"
+_ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习合方满清简容安正同顺爽甘耐])"
                    r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"

@@ -148,7 +148,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\b(?:approved|confirmed|went\s+through|came\s+through|is\s+official)\b)|"
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
-    _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
+    _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|说散就散|散伙了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
