@@ -85,33 +85,21 @@ def test_an_ending_in_the_same_batch_ends_the_earlier_turn(mem: Memory, clock: F
     assert not episodes["算了 德语我不学了 准备考公"].get(ENDED_KEY)
 
 
-@pytest.mark.parametrize(("reply", "ended"), [
-    ("对 体检血糖高了 现在只喝白开水", True),     # yes: the thing the bot named is what ended
-    ("不是 是可乐", False),                          # no: the bot guessed wrong, nothing is marked by its word
+@pytest.mark.parametrize(("said", "asked", "reply", "ended"), [
+    # an ending that names nothing takes the thing the bot asked back about …
+    ("跟你说 那玩意儿我戒了 一周没碰", "您是说柠檬茶吗？", "对 体检血糖高了 现在只喝白开水", True),
+    ("跟你说 那玩意儿我戒了 一周没碰", "您是说柠檬茶吗？", "不是 是可乐", False),  # the bot guessed wrong
+    # … and a yes that tells the ending itself ends it, when the first word (掐了, slang) is none the rules know
+    ("跟你说 那玩意儿我掐了", "你是说柠檬茶吗？", "对 半个月没碰了", True),
+    ("跟你说 那玩意儿我掐了", "你是说柠檬茶吗？", "对 还在喝呢", False),  # yes, but nothing ended
 ])
-def test_an_ending_that_names_nothing_takes_the_thing_the_bot_asked_back(mem: Memory, clock: FrozenClock,
-                                                                         reply: str, ended: bool) -> None:
+def test_what_the_bot_asked_back_is_what_an_unnamed_ending_ends(mem: Memory, clock: FrozenClock, said: str,
+                                                                asked: str, reply: str, ended: bool) -> None:
     say(mem, clock, "我每天下班都要来一杯柠檬茶")
     clock.set(clock.now() + timedelta(days=3))
-    mem.add([{"role": "user", "content": "跟你说 那玩意儿我戒了 一周没碰", "id": "e1"},
-             {"role": "assistant", "content": "您是说柠檬茶吗？", "id": "e2"},
+    mem.add([{"role": "user", "content": said, "id": "e1"}, {"role": "assistant", "content": asked, "id": "e2"},
              {"role": "user", "content": reply, "id": "e3"}], user_id="u", sync=True)
     assert bool(turns(mem)["我每天下班都要来一杯柠檬茶"].get(ENDED_KEY)) is ended
-
-
-@pytest.mark.parametrize(("reply", "ended"), [
-    ("对 半个月没碰了", True),      # the yes tells the ending itself: not touched for a while
-    ("对 还在喝呢", False),          # yes, but nothing ended
-])
-def test_a_yes_that_tells_the_ending_ends_what_the_bot_asked_back(mem: Memory, clock: FrozenClock,
-                                                                  reply: str, ended: bool) -> None:
-    """The first turn's word (掐了, slang) is none the rules know; what the bot asked back and the yes are."""
-    say(mem, clock, "我每天下班都要来一杯酒 解解乏")
-    clock.set(clock.now() + timedelta(days=3))
-    mem.add([{"role": "user", "content": "跟你说 那玩意儿我掐了", "id": "f1"},
-             {"role": "assistant", "content": "你是说酒吗？", "id": "f2"},
-             {"role": "user", "content": reply, "id": "f3"}], user_id="u", sync=True)
-    assert bool(turns(mem)["我每天下班都要来一杯酒 解解乏"].get(ENDED_KEY)) is ended
 
 
 def test_a_name_taken_away_ends_the_turns_that_name_it(mem: Memory, clock: FrozenClock) -> None:
