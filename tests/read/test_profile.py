@@ -113,3 +113,14 @@ def test_a_move_still_ahead_is_no_home_yet(make_memory) -> None:
     mem = make_memory()
     mem.add("下个月搬去青岛 房子都租好了", user_id="u", sync=True)
     assert "青岛" not in profile_part(mem.build_context("周末附近有啥好玩的", user_id="u"))
+
+
+@pytest.mark.parametrize(("said", "word"), [
+    ("下周二跟女朋友去领证 要准备啥材料", "领证"),     # a wedding planned, told days before its day
+    ("今天值夜班 晚上不回家吃了", "夜班"),             # no new home named: no move
+])
+def test_a_plan_or_a_night_away_is_no_lasting_change(make_memory, clock, said: str, word: str) -> None:
+    mem = make_memory()
+    mem.add(said, user_id="u", sync=True)
+    clock.set(clock.now() + timedelta(days=40))
+    assert word not in profile_part(mem.build_context("周末有啥安排建议", user_id="u"))

@@ -28,7 +28,7 @@ Order: importance, then confidence, then the newest first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.read.boosts import names_in
 from jiyi.read.gate import asked_categories, known_at, lapsed, passes_gate
@@ -37,7 +37,7 @@ from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
-from jiyi.text.topics import change_of
+from jiyi.text.topics import change_of, destination
 
 #: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
 STANDING_SLOTS = ("user/", "allergy/", "health/", "diet/", "style/", "contact/", "relation/", "pref/")
@@ -86,6 +86,8 @@ def profile_records(store: Store, scope: Scope, *, at: datetime, historical: boo
     return profile_order(found + _lasting_changes(store, scope, at=at))
 
 
+#: a change told more than this before its day was a plan ("10月13日去领证 要准备啥材料"), not its outcome
+_SAID_BEFORE = timedelta(hours=12)
 #: the families whose change tells who the user is now: where they live, where they work, whom they married
 LASTING_FAMILIES = frozenset({"residence", "employer", "partner"})
 
@@ -95,9 +97,12 @@ def lasting_change(rec: MemoryRecord) -> frozenset[str]:
     ("小鹿下个月调岗去宁波了", "今天去民政局了 红本本到手"), or none: its outcome outlasts the day it happened."""
     if rec.kind is not Kind.EVENT or instructs_the_bot(rec.content) or rec.metadata.get(ENDED_KEY):
         return frozenset()
-    change = change_of(rec.content, detect_language(rec.content))
+    lang = detect_language(rec.content)
+    change = change_of(rec.content, lang)
     if change is None or change.direction != "to":
         return frozenset()
+    if change.cls in ("move", "join") and not destination(rec.content, lang, change.at):
+        return frozenset()  # 晚上不回家吃了: no new home named, no move
     return frozenset(change.families) & LASTING_FAMILIES
 
 
@@ -107,8 +112,10 @@ def _lasting_changes(store: Store, scope: Scope, *, at: datetime) -> list[Memory
     events = store.list(scope, RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False),
                         PROFILE_SCAN)
     for rec in sorted(events, key=lambda r: r.valid_from or r.created_at):
-        if (rec.valid_from or rec.created_at) > at or rec.visibility is not Visibility.NORMAL or not known_at(rec, at):
-            continue  # (the day it happened has passed, its outcome has not: no expiry here)
+        day = rec.valid_from or rec.created_at
+        if day > at or rec.created_at < day - _SAID_BEFORE or rec.visibility is not Visibility.NORMAL \
+                or not known_at(rec, at):
+            continue  # (a plan told days before its day is a plan; the day gone, the outcome stays: no expiry)
         for family in lasting_change(rec):
             newest[family] = rec
     return list({r.id: r for r in newest.values()}.values())
