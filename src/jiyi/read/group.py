@@ -46,11 +46,6 @@ _KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION)
 _KIN_WORD = re.compile(r"(?<=[我咱俺])(?:" + REL_ZH_RE + r")")
 #: What a member's other memories (:func:`_tells_of_member`) rank below their standing facts and lasting changes.
 EXTRA = 0.15
-
-
-def _extra_cost(rec: MemoryRecord) -> float:
-    """:data:`EXTRA`, and as much again for a raw turn: what was made of a turn says it better than the turn."""
-    return EXTRA * (2 if rec.kind is Kind.EPISODE else 1)
 #: what else of a member a query that names them may be shown (:func:`_tells_of_member`)
 _NAMED_KINDS = (Kind.EVENT, Kind.BEHAVIOR, Kind.EPISODE)
 _SUBJECT = re.compile(r"^(?:用户|User)(?=\W|的|是|在|对|不|有|喜|讨|住|叫|养|s\b|'s\b)")
@@ -95,6 +90,11 @@ def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
     if rec.kind is Kind.EPISODE and (says_little(rec.content) or is_noise(rec.content, assistant=False)):
         return False
     return known_at(rec, at)
+
+
+def _extra_cost(rec: MemoryRecord) -> float:
+    """:data:`EXTRA`, and as much again for a raw turn: what was made of a turn says it better than the turn."""
+    return EXTRA * (2 if rec.kind is Kind.EPISODE else 1)
 
 
 def _named(rec: MemoryRecord, query: str) -> bool:

@@ -390,14 +390,18 @@ class _BatchResolver:
                  if ep.id not in self.records and not ep.metadata.get("outdated_by")]
         for ep in family_turns(cand, change, turns, self.now):
             self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
-        # the speaker's events that told the old state ("用户的男朋友阿川下个月生日"), said before: over with it
-        events = [ev for ev in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EVENT,)),
-                                                               FAMILY_TURNS))
+        if change.cls not in ("end", "leave"):
+            return
+        # a couple's or a job's end also ends the speaker's events told of it before ("男朋友阿川下个月生日"), even
+        # those still ahead (a move leaves a dinner planned in the old city as it was)
+        events = {ev.id: ev for ev in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EVENT,)),
+                                                                      FAMILY_TURNS))
                   if ev.id not in self.records and not ev.metadata.get(ENDED_KEY)
-                  and ev.created_at < (cand.valid_from or self.now)]
-        for ev in family_turns(cand, change, [ev.replace(valid_from=ev.created_at) for ev in events], self.now):
-            self.records[ev.id] = self._read([self.ctx.store.get(self.scope, ev.id) or ev])[0].replace(
-                metadata={**ev.metadata, ENDED_KEY: new_id}, updated_at=self.now)
+                  and ev.created_at < (cand.valid_from or self.now)}
+        said = [ev.replace(valid_from=ev.created_at) for ev in events.values()]  # told before, whatever its day
+        for ev in family_turns(cand, change, said, self.now):
+            old = events[ev.id]
+            self.records[ev.id] = old.replace(metadata={**old.metadata, ENDED_KEY: new_id}, updated_at=self.now)
 
     def mark_ended(self, found: Sequence[Ending]) -> None:
         """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after
