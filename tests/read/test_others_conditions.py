@@ -9,7 +9,7 @@ import pytest
 
 from jiyi.memory import Memory
 from jiyi.read.gate import asked_categories
-from jiyi.read.standing import CONDITION_CATEGORIES
+from jiyi.read.standing import CONDITION_CATEGORIES, conditions_asked
 
 
 def tell(mem: Memory, *texts: str) -> None:
@@ -54,3 +54,10 @@ def test_a_condition_told_in_a_turn_no_rule_read_is_there_too(mem: Memory) -> No
     assert not [r for r in mem.get_all(user_id="u") if "gluten" in r.content and r.kind.value != "episode"]
     block = mem.build_context("office bake sale next week, what should i bake?", user_id="u")
     assert "gluten" in block, block
+
+
+def test_a_question_about_what_happened_is_decided_by_no_condition() -> None:
+    """"When did I bake that cake?" plans nothing: the conditions that decide a meal are not asked for."""
+    assert conditions_asked("what cake should i bake for the office party?")
+    assert not conditions_asked("when did i bake that chocolate cake for the office?")
+    assert not conditions_asked("上次团建是在哪家餐厅吃的来着")

@@ -77,8 +77,11 @@ def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list
 
 
 def conditions_asked(query: str) -> frozenset[str]:
-    """The categories of :data:`CONDITION_CATEGORIES` that ``query`` asks for (read/gate.py)."""
-    return asked_categories(query) & CONDITION_CATEGORIES
+    """The categories of :data:`CONDITION_CATEGORIES` that ``query`` asks for (read/gate.py). A question about
+    what happened ("when did Joanna make the chocolate tart?") plans nothing: no condition decides it."""
+    from jiyi.read.query import asks_past
+
+    return frozenset() if asks_past(query) else asked_categories(query) & CONDITION_CATEGORIES
 
 
 def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[MemoryRecord]:
