@@ -142,3 +142,12 @@ def test_what_is_said_of_a_relative_just_named_is_theirs(text: str, words: tuple
     cands = run(text)
     assert any(c.kind is Kind.RELATION and all(w in c.content for w in words) for c in cands), \
         [(c.slot, c.content) for c in cands]
+
+
+@pytest.mark.parametrize("text", ["许敏省考也上岸了 她去苏州工业园区", "小鹿调岗去宁波了"])
+def test_a_change_in_a_named_persons_life_is_kept_as_theirs(text: str) -> None:
+    """No pattern reads 上岸 or 调岗 for someone else; what happened to them is still kept, and kept theirs."""
+    cands = run(text)
+    assert any(c.kind is Kind.RELATION and c.content.startswith(text[:2]) for c in cands), \
+        [(c.kind, c.content) for c in cands]
+    assert not any(c.content.startswith("用户") for c in cands)

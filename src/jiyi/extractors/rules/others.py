@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.drafts import Clause, Draft
+from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.extractors.rules.en import en_diet, en_habit, en_identity, en_preference
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.zh import (
@@ -34,6 +34,7 @@ from jiyi.extractors.rules.zh import (
 from jiyi.records import Kind
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.text.relations import REL_EN, REL_ZH, SINGLE_VALUED
+from jiyi.text.topics import change_of
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -106,7 +107,12 @@ def _named(text: str, name: str, lang: str) -> str:
 
 
 def named_person(work: MessageExtraction, c: Clause) -> list[Draft]:
-    """Facts of a clause whose subject is a named someone (小明住在杭州 / "Maya lives in Berlin")."""
+    """Facts of a clause whose subject is a named someone (小明住在杭州 / "Maya lives in Berlin"), or, when no
+    pattern reads it, a change in their life as said (许敏省考也上岸了, "Maya moved out"): theirs, never the user's."""
     if c.person is None or c.question:
         return []
-    return person_facts(work, c.body, c.person, c.person)
+    found = person_facts(work, c.body, c.person, c.person)
+    if found or change_of(c.body, work.lang) is None or re.search(r"[我俺咱]|(?i:\b(?:me|my|us|our)\b)", c.body):
+        return found
+    said = tidy_zh(c.person + c.body) if work.lang == "zh" else f"{c.person} {c.body.strip()}"
+    return [fact(said, None, c.person, kind=Kind.RELATION, importance=0.6, confidence=0.8)]
