@@ -26,6 +26,7 @@ def kinds(text: str) -> list[tuple[str, str]]:
     ("my PIN is 4321", "password", "4321"),
     ("My bank password is Tr0ub4dor&3.", "password", "Tr0ub4dor&3"),
     ("I changed my password to s3cret!pass", "password", "s3cret!pass"),
+    ("changed pw to Mx!4otter-Fern9 keep it for me", "password", "Mx!4otter-Fern9"),  # "pw", as chat writes it
     # one-time codes
     ("验证码 384912，五分钟内有效", "code", "384912"),
     ("动态码是 551203", "code", "551203"),

@@ -121,11 +121,11 @@ _ZH_PASSWORD = re.compile(
     rf"(?:也|都|就|还)?{_ZH_SAY}?{_V}[!-~]{{3,64}})")
 _EN_PASSWORD = re.compile(
     r"(?i:\b(?P<k>(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
-    r"(?:password|passcode|passwd|pwd|pin(?:\s*(?:code|number))?|passphrase)|wi-?fi)"
+    r"(?:password|passcode|passwd|pwd|pw|pin(?:\s*(?:code|number))?|passphrase)|wi-?fi)"
     r"(?:\s+(?:is|was|will\s+be|=)\s+|\s*[:=]\s*|\s+(?:is|was)\s*:\s*))"
     rf"{_V}[!-~]{{3,64}})")
 _EN_PASSWORD_CHANGED = re.compile(
-    r"(?i:\b(?P<k>password|passcode|pin)\s+(?:to|into)\s+)" rf"{_V}[!-~]{{3,64}})")
+    r"(?i:\b(?P<k>password|passcode|passwd|pwd|pw|pin)\s+(?:to|into)\s+)" rf"{_V}[!-~]{{3,64}})")
 _CODE = re.compile(
     r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|"
     r"(?i:one[-\s]time\s+(?:code|password|passcode)|otp(?:\s+code)?|verification\s+code|security\s+code|"
@@ -504,7 +504,7 @@ _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
 
 
 #: every value above needs one of these; most turns have none and cost one search
-_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pwd|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pw|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
 
 
 

@@ -57,7 +57,7 @@ some any all like
 MIN_CONTENT = 3
 #: The query asks about what the bot itself said (then its turns may fill the block).
 _ASKS_BOT = re.compile(
-    r"你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"
+    r"(?<![跟和对给同向])你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"  # 我跟你说过: the user said
     r"\byou (?:said|told|recommended|suggested|promised|mentioned|gave)\b|\bdid you (?:say|tell|recommend|suggest)\b",
     re.IGNORECASE)
 #: A clause of the bot's shorter than this (CJK characters, or words) states nothing on its own.
