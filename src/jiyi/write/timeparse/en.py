@@ -37,7 +37,7 @@ from jiyi.write.timeparse.spans import (
 _EN_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _EN_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
 _EN_MONTHS["sept"] = 9
-_EN_WD = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+EN_WEEKDAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 #: short names of the weekdays, read only after a word that makes them days ("next tues", "on sat")
 _EN_WD_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
                 "sat": 5, "sun": 6}
@@ -77,7 +77,7 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
         return None  # "on Mondays" is a habit
     pre = (maybe_group(m, "pre") or "").lower()
     wd = group(m, "wd").lower()
-    i = _EN_WD[wd] if wd in _EN_WD else _EN_WD_SHORT[wd]
+    i = EN_WEEKDAYS[wd] if wd in EN_WEEKDAYS else _EN_WD_SHORT[wd]
     if pre in ("this", "coming") and (not c.past_clause(m.start()) or _TARGET_BEFORE.search(c.text, 0, m.start())):
         # "this friday" said on a Sunday is the coming one: English weeks begin on Sunday, and a
         # plan is never for a day already gone
@@ -98,7 +98,7 @@ _EN_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 
 
 def _en_nth_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     """"the 2nd saturday of this month", "the last friday of november", "first monday of next month"."""
-    n, i = _EN_ORDINALS[group(m, "o").lower()], _EN_WD[group(m, "wd").lower()]
+    n, i = _EN_ORDINALS[group(m, "o").lower()], EN_WEEKDAYS[group(m, "wd").lower()]
     if mon := maybe_group(m, "mon"):
         mo = _EN_MONTHS[mon.lower().rstrip(".")]
         y = nearest_year(c.today, mo)

@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from jiyi.clock import ensure_utc
-from jiyi.write.timeparse.en import EN_RULES
+from jiyi.write.timeparse.en import EN_RULES, EN_WEEKDAYS
 from jiyi.write.timeparse.numbers import NUMERIC_RULES
 from jiyi.write.timeparse.spans import (
     EN_PARTS,
@@ -26,7 +26,7 @@ from jiyi.write.timeparse.spans import (
     day_span,
     daypart_res,
 )
-from jiyi.write.timeparse.zh import ZH_RULES
+from jiyi.write.timeparse.zh import ZH_RULES, ZH_WEEKDAYS
 
 _HABIT_BEFORE = re.compile(r"(?:每个?|每逢|every\s+|each\s+|[\d一二两三四五六七八九十几]个)$", re.IGNORECASE)
 
@@ -184,7 +184,6 @@ _RECURRING_DAY = re.compile(r"(?i)\b(?P<en>mon|tues|wednes|thurs|fri|satur|sun)d
                             r"fri|satur|sun)day\b|每个?(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])")
 #: …and the week is when it begins ("first one is next week", 下周开始): not a trip beside a habit
 _FIRST_ONE = re.compile(r"(?i)\bfirst\b|\bstart(?:s|ing)?\b|\bbegins?\b|开始|第一(?:次|节|课)|首次|开课")
-_EN_DAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 
 
 def _first_of_recurring(text: str, spans: list[tuple[int, int, Res]], ctx: Ctx) -> list[tuple[int, int, Res]]:
@@ -199,7 +198,7 @@ def _first_of_recurring(text: str, spans: list[tuple[int, int, Res]], ctx: Ctx) 
     if len(days) != 1 or not _FIRST_ONE.search(text):
         return spans
     day = days.pop().lower()
-    weekday = _EN_DAYS.index(day) if day in _EN_DAYS else "一二三四五六日".index(day.replace("天", "日"))
+    weekday = ZH_WEEKDAYS[day] if day in ZH_WEEKDAYS else EN_WEEKDAYS[day + "day"]
     out = []
     for s, e, res in spans:
         if res.gran == "week" and res.start.date() > ctx.today:

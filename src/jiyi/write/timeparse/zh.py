@@ -35,7 +35,7 @@ from jiyi.write.timeparse.spans import (
 
 _N = r"(?:\d{1,4}|[零〇一二两三四五六七八九十百]{1,4})"
 _REL = r"(?P<pre>上上个?|下下个?|上个|下个|这个|上|下|这|本)"
-_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 7,
+ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 7,
        "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
 _REL_WEEKS = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0,
               "下": 1, "下个": 1, "下下": 2, "下下个": 2}
@@ -79,7 +79,7 @@ def _zh_week(m: re.Match[str], c: Ctx) -> Res:
     monday = _week_of(c, pre)
     if wd is None:
         return Res(*days_span(monday, monday + timedelta(days=6)), "week")
-    i = _WD[wd]
+    i = ZH_WEEKDAYS[wd]
     first = monday + timedelta(days=5 if i == 7 else i)
     bare = pre is None and c.anchor_day is None
     if bare and first > c.today and _zh_past_after(c.text, m.end()):
@@ -125,7 +125,7 @@ def _zh_rel_month(m: re.Match[str], c: Ctx) -> Res | None:
 
 def _zh_nth_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     """这个月第二个周六, 下个月的第一个星期一, 11月最后一个周五."""
-    wd = _WD[group(m, "wd")]
+    wd = ZH_WEEKDAYS[group(m, "wd")]
     if mo_said := maybe_group(m, "m"):
         mo = cn_to_int(mo_said)
         if not 1 <= mo <= 12:
