@@ -184,9 +184,9 @@ def lost_names(text: str, lang: str) -> tuple[str, ...]:
 
     out = []
     for clause in _ZH_CUT.split(standard_zh(text)):
-        change = change_of(clause, lang)
-        m = _ZH_TAKEN_BY.match(clause)
-        if change is None or change.cls not in ("lose", "sell") or m is None or _anothers(clause, lang):
+        m = _ZH_TAKEN_BY.match(clause)  # (the cheap test first: this runs for every turn with no ending word)
+        if m is None or (change := change_of(clause, lang)) is None or change.cls not in ("lose", "sell") \
+                or _anothers(clause, lang):
             continue
         if m.group("t") not in _ZH_GENERIC and not re.search(r"[我你他她它们]", m.group("t")):
             out.append(m.group("t"))

@@ -190,31 +190,25 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     """(name, where it ends in ``text``) when ``text`` opens with a person the lexical analyser names in ``said``
     (the clause as said, its time words kept: 老贺今天肾结石犯了), maybe after the group they are of
     (我们组老贺…): the clause is about them."""
+    from jiyi.extractors.rules.zh import tagged_as_place
     from jiyi.text.lexical import tagged
     from jiyi.text.topics import change_of
 
-    if (change := change_of(said, "zh")) is not None and change.cls in ("lose", "sell"):
-        return None  # 豆豆昨晚走了: a name that is lost or given away may be a pet's; the ending logic knows whose
     group, heard = _ZH_OUR_GROUP.match(text), _ZH_OUR_GROUP.match(said)
     start = group.end() if group else 0
     words = tagged(said[heard.end() if heard else 0:][:16])
     if not words or words[0][1] != "PER" or not name_ok_zh(name := words[0][0]) or not text.startswith(name, start):
         return None
-    if _is_place_word(name) or (len(words) > 1 and words[1][0] in _HERE_THERE):
+    if tagged_as_place(name) or (len(words) > 1 and words[1][0] in _HERE_THERE):
         return None  # 郑东这边一个单间一千八: a place the analyser took for a name
+    if (change := change_of(said, "zh")) is not None and change.cls in ("lose", "sell"):
+        return None  # 豆豆昨晚走了: a name that is lost or given away may be a pet's; the ending logic knows whose
     return name, start + len(name)
 
 
 #: what follows a place, never a person: 郑东这边 / 滨江那里 / 涧西附近
 _HERE_THERE = frozenset({"这边", "那边", "这里", "那里", "这儿", "那儿", "附近", "一带", "周边"})
 
-
-def _is_place_word(word: str) -> bool:
-    """Does the second analyser (jieba) hold ``word`` for a place (郑东, 滨江)?"""
-    from jiyi.text import zh
-
-    tags = zh.pos_tags(word)
-    return bool(tags) and all(flag == "ns" for _, flag in tags)
 
 
 def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:

@@ -68,13 +68,17 @@ def _as_if_said(rest: str, lang: str) -> str:
     return first_person("User's " + rest[poss.end():] if poss else "User " + rest, "en")
 
 
+#: the speaker named in what is said of someone else: the two of them, not the person alone
+_SPEAKER_IN = re.compile(r"[我俺咱]|(?i:\b(?:me|my|mine|us|our)\b)")
+
+
 def person_facts(work: MessageExtraction, rest: str, who: str, name: str | None) -> list[Draft]:
     """The fact patterns on ``rest`` (the clause after the person), re-keyed to ``who``.
 
     ``name`` replaces 用户/User in the content when given (小明住在杭州); without one the
     caller keeps its own wording (用户的妈妈住在杭州).
     """
-    if re.search(r"[我俺咱]|(?i:\b(?:me|my|mine|us|our)\b)", rest):
+    if _SPEAKER_IN.search(rest):
         return []  # 我妈叫我小林 / 小李是我同事: about the two of them, not an attribute of the person
     said = _as_if_said(rest, work.lang)
     if work.lang == "zh":
@@ -112,7 +116,7 @@ def named_person(work: MessageExtraction, c: Clause) -> list[Draft]:
     if c.person is None or c.question:
         return []
     found = person_facts(work, c.body, c.person, c.person)
-    if found or change_of(c.body, work.lang) is None or re.search(r"[我俺咱]|(?i:\b(?:me|my|us|our)\b)", c.body):
+    if found or _SPEAKER_IN.search(c.body) or change_of(c.body, work.lang) is None:
         return found
     said = tidy_zh(c.person + c.body) if work.lang == "zh" else f"{c.person} {c.body.strip()}"
     return [fact(said, None, c.person, kind=Kind.RELATION, importance=0.6, confidence=0.8)]

@@ -130,8 +130,11 @@ def _clean_place(v: str) -> str | None:
 
 def _is_place(word: str) -> bool:
     """Is ``word`` a place rather than an organisation (上海 vs 腾讯)?"""
-    if _PLACE_SUFFIX.search(word):
-        return True
+    return bool(_PLACE_SUFFIX.search(word)) or tagged_as_place(word)
+
+
+def tagged_as_place(word: str) -> bool:
+    """Does jieba tag every part of ``word`` a place (郑东, 滨江)?"""
     tags = zh.pos_tags(word)
     return len(tags) >= 1 and all(flag == "ns" for _, flag in tags)
 
