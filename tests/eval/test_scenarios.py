@@ -353,3 +353,21 @@ def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked
     probes = [p for s in f.scenarios for p in s.probes]
     assert len(f.scenarios) == histories and len(probes) == asked
     assert sum(any("\u4e00" <= ch <= "\u9fff" for ch in p.query) for p in probes) / len(probes) >= 0.6
+
+
+def test_a_message_the_engine_refuses_is_left_out_and_counted() -> None:
+    """A display name too long is refused by the engine (as any client would be told); the history goes on."""
+    data = copy.deepcopy(MINI)
+    messages = data["scenarios"][0]["sessions"][0]["messages"]
+    messages.insert(1, {"role": "user", "name": "x" * 80, "content": "我在宁波的一家外贸公司上班"})
+    data["scenarios"][0]["probes"] = [
+        {"id": "kept", "category": "profile", "user": "ana", "at": f"2026-11-05T12:00:00{CN}",
+         "query": "Zorblax Quintet", "block": {"include": ["zorblax quintet"]}},
+        {"id": "refused", "category": "profile", "user": "ana", "at": f"2026-11-05T12:00:00{CN}",
+         "query": "外贸公司", "block": {"exclude": ["宁波"]}},
+    ]
+    report = run_scenarios(parse_scenarios(data))
+    assert report.rejected == 1
+    assert report.messages == 5
+    assert all(r.passed for r in report.results), format_report(report)
+    assert "1 refused as invalid" in format_report(report)

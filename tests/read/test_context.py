@@ -129,3 +129,10 @@ def test_a_plain_list_drops_turns_its_memories_came_from() -> None:
     fact = Hit(turn.record.replace(id="f1", kind=Kind.FACT, content="用户住在杭州"), 0.9, {})
     out = build_context_block([fact, turn], budget_tokens=400, count_tokens=count_tokens, lang="zh")
     assert "用户住在杭州" in out and "我住在杭州" not in out
+
+
+def test_a_relatives_fact_opens_with_the_relative_and_a_turn_is_quoted_as_said() -> None:
+    fact = render_line(hit("用户的妈妈有糖尿病", Kind.RELATION), "zh")
+    turn = render_line(hit("用户的妈妈有糖尿病", Kind.EPISODE, speaker="小林"), "zh")
+    assert fact.startswith("- 妈妈有糖尿病（用户的妈妈）")
+    assert turn.startswith("- 小林: 用户的妈妈有糖尿病")

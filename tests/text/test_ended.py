@@ -112,3 +112,21 @@ def test_what_a_doctor_told_the_speaker_to_stop_is_over(text: str, terms: tuple[
 ])
 def test_a_thing_taken_away_is_named_by_what_is_said_first(text: str, names: tuple[str, ...]) -> None:
     assert lost_names(text, "zh") == names
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("书法练了一个月 手腕疼 不练了", "书法"),  # the thing fronted before the same verb
+    ("围棋我下了半年 太烧脑 不下了", "围棋"),
+    ("学了五节萨克斯 邻居投诉 不学了", "萨克斯"),  # … or after it
+    ("吉他弹了两年 没意思 不弹了", "吉他"),  # 吉他 is no 他: the speaker's own
+])
+def test_a_bare_no_longer_takes_the_thing_its_verb_had_earlier_in_the_turn(text: str, term: str) -> None:
+    assert term in ended_terms(text, "zh")
+
+
+@pytest.mark.parametrize("text", [
+    "今天加班到十点 不学了",  # no earlier 学
+    "他学了萨克斯 不学了",  # someone else's
+])
+def test_a_bare_no_longer_with_no_thing_of_the_speakers_ends_nothing(text: str) -> None:
+    assert ended_terms(text, "zh") == ()

@@ -108,3 +108,45 @@ def test_a_name_taken_away_ends_the_turns_that_name_it(mem: Memory, clock: Froze
     episodes = turns(mem)
     assert episodes["我家团子又在沙发上睡了一下午"].get(ENDED_KEY), episodes
     assert not episodes["团子只好让我姑姑接走了 她家有院子"].get(ENDED_KEY)
+
+
+def memories(mem: Memory, user: str = "u") -> dict[str, dict[str, object]]:
+    return {r.content: r.metadata for r in mem.get_all(user_id=user, status=None) if r.kind is not Kind.EPISODE}
+
+
+def ended_memories_saying(mem: Memory, word: str) -> list[bool]:
+    return [bool(meta.get(ENDED_KEY)) for content, meta in memories(mem).items() if word in content]
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_what_the_speaker_said_on_with_the_bot_ends_with_the_thing(mem: Memory, clock: FrozenClock,
+                                                                  batched: bool) -> None:
+    """The bot took the talk on (it names the thing) and the speaker answered: the answer is the thing's too."""
+    talk = [{"role": "user", "content": "间歇性断食第二周了 掉了三斤", "id": "t1"},
+            {"role": "assistant", "content": "不错！断食期间记得多喝水。", "id": "t2"},
+            {"role": "user", "content": "对 每天只吃两顿", "id": "t3"}]
+    later = [{"role": "user", "content": "断食不搞了 太饿了", "id": "t4"}]
+    if batched:
+        mem.add([*talk, *later], user_id="u", sync=True)
+    else:
+        mem.add(talk, user_id="u", sync=True)
+        clock.set(clock.now() + timedelta(days=20))
+        mem.add(later, user_id="u", sync=True)
+    assert turns(mem)["对 每天只吃两顿"].get(ENDED_KEY)
+    assert ended_memories_saying(mem, "两顿") and all(ended_memories_saying(mem, "两顿"))
+
+
+def test_a_reply_the_bot_did_not_lead_into_stays(mem: Memory, clock: FrozenClock) -> None:
+    mem.add([{"role": "user", "content": "间歇性断食第二周了 掉了三斤", "id": "t1"},
+             {"role": "assistant", "content": "不错！记得多喝水。", "id": "t2"},
+             {"role": "user", "content": "对 每天只吃两顿", "id": "t3"}], user_id="u", sync=True)
+    clock.set(clock.now() + timedelta(days=20))
+    mem.add([{"role": "user", "content": "断食不搞了 太饿了", "id": "t4"}], user_id="u", sync=True)
+    assert not turns(mem)["对 每天只吃两顿"].get(ENDED_KEY)
+
+
+def test_what_a_turn_said_beside_the_thing_ends_with_it_but_not_a_keyed_fact(mem: Memory,
+                                                                             clock: FrozenClock) -> None:
+    say(mem, clock, "最近报了个陶艺班 每周日上午上课 我在南京上班", "陶艺学了三节 手太笨了 不学了")
+    assert ended_memories_saying(mem, "周日") and all(ended_memories_saying(mem, "周日"))
+    assert not any(ended_memories_saying(mem, "南京"))

@@ -58,6 +58,9 @@ CHANGES = [
     ("partner", "My fiancée is Noor", "WE'RE MARRIED", "fiancée", "MARRIED"),
     ("partner", "我男朋友叫阿泽", "我们上周五领证了！！", "男朋友", "领证"),
     ("partner", "我男朋友阿泽是做西餐的 在一家餐厅当主厨", "我们上周五领证了！！", "西餐", "领证"),  # a person slot
+    ("partner", "my fiance is Bastian, he's a baker", "we did it!! married 🥂", "fiance is Bastian", "married"),
+    ("partner", "my girlfriend is Ilse", "i married ilse on saturday, tiny ceremony", "girlfriend is Ilse", "ceremony"),
+    ("partner", "我女朋友叫苏苒", "昨天结婚了 累到不想说话", "女朋友", "结婚"),
     # a breakup in other words
     ("partner", "我男朋友叫顾远", "我跟他已经没在一起了", "顾远", "没在一起"),
     ("partner", "我女朋友叫林夏", "我们俩分道扬镳了", "林夏", "分道扬镳"),

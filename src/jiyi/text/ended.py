@@ -98,7 +98,7 @@ _ZH_NOT_AN_END = _P(r"^(?:不了|不掉|不成|不动)")
 _ZH_DENIED = _P(r"(?:没|没有|别|未|不想|不会|不能|不要|还没)$")
 _EN_DENIED = _P(r"(?i)\b(?:not|never|n't|won't|can't|cannot|couldn't|don't|didn't|doesn't|wouldn't|to)\s+(?:\w+\s+)?$")
 #: someone else is the subject of the clause before the word of ending
-_ZH_OTHER = _P(r"(?:他|她|它|他们|她们|朋友|同事|室友|闺蜜|哥们|老公|老婆|男朋友|女朋友|对象|我妈|我爸|妈妈|爸爸|"
+_ZH_OTHER = _P(r"(?:(?<![吉其])他|她|(?<!其)它|他们|她们|朋友|同事|室友|闺蜜|哥们|老公|老婆|男朋友|女朋友|对象|我妈|我爸|妈妈|爸爸|"
                r"我哥|我姐|我弟|我妹|哥哥|姐姐|弟弟|妹妹|儿子|女儿|老板|领导)")
 _EN_OTHER = _P(r"(?i)\b(?:he|she|they|his|her|their|my\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mum|mother|dad|"
                r"father|parents?|wife|husband|partner|boyfriend|girlfriend|roommate|flatmate|colleague|coworker|"
@@ -136,9 +136,46 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
-        for term in _content_words(clause, lang, m):
+        for term in _content_words(clause, lang, m) or _done_earlier(text, clause, m, lang):
             out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
     return tuple(out)
+
+
+#: a bare "no longer V" (不学了, 不去了, 不再练了): the verb, its object left out
+_ZH_BARE_END = _P(r"^(?:不再|没再|不)(?P<v>[\u4e00-\u9fff])了?$")
+_ZH_THING_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
+#: what may stand between a fronted thing and its verb (尤克里里我已经学了), and between a verb and its
+#: thing (学了四节尤克里里)
+_ZH_BEFORE_VERB_TAGS = frozenset({"r", "d"})
+_ZH_AFTER_VERB_TAGS = frozenset({"u", "m", "q", "TIME"})
+
+
+def _done_earlier(text: str, clause: str, m: re.Match[str], lang: str) -> list[str]:
+    """What a bare "不学了" ends, when the turn said the same verb with its thing before it: "尤克里里学了四节
+    手指疼得要命 不学了" ends 尤克里里. The dropped object is the one that verb had in the same turn."""
+    bare = _ZH_BARE_END.match(m.group(0)) if lang == "zh" else None
+    if bare is None:
+        return []
+    from jiyi.text.lexical import tagged
+
+    standard = standard_zh(text)
+    tokens = list(tagged(standard[:max(0, standard.rfind(clause))]))
+    verb = next((i for i in range(len(tokens) - 1, -1, -1)
+                 if tokens[i][1] == "v" and tokens[i][0].startswith(bare.group("v"))), None)
+    if verb is None:
+        return []
+    for step, between in ((-1, _ZH_BEFORE_VERB_TAGS), (1, _ZH_AFTER_VERB_TAGS)):
+        j = verb + step
+        while 0 <= j < len(tokens) and tokens[j][1] in between:
+            j += step
+        thing: list[str] = []
+        while 0 <= j < len(tokens) and tokens[j][1] in _ZH_THING_TAGS:
+            thing.append(tokens[j][0])
+            j += step
+        word = "".join(reversed(thing) if step == -1 else thing)
+        if len(word) >= 2 and word not in _ZH_GENERIC:
+            return [word]
+    return []
 
 
 #: the place, pass or class of an activity, after its name: 游泳馆 / 健身卡 / 瑜伽课 / 篮球场 / 舞蹈班

@@ -178,9 +178,9 @@ _CLASSES: tuple[_Class, ...] = (
            ("vehicle",), "from"),
     _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:红本本|小红本|结婚证)(?:到手|领了|拿到了?|领到了?)|"
                             r"民政局[^。！？!?]{0,12}?(?:本本|证)(?:到手|领了|拿到)|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
-                            r"^(?:用户[：:]?)?结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
+                            r"^(?:用户[：:]?)?(?:今天|昨天|前天|上周|上个月|终于|正式|已经|也|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])*结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
                          _P(r"(?i)\b(?:got|just\s+got|getting)\s+married\b|\bwe'?re\s+(?:officially\s+)?married\b|"
-                            r"\bjust\s+married\b|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
+                            r"\bjust\s+married\b|(?<!\bif\s)\b(?:i|we|user)\s+(?:just\s+|finally\s+|officially\s+)?married\b(?!\s+to\b)(?![^.!?]*\?)|^[^\w?？]*(?:we\s+did\s+it[^\w?？]*)?married[^\w?？]*$|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
                             r"\bofficially\s+(?:a\s+)?(?:husband|wife|mrs?\.?)\b|\bmrs\.?\s+(?:\w+\s+)?now\b|"
                             r"\bsigned\b.{0,30}?\bat\s+the\s+(?:registry|registry\s+office|courthouse|city\s+hall)\b")),
            ("partner",), "to"),

@@ -119,6 +119,40 @@ def _earlier_own(rec: MemoryRecord, turn: MemoryRecord) -> bool:
                  or (rec.valid_from or rec.created_at) <= (turn.valid_from or turn.created_at)))
 
 
+#: how soon after a turn the bot's answer and the speaker's reply to it carry the same thread on
+THREAD_MINUTES = 15
+
+
+def carried_on(turn: MemoryRecord, after: Sequence[MemoryRecord], term: str) -> list[MemoryRecord]:
+    """The speaker's reply that carries on ``turn``'s talk of ``term``: the bot's next turn names it too, and the
+    speaker answers right after ("生酮第三周 瘦了四斤" → "生酮期间注意补充电解质" → "嗯嗯 米饭面条一口不碰": the
+    rice is the diet's). ``after`` holds the conversation's turns from ``turn`` on; each turn names the one before
+    it (``metadata["prev_id"]``), else their times give the order."""
+    answer, reply = _next(turn, after), None
+    if answer is not None and answer.metadata.get("role") == "assistant" and says(answer.content, term):
+        reply = _next(answer, after)
+    if reply is None or reply.metadata.get("role") == "assistant" or (reply.speaker or None) != (turn.speaker or None):
+        return []
+    return [reply] if (reply.created_at - turn.created_at).total_seconds() <= THREAD_MINUTES * 60 else []
+
+
+def _next(turn: MemoryRecord, after: Sequence[MemoryRecord]) -> MemoryRecord | None:
+    """The turn right after ``turn`` among ``after``."""
+    linked = [t for t in after if t.metadata.get("prev_id") in turn.source_ids]
+    if linked or turn.metadata.get("prev_id") or any(t.metadata.get("prev_id") for t in after):
+        return linked[0] if linked else None
+    later = [t for t in after if t.created_at >= turn.created_at and t.id != turn.id]
+    return min(later, key=lambda t: t.created_at, default=None)
+
+
+def said_alongside(rec: MemoryRecord) -> bool:
+    """Is ``rec`` a memory that ends with the thing its turn was about: the speaker's own unkeyed statement
+    ("用户每周六下午上课" beside "报了个尤克里里班"), not a keyed fact (a city, a job, an allergy holds on its
+    own), nor someone else's, nor an event with its own day?"""
+    return (rec.kind in (Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE) and rec.slot is None
+            and not rec.content.startswith(("用户的", "User's", "user's")) and not rec.metadata.get(ENDED_KEY))
+
+
 def marked(rec: MemoryRecord, ending: Ending) -> MemoryRecord:
     """``rec`` marked as ended by ``ending``'s turn."""
     return rec.replace(metadata={**rec.metadata, ENDED_KEY: ending.turn.id})

@@ -12,7 +12,7 @@ import dataclasses
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,7 +41,17 @@ from jiyi.text.tokens import keywords_text
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
-from jiyi.write.endings import PER_KIND, PER_TERM, Ending, ended_by, endings, marked
+from jiyi.write.endings import (
+    PER_KIND,
+    PER_TERM,
+    THREAD_MINUTES,
+    Ending,
+    carried_on,
+    ended_by,
+    endings,
+    marked,
+    said_alongside,
+)
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.judge import Judge, judged_decision, judged_ending
 from jiyi.write.normalize import normalize_candidates
@@ -285,7 +295,7 @@ def build_changes(
         log.debug("resolve %s %r → %s (%s)", cand.kind.value, cand.content, decision.event.value, decision.reason)
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
-    resolver.mark_ended(said_over)
+    resolver.mark_ended(said_over, [d.record for d in drafts])
     for rec, vec, read_at in resolver.final_records():
         kw = index_keywords(rec) if vec is not None else None
         changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw,
@@ -324,6 +334,9 @@ def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending])
         for term in ending.terms:
             for rec in ended_by(ending, term, before):
                 records[rec.id] = marked(rec, ending)
+                for reply in carried_on(rec, before, term):  # the speaker's answer when the bot took the talk on
+                    if not reply.metadata.get(ENDED_KEY):
+                        records[reply.id] = marked(reply, ending)
     return [d if records[d.record.id] is d.record else dataclasses.replace(d, record=records[d.record.id])
             for d in drafts]
 
@@ -403,11 +416,13 @@ class _BatchResolver:
             old = events[ev.id]
             self.records[ev.id] = old.replace(metadata={**old.metadata, ENDED_KEY: new_id}, updated_at=self.now)
 
-    def mark_ended(self, found: Sequence[Ending]) -> None:
+    def mark_ended(self, found: Sequence[Ending], batch: Sequence[MemoryRecord] = ()) -> None:
         """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after
-        "我每日下昼都要饮一杯奶茶") are marked so (write/endings.py); a block shows them as past."""
+        "我每日下昼都要饮一杯奶茶") are marked so (write/endings.py); a block shows them as past. ``batch`` are
+        this write's turns, those a turn of it ended already marked: what was said with them ends too."""
         newest: list[MemoryRecord] | None = None  # listed once, for the first term that names a kind
         for ending in found:
+            self._mark_said_alongside([t for t in batch if t.metadata.get(ENDED_KEY) == ending.turn.id], None, ending)
             for term in ending.terms:
                 stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
                 if kinds_of(term):  # 戒咖啡: the turns of 美式 and "flat whites" too
@@ -416,10 +431,37 @@ class _BatchResolver:
                     stored += newest
                 pool = {r.id: self.records.get(r.id, r) for r in stored}
                 pool.update((i, r) for i, r in self.records.items() if i not in pool)
-                for rec in ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE]):
+                ended = ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE])
+                for rec in ended:
                     self.records[rec.id] = marked(rec, ending)
                     if rec.kind is not Kind.EPISODE and declines(ending.turn.content):
                         self._restore_replaced_by(rec, ending)
+                self._mark_said_alongside([r for r in ended if r.kind is Kind.EPISODE], term, ending)
+
+    def _mark_said_alongside(self, turns: Sequence[MemoryRecord], term: str | None, ending: Ending) -> None:
+        """What was said with the ended thing ends with it: the other statements of its turns ("报了个尤克里里班
+        每周六下午上课") and, for stored turns (``term`` given), the speaker's reply when the bot carried the talk
+        on (write/endings.py; a batch's own replies are marked with its turns, :func:`_ended_in_batch`)."""
+        threads = list(turns)
+        for turn in turns if term else ():
+            window = RecordFilter(kinds=(Kind.EPISODE,), session_id=turn.session_id,
+                                  created_after=turn.created_at - timedelta(seconds=1),
+                                  created_before=turn.created_at + timedelta(minutes=THREAD_MINUTES))
+            after = sorted(self._read(self.ctx.store.list(self.scope, window, 12)), key=lambda r: r.created_at)
+            for reply in carried_on(turn, after, term):
+                if reply.id != ending.turn.id and reply.status is Status.ACTIVE and not reply.metadata.get(ENDED_KEY):
+                    self.records[reply.id] = marked(self.records.get(reply.id, reply), ending)
+                    threads.append(reply)
+        sources = {s for t in threads for s in t.source_ids}
+        if not sources:
+            return
+        found = self.ctx.store.find_by_sources(self.scope, list(sources))
+        told = {r.id: r for r in self._read(r for rs in found.values() for r in rs)}
+        told.update((i, r) for i, r in self.records.items() if sources & set(r.source_ids))
+        for rec in told.values():
+            rec = self.records.get(rec.id, rec)
+            if rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec):
+                self.records[rec.id] = marked(rec, ending)
 
     def _restore_replaced_by(self, declined: MemoryRecord, ending: Ending) -> None:
         """A change the speaker then turned down ("拿到了青檬的offer 下个月入职" → "青檬那边我不去了 还是留在现在这家")

@@ -61,6 +61,7 @@ class ScenarioReport:
     scenarios: int = 0
     results: list[ProbeResult] = field(default_factory=list)
     messages: int = 0
+    rejected: int = 0  # messages the engine refused as invalid (a bot gets the error and chats on)
     ingest_seconds: float = 0.0
     setup_seconds: float = 0.0
 
@@ -83,7 +84,7 @@ class ScenarioReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.name, "scenarios": self.scenarios, "probes": len(self.results),
-                "messages": self.messages, "ingest_seconds": round(self.ingest_seconds, 2),
+                "messages": self.messages, "rejected": self.rejected, "ingest_seconds": round(self.ingest_seconds, 2),
                 "overall": self.overall.to_dict(),
                 "categories": {c: r.to_dict() for c, r in self.by_category().items()},
                 "languages": {lang: r.to_dict() for lang, r in self.by_language().items()},
@@ -107,7 +108,8 @@ def _row(label: str, rate: Rate) -> str:
 def format_report(report: ScenarioReport, *, show_blocks: bool = True) -> str:
     """Plain text: the table first, then each failing probe with its reasons and the block it got."""
     lines = [(f"scenarios: {report.name} — {report.scenarios} scenarios, {len(report.results)} probes, "
-              f"{report.messages} messages ingested in {report.ingest_seconds:.1f} s"), "",
+              f"{report.messages} messages ingested in {report.ingest_seconds:.1f} s"
+              + (f", {report.rejected} refused as invalid" if report.rejected else "")), "",
              f"  {'category':<12} {'passed':>9} {'rate':>7}"]
     lines += [_row(c, r) for c, r in report.by_category().items()]
     lines += [_row(f"[{lang}]", r) for lang, r in report.by_language().items()]

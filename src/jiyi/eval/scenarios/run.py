@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.clock import FrozenClock
+from jiyi.errors import InvalidInput
 from jiyi.eval.scenarios.format import (
     Probe,
     Scenario,
@@ -112,26 +113,39 @@ def run_scenario(scenario: Scenario, probes: Iterable[Probe], config: Mapping[st
                 due = [m for m in pending if m.timestamp <= probe.at]
                 pending = pending[len(due):]
                 t0 = time.perf_counter()
-                ingest(mem, clock, due, groups)
+                refused = ingest(mem, clock, due, groups)
                 if report is not None:
                     report.ingest_seconds += time.perf_counter() - t0
-                    report.messages += len(due)
+                    report.messages += len(due) - refused
+                    report.rejected += refused
                 clock.set(probe.at)
                 results[index] = ask(mem, scenario.id, probe, past_markers, use_recent=use_recent)
     return [results[i] for i in sorted(results)]
 
 
 def ingest(mem: Memory, clock: FrozenClock, messages: Sequence[ScenarioMessage],
-           groups: Collection[str | None] | None = None) -> None:
+           groups: Collection[str | None] | None = None) -> int:
     """Consecutive messages of one user in one session form one ``add``, at its last message's time.
 
     A session in ``groups`` (default: those of ``messages`` with several users) is a group chat
-    stored per sender, added with ``group=True``."""
+    stored per sender, added with ``group=True``. A batch the engine refuses as invalid (a display
+    name too long, say) is added message by message, and those it refuses are left out, as a bot
+    that got the error would chat on: how many were, is returned."""
     groups = group_chats(messages) if groups is None else groups
+    refused = 0
     for batch in _batches(messages):
         clock.set(batch[-1].timestamp)
-        mem.add([_as_message(m) for m in batch], user_id=batch[0].user, session_id=batch[0].session, sync=True,
-                group=batch[0].session in groups)
+        options = {"user_id": batch[0].user, "session_id": batch[0].session, "sync": True,
+                   "group": batch[0].session in groups}
+        try:
+            mem.add([_as_message(m) for m in batch], **options)
+        except InvalidInput:
+            for m in batch:
+                try:
+                    mem.add([_as_message(m)], **options)
+                except InvalidInput:
+                    refused += 1
+    return refused
 
 
 def group_chats(messages: Sequence[ScenarioMessage]) -> set[str | None]:

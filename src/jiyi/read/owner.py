@@ -1,0 +1,41 @@
+"""A memory about someone in the user's life reads with that person first.
+
+Stored, a relative's fact names the user as its owner: "用户的妈妈有糖尿病", "User's sister Mia
+is a nurse". Rendered that way, the line opens with 用户 / User, the word every other line
+about the user opens with, and a reader who skims (a model, or a rule looking for what the
+user has) can take the condition for the user's own. In the block the person leads and the
+owner follows in brackets:
+
+- "用户的妈妈有糖尿病" → "妈妈有糖尿病（用户的妈妈）"
+- "用户的姐温苒在绍兴当护士" → "姐温苒在绍兴当护士（用户的姐）"
+- "User's sister Mia is a nurse" → "Sister Mia is a nurse (the user's sister)"
+
+Only people lead this way. A pet's line ("用户的猫叫团子") stays the user's: the user has the
+cat. The stored text never changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.text.relations import REL_EN, REL_ZH, alternation
+
+_PEOPLE_ZH = alternation([w for w, (_, gender) in REL_ZH.items() if gender != "p"])
+_PEOPLE_EN = alternation([w for w, (_, gender) in REL_EN.items() if gender != "p" and not w.endswith("'s")])
+_OWNED_ZH = re.compile(rf"^用户的(?P<rel>{_PEOPLE_ZH})(?P<rest>.+)$")
+_OWNED_EN = re.compile(rf"^(?:the )?user's (?P<rel>{_PEOPLE_EN})\b(?P<rest>.+)$", re.IGNORECASE)
+#: the relation word going on into another word: 用户的朋友圈, 用户的同学会, 用户的哥们, 用户的妹子
+_ZH_WORD_GOES_ON = re.compile(r"^[们子圈会娘]")
+
+
+def person_first(text: str) -> str:
+    """``text`` led by the person it is about, when it opens with the user's relative; else unchanged."""
+    m = _OWNED_ZH.match(text)
+    if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
+        rel = m.group("rel")
+        return f"{rel}{m.group('rest')}（用户的{rel}）"
+    m = _OWNED_EN.match(text)
+    if m:
+        rel = m.group("rel")
+        return f"{rel[:1].upper()}{rel[1:]}{m.group('rest')} (the user's {rel.lower()})"
+    return text
