@@ -346,7 +346,8 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
                                                         ("blind4a", 15, 89), ("blind4b", 16, 90),
                                                         ("blind5a", 14, 89), ("blind5b", 15, 92),
                                                         ("blind6a", 17, 88), ("blind6b", 18, 90),
-                                                        ("blind7a", 14, 92), ("blind7b", 15, 87)])
+                                                        ("blind7a", 14, 92), ("blind7b", 15, 87),
+                                                        ("blind8a", 15, 92), ("blind8b", 15, 88)])
 def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked: int) -> None:
     """Each written blind from a category brief (no code, no dev file seen); kept as regression files."""
     f = load_scenarios(name)
