@@ -63,7 +63,9 @@ def test_a_relatives_facts_are_keyed_to_them(text: str, slot: str) -> None:
     assert not any((c.slot or "").startswith(("user/", "pref/")) for c in run(text))
 
 
-@pytest.mark.parametrize("text", ["我家猫三岁了", "我家狗狗今年五岁", "我同事三十岁了", "My cat is 3 years old"])
+@pytest.mark.parametrize("text", ["我家猫三岁了", "我家狗狗今年五岁", "我同事三十岁了", "My cat is 3 years old",
+                                  "下班就想回家 我家那只橘色胖猫 九岁了",  # counted and described, its age a clause later
+                                  "我那个发小 今年也三十了", "旺财昨天走了 十四岁 算喜丧"])
 def test_a_pets_or_an_unnamed_colleagues_age_is_not_the_users(text: str) -> None:
     cands = run(text)
     assert cands and not any((c.slot or "").startswith("user/") for c in cands), [(c.slot, c.content) for c in cands]
@@ -151,3 +153,22 @@ def test_a_change_in_a_named_persons_life_is_kept_as_theirs(text: str) -> None:
     assert any(c.kind is Kind.RELATION and c.content.startswith(text[:2]) for c in cands), \
         [(c.kind, c.content) for c in cands]
     assert not any(c.content.startswith("用户") for c in cands)
+
+
+@pytest.mark.parametrize("text", ["今年本命年 二十四岁了", "28岁"])
+def test_a_bare_age_after_nothing_about_anyone_else_is_the_speakers(text: str) -> None:
+    assert only(text, "user/age")
+
+
+@pytest.mark.parametrize(("asked", "reply", "slot"), [
+    ("哇 阿蕾是你同事吗？", "以前的同事 现在在苏州一家医院当护士", "person:阿蕾/job"),
+    ("What does Theo do?", "works at a bakery in soho, early shifts", "person:Theo/employer"),
+])
+def test_a_reply_to_the_bots_question_about_someone_is_about_them(asked: str, reply: str, slot: str) -> None:
+    cands = run(asked, reply, roles=("assistant", "user"))
+    assert any(c.slot == slot for c in cands) and not any((c.slot or "").startswith("user/") for c in cands), \
+        [(c.slot, c.content) for c in cands]
+
+
+def test_a_reply_that_says_i_is_the_users_own() -> None:
+    assert any(c.slot == "user/job" for c in run("阿蕾是你同事吗？", "对 我在苏州当护士", roles=("assistant", "user")))

@@ -150,3 +150,12 @@ def test_what_a_turn_said_beside_the_thing_ends_with_it_but_not_a_keyed_fact(mem
     say(mem, clock, "最近报了个陶艺班 每周日上午上课 我在南京上班", "陶艺学了三节 手太笨了 不学了")
     assert ended_memories_saying(mem, "周日") and all(ended_memories_saying(mem, "周日"))
     assert not any(ended_memories_saying(mem, "南京"))
+
+
+def test_what_the_user_said_in_a_group_chat_is_theirs_to_end_in_private(mem: Memory, clock: FrozenClock) -> None:
+    """In a group chat stored per sender the user's turns carry their group name; in private they carry none."""
+    mem.add([{"role": "user", "content": "我现在一天两杯冰美式 不喝不行", "name": "阿澈", "id": "g1"}],
+            user_id="u", session_id="team-group", group=True, sync=True)
+    clock.set(clock.now() + timedelta(days=10))
+    mem.add([{"role": "user", "content": "咖啡我戒了 心跳太快", "id": "p1"}], user_id="u", session_id="dm", sync=True)
+    assert turns(mem)["我现在一天两杯冰美式 不喝不行"].get(ENDED_KEY)

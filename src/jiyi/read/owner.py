@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 
-from jiyi.text.relations import REL_EN, REL_ZH, alternation
+from jiyi.text.relations import MORE_KIN_ZH, REL_EN, REL_ZH, alternation
 
-_PEOPLE_ZH = alternation([w for w, (_, gender) in REL_ZH.items() if gender != "p"])
+_PEOPLE_ZH = alternation([*(w for w, (_, gender) in REL_ZH.items() if gender != "p"), *MORE_KIN_ZH])
 _PEOPLE_EN = alternation([w for w, (_, gender) in REL_EN.items() if gender != "p" and not w.endswith("'s")])
-_OWNED_ZH = re.compile(rf"^用户的(?P<rel>{_PEOPLE_ZH})(?P<rest>.+)$")
+#: 用户的 or a counter (用户那个…), a few words that describe them (大学, 新), then who they are
+_OWNED_ZH = re.compile(rf"^用户(?:(?:的|家的|家)(?:(?:那|这)?(?:只|位|个))?|(?:那|这)(?:位|个))"
+                       rf"(?P<desc>[\u4e00-\u9fff]{{0,4}}?)(?P<rel>{_PEOPLE_ZH})(?P<rest>.+)$")
 _OWNED_EN = re.compile(rf"^(?:the )?user's (?P<rel>{_PEOPLE_EN})\b(?P<rest>.+)$", re.IGNORECASE)
 #: the relation word going on into another word: 用户的朋友圈, 用户的同学会, 用户的哥们, 用户的妹子
 _ZH_WORD_GOES_ON = re.compile(r"^[们子圈会娘]")
@@ -33,7 +35,7 @@ def person_first(text: str) -> str:
     m = _OWNED_ZH.match(text)
     if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
         rel = m.group("rel")
-        return f"{rel}{m.group('rest')}（用户的{rel}）"
+        return f"{m.group('desc')}{rel}{m.group('rest')}（用户的{rel}）"
     m = _OWNED_EN.match(text)
     if m:
         rel = m.group("rel")

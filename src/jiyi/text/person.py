@@ -26,6 +26,7 @@ _ZH_SUBST = (
     (re.compile(r"(?:我们俩|咱们俩|我俩|咱俩|俺俩)"), ZH_USER + "和对方"),  # 我俩分了: the user and the other one
     (re.compile(r"(?:我们|咱们|俺们)"), ZH_USER),
     (re.compile(rf"(?<!自)(?:我|俺)家(?:的)?(?=(?:{_ZH_REL_AFTER_WO.removesuffix('|家')}))"), ZH_USER + "的"),
+    (re.compile(r"(?<!自)(?:我|俺)家(?=(?:那|这)?(?:只|条|头|个|位))"), ZH_USER + "家"),  # 我家那只土狗
     (re.compile(rf"(?<!自)(?:我|俺)(?:的)?(?=(?:{_ZH_REL_AFTER_WO}))"), ZH_USER + "的"),
     (re.compile(r"(?<!自)(?:我|俺|本人)"), ZH_USER),
     (re.compile(r"(?:你们|您|你)"), "助手"),

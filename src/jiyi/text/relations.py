@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jiyi.text.wordlists import words
+from jiyi.text.wordlists import word_list, words
 
 #: word -> (key, gender); gender f/m/p(et)/"" decides what 她/他/它 can refer to
 REL_ZH: dict[str, tuple[str, str]] = {
@@ -20,6 +20,7 @@ REL_ZH: dict[str, tuple[str, str]] = {
     "媳妇儿": ("wife", "f"), "夫人": ("wife", "f"), "老公": ("husband", "m"), "丈夫": ("husband", "m"),
     "先生": ("husband", "m"), "爱人": ("spouse", ""), "女朋友": ("girlfriend", "f"), "女友": ("girlfriend", "f"),
     "男朋友": ("boyfriend", "m"), "男友": ("boyfriend", "m"), "对象": ("partner", ""),
+    "未婚夫": ("fiance", "m"), "未婚妻": ("fiance", "f"),
     "妈妈": ("mother", "f"), "妈": ("mother", "f"), "老妈": ("mother", "f"), "母亲": ("mother", "f"),
     "爸爸": ("father", "m"), "爸": ("father", "m"), "老爸": ("father", "m"), "父亲": ("father", "m"),
     "儿子": ("son", "m"), "女儿": ("daughter", "f"), "闺女": ("daughter", "f"),
@@ -52,6 +53,11 @@ REL_EN: dict[str, tuple[str, str]] = {
     "flatmate": ("roommate", ""), "housemate": ("roommate", ""), "classmate": ("classmate", ""),
     "buddy": ("friend", ""), "mate": ("friend", ""), "pal": ("friend", ""),
 }
+#: kin and people of a user's life beyond the relations lexicon: 我表哥对芒果过敏 is 表哥's allergy, never the user's
+MORE_KIN_ZH = word_list("表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 舅舅 舅妈 姑姑 姑父 姑妈 叔叔 婶婶 阿姨 姨妈 姨父 伯伯 伯父 伯母 "
+                "侄子 侄女 外甥女 外甥 岳父 岳母 丈母娘 公公 婆婆 嫂子 姐夫 妹夫 弟媳 孙子 孙女 外孙女 外孙 邻居 师傅 老师 "
+                "导师 同桌 舍友 组长 经理 客户 学生 徒弟 队友 网友 房东 房客 搭档 合伙人 未婚妻 未婚夫 前任 前女友 前男友 "
+                "继母 继父 干妈 干爹 老乡 学长 学姐 学弟 学妹 主管 下属 助理 医生 保姆")
 SINGLE_VALUED = frozenset({"wife", "husband", "spouse", "girlfriend", "boyfriend", "partner", "mother",
                            "father", "boss", "fiance"})
 PRONOUN_GENDER = {"她": "f", "他": "m", "它": "p", "she": "f", "he": "m", "it": "p"}

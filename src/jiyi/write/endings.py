@@ -16,7 +16,7 @@ many things to end one of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
@@ -89,11 +89,14 @@ def says(content: str, term: str) -> bool:
     return term in content
 
 
-def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord],
+             groups: Collection[str] = ()) -> list[MemoryRecord]:
     """Those of ``records`` that ``ending`` ends by ``term``: those that say the word (none when the speaker
-    says it too often to mean one thing), and those that name a thing of its kind (戒咖啡 ends "每天两杯美式")."""
+    says it too often to mean one thing), and those that name a thing of its kind (戒咖啡 ends "每天两杯美式").
+    ``groups`` are the user's group chats (stored per sender): what the user said there is their own, under
+    whatever name the group shows (write/groups.py)."""
     turn = ending.turn
-    own = [r for r in records if _earlier_own(r, turn)]
+    own = [r for r in records if _earlier_own(r, turn, groups)]
     said = [r for r in own if says(r.content, term)]
     if sum(r.kind is Kind.EPISODE for r in said) > COMMON_TURNS:
         said = []
@@ -109,11 +112,11 @@ def _ends_it(rec: MemoryRecord, term: str, kinds: frozenset[str]) -> bool:
     return term in said or bool(kinds and any(kinds & kinds_of(t) for t in said))
 
 
-def _earlier_own(rec: MemoryRecord, turn: MemoryRecord) -> bool:
+def _earlier_own(rec: MemoryRecord, turn: MemoryRecord, groups: Collection[str] = ()) -> bool:
     """Is ``rec`` the turn's speaker's (not the bot's), of another message, said before it (or with it: a
     batch's turns may share one time; the caller offers only those before it)?"""
     return (rec.kind is not Kind.SUMMARY and rec.metadata.get("role") != "assistant"
-            and (rec.speaker or None) == (turn.speaker or None)
+            and _speaker(rec, groups) == _speaker(turn, groups)
             and not set(rec.source_ids) & set(turn.source_ids)
             and (rec.created_at <= turn.created_at  # (a plan said before, for a day after: 下个月入职)
                  or (rec.valid_from or rec.created_at) <= (turn.valid_from or turn.created_at)))
@@ -151,6 +154,11 @@ def said_alongside(rec: MemoryRecord) -> bool:
     own), nor someone else's, nor an event with its own day?"""
     return (rec.kind in (Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE) and rec.slot is None
             and not rec.content.startswith(("用户的", "User's", "user's")) and not rec.metadata.get(ENDED_KEY))
+
+
+def _speaker(rec: MemoryRecord, groups: Collection[str]) -> str | None:
+    """Who said ``rec``: None for the user themselves, which they are in a group chat stored per sender."""
+    return None if rec.session_id in groups else (rec.speaker or None)
 
 
 def marked(rec: MemoryRecord, ending: Ending) -> MemoryRecord:

@@ -53,6 +53,7 @@ from jiyi.write.endings import (
     said_alongside,
 )
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
+from jiyi.write.groups import group_sessions
 from jiyi.write.judge import Judge, judged_decision, judged_ending
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.privacy import (
@@ -63,12 +64,14 @@ from jiyi.write.privacy import (
     split_forget_candidates,
     split_forget_messages,
 )
+from jiyi.write.reading import reading
 from jiyi.write.resolve import (
     Decision,
     earlier_turn,
     ended_slots,
     ends_mention,
     family_turns,
+    lang_of,
     over_names,
     resolvable_kinds,
     resolve_candidate,
@@ -77,6 +80,7 @@ from jiyi.write.resolve import (
     topic_change,
     topic_targets,
 )
+from jiyi.write.spouse import partner_name, with_spouse
 from jiyi.write.triggers import should_extract
 
 if TYPE_CHECKING:
@@ -341,6 +345,11 @@ def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending])
             for d in drafts]
 
 
+#: families whose turns tell more than the one thing a change ends: a move does not end what was said with the
+#: old city ("我住在苏州 每天跑步"), so their outdated turns end no statement made with them
+_KEYED_FAMILIES = frozenset({"residence", "employer", "partner", "phone", "email"})
+
+
 class _BatchResolver:
     """Resolves candidates one by one, seeing the effects of earlier ones in the same batch."""
 
@@ -351,6 +360,7 @@ class _BatchResolver:
         self.new_vectors: dict[str, np.ndarray] = {}
         self.history: list[Any] = []
         self._flt = RecordFilter(kinds=resolvable_kinds())
+        self.group_sessions: list[str] | None = None
 
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._similar(vec)
@@ -367,6 +377,11 @@ class _BatchResolver:
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.SUPERSEDE and cand.slot:
             decision = _said_before(decision, holders, self.now)
+        if change is not None and change.cls == "marry" and decision.is_new and ended:
+            decision = dataclasses.replace(decision, record=with_spouse(decision.record, self._partner_of(ended)))
+        if change is not None and change.families and decision.is_new:
+            said = reading(decision.record.content, change.cls, change.families[0], lang_of(decision.record))
+            decision = dataclasses.replace(decision, record=decision.record.replace(content=said))
         if decision.event is EventType.NONE:
             return decision
         self.records[decision.record.id] = decision.record
@@ -379,8 +394,18 @@ class _BatchResolver:
         self._mark_named_turns(cand, change, decision.record.id, ended)
         if change is not None:
             self._mark_family_turns(cand, change, decision.record.id)
+            if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES:
+                outdated = [r for r in self.records.values()
+                            if r.kind is Kind.EPISODE and r.metadata.get("outdated_by") == decision.record.id]
+                self._end_told_in(outdated, decision.record.id)
         self.history.extend(decision.history)
         return decision
+
+    def _partner_of(self, closed: Sequence[MemoryRecord]) -> str | None:
+        """The partner's name as the memories a wedding closes, or the turns they came from, give it."""
+        found = self.ctx.store.find_by_sources(self.scope, [s for r in closed for s in r.source_ids])
+        turns = [t.content for r in closed for sid in r.source_ids for t in found.get(sid, ()) if t.kind is Kind.EPISODE]
+        return partner_name([*(r.content for r in closed), *turns])
 
     def _mark_named_turns(self, cand: Candidate, change: Change | None, new_id: str,
                           closed: list[MemoryRecord]) -> None:
@@ -431,12 +456,19 @@ class _BatchResolver:
                     stored += newest
                 pool = {r.id: self.records.get(r.id, r) for r in stored}
                 pool.update((i, r) for i, r in self.records.items() if i not in pool)
-                ended = ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE])
+                ended = ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE],
+                                 self._groups())
                 for rec in ended:
                     self.records[rec.id] = marked(rec, ending)
                     if rec.kind is not Kind.EPISODE and declines(ending.turn.content):
                         self._restore_replaced_by(rec, ending)
                 self._mark_said_alongside([r for r in ended if r.kind is Kind.EPISODE], term, ending)
+
+    def _groups(self) -> list[str]:
+        """The user's group chats, read once per write (write/groups.py)."""
+        if self.group_sessions is None:
+            self.group_sessions = group_sessions(self.ctx.store, self.scope)
+        return self.group_sessions
 
     def _mark_said_alongside(self, turns: Sequence[MemoryRecord], term: str | None, ending: Ending) -> None:
         """What was said with the ended thing ends with it: the other statements of its turns ("报了个尤克里里班
@@ -452,7 +484,12 @@ class _BatchResolver:
                 if reply.id != ending.turn.id and reply.status is Status.ACTIVE and not reply.metadata.get(ENDED_KEY):
                     self.records[reply.id] = marked(self.records.get(reply.id, reply), ending)
                     threads.append(reply)
-        sources = {s for t in threads for s in t.source_ids}
+        self._end_told_in(threads, ending.turn.id)
+
+    def _end_told_in(self, turns: Sequence[MemoryRecord], by: str) -> None:
+        """The speaker's unkeyed statements made from ``turns`` (write/endings.py ``said_alongside``) are over,
+        ended by the turn or memory ``by``: "每晚收车都得整两口" with the turn a drink given up outdated."""
+        sources = {s for t in turns for s in t.source_ids}
         if not sources:
             return
         found = self.ctx.store.find_by_sources(self.scope, list(sources))
@@ -460,8 +497,8 @@ class _BatchResolver:
         told.update((i, r) for i, r in self.records.items() if sources & set(r.source_ids))
         for rec in told.values():
             rec = self.records.get(rec.id, rec)
-            if rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec):
-                self.records[rec.id] = marked(rec, ending)
+            if rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec) and rec.id != by:
+                self.records[rec.id] = rec.replace(metadata={**rec.metadata, ENDED_KEY: by}, updated_at=self.now)
 
     def _restore_replaced_by(self, declined: MemoryRecord, ending: Ending) -> None:
         """A change the speaker then turned down ("拿到了青檬的offer 下个月入职" → "青檬那边我不去了 还是留在现在这家")

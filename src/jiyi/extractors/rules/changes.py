@@ -169,6 +169,7 @@ def _slot_of(change: topics.Change | None, text: str, lang: str) -> str | None:
 
 def _said_by_user(text: str, lang: str) -> str:
     """``text`` with the user as its subject when it has none ("Got rid of my car" → "User: Got rid of…")."""
+    text = text.lstrip("，,、；;：: ")
     return text if text.startswith(("用户", "User")) else ("用户：" if lang == "zh" else "User: ") + text
 
 

@@ -17,6 +17,7 @@ from jiyi.text.person import tidy_zh
 from jiyi.text.relations import (
     EN_NAME_DENY,
     EN_REL_ADJ,
+    MORE_KIN_ZH,
     NAME_DENY,
     PRONOUN_GENDER,
     REL_EN,
@@ -119,13 +120,11 @@ def split_clauses(text: str, lang: str, spans: Sequence[TimeSpan]) -> list[Claus
 
 # ---------------------------------------------------------------- Chinese subjects
 
-#: kin and people of a user's life beyond the relations lexicon: 我表哥对芒果过敏 is 表哥's allergy, never the user's
-_MORE_KIN_ZH = word_list("表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 舅舅 舅妈 姑姑 姑父 姑妈 叔叔 婶婶 阿姨 姨妈 姨父 伯伯 伯父 伯母 "
-                "侄子 侄女 外甥女 外甥 岳父 岳母 丈母娘 公公 婆婆 嫂子 姐夫 妹夫 弟媳 孙子 孙女 外孙女 外孙 邻居 师傅 老师 "
-                "导师 同桌 舍友 组长 经理 客户 学生 徒弟 队友 网友 房东 房客 搭档 合伙人 未婚妻 未婚夫 前任 前女友 前男友 "
-                "继母 继父 干妈 干爹 老乡 学长 学姐 学弟 学妹 主管 下属 助理 医生 保姆")
-_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{alternation([*REL_ZH, *_MORE_KIN_ZH])})"
+_ZH_REL_START = re.compile(rf"^(?:(?:我|俺)(?:的|家)?(?P<rel>{alternation([*REL_ZH, *MORE_KIN_ZH])})"
                            rf"|(?P<bare>{alternation([w for w in REL_ZH if len(w) > 1 and w not in ('先生', '对象')])}))")
+#: a relative or a pet counted and described before its word: 我家那只黑色土狗 / 我那个大学同学 / 我家这位老爷子
+_ZH_COUNTED_REL = re.compile(rf"^(?:我|俺)(?:的|家的|家)?(?:那|这)?(?:只|条|头|位|个)[\u4e00-\u9fff]{{0,4}}?"
+                             rf"(?P<rel>{alternation([*REL_ZH, *MORE_KIN_ZH])})")
 ZH_SELF = re.compile(r"^(?:我们|咱们|我|本人|俺)")
 _ZH_REPORTED = re.compile(r"^(?:医生|大夫)(?:说|讲|告诉我)(?:我)?")
 _ZH_BOT = re.compile(r"^(?:你们|您|你|请你?|麻烦你?)")
@@ -206,6 +205,28 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     return name, start + len(name)
 
 
+#: the bot asking about someone by name: "Is Mia your sister?", "what does Mia do?", "how's Theo doing?"
+_EN_ASKED_ABOUT = re.compile(r"\b(?:is|was|does|did|has|where\s+does|what\s+does|how\s+is|how's|who's|who\s+is)\s+"
+                             r"(?P<n>[A-Z][a-z]+)\b(?!\s*[,']s\b)")
+_QUESTION_CUT = re.compile(r"(?<=[。！!.])\s*")
+
+
+def asked_about(question: str, lang: str) -> str | None:
+    """Whom the bot's last turn asks about by name ("萌萌是你朋友吗？", "what does Mia do?"), or None: the reply's
+    subjectless clauses tell of them ("大学室友 现在在深圳一家游戏公司做HR" is 萌萌's job, not the user's)."""
+    asking = [s for s in _QUESTION_CUT.split(question.strip()) if re.search(r"[?？]\s*$", s)]
+    if not asking:
+        return None
+    last = asking[-1]
+    if lang == "zh":  # the name opens the question or a part of it: "哇 阿蕾是你同事吗？", "小王，最近怎么样？"
+        for part in re.split(r"[\s，,]+", tidy_zh(last)):
+            if part and (lead := lead_person(part, part)):
+                return lead[0]
+        return None
+    m = _EN_ASKED_ABOUT.search(last)
+    return m.group("n") if m and name_ok_en(m.group("n")) else None
+
+
 #: what follows a place, never a person: 郑东这边 / 滨江那里 / 涧西附近
 _HERE_THERE = frozenset({"这边", "那边", "这里", "那里", "这儿", "那儿", "附近", "一带", "周边"})
 
@@ -217,6 +238,9 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
     if m := _ZH_REL_START.match(t):
         word = m.group("rel") or m.group("bare")
         c.subject, c.rel, c.body = "rel", word, t
+        return
+    if m := _ZH_COUNTED_REL.match(t):
+        c.subject, c.rel, c.body = "rel", m.group("rel"), t
         return
     if _ZH_OUR_GROUP.match(t) and (lead := lead_person(t, tidy_zh(c.text))):
         c.subject, c.person, c.body = "other", lead[0], t[lead[1]:]

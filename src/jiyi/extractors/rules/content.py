@@ -115,7 +115,8 @@ _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到�
 
 
 def with_user_prefix(text: str) -> str:
-    """``用户`` before a verb-like start (用户要去…), ``用户：`` before anything else."""
+    """``用户`` before a verb-like start (用户要去…), ``用户：`` before anything else (never a comma after it)."""
+    text = text.lstrip("，,、；;：: ")
     return ("用户" if _ZH_VERBISH.match(text) else "用户：") + text
 
 
@@ -145,6 +146,7 @@ def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = Non
     lose the subject their own rendering put in front (zh), empty ones are skipped, the text is
     cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing."""
     zh = lang == "zh"
+    parts = [p for p in parts if p.removeprefix("用户").removeprefix("User").strip("：:，, ")]  # 跟你说 → nothing
     if zh and parts:
         parts = [parts[0], *(drop_subject(p) for p in parts[1:])]
     text = ("，" if zh else ", ").join(p for p in parts if p)

@@ -84,7 +84,10 @@ _EN_PURSUING = re.compile(r"(?i)\b(?:studying\s+for|preparing\s+for|prepping\s+f
 #: (topic or None for "whatever the user was pursuing", pattern)
 _ZH_DONE: tuple[tuple[str | None, re.Pattern[str]], ...] = (
     ("exam", re.compile(r"上岸|考上了|考上|被录取|录取了|拿到(?:了)?录取|考过了|(?:考试|雅思|托福|GRE|法考|教资)(?:也)?过了|"
-                        r"落榜|没考上|不考了|放弃(?:了)?(?:考研|考公|考编|备考)|考完了|二战")),
+                        r"落榜|没考上|不考了|放弃(?:了)?(?:考研|考公|考编|备考)|考完了|二战|"
+                        # no longer needed (不用再考了), a list out with the speaker on it, a place by recommendation
+                        r"不用(?:再)?(?:考|复习|备考)(?:研|公|编|试)?了|(?:名单|结果|成绩|分数)\S{0,4}出来了[^。]{0,8}?(?:我)?(?:上了|过了|进了)|"
+                        r"保研(?:了|成功)|推免(?:上了|成功|了)|拟录取")),
     ("job_search", re.compile(r"找到(?:了)?工作|(?:拿|收)到(?:了)?\S{0,8}?offer|offer(?:到了|来了|下来了|到手了?)|签约了|"
                               r"签了三方|入职了|不找了",
                               re.IGNORECASE)),
@@ -202,7 +205,7 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
     for topic, zh_words, en_words in _PURSUITS:
         m = re.search(zh_words, text, re.IGNORECASE) if zh else None
         if m and (_ZH_PURSUING.search(text[:m.start()]) or m.group() in _BARE_PURSUITS) and not re.search(
-                r"过|了(?!解)|完", text[m.end():m.end() + 3]):  # 考研过了 / 面试完了: done, not pursued
+                r"^的|过|了(?!解)|完", text[m.end():m.end() + 3]):  # 考研过了 / 面试完了: done; 考研的书: a thing of it
             return f"status/{topic}", ()
         if not zh and re.search(rf"(?i)\b(?:{en_words})\b", text) and _EN_PURSUING.search(text):
             return f"status/{topic}", ()

@@ -16,6 +16,7 @@ from jiyi.extractors.rules.claims import en_claim, zh_claim
 from jiyi.extractors.rules.clauses import (
     ZH_SELF,
     RecentRelation,
+    asked_about,
     asks,
     assign_subject_en,
     assign_subject_zh,
@@ -91,6 +92,13 @@ _ZH_CALLED_LEAD = re.compile(r"^(?:名字)?(?:名)?叫(?!我)")
 _ZH_A_THING = re.compile(r"(?:[一这那每]|[两三几])(?:家|只|条|个|款|所|间|辆|部|本|位|支|匹)[\u4e00-\u9fffA-Za-z]{1,10}$")
 
 
+def _said_something(c: Clause, lang: str) -> bool:
+    """Does ``c`` say more than yes, no or a filler ("对", "嗯嗯", "yeah", "nope")?"""
+    body = tidy_zh(c.text) if lang == "zh" else c.text
+    return not re.fullmatch(r"(?i)[\s,，。.!！~]*(?:对|是|是的|嗯+|对的|没错|不是|yes|yeah|yep|ya|yup|nope|no|nah|right)?"
+                            r"[\s,，。.!！~]*", body)
+
+
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
 
@@ -128,8 +136,11 @@ class MessageExtraction:
         recent: RecentRelation | None = None
         referent: Referent | None = None
         assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
+        about = asked_about(thread.assistant, self.lang) if thread.assistant else None
         for c in self.clauses:
             assign(c, prev, recent)
+            if about and self._answers_about(c, prev):  # "萌萌是你朋友吗？" → "大学室友 在深圳做HR": 萌萌's
+                c.subject, c.person = "other", about
             named, referent = referent_names(self, c, referent)
             asked = asks(c, self.text, self.lang)  # 我上周续签了吗？/ "did I say I like sushi?": asks, never tells
             c.question = c.question or asked
@@ -194,6 +205,30 @@ class MessageExtraction:
             drafts += self._preference(c)
         return drafts
 
+    def _answers_about(self, c: Clause, prev: Clause | None) -> bool:
+        """Is ``c`` the first clause of a reply, with no subject of its own (not 我 / "I"), nor a yes or a no
+        alone: then it answers the bot's question about someone, and is about them."""
+        if c.subject != "self" or (prev is not None and (prev.subject != "self" or prev.text.strip(" ，,。.!！~")
+                                                          and _said_something(prev, self.lang))):
+            return False
+        if self.lang == "zh":
+            body = tidy_zh(c.text)
+            return bool(body) and not ZH_SELF.match(body) and not body.startswith(("你", "您"))
+        return not re.match(r"(?i)\s*(?:i|i'm|im|i've|ive|i'd|my|me|we|our|us|you)\b", c.text)
+
+    def _age_of_what_came_before(self, c: Clause) -> bool:
+        """Is ``c`` a bare age ("十四岁了") after a clause about someone or something else, whose age it is
+        ("旺财昨天走了 十四岁", "我家那只黑色土狗 十二岁了")? "今年本命年 二十四岁了" stays the speaker's."""
+        if "我" in c.text or "俺" in c.text:
+            return False
+        from jiyi.text.lexical import tagged
+
+        for x in (x for x in self.clauses if x.sentence == c.sentence and x.start < c.start):
+            words = tagged(tidy_zh(x.text)[:8])
+            if x.subject in ("rel", "other") or (words and words[0][1] == "PER"):
+                return True
+        return False
+
     def _identity(self, c: Clause) -> list[Draft]:
         if self.lang != "zh":
             out = en_claim(c.text) or en_identity(c.text) + en_health(c.text)
@@ -204,7 +239,8 @@ class MessageExtraction:
             if not out and self._names_the_thing_before(c):
                 return []  # 在一家奶茶店兼职 叫Tea Lagoon: the shop's name, not the user's
             if not out:
-                out = zh_name(body) + zh_age(body) + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
+                age = [] if self._age_of_what_came_before(c) else zh_age(body)
+                out = zh_name(body) + age + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
         out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
         timed = self.qualifying(c)

@@ -1,0 +1,39 @@
+"""A change kept in the user's own words says, in plain words too, what the engine read it as.
+
+"Rafe and User are done", "煤球走了", "那辆车出给车商了": the words are the user's, and out of their
+conversation they are unclear (done with what? gone where?). A memory that the engine keeps
+*because* it read a change (a breakup, a job left, a car sold, a pet gone, a move, a habit
+given up, a wedding) carries that reading after the words, unless the words already say it:
+
+- "User: Rafe and User are done" → "User: Rafe and User are done (broke up)"
+- "用户：煤球走了" → "用户：煤球走了（已不在身边）"
+
+A bot's model reads what the memory means; search finds it by either wording. The reading is
+added once the change is resolved (write/ingest.py), so that what resolves it reads the words alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: (change class, family) → (zh reading, en reading, words that already say it)
+_READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
+    ("end", "partner"): ("分手了", "broke up", re.compile(r"(?i)分手|分了|离婚|掰了|散了|吹了|前任|前男友|前女友|"
+                                                         r"broke\s+up|split|divorc|\bex\b|dumped")),
+    ("leave", "employer"): ("离职了", "left the job", re.compile(r"(?i)辞职|离职|被裁|裁员|不干了|走人|quit|left|laid\s+off|"
+                                                               r"fired|resign|let\s+go")),
+    ("sell", "vehicle"): ("卖掉了", "sold", re.compile(r"(?i)卖|出手|转手|过户|sold|sell")),
+    ("lose", "pet"): ("已不在身边", "no longer with the user", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|"
+                                                                      r"put\s+down|gave\s+away")),
+    ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
+    ("stop", "habit"): ("不再这样了", "stopped", re.compile(r"(?i)戒|不再|停了|quit|stopped|no\s+longer|gave\s+up")),
+    ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
+}
+
+
+def reading(content: str, cls: str, family: str, lang: str) -> str:
+    """``content`` with what its change means after it, where its words do not say it already."""
+    found = _READINGS.get((cls, family))
+    if found is None or found[2].search(content):
+        return content
+    return f"{content}（{found[0]}）" if lang == "zh" else f"{content} ({found[1]})"
