@@ -112,3 +112,14 @@ def test_a_bare_request_to_remember_is_noise(text: str) -> None:
 @pytest.mark.parametrize("text", ["我对芒果过敏，请记住", "记住我的生日是5月3日", "remember that I'm allergic to nuts"])
 def test_a_request_to_remember_something_said_in_it_is_not(text: str) -> None:
     assert not is_noise(text, assistant=False)
+
+
+@pytest.mark.parametrize(("text", "little"), [
+    ("看情况吧 hhh", True),  # an answer that commits to nothing, laughter aside
+    ("到时候再说啦", True),
+    ("it depends", True),
+    ("看情况 一般周末去爬山", False),  # … and then says something
+    ("depends on the weather, usually the coast", False),
+])
+def test_an_answer_that_commits_to_nothing_says_little(text: str, little: bool) -> None:
+    assert says_little(text) is little

@@ -207,6 +207,8 @@ UNCHANGED = [
     ("I work at Fernway as a tester", "joined a gym lol", "Fernway"),
     ("I work at the county library", "i quit the chess club, too much drama", "library"),  # a club, no job
     ("My boyfriend is Ravi", "my sister got married last weekend", "Ravi"),  # her wedding
+    ("我不吃芹菜 一点都受不了", "手游我再也不玩了 太肝", "芹菜"),  # a dislike is no habit to stop
+    ("I don't eat mushrooms, the texture is awful", "no more night shifts for me, i quit that rota", "mushrooms"),
 ]
 
 

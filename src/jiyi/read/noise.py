@@ -85,7 +85,7 @@ def says_little(text: str) -> bool:
     """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me"),
     a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), or one
     that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad")."""
-    if momentary(text):
+    if momentary(text) or noncommittal(text):
         return True
     if re.search(r"\d", text):
         return False
@@ -145,6 +145,20 @@ def _moment(clause: str) -> bool:
 #: organisations, verbal nouns, adjectives (想吃清淡点), foreign words
 _NAMING = re.compile(r"^(?:n\w*|PER|LOC|ORG|vn|a|ad|an|eng|nw|nz)$")
 _LAUGH = re.compile(r"^(?:h+|(?:ha)+h*|(?:he)+|x+d+|l+o+l+|lmao|2333*|www+|qaq|orz|emm+|hmm+)$", re.IGNORECASE)
+
+
+#: An answer that commits to nothing: 看心情吧 / 都行 / 到时候再说 / "depends" / "idk, whatever"
+_NONCOMMITTAL = re.compile(
+    r"^(?:(?:那|就|也|都|还)?(?:看心情|看情况|看缘分|都行|都可以|都好|随便|随缘|再说|无所谓|不一定|说不好|不好说|说不准|看看再说|"
+    r"到时候再说|还没想好|没想好|没啥特别的?|没什么特别的?|一般般?|还行)[吧啊呗哈呀咯啦嘛呢]*"
+    r"|(?i:(?:it\s+)?depends|whatever|idk|dunno|not\s+sure|no\s+idea|anything\s+(?:really|works|is\s+fine)|"
+    r"either(?:\s+(?:one|is\s+fine))?|no\s+preference|up\s+to\s+you|meh))$")
+
+
+def noncommittal(text: str) -> bool:
+    """Is ``text`` an answer that commits to nothing ("看心情吧 hhh", "idk, depends lol"), laughter aside?"""
+    parts = [p.strip() for p in _CLAUSES.split(text) if p.strip() and not _LAUGH.match(p.strip())]
+    return bool(parts) and all(_NONCOMMITTAL.match(p) for p in parts)
 
 
 def names_nothing(text: str) -> bool:

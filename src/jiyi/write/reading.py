@@ -26,7 +26,8 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
     ("lose", "pet"): ("已不在身边", "no longer with the user", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|"
                                                                       r"put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
-    ("stop", "habit"): ("不再这样了", "stopped", re.compile(r"(?i)戒|不再|停了|quit|stopped|no\s+longer|gave\s+up")),
+    ("stop", "habit"): ("不再这样了", "stopped", re.compile(r"(?i)戒|不再|再也不|停了|不[\u4e00-\u9fff]{1,2}了|没[\u4e00-\u9fff]{1,3}了|"
+                                                      r"quit|stopped|no\s+longer|gave\s+up|anymore|cut\s+out")),
     ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
 }
 

@@ -439,8 +439,12 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)
-        if not group or not (topics.object_words(text, lang, change.at) or consumption(text, lang)):
+        objects = topics.object_words(text, lang, change.at)
+        if not group or not (objects or consumption(text, lang)):
             return []  # 想想还是戒了: what was given up was said before, not here (烟…半个月没碰 says it)
+        group = [(r, cos) for r, cos in group if not _AVOIDS.search(r.content)]  # 不吃香菜: no habit to stop
+        if not group:
+            return []
     named = [r for r, _ in group if said and _mentions(r, said)
              or _gives_a_name_said(r.content, lang_of(r), text)]
     if not named and lang == "zh" and change.cls in ("lose", "sell"):  # 年糕也送我妹那去了: the word the cat was called
@@ -455,6 +459,11 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         return []  # "I quit" with two habits: which one is not said; 奶奶去世了 names no pet
     best = group[0][1]
     return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
+
+
+#: a standing "never": what the user does not eat or drink is no habit a stop could end (不吃香菜, "doesn't drink")
+_AVOIDS = re.compile(r"(?i)(?:不|从不|从来不|一点都不|完全不)(?:吃|喝|碰|抽|沾)|忌口|过敏|\b(?:doesn'?t|does\s+not|don'?t|never|"
+                     r"won'?t|can'?t|cannot)\s+(?:eat|drink|touch|smoke|have)\b|\ballergic\b|\bavoids?\b")
 
 
 def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,

@@ -87,7 +87,7 @@ _ZH_DONE: tuple[tuple[str | None, re.Pattern[str]], ...] = (
                         r"落榜|没考上|不考了|放弃(?:了)?(?:考研|考公|考编|备考)|考完了|二战|"
                         # no longer needed (不用再考了), a list out with the speaker on it, a place by recommendation
                         r"不用(?:再)?(?:考|复习|备考)(?:研|公|编|试)?了|(?:名单|结果|成绩|分数)\S{0,4}出来了[^。]{0,8}?(?:我)?(?:上了|过了|进了)|"
-                        r"保研(?:了|成功)|推免(?:上了|成功|了)|拟录取")),
+                        r"保研(?:了|成功)|推免(?:上了|成功|了)")),
     ("job_search", re.compile(r"找到(?:了)?工作|(?:拿|收)到(?:了)?\S{0,8}?offer|offer(?:到了|来了|下来了|到手了?)|签约了|"
                               r"签了三方|入职了|不找了",
                               re.IGNORECASE)),
