@@ -2,8 +2,8 @@
 
 "Rafe and User are done", "煤球走了", "那辆车出给车商了": the words are the user's, and out of their
 conversation they are unclear (done with what? gone where?). A memory that the engine keeps
-*because* it read a change (a breakup, a job left, a car sold, a pet gone, a move, a habit
-given up, a wedding) carries that reading after the words, unless the words already say it:
+*because* it read a change (a breakup, a job left, a car sold, a pet gone, a move, a
+wedding) carries that reading after the words, unless the words already say it:
 
 - "User: Rafe and User are done" → "User: Rafe and User are done (broke up)"
 - "用户：煤球走了" → "用户：煤球走了（已不在身边）"
@@ -26,8 +26,6 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
     ("lose", "pet"): ("已不在身边", "no longer with the user", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|"
                                                                       r"put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
-    ("stop", "habit"): ("不再这样了", "stopped", re.compile(r"(?i)戒|不再|再也不|停了|不[\u4e00-\u9fff]{1,2}了|没[\u4e00-\u9fff]{1,3}了|"
-                                                      r"quit|stopped|no\s+longer|gave\s+up|anymore|cut\s+out")),
     ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
 }
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from jiyi.extractors.rules.drafts import Clause
+from jiyi.text.fillers import is_filler
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan
 
@@ -116,7 +117,7 @@ _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到�
 
 def with_user_prefix(text: str) -> str:
     """``用户`` before a verb-like start (用户要去…), ``用户：`` before anything else (never a comma after it)."""
-    text = text.lstrip("，,、；;：: ")
+    text = tidy_zh(text.lstrip("，,、；;：: ")) or text  # 嗯嗯 米饭面条一口不碰: the yes is no part of the statement
     return ("用户" if _ZH_VERBISH.match(text) else "用户：") + text
 
 
@@ -146,7 +147,8 @@ def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = Non
     lose the subject their own rendering put in front (zh), empty ones are skipped, the text is
     cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing."""
     zh = lang == "zh"
-    parts = [p for p in parts if p.removeprefix("用户").removeprefix("User").strip("：:，, ")]  # 跟你说 → nothing
+    parts = [p for p in parts if (said := p.removeprefix("用户").removeprefix("User").strip("：:，, "))
+             and not is_filler(said)]  # 跟你说 → nothing; 嗯嗯 / "yeah" alone is no part of the statement
     if zh and parts:
         parts = [parts[0], *(drop_subject(p) for p in parts[1:])]
     text = ("，" if zh else ", ").join(p for p in parts if p)
