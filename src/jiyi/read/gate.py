@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from jiyi.privacy.forget import families_in, memory_families
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
+from jiyi.text.food import FOOD
 
 #: A plan past its ``expires_at`` is still recalled this long (ranked lower, shown as past):
 #: "我那个面试是哪天来着" the day after asks about it.
@@ -24,12 +25,7 @@ EVENT_WITHOUT_END = timedelta(days=1)
 _HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
 _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
 #: a query about what to eat or drink asks, too, for the health conditions that restrict it ("diet_health")
-_FOOD = re.compile(r"(?i)吃|喝|饭|菜|餐|煮|炖|烤|炒|做饭|下厨|食谱|零食|甜点|甜品|点心|小吃|蛋糕|面包|糕点|奶茶|咖啡|酒(?!店)|水果|"
-                   r"火锅|烧烤|饮料|宵夜|夜宵|外卖|饮|食|"
-                   r"\b(?:eat|eating|drink|food|snacks?|meals?|dinner|lunch|breakfast|brunch|recipes?|cook(?:ing)?|bake|"
-                   r"baking|dessert|restaurant|menu|groceries|grocery|potluck|bbq|barbecue|cake|cookies?|bakery|pastr(?:y|ies)|"
-                   r"bread|caf[eé]|coffee|tea|wine|beer|cocktails?|pizza|sushi|burgers?|sandwich(?:es)?|takeout|takeaway|"
-                   r"picnic|buffet|dumplings?|smoothies?|ice\s+cream|chocolate|candy|sweets|treats?)\b")
+_FOOD = FOOD
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
 _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"

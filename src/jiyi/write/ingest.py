@@ -51,6 +51,7 @@ from jiyi.write.endings import (
     endings,
     marked,
     said_alongside,
+    says,
 )
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
 from jiyi.write.groups import group_sessions
@@ -394,7 +395,7 @@ class _BatchResolver:
         self._mark_named_turns(cand, change, decision.record.id, ended)
         if change is not None:
             self._mark_family_turns(cand, change, decision.record.id)
-            if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES:
+            if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES and cand.kind is not Kind.EVENT:
                 outdated = [r for r in self.records.values()
                             if r.kind is Kind.EPISODE and r.metadata.get("outdated_by") == decision.record.id]
                 self._end_told_in(outdated, decision.record.id)
@@ -484,9 +485,9 @@ class _BatchResolver:
                 if reply.id != ending.turn.id and reply.status is Status.ACTIVE and not reply.metadata.get(ENDED_KEY):
                     self.records[reply.id] = marked(self.records.get(reply.id, reply), ending)
                     threads.append(reply)
-        self._end_told_in(threads, ending.turn.id)
+        self._end_told_in(threads, ending.turn.id, ending.terms)
 
-    def _end_told_in(self, turns: Sequence[MemoryRecord], by: str) -> None:
+    def _end_told_in(self, turns: Sequence[MemoryRecord], by: str, judged: Sequence[str] = ()) -> None:
         """The speaker's unkeyed statements made from ``turns`` (write/endings.py ``said_alongside``) are over,
         ended by the turn or memory ``by``: "每晚收车都得整两口" with the turn a drink given up outdated."""
         sources = {s for t in turns for s in t.source_ids}
@@ -497,7 +498,8 @@ class _BatchResolver:
         told.update((i, r) for i, r in self.records.items() if sources & set(r.source_ids))
         for rec in told.values():
             rec = self.records.get(rec.id, rec)
-            if rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec) and rec.id != by:
+            if (rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec) and rec.id != by
+                    and not any(says(rec.content, t) for t in judged)):  # what says the word, ended_by judged
                 self.records[rec.id] = rec.replace(metadata={**rec.metadata, ENDED_KEY: by}, updated_at=self.now)
 
     def _restore_replaced_by(self, declined: MemoryRecord, ending: Ending) -> None:

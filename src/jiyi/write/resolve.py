@@ -24,6 +24,7 @@ from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Sta
 from jiyi.text import over, qualifiers, subjects, topics
 from jiyi.text.consumption import consumption, drink_kinds, measured_kinds
 from jiyi.text.dates import names_a_date
+from jiyi.text.food import FOOD
 from jiyi.text.language import detect_language
 
 log = logging.getLogger("jiyi.write.resolve")
@@ -442,7 +443,8 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         objects = topics.object_words(text, lang, change.at)
         if not group or not (objects or consumption(text, lang)):
             return []  # 想想还是戒了: what was given up was said before, not here (烟…半个月没碰 says it)
-        group = [(r, cos) for r, cos in group if not _AVOIDS.search(r.content)]  # 不吃香菜: no habit to stop
+        if consumption(text, lang) is None and not FOOD.search(text):  # no food, no drink: 不吃香菜 stays
+            group = [(r, cos) for r, cos in group if not _AVOIDS.search(r.content)]
         if not group:
             return []
     named = [r for r, _ in group if said and _mentions(r, said)
@@ -461,8 +463,9 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
     return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
 
 
-#: a standing "never": what the user does not eat or drink is no habit a stop could end (不吃香菜, "doesn't drink")
-_AVOIDS = re.compile(r"(?i)(?:不|从不|从来不|一点都不|完全不)(?:吃|喝|碰|抽|沾)|忌口|过敏|\b(?:doesn'?t|does\s+not|don'?t|never|"
+#: a standing "never": what the user does not eat or drink is no habit a stop of something else could end
+#: (不吃香菜, "doesn't eat mushrooms"); a stop of food or drink may (戒糖失败 ends 不吃甜食)
+_AVOIDS = re.compile(r"(?i)^(?:用户|User)?[：:\s]*(?:从不|从来不|一点都不|完全不|不)(?:吃|喝|碰|抽|沾)|忌口|过敏|\b(?:doesn'?t|does\s+not|don'?t|never|"
                      r"won'?t|can'?t|cannot)\s+(?:eat|drink|touch|smoke|have)\b|\ballergic\b|\bavoids?\b")
 
 
