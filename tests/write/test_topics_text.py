@@ -51,6 +51,8 @@ from jiyi.text.consumption import consumption
     ("用户的烧烤店兑出去了 歇一阵", "zh", "leave", "employer"),
     ("用户下个月调岗去青岛了", "zh", "move", "residence"),   # posted to a place (调到销售部 is none: test_topics.py)
     ("User: Out of the old place, now in kellow bay", "en", "move", "residence"),
+    ("用户考公的书全挂闲鱼了 那套真题也出了", "zh", "sell", "pursuit"),  # a pursuit's things sold: it is over
+    ("用户算了 车卖了", "zh", "sell", "vehicle"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)

@@ -265,6 +265,8 @@ def change_of(text: str, lang: str) -> Change | None:
         if m is None:
             continue
         named = tuple(f for f in cls.families if f in cues)
+        if cls.name in ("sell", "lose") and not named and "pursuit" in cues:
+            return Change(cls.name, ("pursuit",), cls.direction, m.end())  # 考研的书全挂闲鱼了: the studying is over
         if not named and cls.name in _NEEDS_CUE:
             continue
         if cls.name == "leave" and "employer" not in cues and _STOP.search(text, lang):
