@@ -378,11 +378,8 @@ class _BatchResolver:
                                        rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
         if decision.event is EventType.SUPERSEDE and cand.slot:
             decision = _said_before(decision, holders, self.now)
-        if change is not None and change.cls == "marry" and decision.is_new and ended:
-            decision = dataclasses.replace(decision, record=with_spouse(decision.record, self._partner_of(ended)))
         if change is not None and change.families and decision.is_new:
-            said = reading(decision.record.content, change.cls, change.families[0], lang_of(decision.record))
-            decision = dataclasses.replace(decision, record=decision.record.replace(content=said))
+            decision = dataclasses.replace(decision, record=self._as_read(decision.record, change, ended))
         if decision.event is EventType.NONE:
             return decision
         self.records[decision.record.id] = decision.record
@@ -396,17 +393,20 @@ class _BatchResolver:
         if change is not None:
             self._mark_family_turns(cand, change, decision.record.id)
             if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES and cand.kind is not Kind.EVENT:
-                outdated = [r for r in self.records.values()
-                            if r.kind is Kind.EPISODE and r.metadata.get("outdated_by") == decision.record.id]
-                self._end_told_in(outdated, decision.record.id)
+                self._end_told_in([r for r in self.records.values() if r.kind is Kind.EPISODE
+                                   and r.metadata.get("outdated_by") == decision.record.id], decision.record.id)
         self.history.extend(decision.history)
         return decision
 
-    def _partner_of(self, closed: Sequence[MemoryRecord]) -> str | None:
-        """The partner's name as the memories a wedding closes, or the turns they came from, give it."""
-        found = self.ctx.store.find_by_sources(self.scope, [s for r in closed for s in r.source_ids])
-        turns = [t.content for r in closed for sid in r.source_ids for t in found.get(sid, ()) if t.kind is Kind.EPISODE]
-        return partner_name([*(r.content for r in closed), *turns])
+    def _as_read(self, rec: MemoryRecord, change: Change, closed: Sequence[MemoryRecord]) -> MemoryRecord:
+        """A new memory of a change with the change's plain reading (write/reading.py), and a wedding with the
+        name of the spouse, as the memories it closes or the turns they came from give it (write/spouse.py)."""
+        if change.cls == "marry" and closed:
+            found = self.ctx.store.find_by_sources(self.scope, [s for r in closed for s in r.source_ids])
+            turns = [t.content for r in closed for sid in r.source_ids for t in found.get(sid, ())
+                     if t.kind is Kind.EPISODE]
+            rec = with_spouse(rec, partner_name([*(r.content for r in closed), *turns]))
+        return rec.replace(content=reading(rec.content, change.cls, change.families[0], lang_of(rec)))
 
     def _mark_named_turns(self, cand: Candidate, change: Change | None, new_id: str,
                           closed: list[MemoryRecord]) -> None:
