@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from jiyi.extractors.rules.drafts import Clause
-from jiyi.text.fillers import is_filler
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan
 
@@ -115,6 +114,11 @@ _TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中�
 _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌|周末|周[一二三四五六日天]|星期|礼拜|工作日|平日|早上|晚上|上午|下午|中午)")
 
 
+#: a yes or a sound alone, no part of what a statement says
+_YES_ALONE = re.compile(r"(?i)^(?:嗯+|哦+|噢+|喔|啊+|额|呃|诶|欸|哈+|嘿|好的|好滴|好|行|对|对的|对对|是的|嗯呢|yeah|yes|yep|ya|"
+                        r"ok|okay|oh|mhm)[啊呀哈啦呢吧~～!！.。]*$")
+
+
 def with_user_prefix(text: str) -> str:
     """``用户`` before a verb-like start (用户要去…), ``用户：`` before anything else (never a comma after it)."""
     text = tidy_zh(text.lstrip("，,、；;：: ")) or text  # 嗯嗯 米饭面条一口不碰: the yes is no part of the statement
@@ -148,7 +152,7 @@ def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = Non
     cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing."""
     zh = lang == "zh"
     parts = [p for p in parts if (said := p.removeprefix("用户").removeprefix("User").strip("：:，, "))
-             and not is_filler(said)]  # 跟你说 → nothing; 嗯嗯 / "yeah" alone is no part of the statement
+             and not _YES_ALONE.match(said)]  # 跟你说 → nothing; 嗯嗯 / "yeah" alone is no part of the statement
     if zh and parts:
         parts = [parts[0], *(drop_subject(p) for p in parts[1:])]
     text = ("，" if zh else ", ").join(p for p in parts if p)

@@ -66,7 +66,7 @@ _ZH_VEG = re.compile(rf"^{ZH_ADV}(?:只)?(?:吃素|是素食者|是素食主义�
 _ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|再也不|不再|不)(?P<verb>吃|喝|碰)"
                         r"(?P<v>[^，,。！？!?\s]{1,12})")
 #: 不再打篮球 / 再也不玩游戏了 / 不抽烟了: a habit or liking that stopped
-_ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用(?![背考学写做去上跑起排挤加交还等熬带见回])|练|弹|追|跑|喝|吃)"
+_ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用|练|弹|追|跑|喝|吃)"
                            r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
 _ZH_TOPIC_NO_LONGER = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
 _VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
@@ -266,6 +266,16 @@ def zh_i_am_name(body: str) -> list[Draft]:
     return []
 
 
+def _no_need(m: re.Match[str]) -> bool:
+    """不用 before a verb is "no need to" (再也不用背政治了, 不用备考的日子), not "no longer use" (不用微信了)."""
+    if m.group("verb") != "用":
+        return False
+    from jiyi.text.lexical import tagged
+
+    words = tagged(m.group("v"))
+    return bool(words) and words[0][1] in ("v", "vd", "vn")
+
+
 def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
     """吃素 / 不吃辣 / 戒了咖啡, keyed by the object so a later change supersedes."""
     if _ZH_VEG.match(body):
@@ -279,7 +289,7 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
                 d.ends_mention = item  # 不喝奶茶了: a change, it ends 每天喝奶茶 too
             return [d]
     m2 = _ZH_NO_LONGER.match(body)
-    if m2 and not (m2.group("neg") == "不" and not m2.group("le")):
+    if m2 and not (m2.group("neg") == "不" and not m2.group("le")) and not _no_need(m2):
         item = _VERB_LEAD.sub("", m2.group("verb") + m2.group("v"))
         d = fact(f"用户不再{m2.group('verb')}{m2.group('v')}", f"pref/{item}", item, kind=Kind.PREFERENCE,
                  importance=0.7)
