@@ -24,8 +24,6 @@ EVENT_WITHOUT_END = timedelta(days=1)
 
 _HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
 _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
-#: a query about what to eat or drink asks, too, for the health conditions that restrict it ("diet_health")
-_FOOD = FOOD
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
 _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
@@ -46,7 +44,7 @@ def asked_categories(query: str) -> frozenset[str]:
     found = {name for name, _, _ in families_in(query)}
     if _HEALTH.search(query):
         found.add("health")
-    if _FOOD.search(query):
+    if FOOD.search(query):
         found.add("diet_health")  # "中午想煮个汤": the gout that rules out seafood, not the rest of the file
     if _OUTING.search(query):
         found.add("outing_health")  # "周末去哪玩": the pregnancy that rules out the roller coaster

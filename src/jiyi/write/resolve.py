@@ -440,10 +440,10 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)
-        objects = topics.object_words(text, lang, change.at)
-        if not group or not (objects or consumption(text, lang)):
+        eaten = consumption(text, lang)
+        if not group or not (topics.object_words(text, lang, change.at) or eaten):
             return []  # 想想还是戒了: what was given up was said before, not here (烟…半个月没碰 says it)
-        if consumption(text, lang) is None and not FOOD.search(text):  # no food, no drink: 不吃香菜 stays
+        if eaten is None and not FOOD.search(text):  # no food, no drink: 不吃香菜 stays
             group = [(r, cos) for r, cos in group if not _AVOIDS.search(r.content)]
         if not group:
             return []

@@ -208,8 +208,7 @@ class MessageExtraction:
     def _answers_about(self, c: Clause, prev: Clause | None) -> bool:
         """Is ``c`` the first clause of a reply, with no subject of its own (not 我 / "I"), nor a yes or a no
         alone: then it answers the bot's question about someone, and is about them."""
-        if c.subject != "self" or (prev is not None and (prev.subject != "self" or prev.text.strip(" ，,。.!！~")
-                                                          and _said_something(prev, self.lang))):
+        if c.subject != "self" or (prev is not None and (prev.subject != "self" or _said_something(prev, self.lang))):
             return False
         if self.lang == "zh":
             body = tidy_zh(c.text)
@@ -239,7 +238,8 @@ class MessageExtraction:
             if not out and self._names_the_thing_before(c):
                 return []  # 在一家奶茶店兼职 叫Tea Lagoon: the shop's name, not the user's
             if not out:
-                age = [] if self._age_of_what_came_before(c) else zh_age(body)
+                age = zh_age(body)
+                age = [] if age and self._age_of_what_came_before(c) else age  # (the analyser only for an age)
                 out = zh_name(body) + age + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
         out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
