@@ -33,6 +33,20 @@ def test_trip_next_wednesday() -> None:
     assert "深圳" in c.entities
 
 
+@pytest.mark.parametrize("text", ["i've lived in chengdu since 2019", "自从上个月开始我每天跑步", "从去年十月起我就不喝奶茶了"])
+def test_a_time_a_state_began_is_no_event_that_ended(text: str) -> None:
+    """since 2019 / 自从… / 从…起: the state holds still, so it is no event that ended then."""
+    cands = run(text)
+    assert cands and all(c.kind is not Kind.EVENT and c.valid_until is None for c in cands), cands
+
+
+def test_a_question_after_a_statement_leaves_the_statement() -> None:
+    """"my dog keeps eating grass, is that normal??": what was told is kept, the question is not."""
+    cands = run("my dog Biscuit keeps eating grass on walks, is that normal??")
+    assert any("Biscuit" in c.content for c in cands), cands
+    assert not any("normal" in c.content for c in cands), cands
+
+
 def test_lunch_today_expires_tonight() -> None:
     c = only("今天中午想吃面", kind=Kind.EVENT)
     assert "2025年3月5日中午" in c.content

@@ -293,6 +293,25 @@ def test_a_weekday_next_to_a_week_is_that_weeks(text: str, day: str) -> None:
     assert (span.granularity, span.start, span.end) == ("day", _d(day), _d(day) + timedelta(days=1))
 
 
+@pytest.mark.parametrize("text", ["今天周三终于能睡懒觉", "今天 周三", "今天（周三）交报告", "today, Wednesday, I'm off"])
+def test_a_relative_day_and_its_weekday_are_one_day(text: str) -> None:
+    """一天说了两遍（今天周三）是一个时间：写成日期时只写一次。"""
+    span = _one(text)
+    assert (span.granularity, span.start) == ("day", REF.replace(hour=0, minute=0, second=0, microsecond=0))
+    assert "周三" in span.text or "Wednesday" in span.text
+
+
+@pytest.mark.parametrize("text", ["tonight was my first salmon in 4 years", "first time in 2 years i swam",
+                                  "haven't seen him in 3 years", "havent smoked in two weeks", "best pizza in 10 years"])
+def test_in_n_units_after_a_look_back_is_a_stretch_not_a_day_ahead(text: str) -> None:
+    assert all(span.start <= REF + timedelta(days=1) for span in find_time_expressions(text, REF))
+
+
+@pytest.mark.parametrize(("text", "day"), [("my first day is in 2 weeks", "2025-03-17"), ("we leave in 3 days", "2025-03-08")])
+def test_in_n_units_ahead_stays_ahead(text: str, day: str) -> None:
+    assert _one(text).start == _d(day)
+
+
 def test_a_weekday_in_another_clause_stays_apart_from_the_week() -> None:
     spans = find_time_expressions("next week I'm busy, Friday is free", REF)
     assert [s.granularity for s in spans] == ["week", "day"]

@@ -7,6 +7,8 @@ jieba.posseg, which stands in for it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from jiyi.text import lexical, qualifiers, subjects, topics
@@ -186,3 +188,35 @@ def test_the_lexical_analyser_finds_places(monkeypatch: pytest.MonkeyPatch, forc
 def test_left_is_leaving_a_job_only_when_no_other_thing_was_left(text: str, left_job: bool) -> None:
     change = topics.change_of(text, "en")
     assert (change is not None and change.cls == "leave") is left_job, change
+
+
+@pytest.mark.parametrize(("text", "lang", "cls"), [
+    ("健身卡退了 以后去江边跑", "zh", "sell"), ("i got canned on friday", "en", "leave"),
+    ("我俩分居了", "zh", "end"), ("she's been euthanised, it was time", "en", "lose"),
+    ("day 38 no cigs 🎉", "en", "stop"), ("三个月没喝奶茶了", "zh", "stop"), ("two months sober now", "en", "stop"),
+    ("rip biscuit 💔 the vet couldn't do more", "en", "lose"),
+])
+def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str) -> None:
+    """data/changes.tsv (phrases written by someone who saw no test) and streaks of going without are changes."""
+    change = topics.change_of(text, lang)
+    assert change is not None and change.cls == cls, change
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("rip my sleep schedule lol", "en"), ("rip me, exam tomorrow 😭", "en"),
+    ("his kidneys were done by noon", "en"), ("the meeting is over", "en"),
+])
+def test_banter_and_other_senses_are_no_change(text: str, lang: str) -> None:
+    assert topics.change_of(text, lang) is None
+
+
+def test_every_phrase_of_the_lexicon_file_has_a_known_class() -> None:
+    rows = [line.split("\t") for line in (Path(topics.__file__).parent / "data" / "changes.tsv")
+            .read_text(encoding="utf-8").splitlines()[4:]]
+    assert rows and all(len(r) == 3 and r[0] in {c.name for c in topics._CLASSES} and r[1] in ("zh", "en") for r in rows)
+
+
+@pytest.mark.parametrize(("content", "name"), [("User's dog biscuit keeps eating grass", "biscuit"),
+                                               ("User has a cat named Mochi", "Mochi")])
+def test_a_pets_name_is_read_beside_its_kind(content: str, name: str) -> None:
+    assert topics.called(content, "en") == (name,)

@@ -23,8 +23,10 @@ than its family (退租, "done with keto") is read by :mod:`jiyi.text.over`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
@@ -109,7 +111,7 @@ _CUES: dict[str, Lex] = {
                  _P(rf"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b|\b{_ANIMAL_FOOD}\b")),
     "habit": Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
-                     r"cigarettes?|gaming|games?)\b")),
+                     r"cigarettes?|cigs?|ciggies|fags|gaming|games?)\b")),
     "pursuit": Lex(_P(r"录取|offer|考|申请|学校|大学|学院|证书|面试|终面|[一二三]面(?:过|挂)", re.IGNORECASE),
                     _P(r"(?i)\b(?:admitted|accepted|admission|offer|exam|school|university|college|program|"
                        r"certificat\w*|bar|interview)\b")),
@@ -122,6 +124,15 @@ class _Class:
     lex: Lex
     families: tuple[str, ...]  # the first is taken when the statement names none of them
     direction: str  # "to": names the new value; "from": names (or implies) what ends
+    said: Lex | None = None  # more ways of saying it (data/changes.tsv), read when ``lex`` finds nothing
+
+    def search(self, text: str, lang: str) -> re.Match[str] | None:
+        m = self.lex.search(text, lang)
+        return m if m is not None or self.said is None else self.said.search(text, lang)
+
+    @property
+    def lexes(self) -> tuple[Lex, ...]:
+        return (self.lex,) if self.said is None else (self.lex, self.said)
 
 
 _CLASSES: tuple[_Class, ...] = (
@@ -153,7 +164,8 @@ _CLASSES: tuple[_Class, ...] = (
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
-                          r"\bwe'?re\s+(?:done|over|through)\b|\bdumped\b|"
+                          r"(?:(?<![\w\s])|(?<=[^\w\s]\s)|(?<=\band\s)|(?<=\bso\s)|(?<=\bbut\s)|(?<=\bthink\s)|(?<=\bguess\s))"
+                          r"we'?re\s+(?:done|over|through)\b|\bdumped\b|"
                           r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b")),
            ("partner",), "from"),
     _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
@@ -166,7 +178,9 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bwent\s+missing\b|\badopted\s+by\b|\bcrossed\s+the\s+rainbow\s+bridge\b|"
                            r"\b(?:got|was|been)\s+stolen\b|\bran\s+off\b|\bwent\s+belly\s+up\b|\bburied\b|"
                            r"\bsurrender(?:ed)?\s+(?:him|her|it|them)\b|\bnew\s+owners?\b|"
-                           r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b")),
+                           r"\bsomeone\s+else'?s\s+(?:problem|now)\b|\bin\s+a\s+junkyard\b|\bsaid\s+goodbye\s+to\b|"
+                           # "rip" is banter ("rip my sleep") unless grief or the vet is beside it: "rip biscuit 💔"
+                           r"\brip\b(?!\s+(?:me|my|us|our|to\s+my)\b)(?=[^.!?\n]{0,40}?(?:💔|😭|😢|🌈|🐾|\bvet\b|\bgoodbye\b|\bpassed\b|\bmiss\s+(?:him|her)\b))")),
            ("pet",), "from"),
     _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)出(?:掉)?了|过户(?:了|的|给)|"
                            r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)|"
@@ -216,8 +230,13 @@ _CLASSES: tuple[_Class, ...] = (
            ("employer", "residence"), "from"),
     _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
                            r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)|"  # 不喝奶茶了: 不…了 is a change of state
-                           r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?)(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
-                        _P(r"(?i)\bquits?\b|\bstopped\b|\b(?:smoke|vape|nicotine|alcohol|sugar|caffeine|soda|booze)[-\s]free\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
+                           r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?|[\d一二两三四五六七八九十百几]+(?:天|周|个?星期|个?礼拜|个?月|年)多?)"
+                           r"(?:了|来)?(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
+                        _P(r"(?i)\bquits?\b|\bstopped\b|"
+                           # a streak of going without: "day 38 no cigs", "3 weeks without a drink", "two months sober"
+                           r"\bday\s+\d+\s+(?:of\s+)?(?:no|without)\b|\b(?:\d+|one|two|three|four|five|six|a)\s+(?:days?|weeks?|months?|years?)\s+"
+                           r"(?:no|without|sober|clean|smoke-free|off\s+(?:the\s+)?\w+)\b|"
+                           r"\b(?:haven'?t|hasn'?t)\s+(?:had|drunk|eaten|smoked|touched|played|vaped)\b(?=.{0,40}?\bsince\b)|\b(?:smoke|vape|nicotine|alcohol|sugar|caffeine|soda|booze)[-\s]free\b|\b(?:haven't|hasn't)\s+(?:had|drunk|eaten|smoked|touched|played)\b(?=.{0,40}?"
                            r"\b(?:in|for)\s+(?:a\s+|over\s+a\s+|\w+\s+)?(?:weeks?|months?|years?|while|ages)\b)|\bswitched\s+from\b|\bgave\s+up\b|\bgiven\s+up\b|\bcut\s+(?:\w+\s+){0,2}out\b|"
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
@@ -232,11 +251,39 @@ _CLASSES: tuple[_Class, ...] = (
                              rf"\beating\s+{_ANIMAL_FOOD}\s+again\b")),
            ("diet",), "to"),
 )
+
+
+#: what a contraction without its apostrophe reads as
+_OTHER_WORDS = frozenset({"were", "well", "shell", "hell", "ill", "its", "wed", "shed", "hed", "id", "whos", "lets"})
+
+
+def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
+    """Each class with the ways of saying it of ``data/changes.tsv`` (literal phrases, 车出了 / "got canned")
+    added to its verbs, after them: the verbs' finer reading (a destination, an object) comes first."""
+    phrases: dict[tuple[str, str], list[str]] = {}
+    for line in (Path(__file__).parent / "data" / "changes.tsv").read_text(encoding="utf-8").splitlines()[4:]:
+        cls, lang, phrase = line.split("\t")
+        phrases.setdefault((cls, lang), []).append(standard_zh(phrase) if lang == "zh" else phrase)
+
+    def en(phrase: str) -> str:  # chat drops apostrophes (dont, havent), unless that makes another word (we're, it's)
+        words = [re.escape(w).replace("'", "['\u2019]" if w.replace("'", "") in _OTHER_WORDS else "['\u2019]?")
+                 for w in phrase.split()]
+        return r"\b" + r"\s+".join(words) + (r"\b" if phrase[-1].isalnum() else "")
+
+    out = []
+    for c in classes:
+        zh = "|".join(re.escape(x) for x in sorted(phrases.get((c.name, "zh"), ()), key=len, reverse=True)) or "(?!)"
+        eng = "|".join(en(x) for x in sorted(phrases.get((c.name, "en"), ()), key=len, reverse=True)) or "(?!)"
+        out.append(dataclasses.replace(c, said=Lex(_P(zh), _P(f"(?i){eng}"))))
+    return tuple(out)
+
+
+_CLASSES = _said_ways(_CLASSES)
 _STOP = next(c.lex for c in _CLASSES if c.name == "stop")
 #: the verbs of every class that ends something (lose, sell, end, leave, stop, done): text/over.py
-ENDINGS: tuple[Lex, ...] = tuple(c.lex for c in _CLASSES if c.direction == "from")
+ENDINGS: tuple[Lex, ...] = tuple(lex for c in _CLASSES if c.direction == "from" for lex in c.lexes)
 #: the verbs that end a thing the speaker had or did (a habit, a thing sold, a couple, a job): text/ended.py
-ENDS_A_THING: tuple[Lex, ...] = tuple(c.lex for c in _CLASSES if c.name in ("stop", "sell", "end", "leave"))
+ENDS_A_THING: tuple[Lex, ...] = tuple(lex for c in _CLASSES if c.name in ("stop", "sell", "end", "leave") for lex in c.lexes)
 #: classes that need their family named (换成 alone changes nothing known)
 _NEEDS_CUE = frozenset({"switch", "replace"})
 
@@ -259,7 +306,7 @@ def change_of(text: str, lang: str) -> Change | None:
     if lang == "zh" and (posted := _posted_to(text)) is not None:
         return posted
     for cls in _CLASSES:
-        m = cls.lex.search(text, lang)
+        m = cls.search(text, lang)
         if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
             m = next((n for n in cls.lex.zh.finditer(text, m.end()) if not degree_complement(text, n)), None)
         if m is None:
@@ -413,7 +460,10 @@ def family_slots(family: str) -> tuple[str, ...]:
 
 
 _ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，。,.！!]|$|的|了|，)")
-_EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)")
+_EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)|"
+                r"(?i:\b(?:User's|my)\s+(?:cat|dog|puppy|kitten|bunny|rabbit|hamster|parrot|budgie)\s+)"
+                r"(?P<a>(?!(?i:food|bed|toys?|hair|walker|sitter|park|treats|vet|is|was|has|and)\b)[A-Za-z][\w'-]+)"
+                r"(?=\s+(?:keeps|is|was|has|had|just|loves|likes|hates|got|and)\b|[,.!]|$)")
 
 
 _ZH_PET = r"(?:猫|狗|宠物|仓鼠|兔子?|鹦鹉|金鱼|鱼|乌龟|龟|柯基|泰迪|柴犬|金毛|哈士奇|萨摩|英短|布偶|橘猫|猫咪|狗狗|蜥蜴|刺猬|龙猫|八哥)"
@@ -546,7 +596,7 @@ def sold_what(text: str, family: str) -> str | None:
 
 def called(content: str, lang: str) -> tuple[str, ...]:
     """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
-    return tuple(m.group("n") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
+    return tuple(m.group("n") or m.group("a") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
 
 
 CLAUSE_CUT = _P(r"[，,。.;；!！?？]")

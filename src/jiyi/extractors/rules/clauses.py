@@ -39,6 +39,8 @@ _EN_SENT = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bJr\.)(
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
     r"|,\s*(?=(?:thanks|thank\s+you|anyway|btw|by\s+the\s+way|lol|haha|the\s+weather|sorry)\b)"
+    # a question asked of what was just told: "my dog keeps eating grass, is that normal??" (the telling stands)
+    r"|,\s*(?=(?i:is|are|was|does|do|did|can|could|should|would|will|what|how|why|any|anything)\b[^,.!?]{0,60}\?)"
     r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
 )
 _ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋|"

@@ -67,6 +67,10 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
     text = group_statement(parts, work.lang)
     spans = [s for c in group for s in work.qualifying(c)]
     raw = " ".join(c.text for c in group)
+    if all(_opens_a_state(work, s) for s in spans):  # "lived in chengdu since 2019": true since then, and now
+        draft = Draft(Kind.FACT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans))
+        draft.source, draft.source_at = group_source(group), group[0].start
+        return draft
     draft = Draft(Kind.EVENT, text, None, [], 0.6, 0.8, valid_from=min(s.start for s in spans),
                   valid_until=max(s.end for s in spans))
     draft.expires_at = _expiry(work, spans, raw)
@@ -75,6 +79,22 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
     draft.source = group_source(group)
     draft.source_at = group[0].start
     return draft
+
+
+#: a time that opens a state still holding: since 2019, 自从上个月, 从十月起 / 从十月开始 (…以来)
+_EN_SINCE = re.compile(r"(?i)\b(?:ever\s+)?since\s+(?:the\s+)?$")
+_ZH_FROM = re.compile(r"(?:自从|自打|打从|从)\s*$")
+_ZH_ON = re.compile(r"^\s*(?:起|开始|以来|以后|之后|到现在|至今)")
+
+
+def _opens_a_state(work: MessageExtraction, span: TimeSpan) -> bool:
+    """Does ``span`` say when a state began that holds still (a time already come, after since / 自从 / 从…起)?"""
+    if span.start > work.ref:
+        return False  # 从下周开始: a plan
+    before, after = work.text[max(0, span.offset - 8):span.offset], work.text[span.end_offset:span.end_offset + 4]
+    if work.lang == "zh":
+        return bool(_ZH_FROM.search(before) and (_ZH_ON.match(after) or before.rstrip().endswith(("自从", "自打"))))
+    return bool(_EN_SINCE.search(before))
 
 
 def _expiry(work: MessageExtraction, spans: list[TimeSpan], raw: str) -> datetime | None:

@@ -125,8 +125,19 @@ def _en_the_weekend(m: re.Match[str], c: Ctx) -> Res:
     return shift(c, 0, "weekend")
 
 
+#: "in N years" after these in its clause looks back over a stretch ("my first salmon in 4 years", "haven't seen
+#: him in ages", "best pizza in 10 years"): no day ahead
+_LOOKS_BACK = re.compile(r"(?i)\b(?:first|best|worst|longest|only|once|never|ever|haven'?t|hasn'?t|hadn'?t|"
+                         r"didn'?t|not|no|\w{3,}est)\b[^.!?;,\n]*$")
+#: …unless what follows says it is ahead ("my first day is in 2 weeks")
+_AHEAD = re.compile(r"(?i)\b(?:is|are|was|'s|will|starts?|begins?|comes?|due|happens?|opens?|gonna|going)\b|'ll\b")
+
+
 def _en_offset(m: re.Match[str], c: Ctx) -> Res | None:
     n = en_num(group(m, "n"))
+    back = _LOOKS_BACK.search(c.text[:m.start()]) if maybe_group(m, "dir") is None else None
+    if back is not None and not _AHEAD.search(back.group(0)):
+        return None
     direction = (maybe_group(m, "dir") or "later").lower()
     sign = -1 if direction in ("ago", "before", "earlier") else 1
     unit = group(m, "u").lower()

@@ -179,6 +179,26 @@ def _merge_week_day(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[
     return out
 
 
+#: a day named by its distance from today (今天, 明晚, tomorrow): a weekday right after it names the same day
+_RELATIVE_DAY = re.compile(r"(?i)^(?:大?[前昨今明后]|[今明昨]个)(?:天|日|儿|早|晚|晚上|早上|上午|下午|中午)?$|^(?:today|tomorrow|yesterday|tonight)$")
+_APPOSITION_GAP = re.compile(r"^\s*[,，(（]?\s*(?:is|是)?\s*$", re.IGNORECASE)
+
+
+def _merge_day_apposition(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int, Res]]:
+    """今天周日 / 明天（周六） / "tomorrow, Saturday": one day told twice is one expression, the relative day's."""
+    out: list[tuple[int, int, Res]] = []
+    for s, e, res in spans:
+        if out:
+            ps, pe, prev = out[-1]
+            if (prev.gran == "day" and res.gran == "day" and _RELATIVE_DAY.match(text[ps:pe].strip())
+                    and _APPOSITION_GAP.match(text[pe:s]) and _WEEKDAY_WORD.match(text[s:e].strip())):
+                close = ")" if text[pe:s].strip() in ("(", "（") and text[e:e + 1] in ")）" else ""
+                out[-1] = (ps, e + len(close), prev)
+                continue
+        out.append((s, e, res))
+    return out
+
+
 #: a weekday something recurs on: "tuesdays", "every thursday", 每周二, 每个星期四
 _RECURRING_DAY = re.compile(r"(?i)\b(?P<en>mon|tues|wednes|thurs|fri|satur|sun)days\b|\bevery\s+(?P<every>mon|tues|wednes|thurs|"
                             r"fri|satur|sun)day\b|每个?(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])")
@@ -234,7 +254,8 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
         if isinstance(val, Res):
             ctx.remember(val)
         items.append((s, e, val))
-    spans = _first_of_recurring(text, _merge_ranges(text, _merge_week_day(text, _attach(text, items, ctx))), ctx)
+    spans = _merge_day_apposition(text, _merge_week_day(text, _attach(text, items, ctx)))
+    spans = _first_of_recurring(text, _merge_ranges(text, spans), ctx)
     return [_to_span(text, s, e, _night_before(text, s, e, res, ctx), zone) for s, e, res in spans]
 
 
