@@ -233,6 +233,12 @@ def test_a_name_after_a_thing_introduced_names_the_thing(text: str, content: str
     assert all(c.slot != "user/name" and "叫" not in c.content.removeprefix(content) for c in cands)
 
 
+@pytest.mark.parametrize("text", ["我在哈尔滨道外开烧烤店 叫老庞烤串 干了八年了", "去年组了个乐队，叫铁皮罐头"])
+def test_a_name_after_a_thing_without_a_measure_word_is_not_the_users(text: str) -> None:
+    """开烧烤店 叫X: the shop is X, the user is not."""
+    assert not [c for c in run(text) if c.slot == "user/name"]
+
+
 @pytest.mark.parametrize("text", ["我在一家公司上班，叫了外卖", "我家楼下有家店，叫起来都说好吃"])
 def test_a_verb_after_a_thing_is_not_its_name(text: str) -> None:
     assert not [c.content for c in run(text) if c.content.startswith("用户提到的")]
@@ -404,6 +410,12 @@ def test_a_workplace_introduced_with_its_name_is_that_name() -> None:
     assert only("I work at a startup called Nimbus", "user/employer").content == "User works at Nimbus"
 
 
+def test_an_allergy_beside_a_diet_under_one_subject_keeps_both() -> None:
+    """"i'm vegan, 2 yrs now, and allergic to sesame": one subject, two standing facts."""
+    slots = {c.slot for c in run("fyi i'm vegan, 2 yrs now, and allergic to sesame which is in EVERYTHING here")}
+    assert {"allergy/sesame", "diet/type"} <= slots, slots
+
+
 def test_not_allergic() -> None:
     assert all(not (c.slot or "").startswith("allergy/") for c in run("我对花生不过敏"))
 
@@ -420,7 +432,10 @@ def test_not_allergic() -> None:
      # a condition told by what treats it
      ("packed my insulin and the glucose meter, off we go", "health/diabetes", "User has diabetes"),
      ("ugh left my inhaler in the car again", "health/asthma", "User has asthma"),
-     ("我每天睡前打一针胰岛素", "health/糖尿病", "用户有糖尿病")],
+     ("我每天睡前打一针胰岛素", "health/糖尿病", "用户有糖尿病"),
+     # what limits moving or seeing: an injured body part, colour blindness
+     ("我膝盖一直不太行，打球都得戴护膝", "health/膝盖", "用户膝盖一直不太行"),
+     ("and im colorblind (deuteranopia) so pls no red vs green", "health/color blindness", "User has color blindness")],
 )
 def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
     c = only(text, slot)
@@ -494,7 +509,10 @@ def test_habits_are_behaviour_without_a_date(text: str, content: str) -> None:
      ("Reply in Chinese please.", "style/language", "User wants replies in Chinese"),
      ("no emojis please", "style/emoji", "User doesn't want emojis in replies"),
      ("keep replies short pls, i read on the train", "style/length", "User wants short, concise replies"),
-     ("no essays ok", "style/length", "User wants short, concise replies")],
+     ("no essays ok", "style/length", "User wants short, concise replies"),
+     ("三句话以内就行", "style/length", "用户要求助手三句话以内就行"),
+     ("别整那些弯弯绕 有啥说啥", "style/tone", "用户要求助手别整那些弯弯绕；有啥说啥"),
+     ("answer me in english from now on", "style/language", "User wants replies in English")],
 )
 def test_reply_style(text: str, slot: str, content: str) -> None:
     c = only(text, slot)

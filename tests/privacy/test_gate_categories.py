@@ -78,6 +78,8 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
     ("any bakery you'd recommend downtown", {"diet_health"}), ("楼下那家奶茶店怎么样", {"diet_health"}),  # what to eat
     ("帮我订个酒店", set()),  # a hotel is no drink
     ("下周去成都出差三天", {"outing_health"}),  # a trip for work is a trip
+    ("最近想开始晨跑，帮我排个训练计划", {"outing_health"}),  # a run: the knee that limits it
+    ("which color should i paint my bedroom?", {"sight_health"}),  # colours: the colour blindness
 ])
 def test_asked_categories(query: str, expected: set[str]) -> None:
     assert set(asked_categories(query)) == expected

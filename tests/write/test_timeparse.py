@@ -312,6 +312,12 @@ def test_in_n_units_ahead_stays_ahead(text: str, day: str) -> None:
     assert _one(text).start == _d(day)
 
 
+def test_a_weekday_in_a_clause_that_looks_ahead_is_the_coming_one() -> None:
+    """"signed with them, start monday": the signing is past, the start is not (REF is a Wednesday)."""
+    assert _one("signed w tidewell logistics, ops planner, start monday").start == _d("2025-03-10")
+    assert _one("went to the beach with friends, on monday").start == _d("2025-03-03")
+
+
 def test_a_weekday_in_another_clause_stays_apart_from_the_week() -> None:
     spans = find_time_expressions("next week I'm busy, Friday is free", REF)
     assert [s.granularity for s in spans] == ["week", "day"]

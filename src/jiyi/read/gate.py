@@ -29,13 +29,22 @@ _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血�
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
                              r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
 #: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
-_OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|游泳|骑行|景点|周末|"
+_OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|晨跑|夜跑|训练|"
+                     r"练腿|撸铁|打球|游泳|骑行|景点|周末|"
                      r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
                      r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday|business\s+trip|offsite|retreat)\b")
 #: … asks, too, for the conditions that limit it ("outing_health")
 _OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
                                r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
-                               r"diabet|hypoglyc")  # (a long walk without sugar at hand is a diabetic's danger)
+                               r"diabet|hypoglyc|"  # (a long walk without sugar at hand is a diabetic's danger)
+                               # an injury that limits moving: a knee, an ankle, a back
+                               r"膝|半月板|韧带|脚踝|踝|扭伤|骨折|腰伤|椎|knee|ankle|ligament|\bacl\b|menisc|sprain|fractur|"
+                               r"back\s+(?:pain|injury)|slipped\s+disc|herniat")
+#: a query about colours or what is read by colour (a paint, an outfit, a chart, a game's map) …
+_COLOURS = re.compile(r"(?i)颜色|配色|色系|色号|什么色|哪个色|红绿|图例|\b(?:colou?rs?|paint|palette|shades?|legend|"
+                      r"minimap|heat\s*map|charts?|outfit)\b")
+#: … asks for a condition of seeing them
+_SIGHT_CONDITION = re.compile(r"(?i)色盲|色弱|红绿|colou?r[\s-]*blind|deuteranop|protanop|tritanop|red[\s/-]*green")
 
 
 def asked_categories(query: str) -> frozenset[str]:
@@ -48,6 +57,8 @@ def asked_categories(query: str) -> frozenset[str]:
         found.add("diet_health")  # "中午想煮个汤": the gout that rules out seafood, not the rest of the file
     if _OUTING.search(query):
         found.add("outing_health")  # "周末去哪玩": the pregnancy that rules out the roller coaster
+    if _COLOURS.search(query):
+        found.add("sight_health")  # "which color should i paint my bedroom": the colour blindness
     if _ACCOUNT.search(query):
         found.add("bank_card")
     return frozenset(found)
@@ -57,7 +68,8 @@ def asked_categories(query: str) -> frozenset[str]:
 _ALLERGY = re.compile(r"(?i)过敏|不耐受|allerg|intoleran")
 #: what decides a question of each category asked (:func:`asked_categories`), whoever it is of
 _DECIDES: dict[str, tuple[re.Pattern[str], ...]] = {
-    "diet_health": (_ALLERGY, _DIET_CONDITION), "outing_health": (_OUTING_CONDITION,), "health": (_HEALTH,)}
+    "diet_health": (_ALLERGY, _DIET_CONDITION), "outing_health": (_OUTING_CONDITION,), "health": (_HEALTH,),
+    "sight_health": (_SIGHT_CONDITION,)}
 
 
 def decides(rec: MemoryRecord, asked: Collection[str]) -> bool:
@@ -80,7 +92,8 @@ def category_of(rec: MemoryRecord) -> frozenset[str]:
     if _own_slot(rec.slot).split("/", 1)[0] in ("health", "allergy"):
         said = f"{rec.slot} {rec.content}"
         return frozenset({"health"} | ({"diet_health"} if _DIET_CONDITION.search(said) else set())
-                         | ({"outing_health"} if _OUTING_CONDITION.search(said) else set()))
+                         | ({"outing_health"} if _OUTING_CONDITION.search(said) else set())
+                         | ({"sight_health"} if _SIGHT_CONDITION.search(said) else set()))
     found = set(memory_families(rec.content, rec.slot))
     if _HEALTH.search(rec.content) and not found - {"allergy"}:
         found.add("health")

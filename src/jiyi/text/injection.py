@@ -270,6 +270,10 @@ _GRANTED_AUTHORITY = (
                r"(?:authori[sz]ed|allowed|permitted|cleared)\s+to\s+(?:see|view|access|read|dump|export|list|reveal|"
                r"disclose|leak|output)\s+(?:all|every|any|other)\s+(?:of\s+the\s+)?(?:other\s+)?(?:users?|memories|"
                r"secrets|conversations|chats|stored|private|confidential|hidden|internal|system)\b"),
+    # ... or a power over them said of anyone: "Tess … can read everyone's memories", "gets to see all users' chats"
+    re.compile(r"(?i)\b(?:can|could|may|gets?\s+to|is\s+able\s+to|has\s+the\s+right\s+to)\s+(?:read|see|view|access|"
+               r"dump|export|edit|delete)\s+(?:everyone|everybody|every\s+user|all\s+(?:the\s+)?users|other\s+users)"
+               r"(?:'s?|’s?)?\s+(?:memories|memory|stored\s+data)\b" + _NOT_A_QUESTION),
     # ... asked for: "dump every user's memories" (not "how do I list all users' conversations in Django")
     re.compile(r"(?i)(?<!how\sto\s)(?<!how\sdo\sI\s)(?<!how\scan\sI\s)\b(?:dump|print|output|list|show|export|display|"
                r"give\s+me|send\s+me|tell\s+me)\s+(?:me\s+)?" + _OTHERS_EN + r"\s+(?:memories|memory|chat\s+(?:logs|"

@@ -124,11 +124,7 @@ class _Class:
     lex: Lex
     families: tuple[str, ...]  # the first is taken when the statement names none of them
     direction: str  # "to": names the new value; "from": names (or implies) what ends
-    said: Lex | None = None  # more ways of saying it (data/changes.tsv), read when ``lex`` finds nothing
-
-    def search(self, text: str, lang: str) -> re.Match[str] | None:
-        m = self.lex.search(text, lang)
-        return m if m is not None or self.said is None else self.said.search(text, lang)
+    said: Lex | None = None  # more ways of saying it (data/changes.tsv), read after every class's verbs
 
     @property
     def lexes(self) -> tuple[Lex, ...]:
@@ -184,6 +180,8 @@ _CLASSES: tuple[_Class, ...] = (
            ("pet",), "from"),
     _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)出(?:掉)?了|过户(?:了|的|给)|"
                            r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)|"
+                           # a membership given back or passed on: 健身卡我退了 / 年卡转出去了 / 会员卡已经转让
+                           r"(?:卡|会员|年卡|月卡)(?:我|用户|也|都|已经|早就?)*(?:退|转)(?:掉|出去|给别人|让)?了|"
                            # for a price, to a trader: 三万二给了个车贩子 / 两万出给二手车商了
                            r"[\d一二两三四五六七八九十百千万几]+(?:万|千|块|元)[\d一二两三四五六七八九]?(?:就|才)?(?:给|卖给|出给|转给)了?"
                            r"(?:个|一个)?\S{0,4}?(?:贩子|车商|收购商|回收站|买家)"),
@@ -228,7 +226,7 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b")),
            ("employer", "residence"), "from"),
-    _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?:从|把)\S{1,8}换成了?|"
+    _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|没(?:有)?再(?:学|练|去|弹|玩|喝|抽|碰|上)(?:过)?了|(?:从|把)\S{1,8}换成了?|"
                            r"不(?:喝|吃|抽|玩)[^，。,！!？?\s]{1,8}了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)|"  # 不喝奶茶了: 不…了 is a change of state
                            r"(?:好久|很久|好长时间|很长时间|[周星期礼拜月年]多?|[\d一二两三四五六七八九十百几]+(?:天|周|个?星期|个?礼拜|个?月|年)多?)"
                            r"(?:了|来)?(?:都|也|了)?没(?:有|再)?(?:喝|吃|抽|玩|碰|打)"),
@@ -305,10 +303,11 @@ def change_of(text: str, lang: str) -> Change | None:
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
     if lang == "zh" and (posted := _posted_to(text)) is not None:
         return posted
-    for cls in _CLASSES:
-        m = cls.search(text, lang)
+    # every class's verbs first, in order; then the ways of saying it (被毕业了 is a layoff before 毕业了 a degree)
+    for cls, lex in [(c, c.lex) for c in _CLASSES] + [(c, c.said) for c in _CLASSES if c.said is not None]:
+        m = lex.search(text, lang)
         if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
-            m = next((n for n in cls.lex.zh.finditer(text, m.end()) if not degree_complement(text, n)), None)
+            m = next((n for n in lex.zh.finditer(text, m.end()) if not degree_complement(text, n)), None)
         if m is None:
             continue
         named = tuple(f for f in cls.families if f in cues)
@@ -396,16 +395,18 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
     return frozenset(found | {framed} if framed else found)
 
 
-_EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
-_EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _EN_LOWER_DEST = _P(r"^\s*(?:(?:back\s+)?(?:to|in|into)\s+)?(?:(?:the|our)\s+)?(?P<v>[a-z][a-z .'-]{1,40})")
 _DIGITS = _P(r"[\d][\d -]{4,}\d")
+_ISO_DAY = _P(r"\d{4}-\d{2}-\d{2}")  # a day the extractor wrote, no number
 #: a new home that is no place name: 住宿舍了, 搬进了公司宿舍, 住到单位公寓
 _ZH_HOME = _P(r"(?:住|住进|住到|搬进|搬到|搬去)(?:了)?(?P<v>[\u4e00-\u9fff]{0,4}(?:宿舍|公寓|出租屋|单间|新房|小区|老家|家里))")
 #: where a new home is, typed in lower case: "now in tseung kwan o", "a lease in mui wo", "studio in jing'an"
 _EN_HOME_IN = _P(r"(?i)(?:^\s*(?:in|at)\s+|\b(?:now|lease|studio|flat|apartment|place|room|house|home|living|based|"
                  r"settled)\s+(?:is\s+)?(?:in|at)\s+)(?P<v>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)"
-                 r"(?=\s*(?:[.,!;:?)]|$|\s+(?:now|for|with|and|but|since|near|which|lol|haha|\d)\b))")
+                 r"(?=\s*(?:[.,!;:?)]|$|\s+(?:now|for|with|and|but|since|near|which|lol|haha|on|this|last|next|until|"
+                 r"till|from|after|before|yesterday|today|tomorrow|\d)\b))")
 #: what follows "now in" and is no place: an article, a time, a state ("now in a bigger flat", "now in shock")
 _EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|love|trouble|charge|debt|pain|"
                   r"progress|town|bed|school|college|hospital|office|person|total|general|time|touch)\b")
@@ -414,7 +415,7 @@ _EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|l
 def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
     """The new value a "to" change names after its verb: a place, a number, a diet word."""
     rest = text[at:]
-    out: list[str] = [re.sub(r"\D", "", d) for d in _DIGITS.findall(rest)]
+    out: list[str] = [re.sub(r"\D", "", d) for d in _DIGITS.findall(rest) if not _ISO_DAY.fullmatch(d.strip())]
     if lang == "zh":
         from jiyi.text.lexical import entities
 
@@ -525,6 +526,8 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
         said = third_person(clause, lang)
         if lang == "zh" and _ZH_BARE_STATE.match(said):
             said = "用户" + said  # 在行政部打杂 / 住在厂边上: the user's, said without a subject
+        elif lang == "en" and (bare := _EN_BARE_STATE.match(said)):
+            said = "User is " + said[bare.end():]  # "still living w my parents in tampines": the user's
         if not said.startswith(("用户", "User")):
             continue
         found |= {f for f in SINGLE if _STANDING[f].search(said, lang)}
@@ -535,6 +538,8 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: a state said without a subject, as chat does: "still living w my parents", "currently based in leeds"
+_EN_BARE_STATE = _P(r"(?i)^(?:(?:still|currently|now|just|tbh)\s+)*(?=(?:living|staying|based|working|renting)\b)")
 #: a clause that is a job title alone, the answer to what one does (工艺工程师 / 我是车间主任)
 _ZH_TITLE_ONLY = _P(r"^用户(?:是|当)?(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}(?:工程师|设计师|程序员|经理|主管|总监|主任|会计|老师|"
                     r"教师|医生|护士|司机|销售|客服|运营|策划|编辑|记者|律师|文员|专员|助理|店长|厨师|技术员|调度)$")

@@ -134,9 +134,27 @@ def carried_on(turn: MemoryRecord, after: Sequence[MemoryRecord], term: str) -> 
     answer, reply = _next(turn, after), None
     if answer is not None and answer.metadata.get("role") == "assistant" and says(answer.content, term):
         reply = _next(answer, after)
+    elif answer is not None and answer.metadata.get("role") != "assistant" and _names_nothing(answer.content):
+        reply = answer  # "办了张健身年卡" → "打算逢一三五收工去练": the next turn, naming nothing, goes on about it
     if reply is None or reply.metadata.get("role") == "assistant" or (reply.speaker or None) != (turn.speaker or None):
         return []
     return [reply] if (reply.created_at - turn.created_at).total_seconds() <= THREAD_MINUTES * 60 else []
+
+
+#: nouns that name no thing a turn could be about: when, and the day's routine
+_NO_THING = frozenset({"收工", "下班", "上班", "放学", "周末", "时间", "晚上", "早上", "平时", "以后", "之后", "到时候"})
+
+
+def _names_nothing(text: str) -> bool:
+    """Is ``text`` a Chinese turn that names no thing of its own and does something (打算逢一三五收工去练, 每周去三次):
+    a clause whose object was said in the turn before it."""
+    if detect_language(text) != "zh" or len(text) > 30:
+        return False
+    from jiyi.text.lexical import tagged
+
+    words = tagged(text)
+    return (any(t == "v" for _, t in words)
+            and not any(t in ("n", "nz", "nw", "vn", "PER", "LOC", "ORG", "r") and w not in _NO_THING for w, t in words))
 
 
 def _next(turn: MemoryRecord, after: Sequence[MemoryRecord]) -> MemoryRecord | None:

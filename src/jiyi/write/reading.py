@@ -22,7 +22,7 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
                                                          r"broke\s+up|split|divorc|\bex\b|dumped")),
     ("leave", "employer"): ("离职了", "left the job", re.compile(r"(?i)辞职|离职|被裁|裁员|不干了|走人|quit|left|laid\s+off|"
                                                                r"fired|resign|let\s+go")),
-    ("sell", "vehicle"): ("卖掉了", "sold", re.compile(r"(?i)卖|出手|转手|过户|sold|sell")),
+    ("sell", "vehicle"): ("卖掉了", "sold", re.compile(r"(?i)卖|出手|转|过户|退|闲鱼|咸鱼|sold|sell|refund|cancel|traded")),
     ("lose", "pet"): ("已不在身边", "no longer with the user", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|"
                                                                       r"put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),

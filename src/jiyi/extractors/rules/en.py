@@ -132,7 +132,7 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
                                 r"(?:stop|don't)\s+(?:rambling|writing\s+essays))"), "User wants short, concise replies"),
     ("style/length", re.compile(r"(?i)\b(?:more\s+detail(?:ed)?|be\s+(?:more\s+)?detailed|in\s+(?:more\s+)?detail|"
                                 r"longer\s+(?:answers?|replies))"), "User wants detailed replies"),
-    ("style/language", re.compile(r"(?i)\b(?:reply|respond|answer|talk|write|speak)\s+(?:to\s+me\s+)?in\s+"
+    ("style/language", re.compile(r"(?i)\b(?:reply|respond|answer|talk|write|speak|text)\s+(?:(?:to\s+)?me\s+)?(?:only\s+)?in\s+"
                                   r"(?P<v>english|chinese|mandarin|cantonese|japanese|korean|french|spanish|german)"),
      "User wants replies in {v}"),
     ("style/emoji", re.compile(r"(?i)\b(?:no|don't\s+use|do\s+not\s+use|stop\s+using|without|avoid|fewer|less)\s+"

@@ -65,6 +65,7 @@ from jiyi.extractors.rules.zh import (
 )
 from jiyi.records import Kind, Message
 from jiyi.text.casual import with_apostrophes, with_names, with_subject
+from jiyi.text.dialect import standard_zh
 from jiyi.text.person import first_person, third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
@@ -89,7 +90,9 @@ _EN_IT_IS = re.compile(r"(?i)^(?:it|that)(?:'s|\s+is|\s+will\s+be)\b")
 #: a clause naming something: 叫X / 名叫X / 名字叫X (not 叫我X, how to address the user)
 _ZH_CALLED_LEAD = re.compile(r"^(?:名字)?(?:名)?叫(?!我)")
 #: a thing brought in with a measure word: 一家奶茶店, 一只猫, 这个游戏
-_ZH_A_THING = re.compile(r"(?:[一这那每]|[两三几])(?:家|只|条|个|款|所|间|辆|部|本|位|支|匹)[\u4e00-\u9fffA-Za-z]{1,10}$")
+_ZH_A_THING = re.compile(r"(?:[一这那每]|[两三几])(?:家|只|条|个|款|所|间|辆|部|本|位|支|匹)[\u4e00-\u9fffA-Za-z]{1,10}$"
+                         # …or a clause ending in a thing that has a name: 开烧烤店, 养了条狗, 搞了个工作室, 组了乐队
+                         r"|(?:店|馆|铺|摊|档|公司|工作室|厂|餐厅|酒吧|网店|群|猫|狗|车|船|频道|账号|乐队|品牌|项目|战队|公众号)$")
 
 
 def _said_something(c: Clause, lang: str) -> bool:
@@ -107,7 +110,8 @@ class MessageExtraction:
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         # "im from nyc" is "i'm from nyc"; "moved to denver lol" is "i moved to denver lol"
-        said = with_names(with_subject(with_apostrophes(msg.content))) if lang == "en" else msg.content
+        # 健身卡我退咗喇 is 健身卡我退了了: a dialect's grammar words read as Mandarin, as every rule is written
+        said = with_names(with_subject(with_apostrophes(msg.content))) if lang == "en" else standard_zh(msg.content)
         text = told_again(without_tag_questions(first_person(said, lang), lang), lang)  # tells, not asks
         text = as_request(text, lang)  # 能不能记住我对花生过敏？/ "Could you remember that…?" asks to remember
         self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
@@ -201,8 +205,11 @@ class MessageExtraction:
             drafts += zh_call_me(c.text) if self.lang == "zh" else en_call_me(c.text)
         if not drafts:
             drafts += self._style(c)
-        if not drafts and c.subject == "self":
-            drafts += self._preference(c)
+        if c.subject == "self" and all((d.slot or "").startswith(("allergy/", "health/")) for d in drafts):
+            # "i'm vegan, 2 yrs now, and allergic to sesame": a condition beside a preference, each kept
+            said = {d.content for d in drafts}
+            drafts += [d for d in self._preference(c) if d.content not in said
+                       and not (drafts and re.search(r"(?i)allerg|过敏|intoleran|不耐", d.content))]
         return drafts
 
     def _answers_about(self, c: Clause, prev: Clause | None) -> bool:

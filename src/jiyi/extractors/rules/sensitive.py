@@ -86,6 +86,9 @@ _ZH_TREATED = ((re.compile(r"胰岛素|降糖药|二甲双胍|血糖仪"), "糖�
                (re.compile(r"哮喘(?:喷雾|药)|吸入器|沙丁胺醇"), "哮喘"))
 #: a condition flaring up again is one the speaker has: 我这痛风又犯了 / 老毛病胃炎又犯了 / 鼻炎又发作了
 _ZH_FLARE = re.compile(rf"(?<!没)(?<!不)(?P<v>{_ZH_CONDITIONS})(?:又|老是|总是|经常|动不动就|最近)*(?:犯了?|发作|复发|加重)")
+#: a body part that limits what the speaker can do: 膝盖一直不太行 / 半月板伤过 / 腰不好 (an injury, sensitive)
+_ZH_BODY = re.compile(r"(?<![他她它])(?P<v>膝盖|膝关节|半月板|韧带|跟腱|脚踝|腰椎|颈椎|手腕|肩膀|腰)(?:一直|老是|总是|本来就|有点|也|都|不太|之前|以前)*"
+                      r"(?:不好|不行|不太行|有伤|有旧伤|受过伤|伤过|伤了|积液|撕裂|损伤|劳损|有毛病|出过问题|做过手术)")
 _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
 
 
@@ -132,6 +135,8 @@ def zh_health(body: str, sentence: str) -> list[Draft]:
     if not any(d.slot and d.slot.startswith("health/") for d in out) and not re.search(r"[没不别]", body):
         out += [fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S)
                 for pattern, cond in _ZH_TREATED if pattern.search(body)][:1]
+    if (hurt := _ZH_BODY.search(body)) and not re.search(r"[没不别]", body[:hurt.start()]):
+        out.append(fact(f"用户{hurt.group(0)}", f"health/{hurt.group('v')}", hurt.group("v"), importance=0.8, visibility=S))
     if high := _ZH_HIGH.match(body):
         what = high.group("v")
         out.append(fact(f"用户{what}偏高", f"health/{what}", what, importance=0.7, visibility=S))
@@ -152,6 +157,9 @@ _EN_ALLERGY = (
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so)\s+(?i:i|it|that|my)\b)"),
     re.compile(r"(?i:\bi\s+have\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)(?P<v>[\w-]+(?:\s+[\w-]+)?)"
                r"\s+(?i:allerg(?:y|ies))\b"),
+    # the subject said once for two states: "i'm vegan, 2 yrs now, and allergic to sesame"
+    re.compile(r"(?i:\b(?:i'm|im|i\s+am)\b[^.!?;]{0,60}?(?:,\s*|\s+)(?:and|also|plus)\s+(?:also\s+)?(?:\w+\s+)?allergic\s+to)\s+"
+               r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so|which|that|who)\b)"),
     # a clause that is the allergy alone, the speaker's in chat: "shellfish allergy, i will actually die"
     re.compile(r"(?i)^(?:(?:also|and|oh|btw|fyi|plus|but|ps)[,:\s]+)*(?:(?:severe|bad|mild|deadly|serious|major|"
                r"massive|huge|real)\s+)?(?!(?:my|his|her|their|the|our|your|a|an|no|any|some)\b)"
@@ -164,13 +172,17 @@ _CONDITIONS_EN = (
     "autism|cancer|arthritis|migraines?|epilepsy|celiac disease|ibs|insomnia|heart disease|a heart condition|copd|"
     "hiv|hepatitis|hypothyroidism|hyperthyroidism|pcos|endometriosis|ptsd|bipolar disorder|high cholesterol|"
     "crohn's disease|lupus|multiple sclerosis|sleep apnea|gout|anemia|eczema|psoriasis|coeliac disease|celiac|coeliac|"
-    "lactose intolerance|gluten intolerance|acid reflux|gerd|kidney stones|fatty liver|high uric acid"
+    "lactose intolerance|gluten intolerance|acid reflux|gerd|kidney stones|fatty liver|high uric acid|"
+    "color blindness|colour blindness|a bad knee|bad knees|a bad back|a torn acl|a torn meniscus|a herniated disc|"
+    "a slipped disc|tendonitis|tendinitis|plantar fasciitis|shin splints"
 )
 #: a condition said as what the user is ("I'm celiac", "im diabetic"): the name it is stored under
 _EN_CONDITION_ADJ = {"diabetic": "diabetes", "prediabetic": "prediabetes", "pre-diabetic": "prediabetes",
                      "celiac": "celiac disease", "coeliac": "celiac disease", "asthmatic": "asthma",
                      "epileptic": "epilepsy", "anemic": "anemia", "anaemic": "anemia",
-                     "hypertensive": "hypertension"}  # (lactose intolerant is a diet: rules/en)
+                     "hypertensive": "hypertension", "colorblind": "color blindness", "colourblind": "color blindness",
+                     "color blind": "color blindness", "colour blind": "color blindness",
+                     "color-blind": "color blindness", "colour-blind": "color blindness"}  # (lactose intolerant: a diet)
 _EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12])\s+)?"
                               r"(?P<v>" + "|".join(sorted(_EN_CONDITION_ADJ, key=len, reverse=True)) + r")\b")
 _EN_HEALTH = re.compile(

@@ -87,9 +87,14 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
         return Res(*day_span(monday_of(c.today) + timedelta(weeks=weeks, days=i)), "day")
     if c.anchor_day is not None:
         return Res(*day_span(c.anchor_day + timedelta(days=(i - c.anchor_day.weekday()) % 7)), "day")
-    if c.past(m.start()):
+    if c.past(m.start()) and not _AHEAD_IN_CLAUSE.search(c.text[slice(*c.clause(m.start(), m.end(), ".!?\n,;"))]):
         return Res(*day_span(c.today - timedelta(days=(c.today.weekday() - i) % 7)), "day")
     return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
+
+
+#: a clause of its own that looks ahead, whatever the sentence before it did ("signed w tidewell, start monday")
+_AHEAD_IN_CLAUSE = re.compile(r"(?i)\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|till|until|due|gonna|will|'ll|"
+                              r"kicks?\s+off|onboarding)\b")
 
 
 _EN_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,

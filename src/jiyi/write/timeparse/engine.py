@@ -28,7 +28,7 @@ from jiyi.write.timeparse.spans import (
 )
 from jiyi.write.timeparse.zh import ZH_RULES, ZH_WEEKDAYS
 
-_HABIT_BEFORE = re.compile(r"(?:每个?|每逢|every\s+|each\s+|[\d一二两三四五六七八九十几]个)$", re.IGNORECASE)
+_HABIT_BEFORE = re.compile(r"(?:每个?|每逢|(?<![相重])逢|every\s+|each\s+|[\d一二两三四五六七八九十几]个)$", re.IGNORECASE)
 
 _ATTACH_GAP = re.compile(r"^\s*(?:的|,|，|at|on|in\s+the|around|about|大约|左右)?\s*$", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"^\s*(?:到|至|~|～|-|—|–|to|until|till|through|thru)\s*$", re.IGNORECASE)
