@@ -576,3 +576,13 @@ def test_a_name_to_be_called_by_may_be_quoted() -> None:
 ])
 def test_a_pet_introduced_by_its_breed_or_coat_is_named(text: str, content: str) -> None:
     assert content in [c.content for c in run(text)], [c.content for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "said"), [("健身卡我退咗喇", "退了"), ("荣记我唔做喇", "不做了"), ("逢星期六去饮茶", None)])
+def test_a_dialects_grammar_words_read_as_mandarin(text: str, said: str | None) -> None:
+    """咗/唔/喇 are 了/不/了 to every rule; 逢 is every (a habit, no date)."""
+    cands = run(text)
+    if said is None:
+        assert not any(c.kind is Kind.EVENT for c in cands), cands
+    else:
+        assert any(said in c.content for c in cands), cands

@@ -51,3 +51,12 @@ def test_address_also_gives_the_city() -> None:
     assert slots["user/address"].visibility is Visibility.SENSITIVE
     assert slots["user/city"].content == "用户住在上海"
     assert slots["user/city"].visibility is Visibility.NORMAL
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("换号了 新号13905713628 旧的18657320419别再打了", "13905713628", "18657320419"),
+    ("老号13800001111停机了 以后打这个13905713628", "13905713628", "13800001111"),
+])
+def test_the_number_said_to_be_old_is_not_the_users_phone(text: str, new: str, old: str) -> None:
+    phones = [c for c in run(text) if c.slot == "user/phone"]
+    assert [c.content for c in phones] == [f"用户的手机号是{new}"], [(c.slot, c.content) for c in run(text)]

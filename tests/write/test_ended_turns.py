@@ -159,3 +159,17 @@ def test_what_the_user_said_in_a_group_chat_is_theirs_to_end_in_private(mem: Mem
     clock.set(clock.now() + timedelta(days=10))
     mem.add([{"role": "user", "content": "咖啡我戒了 心跳太快", "id": "p1"}], user_id="u", session_id="dm", sync=True)
     assert turns(mem)["我现在一天两杯冰美式 不喝不行"].get(ENDED_KEY)
+
+
+@pytest.mark.parametrize(("told", "after", "apart"), [
+    ("我刚办了张健身年卡 三千八", "打算每周一三五下班去练", "今天吃了顿火锅"),
+])
+def test_the_next_turn_naming_nothing_ends_with_what_the_turn_before_it_named(
+        mem: Memory, clock: FrozenClock, told: str, after: str, apart: str) -> None:
+    """"办了张健身年卡" → "打算每周一三五下班去练": the second turn's object is the first's, so it ends with it."""
+    mem.add([{"role": "user", "content": told, "id": "a1"}, {"role": "user", "content": after, "id": "a2"},
+             {"role": "user", "content": apart, "id": "a3"}], user_id="u", sync=True)
+    say(mem, clock, "健身卡我退了 教练天天推销私教")
+    episodes = turns(mem)
+    assert episodes[after].get(ENDED_KEY), episodes
+    assert not episodes[apart].get(ENDED_KEY), episodes

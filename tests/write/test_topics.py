@@ -158,6 +158,9 @@ def test_a_change_supersedes_the_standing_memory_of_its_topic(mem: Memory, clock
 #: (standing statement, something that changes nothing of it now, a word of the standing memory)
 UNCHANGED = [
     ("我住在深圳", "我调到销售部了，忙死", "深圳"),
+    ("我在星河传媒做编辑", "她在帮我看简历 我想跳槽", "星河"),  # a wish
+    ("我女朋友叫小雅", "高中那会儿谈过一个 高考完就分了", "小雅"),  # long ago
+    ("我住在洛阳", "说好一起去看展 他忘了 我一个人在门口站了半小时", "洛阳"),  # 一个人在: alone, no move
     ("我住在洛阳", "我朋友上周搬到珠海了", "洛阳"),
     ("I live in Leeds", "My friend moved to Bristol last month", "Leeds"),
     ("我住在洛阳", "我可能会搬去珠海", "洛阳"),

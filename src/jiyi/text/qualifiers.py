@@ -17,14 +17,15 @@ _P = re.compile
 
 #: 可能 / 打算 / "I might …" / a question: nothing has changed yet
 _HEDGE = Lex(
-    _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖|戒|分|退|离|放弃)|(?:真|好|很|有时候|有点|总)想(?!念|起|到)|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
+    _P(r"可能|也许|大概会|打算|准备(?!好了)|想(?:要|去|搬|换|辞|卖|戒|分|退|离|放弃|跳槽|转行|结婚|领证|养|考)|(?:真|好|很|有时候|有点|总)想(?!念|起|到)|舍不得|考虑|要不要|是不是|如果|万一|假如|会不会|说不定|计划|"
        r"犹豫|纠结|还没|没想好|下(?:个|周|星期|月)\S{0,3}(?:要|就要|准备)|[？?]"),
     _P(r"(?i)\b(?:might|may|maybe|perhaps|probably|thinking\s+(?:of|about)|considering|plan(?:s|ning)?\s+to|"
        r"going\s+to|gonna|want(?:s)?\s+to|wanna|hope\s+to|hoping|if|would|could|should|unless|not\s+sure|"
        r"wonder\w*|wish(?:es|ed)?|tempted)\b|\?"))
 #: 几年前 / 小时候 / "years ago": history, unless it says 现在 / now
 _LONG_AGO = Lex(
-    _P(r"(?:好|\d+|[一二两三四五六七八九十几多]+)年前|多年前|小时候|当年|那时候|那会儿|上学的时候|读书的时候|曾经|从小"),
+    _P(r"(?:好|\d+|[一二两三四五六七八九十几多]+)年前|多年前|小时候|当年|那时候|那会儿|上学的时候|读书的时候|曾经|从小|"
+       r"(?:上|读|念)?(?:大学|高中|初中|小学|中学|大一|大二|大三|大四|高一|高二|高三|研究生)(?:的)?(?:时候|那会儿?|那几年|时)"),
     _P(r"(?i)\b(?:(?:\d+|a\s+few|several|many|two|three|four|five|ten)\s+years\s+ago|years\s+ago|"
        r"when\s+(?:I|User)\s+was|back\s+(?:in|then|when)|as\s+a\s+(?:kid|child|teen)|growing\s+up|"
        r"used\s+to)\b"))

@@ -25,7 +25,9 @@ _ZH_CO_SUBJECT = _P(r"^[\u4e00-\u9fff]{2,4}?(?:和|跟|与|把)用户")
 #: words that open a message whose subject (the user) was left out: "Studying for …", "Got rid of …"
 _EN_LEADS = words("got get had have went just finally still also now done back been moving starting "
                   "working living quit sold left passed broke out off over into from since mrs mr officially married "
-                  "engaged single")
+                  "engaged single "
+                  # what a diet leaves out, leading "Fish + eggs are back": food, no one's name
+                  "meat fish chicken beef pork seafood dairy eggs bacon steak carbs sugar")
 _ZH_VOCATIVE = _P(r"^[\u4e00-\u9fff]{1,4}[，,]")
 #: "User: Tyler's sister …" / "User: the neighbour's dog …": the subject is what someone else has
 _EN_OWNER = _P(r"(?i)^User:\s+(?:the\s+|my\s+|our\s+)?(?P<n>[a-z][\w-]*)['\u2019]s\s+(?:[\w-]+\s+){0,2}?"

@@ -138,7 +138,7 @@ _CLASSES: tuple[_Class, ...] = (
                               r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
            ("phone", "email"), "to"),
     _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
-                           r"人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
+                           r"(?<![个一有没别])人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
                            r"新(?:的)?城市是|新家在|新地址在|现在窝在|(?:现在|目前|如今)住(?![在着过])[\u4e00-\u9fff]{1,6}了|"
                            r"从\S{1,8}?(?:拉|搬|运)(?:过来|过去|回来)了|"
                            r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?(?:跟|和|陪)[\u4e00-\u9fff]{1,6}?住|"
@@ -199,7 +199,10 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("join", Lex(_P(r"入职(?!手续|体检|材料|培训|以来|之后|后|前|时|的时候|那|第|\S{0,2}(?:周年|年了|个月了))|(?<![不没])(?:要|录用|聘用)了?我了|跳槽(?:到|去)了?|"
                            r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z ]{2,16}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
                            r"第一天上班|上班第一天|(?:入职|新工作|新公司)第[一二三1-3]天|"
-                           r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)", re.IGNORECASE),
+                           r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)|"
+                           # going to be a …: 我去当主厨助理, 过去当店长, 去那边做销售经理 (a job's title)
+                           r"(?<![想要会准备打算])(?:过去|去|到那边|来)(?:当|做)(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}?"
+                           r"(?:助理|经理|主管|店长|主厨|厨师|工程师|设计师|会计|专员|顾问|学徒|司机|老师|教练|编辑|运营)(?![的])", re.IGNORECASE),
                         _P(r"(?i)\bstarted\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
                            r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
                            r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
@@ -246,7 +249,9 @@ _CLASSES: tuple[_Class, ...] = (
                              r"\bback\s+(?:on|to\s+eating)\s+(?:meat|chicken|beef|pork|fish|carbs|dairy)\b|"
                              # "meat's back on the menu", "eating fish again": what a diet left out is eaten again
                              rf"\b{_ANIMAL_FOOD}(?:'s|\s+is|\s+are)\s+back\s+on\s+(?:the\s+|my\s+)?(?:menu|table|plate)\b|"
-                             rf"\beating\s+{_ANIMAL_FOOD}\s+again\b")),
+                             rf"\beat(?:ing|s)?\s+(?:{_ANIMAL_FOOD}(?:,\s*|\s+(?:and|&|n|\+)\s+))*{_ANIMAL_FOOD}\s+again\b|"
+                             # "fish + eggs are back", "meat and dairy are back in"
+                             rf"\b(?:{_ANIMAL_FOOD}(?:,\s*|\s*(?:and|&|\+)\s*))*{_ANIMAL_FOOD}\s+(?:is|are|'re|'s)\s+back\b(?!\s+(?:in\s+stock|on\s+(?:sale|the\s+shelf|the\s+menu\s+at)|at\b))")),
            ("diet",), "to"),
 )
 
@@ -336,8 +341,13 @@ def change_of(text: str, lang: str) -> Change | None:
 _ZH_POSTED = _P(r"(?:调岗|调动|调|外派|派|借调)(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,4})")
 
 
+#: one of a place's people from now on: 以后就是珠海人了, 正式成为深圳人 (a place, by the lexical analyser: 打工人 is none)
+_ZH_NOW_OF = _P(r"(?:以后|从此|从今天起|现在|正式|终于|也)(?:就|也|算)?(?:是|成了?|成为|算)(?:一个|一名|半个|个)?"
+                r"(?P<x>[\u4e00-\u9fff]{2,4}?)人(?:了|啦|咯)")
+
+
 def _posted_to(text: str) -> Change | None:
-    m = _ZH_POSTED.search(text)
+    m = _ZH_POSTED.search(text) or _ZH_NOW_OF.search(text)
     if m is None:
         return None
     from jiyi.text.lexical import entities
@@ -518,7 +528,7 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
     after it, since a clause here was cut at spaces too."""
     from jiyi.text.person import third_person
 
-    found: set[str] = set()
+    found: set[str] = {"phone"} if _PHONE_SHAPE.search(text) else set()  # a number of the speaker's to reach them
     for clause in _TURN_CLAUSE.split(text):
         clause = _ZH_TURN_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
         if len(clause) < 3:
@@ -538,6 +548,8 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: a phone number as people type it: +86 139 8012 5567, 138-5920-7741, 13905713628 (ten digits or more)
+_PHONE_SHAPE = _P(r"(?<![\d.:/-])\+?\d(?:[\s-]?\d){9,13}(?![\d.:/-])")
 #: a state said without a subject, as chat does: "still living w my parents", "currently based in leeds"
 _EN_BARE_STATE = _P(r"(?i)^(?:(?:still|currently|now|just|tbh)\s+)*(?=(?:living|staying|based|working|renting)\b)")
 #: a clause that is a job title alone, the answer to what one does (工艺工程师 / 我是车间主任)

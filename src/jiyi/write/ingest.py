@@ -38,8 +38,10 @@ from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
+from jiyi.text import topics
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
+from jiyi.write.destination import headed_for, with_destination
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.endings import (
     PER_KIND,
@@ -367,6 +369,9 @@ class _BatchResolver:
         similar = self._similar(vec)
         holders = self._slot_holders(cand.slot) if cand.slot else []
         change = topic_change(cand)
+        if change is not None and change.cls == "move":
+            cand, change = self._headed_for(cand, change)
+            new = new.replace(content=cand.content)
         ended, topical = self._ended(cand, vec, change)
         decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
                                      merge_threshold=self.ctx.merge_threshold, ended=ended)
@@ -397,6 +402,22 @@ class _BatchResolver:
                                    and r.metadata.get("outdated_by") == decision.record.id], decision.record.id)
         self.history.extend(decision.history)
         return decision
+
+    def _headed_for(self, cand: Candidate, change: Change) -> tuple[Candidate, Change]:
+        """A move naming no place ("搬完家累瘫了") with the place the speaker said they were headed for before
+        (write/destination.py), said in plain words after theirs; else as it was."""
+        lang = lang_of(cand)
+        if topics.destination(cand.content, lang, 0):
+            return cand, change
+        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
+                                                              FAMILY_TURNS)) if earlier_turn(ep, cand, self.now)]
+        home = [r.content for r in self._slot_holders("user/city")]
+        place = headed_for(turns, cand.valid_from or self.now, home, lang)
+        if place is None:
+            return cand, change
+        moved = dataclasses.replace(cand, content=with_destination(cand.content, place, lang))
+        log.debug("move %r headed for %s (said before)", cand.content, place)
+        return moved, topic_change(moved) or change
 
     def _as_read(self, rec: MemoryRecord, change: Change, closed: Sequence[MemoryRecord]) -> MemoryRecord:
         """A new memory of a change with the change's plain reading (write/reading.py), and a wedding with the

@@ -92,12 +92,22 @@ _ZH_BODY = re.compile(r"(?<![他她它])(?P<v>膝盖|膝关节|半月板|韧带|
 _ZH_PREGNANT = re.compile(r"怀孕|怀上了|在孕期|孕(?:\d+|[一二三四五六七八九十]+)周")
 
 
+#: a number said to be the old one: 旧的18657320419别再打了 / 以前那个号 186… 不用了 / 原来的号停机了
+_ZH_OLD_BEFORE = re.compile(r"(?:旧|以前|之前|原来|原先|老)(?:的|那个|那个号|号码?|手机号?)?(?:是|:|：)?\s*$")
+_ZH_OLD_AFTER = re.compile(r"^\s*(?:的)?(?:别再?打了?|不用了|不再用|停机|停用|作废|注销|没用了|打不通)")
+
+
+def _zh_old_number(text: str, m: re.Match[str]) -> bool:
+    """Is the number of ``m`` the one the speaker says is old (旧的…别再打了)?"""
+    return bool(_ZH_OLD_BEFORE.search(text[max(0, m.start() - 8):m.start()]) or _ZH_OLD_AFTER.match(text[m.end():]))
+
+
 def zh_contact(text: str) -> list[Draft]:
     """Mobile or landline, email, ID number, address (all sensitive)."""
     secrets = _secret_spans(text)
     out = secret_facts(text, zh=True)
     out += [templated("用户的手机号是{v}", "user/phone", re.sub(r"[\s-]", "", m.group("v")), importance=0.7, visibility=S)
-            for m in _PHONE.finditer(text) if not _inside_secret(m, secrets)]
+            for m in _PHONE.finditer(text) if not _inside_secret(m, secrets) and not _zh_old_number(text, m)]
     if not out and (landline := _LANDLINE.search(text)) and not _inside_secret(landline, secrets):
         out.append(templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
     if email := _EMAIL.search(text):

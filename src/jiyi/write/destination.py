@@ -1,0 +1,61 @@
+"""Where a move that names no place was headed, from what the speaker said before it.
+
+People tell a move in two steps: first where ("我在考虑去珠海，那边有个工作室找我", "thinking of moving
+to Leeds for the job"), days or weeks later that it happened, with no place ("搬完家累瘫了", "finally
+moved, boxes everywhere"). A move naming no place closes nothing (the new value is unknown); this
+module finds it in the speaker's turns of the last :data:`LOOK_BACK_DAYS` days: the latest place
+said after a verb of going (去, 到, 搬到, 调到; "move to", "relocate to") or before 那边 / 那儿. The
+memory of the move then says it in plain words after the user's — "用户：搬完家累瘫了（搬到珠海）" — so
+that resolution reads the place as it would have read it said.
+
+A place of the user's current home is no destination (the memories of the residence family say it),
+and neither is one the turn itself says the user left.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from jiyi.records import MemoryRecord
+
+#: how far back a move's place is looked for
+LOOK_BACK_DAYS = 45
+
+_ZH_TOWARDS = re.compile(r"(?:去|到|搬到|搬去|调到|调去|换到|落脚|定居)(?:了)?(?P<x>[\u4e00-\u9fff]{2,5})|"
+                         r"(?P<y>[\u4e00-\u9fff]{2,5}?)(?:那边|那儿|那里)")
+_EN_TOWARDS = re.compile(r"(?i)\b(?:mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transfer(?:red|ring)?|going|headed|heading)"
+                         r"\s+(?:\w+\s+){0,2}?to\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
+
+
+def headed_for(turns: Sequence[MemoryRecord], before: datetime, home: Sequence[str], lang: str) -> str | None:
+    """The latest place ``turns`` (the speaker's, newest first or in any order) said the speaker was headed for,
+    within :data:`LOOK_BACK_DAYS` before ``before``; None when none was, or only the current ``home``."""
+    since = before - timedelta(days=LOOK_BACK_DAYS)
+    recent = sorted((t for t in turns if since <= (t.valid_from or t.created_at) <= before),
+                    key=lambda t: t.valid_from or t.created_at, reverse=True)
+    for turn in recent:
+        for place in reversed(_places(turn.content, lang)):
+            if not any(place in h or h in place for h in home):
+                return place
+    return None
+
+
+def _places(text: str, lang: str) -> list[str]:
+    """The places ``text`` says someone goes to, in order."""
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        known = entities(text).get("LOC", ())
+        out = []
+        for m in _ZH_TOWARDS.finditer(text):
+            said = m.group("x") or m.group("y")
+            out += [loc for loc in known if said.startswith(loc) or said.endswith(loc)][:1]
+        return out
+    return [m.group("x") for m in _EN_TOWARDS.finditer(text) if m.group("x") not in ("User", "I")]
+
+
+def with_destination(content: str, place: str, lang: str) -> str:
+    """``content`` with the place it moved to said after it."""
+    return f"{content}（搬到{place}）" if lang == "zh" else f"{content} (moved to {place})"

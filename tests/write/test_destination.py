@@ -1,0 +1,39 @@
+"""A move that names no place takes the place the speaker said they were headed for (write/destination.py)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from jiyi import Kind, Memory
+from jiyi.clock import FrozenClock
+from jiyi.records import Status
+
+
+def say(mem: Memory, clock: FrozenClock, *texts: str, days: int = 5) -> None:
+    for i, text in enumerate(texts):
+        clock.set(clock.now() + timedelta(days=days))
+        mem.add([{"role": "user", "content": text, "id": f"t{i}"}], user_id="u", sync=True)
+
+
+def current(mem: Memory) -> list[str]:
+    return [r.content for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE and r.status is Status.ACTIVE]
+
+
+@pytest.mark.parametrize(("home", "plan", "moved", "old", "new"), [
+    ("我住在洛阳", "珠海那边有家店挖我 我可能要换城市了", "搬完家累瘫了", "洛阳", "珠海"),
+    ("I live in Bristol", "thinking of moving to Leeds for the new job", "finally moved!! boxes everywhere", "Bristol",
+     "Leeds"),
+])
+def test_a_move_naming_no_place_takes_the_place_said_before(mem: Memory, clock: FrozenClock, home: str, plan: str,
+                                                           moved: str, old: str, new: str) -> None:
+    say(mem, clock, home, plan, moved)
+    now = current(mem)
+    assert any(new in c for c in now) and not any(old in c for c in now), now
+
+
+def test_a_place_said_too_long_ago_is_not_where_the_move_went(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我住在洛阳", "珠海那边有家店挖我 我可能要换城市了")
+    say(mem, clock, "搬完家累瘫了", days=90)
+    assert any("洛阳" in c for c in current(mem)), current(mem)
