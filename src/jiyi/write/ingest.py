@@ -32,13 +32,13 @@ from jiyi.records import (
 )
 from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
+from jiyi.text import topics
 from jiyi.text.consumption import kinds_of
 from jiyi.text.ended import ENDED_KEY, declines
 from jiyi.text.fillers import is_filler
 from jiyi.text.injection import instructs_the_bot, only_instructions, without_instructions
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.text import topics
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.destination import headed_for, with_destination
