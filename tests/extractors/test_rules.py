@@ -533,6 +533,12 @@ def test_new_contact_channel_uses_the_same_slot() -> None:
     assert "App推送" in c.content and "别发邮件" in c.content
 
 
+@pytest.mark.parametrize("text", ["对 下周想给导师发邮件", "我用微信付款", "考研那堆书全出给学妹了 一本不留"])
+def test_talk_of_a_channel_or_a_pursuits_things_sets_no_slot_of_the_users(text: str) -> None:
+    """Emailing a supervisor is no way to reach the user; the books of 考研 are no pursuit's status."""
+    assert not [c for c in run(text) if (c.slot or "").startswith(("contact/", "status/"))], run(text)
+
+
 # ---------------------------------------------------------------- a new job, a move said with an adverb
 
 @pytest.mark.parametrize(

@@ -359,3 +359,10 @@ def test_a_degree_complement_beside_a_name_ends_nothing(mem: Memory, clock: Froz
     say(mem, clock, "我养了一只猫叫小橘", "小橘今天热死了，一直趴在地板上")
     assert any(r.status is Status.ACTIVE and "小橘" in r.content for r in facts(mem)), \
         [(r.status.value, r.content) for r in facts(mem)]
+
+
+def test_a_use_of_the_thing_sold_ends_with_it(mem: Memory, clock: FrozenClock) -> None:
+    """车卖了: "每天开车上下班" goes with the car, though no memory of the car was kept."""
+    say(mem, clock, "差不多 每天开车上下班 油费加停车费一个月快两千", "我每天晚上都去江边散步", "算了 车卖了")
+    now = [r.content for r in facts(mem) if r.status is Status.ACTIVE]
+    assert not any("开车" in c for c in now) and any("散步" in c for c in now), now

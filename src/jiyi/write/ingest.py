@@ -20,6 +20,7 @@ import numpy as np
 from jiyi.clock import Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.privacy.seal import SEALED_KEY, Keyring
+from jiyi.read.profile import STANDING_IMPORTANCE, is_standing
 from jiyi.records import (
     EventType,
     HistoryEvent,
@@ -385,6 +386,11 @@ class _BatchResolver:
             decision = _said_before(decision, holders, self.now)
         if change is not None and change.families and decision.is_new:
             decision = dataclasses.replace(decision, record=self._as_read(decision.record, change, ended))
+        if decision.is_new and decision.record.kind is not Kind.EVENT and any(
+                is_standing(r) for r in (*ended, *(r for r in decision.changed if r.status is Status.SUPERSEDED))):
+            # what replaced a standing fact stands in its place: "用户不用考了" where "用户在准备考研" stood
+            decision = dataclasses.replace(decision, record=decision.record.replace(
+                importance=max(decision.record.importance, STANDING_IMPORTANCE)))
         if decision.event is EventType.NONE:
             return decision
         self.records[decision.record.id] = decision.record

@@ -270,6 +270,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     told = cand.valid_from
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
     given: list[MemoryRecord] = []
+    standing: list[MemoryRecord] = []
     seen: set[str] = set()
     for rec, cos in sorted(pool, key=lambda rc: -rc[1]):
         if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
@@ -290,6 +291,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
             continue
         families = topics.families_of(content, rec.slot, rlang)
+        standing.append(rec)
         for fam in families & set(change.families):
             groups.setdefault(fam, []).append((rec, cos))
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
@@ -303,6 +305,13 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     for fam, group in groups.items():
         for rec in _closed(fam, change, group, text, lang, said, value):
             out[rec.id] = rec
+    if change.cls in ("sell", "lose"):  # the car sold: driving to work every day goes with it
+        gone = {f for r in out.values() for f in topics.families_of(r.content, r.slot, lang_of(r)) & set(_USES)}
+        if not out and len(groups) == 0 and set(change.families) & set(_USES) and topics.cue_of(change.families[0], text, lang):
+            gone = set(change.families) & set(_USES)  # 车卖了 with no memory of the car: only its use was told
+        for rec in standing:
+            if rec.id not in out and any(_USES[f].search(rec.content) for f in gone):
+                out[rec.id] = rec
     if out:
         log.debug("topic %s %s %r closes %s", change.cls, "/".join(change.families), cand.content,
                   [r.content for r in out.values()])
@@ -462,6 +471,10 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
     best = group[0][1]
     return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
 
+
+#: what one does with a thing one has: it ends when the thing is sold or lost
+_USES = {"vehicle": re.compile(r"(?i)开车|驾车|自驾|开着|开\S{0,4}车|\bdriv(?:e|es|ing)\b"),
+         "pet": re.compile(r"(?i)遛(?!弯|达|街|娃)|喂(?:猫|狗)|铲屎|\bwalk(?:s|ing)?\s+(?:the\s+|my\s+|\w+\s+)?dog\b")}
 
 #: a standing "never": what the user does not eat or drink is no habit a stop of something else could end
 #: (不吃香菜, "doesn't eat mushrooms"); a stop of food or drink may (戒糖失败 ends 不吃甜食)

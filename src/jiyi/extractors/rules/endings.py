@@ -205,7 +205,8 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
     for topic, zh_words, en_words in _PURSUITS:
         m = re.search(zh_words, text, re.IGNORECASE) if zh else None
         if m and (_ZH_PURSUING.search(text[:m.start()]) or m.group() in _BARE_PURSUITS) and not re.search(
-                r"^的|过|了(?!解)|完", text[m.end():m.end() + 3]):  # 考研过了 / 面试完了: done; 考研的书: a thing of it
+                r"^的|过|了(?!解)|完|^[那这]?[堆些本套摞]?(?:书|资料|笔记|教材|真题|卷子)", text[m.end():m.end() + 4]):
+            # 考研过了 / 面试完了: done; 考研的书, 考研那堆书: a thing of it
             return f"status/{topic}", ()
         if not zh and re.search(rf"(?i)\b(?:{en_words})\b", text) and _EN_PURSUING.search(text):
             return f"status/{topic}", ()

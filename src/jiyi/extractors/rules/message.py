@@ -67,6 +67,7 @@ from jiyi.records import Kind, Message
 from jiyi.text.casual import with_apostrophes, with_names, with_subject
 from jiyi.text.dialect import standard_zh
 from jiyi.text.person import first_person, third_person, tidy_zh
+from jiyi.text.topics import families_of
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
 #: words between 我 and 对…过敏 that leave the allergy the user's (全家都 / 从小就 / 一直 / 可能): not part of
@@ -231,8 +232,8 @@ class MessageExtraction:
 
         for x in (x for x in self.clauses if x.sentence == c.sentence and x.start < c.start):
             words = tagged(tidy_zh(x.text)[:8])
-            if x.subject in ("rel", "other") or (words and words[0][1] == "PER"):
-                return True
+            if x.subject in ("rel", "other") or (words and words[0][1] == "PER") or "pet" in families_of(x.text, None, "zh"):
+                return True  # …or a pet's: "柴犬 两岁"
         return False
 
     def _identity(self, c: Clause) -> list[Draft]:
