@@ -27,7 +27,7 @@ def test_the_bots_content_is_not_noise(text: str) -> None:
     assert not is_noise(text, assistant=True)
 
 
-@pytest.mark.parametrize("text", ["我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅",
+@pytest.mark.parametrize("text", ["我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅", "没事 明天去北京出差",
                                   "I went to Paris with my sister last week", "恭喜我吧，我升职当经理了"])
 def test_a_users_content_is_not_noise(text: str) -> None:
     assert not is_noise(text, assistant=False)
@@ -35,7 +35,7 @@ def test_a_users_content_is_not_noise(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["饿了", "睡了 晚安", "随便 哈哈", "哈哈哈 会说话", "works for me", "brb dinner",
-                                  "haha yes mom", "lol just testing"])
+                                  "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇"])
 def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 
@@ -123,3 +123,13 @@ def test_a_request_to_remember_something_said_in_it_is_not(text: str) -> None:
 ])
 def test_an_answer_that_commits_to_nothing_says_little(text: str, little: bool) -> None:
     assert says_little(text) is little
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("she's a pastry chef btw, already took over the kitchen lol", "she's a pastry chef btw, already took over the kitchen"),
+    ("hhh 我最后那局腿都软了", "我最后那局腿都软了"), ("腿都软了 哈哈哈", "腿都软了"), ("哈哈哈哈", "哈哈哈哈"),
+])
+def test_a_turn_is_shown_without_the_laughter_around_it(text: str, shown: str) -> None:
+    from jiyi.read.noise import without_laughter
+
+    assert without_laughter(text) == shown

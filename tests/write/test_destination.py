@@ -37,3 +37,10 @@ def test_a_place_said_too_long_ago_is_not_where_the_move_went(mem: Memory, clock
     say(mem, clock, "我住在洛阳", "珠海那边有家店挖我 我可能要换城市了")
     say(mem, clock, "搬完家累瘫了", days=90)
     assert any("洛阳" in c for c in current(mem)), current(mem)
+
+
+def test_no_verb_of_moving_takes_no_place_said_before(mem: Memory, clock: FrozenClock) -> None:
+    """调回白班了 is a shift, not a move: the place said before is no destination."""
+    say(mem, clock, "我住在洛阳", "珠海那边有家店挖我 我可能要换城市了", "今天开始调回白班了 再也不用熬通宵了")
+    now = current(mem)
+    assert any("洛阳" in c for c in now) and not any("珠海）" in c for c in now), now

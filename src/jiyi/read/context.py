@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timezone, tzinfo
 
+from jiyi.read.noise import without_laughter
 from jiyi.read.owner import person_first
 from jiyi.read.sanitize import neutralise, speaker_label
 from jiyi.read.timewords import resolve_time_words
@@ -68,7 +69,7 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
     text = rec.content
     if rec.kind is Kind.EPISODE:  # a turn's 明天 / tomorrow meant the day after it was said, not after today
-        text = resolve_time_words(text, rec.valid_from or rec.created_at, lang=detect_language(text), tz=tz)
+        text = resolve_time_words(without_laughter(text), rec.valid_from or rec.created_at, lang=detect_language(text), tz=tz)
     else:
         text = person_first(text)
     return f"- {speaker}{neutralise(text)} ({conf}, {when})"

@@ -102,8 +102,9 @@ _MOMENT_ZH = re.compile(
     r"(?:死了|了|啊|爆了)?$"
     r"|^(?:[\u4e00-\u9fff]{0,4})?(?:降温|升温|下雨|下雪|刮风|起雾|出太阳)了?$|^(?:零下|零上)?[\d一二三四五六七八九十两]+度$"
     # how the speaker feels right now, and nothing else: 开心到转圈, 气死我了, 困得不行, 好无聊啊
-    r"|^(?:我|俺)?(?:今天|现在|真的|真|好|太|超|超级|巨|贼|有点|有些|蛮|挺)*(?:开心|高兴|难过|伤心|生气|郁闷|烦躁|烦|累|困|饿|"
-    r"无聊|崩溃|激动|紧张|焦虑|感动|爽|难受|委屈|心累|emo|气)(?:死(?:我)?了?|坏了|极了|透了|爆了|炸了|疯了|哭了|到[\u4e00-\u9fff]{1,4}"
+    r"|^(?:就是|只是)?(?:刚|刚刚)?刷到(?:了)?(?:个|一个|条|一条)?(?:视频|帖子|新闻|段子)$"  # 刷到个视频: what caught the eye now
+    r"|^(?:我|俺)?(?:就是|只是|今天|现在|真的|真|好|太|超|超级|巨|贼|有点|有些|蛮|挺)*(?:开心|高兴|难过|伤心|生气|郁闷|烦躁|烦|累|困|饿|"
+    r"无聊|崩溃|激动|紧张|焦虑|感动|爽|难受|委屈|心累|好奇|emo|气)(?:死(?:我)?了?|坏了|极了|透了|爆了|炸了|疯了|哭了|到[\u4e00-\u9fff]{1,4}"
     r"|得[\u4e00-\u9fff]{1,4})?(?:的|了|啊|呀|哈|啦|呢)*$")
 _MOMENT_EN = re.compile(
     r"(?i)^(?:brb|gtg|g2g|bbl|afk|ttyl)(?:\s+\w+)?$"
@@ -120,8 +121,23 @@ _MOMENT_EN = re.compile(
 
 _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
-_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
+_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
                        r"lol|lmao|ikr|ok(?:ay)?|k)$")
+
+
+#: laughter closing a clause of a turn: "…the whole kitchen lol", "腿都软了 hhh", "哈哈哈哈"
+_TRAILING_LAUGH = re.compile(r"(?i)(?:[\s,，]*(?:\b(?:lol+|lmao+|lmfao|rofl|ha(?:ha)+h?|he(?:he)+|hh+|xd+)\b|(?<![\u4e00-\u9fff])hh+|"
+                             r"[哈嘿呵]{2,}|233+|😂+|🤣+))+(?=\s*(?:[.!?。！？~～]|$))")
+
+
+_LEADING_LAUGH = re.compile(r"(?i)^(?:(?:hh+|ha(?:ha)+h?|he(?:he)+|lol+|lmao+|[哈嘿呵]{2,}|233+)[\s,，!！~～]*)+(?=\S)")
+
+
+def without_laughter(text: str) -> str:
+    """``text`` without the laughter that closes its clauses (a turn shown in a prompt: its content, not its mood);
+    a turn that is only laughter stays as it was."""
+    kept = _LEADING_LAUGH.sub("", _TRAILING_LAUGH.sub("", text)).strip()
+    return kept if kept else text
 
 
 def momentary(text: str) -> bool:

@@ -29,6 +29,15 @@ _EN_TOWARDS = re.compile(r"(?i)\b(?:mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transfer
                          r"\s+(?:\w+\s+){0,2}?to\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 
 
+#: a verb that says a home was moved, whatever its place: only such a move takes a place said before
+_MOVED = re.compile(r"(?i)搬|落户|定居|安家|新家|\bmov(?:e|ed|ing)\b|\brelocat|\bnew\s+(?:place|flat|apartment|house|home)\b")
+
+
+def moved_home(text: str) -> bool:
+    """Does ``text`` say a home was moved with a verb of moving (搬完家, "finally moved"), not 回X了 or 人在X?"""
+    return _MOVED.search(text) is not None
+
+
 def headed_for(turns: Sequence[MemoryRecord], before: datetime, home: Sequence[str], lang: str) -> str | None:
     """The latest place ``turns`` (the speaker's, newest first or in any order) said the speaker was headed for,
     within :data:`LOOK_BACK_DAYS` before ``before``; None when none was, or only the current ``home``."""

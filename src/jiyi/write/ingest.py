@@ -42,7 +42,7 @@ from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
 from jiyi.text.topics import SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
-from jiyi.write.destination import headed_for, with_destination
+from jiyi.write.destination import headed_for, moved_home, with_destination
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.endings import (
     PER_KIND,
@@ -413,7 +413,7 @@ class _BatchResolver:
         """A move naming no place ("搬完家累瘫了") with the place the speaker said they were headed for before
         (write/destination.py), said in plain words after theirs; else as it was."""
         lang = lang_of(cand)
-        if topics.destination(cand.content, lang, 0):
+        if topics.destination(cand.content, lang, 0) or not moved_home(cand.content):
             return cand, change
         turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
                                                               FAMILY_TURNS)) if earlier_turn(ep, cand, self.now)]

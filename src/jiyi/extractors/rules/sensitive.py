@@ -120,9 +120,19 @@ def zh_contact(text: str) -> list[Draft]:
     return out
 
 
+#: an allergy told by what it does: 我吃虾会起疹子 / 一吃芒果就嘴肿 / 碰到猫毛就喘不上气
+_ZH_REACTION = re.compile(r"^(?:我|俺)?(?:一|只要|每次)?(?:吃|喝|碰|碰到|沾|闻到)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)"
+                          r"(?:就|会|都会|就会|必|准)(?:起|长|冒)?(?:疹子|红疹|风团|荨麻疹|包)|"
+                          r"^(?:我|俺)?(?:一|只要|每次)?(?:吃|喝|碰|碰到|沾)(?:了)?(?P<w>[\u4e00-\u9fffA-Za-z]{1,6}?)"
+                          r"(?:就|会|都会|就会)(?:嘴|嘴巴|嘴唇|喉咙|脸|眼睛)?(?:肿|发肿|发痒|痒|喘不上气|休克)")
+
+
 def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     """我对花生和海鲜过敏 → one memory per allergen; 挺严重的 anywhere in the sentence marks it severe."""
     m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
+    if m is None and (r := _ZH_REACTION.match(body)) is not None and "不" not in body[:r.start("v" if r.group("v") else "w")]:
+        item = r.group("v") or r.group("w")
+        return [fact(f"用户对{item}过敏", f"allergy/{item}", item, importance=0.9, template="用户对{v}过敏")]
     if m is None or "不过敏" in body:
         return []
     severe = "严重" if "严重" in sentence else ""
@@ -167,6 +177,13 @@ _EN_ALLERGY = (
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so)\s+(?i:i|it|that|my)\b)"),
     re.compile(r"(?i:\bi\s+have\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)(?P<v>[\w-]+(?:\s+[\w-]+)?)"
                r"\s+(?i:allerg(?:y|ies))\b"),
+    # an allergy told by what it does: "i break out in hives when i eat shrimp", "my lips swell if i have mango"
+    re.compile(r"(?i:\b(?:i|my\s+(?:lips|face|throat|mouth|eyes))\s+(?:break\s+out(?:\s+in\s+(?:hives|a\s+rash))?|get\s+(?:hives|a\s+rash)|"
+               r"swells?\s+up|swell|itch|puff\s+up)\s+(?:when(?:ever)?|if|every\s+time)\s+i\s+(?:eat|have|touch|drink)\s+(?:any\s+)?)"
+               r"(?P<v>[\w\s-]+?)(?=[.;!?,]|$|\s+(?i:and|but|so|lol)\b)"),
+    # …or what cannot be had because of it: "i can't do shellfish, i puff up like a balloon"
+    re.compile(r"(?i:\bcan'?t\s+(?:do|have|eat|touch)\s+(?:any\s+)?)(?P<v>[a-z][\w\s-]{1,25}?)(?=[,.;]?\s+(?:i|my\s+\w+)\s+"
+               r"(?:puff|swell|break\s+out|get\s+hives|blow\s+up|go\s+into\s+anaphyla|itch))"),
     # the subject said once for two states: "i'm vegan, 2 yrs now, and allergic to sesame"
     re.compile(r"(?i:\b(?:i'm|im|i\s+am)\b[^.!?;]{0,60}?(?:,\s*|\s+)(?:and|also|plus)\s+(?:also\s+)?(?:\w+\s+)?allergic\s+to)\s+"
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so|which|that|who)\b)"),
@@ -193,7 +210,7 @@ _EN_CONDITION_ADJ = {"diabetic": "diabetes", "prediabetic": "prediabetes", "pre-
                      "hypertensive": "hypertension", "colorblind": "color blindness", "colourblind": "color blindness",
                      "color blind": "color blindness", "colour blind": "color blindness",
                      "color-blind": "color blindness", "colour-blind": "color blindness"}  # (lactose intolerant: a diet)
-_EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12])\s+)?"
+_EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12]|partially|totally|red[\s/-]*green)\s+)?"
                               r"(?P<v>" + "|".join(sorted(_EN_CONDITION_ADJ, key=len, reverse=True)) + r")\b")
 _EN_HEALTH = re.compile(
     r"(?i:\bi\s+(?:have|'ve\s+got|got|was\s+diagnosed\s+with|have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed"
