@@ -173,3 +173,11 @@ def test_the_next_turn_naming_nothing_ends_with_what_the_turn_before_it_named(
     episodes = turns(mem)
     assert episodes[after].get(ENDED_KEY), episodes
     assert not episodes[apart].get(ENDED_KEY), episodes
+
+
+def test_an_activity_named_by_its_time_ends_what_said_it_in_parts(mem: Memory, clock: FrozenClock) -> None:
+    """夜跑不跑了 ends "我每天晚上都沿着河边跑": 夜跑 is 晚上 … 跑; "每天中午睡一会" is no run."""
+    say(mem, clock, "我每天晚上都沿着河边跑 五公里", "每天中午睡一会", "夜跑这事先拉倒吧 膝盖受不了")
+    episodes = turns(mem)
+    assert episodes["我每天晚上都沿着河边跑 五公里"].get(ENDED_KEY), episodes
+    assert not episodes["每天中午睡一会"].get(ENDED_KEY), episodes

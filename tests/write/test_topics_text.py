@@ -198,6 +198,7 @@ def test_left_is_leaving_a_job_only_when_no_other_thing_was_left(text: str, left
     ("东西都寄走了 以后就是珠海人了", "zh", "move"), ("在香洲那边一个工作室 我去当主厨助理", "zh", "join"),
     ("健身卡我退咗喇", "zh", "sell"), ("吉他都冇再学喇", "zh", "stop"), ("我跟阿哲现在不是那种关系了", "zh", "end"),
     ("started eating chicken and fish again", "en", "switch"), ("meat + dairy are back, doc's orders", "en", "switch"),
+    ("夜跑这事先拉倒吧 膝盖不行", "zh", "stop"), ("医生说以后别熬夜了", "zh", "stop"),
 ])
 def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str) -> None:
     """data/changes.tsv (phrases written by someone who saw no test) and streaks of going without are changes."""
@@ -208,7 +209,7 @@ def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str
 @pytest.mark.parametrize(("text", "lang"), [
     ("rip my sleep schedule lol", "en"), ("rip me, exam tomorrow 😭", "en"),
     ("his kidneys were done by noon", "en"), ("the meeting is over", "en"),
-    ("以后就是打工人了", "zh"), ("我想去当老师", "zh"), ("the fish is back in stock", "en"),
+    ("以后就是打工人了", "zh"), ("我想去当老师", "zh"), ("the fish is back in stock", "en"), ("这事拉倒吧", "zh"),
 ])
 def test_banter_and_other_senses_are_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

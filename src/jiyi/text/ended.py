@@ -377,6 +377,7 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
                 word, begin, tag = word[m.end() - begin:], m.end(), "n"
             topic = (tag == "v" and m.group(0)[0] in "不没" and 0 <= m.start() - (begin + len(word)) <= 2)  # 断食不搞了
             topic = topic or (tag == "m" and _CODE_OF_STUDY.match(clause, begin) is not None)  # 408的书: a course's code
+            topic = topic or (m.group(0).startswith(("这事", "这个事", "的事")) and begin + len(word) == m.start())  # 夜跑这事拉倒
             if ((tag in ("n", "nz", "ORG", "LOC", "PER", "vn", "nw") or topic) and (len(word) >= 2 or kinds_of(word))
                     and not _ZH_AGENT_NOUN.search(word) and word not in out
                     and word not in _ZH_GENERIC and "用户" not in word and lo <= begin < hi

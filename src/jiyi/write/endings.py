@@ -97,13 +97,30 @@ def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord],
     whatever name the group shows (write/groups.py)."""
     turn = ending.turn
     own = [r for r in records if _earlier_own(r, turn, groups)]
-    said = [r for r in own if says(r.content, term)]
+    said = [r for r in own if says(r.content, term) or _said_in_parts(r.content, term)]
     if sum(r.kind is Kind.EPISODE for r in said) > COMMON_TURNS:
         said = []
     kinds = kinds_of(term)
     if kinds:
         said += [r for r in own if r not in said and kinds & kinds_of(r.content)]
     return [r for r in said if not r.metadata.get(ENDED_KEY) and not _ends_it(r, term, kinds)]
+
+
+#: a Chinese activity named by when it is done and its verb (晨跑, 夜跑, 午睡, 晚练): the time said in full
+_WHEN_PREFIX = {"晨": "(?:早上|早晨|清晨|每天早|晨)", "早": "(?:早上|早晨|每天早)", "夜": "(?:晚上|夜里|每晚|夜)",
+                "晚": "(?:晚上|每晚|晚)", "午": "(?:中午|午)"}
+
+
+def said_in_parts(term: str) -> bool:
+    """Is ``term`` an activity that may be said in its parts (晨跑: 早上…跑)?"""
+    return len(term) == 2 and term[0] in _WHEN_PREFIX and "\u4e00" <= term[1] <= "\u9fff"
+
+
+def _said_in_parts(content: str, term: str) -> bool:
+    """Does ``content`` say the activity ``term`` in its parts: "每天早上都跑" for 晨跑, "每晚都练" for 晚练?"""
+    if not said_in_parts(term):
+        return False
+    return re.search(f"{_WHEN_PREFIX[term[0]]}[^，。,！!？?\\s]{{0,8}}{term[1]}", content) is not None
 
 
 def _ends_it(rec: MemoryRecord, term: str, kinds: frozenset[str]) -> bool:

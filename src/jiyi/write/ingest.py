@@ -54,6 +54,7 @@ from jiyi.write.endings import (
     endings,
     marked,
     said_alongside,
+    said_in_parts,
     says,
 )
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
@@ -478,7 +479,7 @@ class _BatchResolver:
             self._mark_said_alongside([t for t in batch if t.metadata.get(ENDED_KEY) == ending.turn.id], None, ending)
             for term in ending.terms:
                 stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
-                if kinds_of(term):  # 戒咖啡: the turns of 美式 and "flat whites" too
+                if kinds_of(term) or said_in_parts(term):  # 戒咖啡: the turns of 美式 too; 晨跑: "每天早上都跑"
                     if newest is None:
                         newest = self._read(self.ctx.store.list(self.scope, RecordFilter(), PER_KIND))
                     stored += newest
