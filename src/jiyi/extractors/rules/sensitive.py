@@ -69,7 +69,7 @@ _LANDLINE = re.compile(r"(?:电话|座机|固话|号码)(?:是|为|:|：)?\s*(?P
 _EMAIL = re.compile(r"(?P<v>[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 _ZH_ID = re.compile(r"(?:身份证|证件|护照)(?:号码|号)?(?:是|为|:|：)?\s*(?P<v>\d{17}[\dXx]|\d{15}|[A-Z]\d{8})(?![\dA-Za-z])")
 _ZH_ALLERGY = re.compile(rf"^{ZH_ADV}(?:对|有)?(?P<v>[\u4e00-\u9fffA-Za-z、和与及]{{1,10}}?)"
-                         r"(?:有点|有些|特别|非常|很|严重|比较|轻微|都)?过敏(?!性)")
+                         r"(?:有点|有些|特别|非常|很|严重|比较|轻微|都)?过敏(?!性|科|门诊|原|源|测试|检查|药|反应科)")
 _ZH_ALLERGEN_IS = re.compile(r"过敏原(?:是|为|有)(?P<v>[\u4e00-\u9fffA-Za-z、和与及跟]{1,16})")
 _ZH_CONDITIONS = (
     "高血压|低血压|高血脂|高血糖|糖尿病|哮喘|心脏病|冠心病|抑郁症|焦虑症|失眠症|癫痫|痛风|胃炎|胃溃疡|贫血|甲亢|甲减|乙肝|"
@@ -139,7 +139,7 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     out: list[Draft] = []
     for item in re.split(r"[、和与及跟]|还有", m.group("v").lstrip("对有")):
         item = item.strip()
-        if item and not re.search(r"[不我你他她说就跟让给后吃喝在会]|什么|有点|这个", item):
+        if item and not re.search(r"[不我你他她说就跟让给后吃喝在会带去看]|什么|有点|这个", item):
             out.append(fact(f"用户对{item}{severe}过敏", f"allergy/{item}", item, importance=0.9,
                              template="用户对{v}" + severe + "过敏"))
     return out
