@@ -203,6 +203,16 @@ def test_a_number_a_few_words_after_a_keyword_that_is_no_secret(text: str) -> No
     assert kinds(text) == []
 
 
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("my bank keeps texting OTPs, here's the latest one 604219 ignore", "code", "604219"),
+    ("the 2FA code just came in: 731 884, lol", "code", "731 884"),
+    ("our staging API key, keep it safe for me: pk_live_Hq72LmZx0PtR4vNc", "api_key", "pk_live_Hq72LmZx0PtR4vNc"),
+    ("deploy token, copy this somewhere: a8Jx02PqLm55ZsTr9wQe", "api_key", "a8Jx02PqLm55ZsTr9wQe"),
+])
+def test_a_secret_a_clause_after_its_keyword_is_found(text: str, kind: str, value: str) -> None:
+    assert (kind, value) in kinds(text)
+
+
 def test_a_number_inside_a_letter_token_is_no_phone_number() -> None:
     assert kinds("护照办下来了 号码E58214937") == [("id_number", "E58214937")]
 

@@ -35,7 +35,7 @@ def test_a_users_content_is_not_noise(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["饿了", "睡了 晚安", "随便 哈哈", "哈哈哈 会说话", "works for me", "brb dinner",
-                                  "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇"])
+                                  "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇", "不说了 背单词去"])
 def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 

@@ -138,6 +138,8 @@ _API_KEYS = (
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
     re.compile(r"(?i:\bbearer\s+)" + _V + r"[A-Za-z0-9._~+/=-]{16,})"),
+    # a service's key with its kind and environment in front: rk_live_…, pk_test_…, rf_live_…
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"[a-z]{2,5}_(?:live|test|prod|dev)_[A-Za-z0-9]{12,})(?![A-Za-z0-9])"),
     re.compile(r"(?i:(?:api[_\s-]?key|secret[_\s-]?key|access[_\s-]?key|private[_\s-]?key|token|secret)"
                r"(?:\s+(?:is|was)\s+|\s*[:=]\s*|\s+))"
                r"|(?:密钥|秘钥|令牌|私钥|token|Token|TOKEN)(?:是|为|:|：|=|\s)*"),
@@ -365,9 +367,16 @@ _NO_MORE = r"(?![0-9A-Za-z_-])"
 #: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
 _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
     (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:" + _NAMED_IN_EN.format(
-        r"one[-\s]time\s+(?:code|password|passcode)|otp|verification\s+code|security\s+code|2fa\s+code|"
+        r"one[-\s]time\s+(?:code|password|passcode)|otps?|verification\s+code|security\s+code|2fa\s+code|"
         r"auth(?:entication)?\s+code|login\s+code") + "))"),
-     re.compile(r"(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8}" + _NO_MORE), "code", ("验证码", "one-time code"), SECRET),
+     # (a code typed in two halves, as an app shows it: "448 193")
+     re.compile(r"(?:\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE), "code", ("验证码", "one-time code"),
+     SECRET),
+    # a key named a clause before it: "our render farm API key, stash it for me: rf_live_9QmT2vXb8KpL4sZa"
+    (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|(?i:" + _NAMED_IN_EN.format(
+        r"api[_\s-]?keys?|secret[_\s-]?keys?|access[_\s-]?keys?|private[_\s-]?keys?|tokens?") + "))"),
+     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{16,}" + _NO_MORE), "api_key", ("密钥", "API key"),
+     SECRET),
     (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"cvv2?|cvc") + "))"), re.compile(r"\d{3,4}" + _NO_MORE),
      "code", ("安全码", "security code"), SECRET),
     (re.compile(r"(?P<k>(?i:pin\s*码)|" + _NAMED_IN_EN.format(r"PIN") + "|(?i:" + _NAMED_IN_EN.format(
@@ -433,7 +442,8 @@ _GAP_OTHER = re.compile(
 #: … nor end on a word that makes the number a time, a place, a rank or an amount ("第", "在", "at", "for")
 _GAP_LAST = re.compile(
     r"(?:第|约|大约|共|总共|在|住|(?i:" + _NAMED_IN_EN.format(
-        r"at|on|in|since|until|till|from|of|for|about|around|after|before|by|than|per|over|under|within|no\.?"
+        r"at|on|(?<!came\s)(?<!come\s)(?<!comes\s)(?<!coming\s)in|since|until|till|from|of|for|about|around|after|before|"
+        r"by|than|per|over|under|within|no\.?"
         r"|number|room") + r"))[\s:：]*$")
 #: "new number PA7734201": a number word before a value with letters names the value (no rank, no amount)
 _NUMBER_WORD = re.compile(r"(?i)\b(?:number|no\.?)[\s:：]*$")

@@ -95,7 +95,7 @@ def says_little(text: str) -> bool:
 #: A clause that only tells what the moment is like or what the speaker goes off to do now: the
 #: weather ("降温了", "28 degrees in nov"), going off ("刷抖音去了", "等会 吃饭", "brb", "off to bed").
 _MOMENT_ZH = re.compile(
-    r"^(?:我|俺)?(?:先|这就|马上|得|要|准备)?(?:去|滚去)?(?![回到])[\u4e00-\u9fff]{1,5}去了$"
+    r"^(?:我|俺)?(?:先|这就|马上|得|要|准备)?(?:去|滚去)?(?![回到])[\u4e00-\u9fff]{1,5}去(?:了|啦|咯)?$"
     r"|^(?:我|俺)?(?:先|这就|马上)(?:去)?[\u4e00-\u9fff]{1,4}了$"
     r"|^(?:等会儿?|等下|一会儿?|待会儿?|马上)(?:去|要|得)?[\u4e00-\u9fff]{1,4}$"
     r"|^(?:今天|今儿个?|外面|这边|最近|这几天)?(?:天儿?|天气)?(?:好|太|真|巨|超|贼|老|挺|可|有点)?(?:冷|热|晒|闷|潮)"
@@ -121,7 +121,8 @@ _MOMENT_EN = re.compile(
 
 _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
-_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
+_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
+                       r"哇塞|牛逼|牛|绝绝子|yyds|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
                        r"lol|lmao|ikr|ok(?:ay)?|k)$")
 
 

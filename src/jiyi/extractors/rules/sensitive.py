@@ -127,6 +127,10 @@ _ZH_REACTION = re.compile(r"^(?:我|俺)?(?:一|只要|每次)?(?:吃|喝|碰|�
                           r"(?:就|会|都会|就会)(?:嘴|嘴巴|嘴唇|喉咙|脸|眼睛)?(?:肿|发肿|发痒|痒|喘不上气|休克)")
 
 
+#: an allergy a doctor or a test found, said of whoever was seen
+_ZH_DIAGNOSED = re.compile(r"(?:医生|大夫|检查|化验|测试|查)(?:说|显示|结果|出来)?(?:是|为)?[^，。,]{0,8}过敏")
+
+
 def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     """我对花生和海鲜过敏 → one memory per allergen; 挺严重的 anywhere in the sentence marks it severe."""
     m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
@@ -135,9 +139,11 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
         return [fact(f"用户对{item}过敏", f"allergy/{item}", item, importance=0.9, template="用户对{v}过敏")]
     if m is None or "不过敏" in body:
         return []
+    if (seen := _ZH_DIAGNOSED.search(sentence)) and not re.search(r"[我俺]", sentence[:seen.end()]):
+        return []  # 给豆包喂了一口蛋黄 全身起红疹 医生说是鸡蛋过敏: the one the doctor saw, not the speaker
     severe = "严重" if "严重" in sentence else ""
     out: list[Draft] = []
-    for item in re.split(r"[、和与及跟]|还有", m.group("v").lstrip("对有")):
+    for item in re.split(r"[、和与及跟]|还有", re.sub(r"^(?:对|有|是)+", "", m.group("v"))):
         item = item.strip()
         if item and not re.search(r"[不我你他她说就跟让给后吃喝在会带去看]|什么|有点|这个", item):
             out.append(fact(f"用户对{item}{severe}过敏", f"allergy/{item}", item, importance=0.9,
@@ -184,6 +190,10 @@ _EN_ALLERGY = (
     # …or what cannot be had because of it: "i can't do shellfish, i puff up like a balloon"
     re.compile(r"(?i:\bcan'?t\s+(?:do|have|eat|touch)\s+(?:any\s+)?)(?P<v>[a-z][\w\s-]{1,25}?)(?=[,.;]?\s+(?:i|my\s+\w+)\s+"
                r"(?:puff|swell|break\s+out|get\s+hives|blow\s+up|go\s+into\s+anaphyla|itch))"),
+    # the speaker's, said without a subject as chat does: "also deathly allergic to shellfish. like epipen-level"
+    re.compile(r"(?i:^\W*(?:(?:also|and|plus|btw|oh|fyi|but)[,\s]+)*(?:(?:deathly|severely|seriously|super|very|mildly|"
+               r"really|so|kinda|a\s+bit)\s+)?allergic\s+to)\s+(?P<v>[\w\s,'-]+?)"
+               r"(?=[.;!?]|$|\s+(?i:and|but|so|like|lol|btw|tho|haha|fyi)\b)"),
     # the subject said once for two states: "i'm vegan, 2 yrs now, and allergic to sesame"
     re.compile(r"(?i:\b(?:i'm|im|i\s+am)\b[^.!?;]{0,60}?(?:,\s*|\s+)(?:and|also|plus)\s+(?:also\s+)?(?:\w+\s+)?allergic\s+to)\s+"
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so|which|that|who)\b)"),
