@@ -33,7 +33,8 @@ from jiyi.text.dialect import standard_zh
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
 from jiyi.text.relations import REL_EN, REL_ZH, alternation
-from jiyi.text.topics import CLAUSE_CUT, Lex, degree_complement
+from jiyi.text.topics import CLAUSE_CUT, Lex
+from jiyi.text.verb_senses import degree_complement
 from jiyi.text.wordlists import word_list, words
 
 _P = re.compile

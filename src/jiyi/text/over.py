@@ -18,7 +18,8 @@ import re
 from collections.abc import Iterable
 
 from jiyi.text.places import place_at_start
-from jiyi.text.topics import CLAUSE_CUT, ENDINGS, ENDS_A_THING, Lex, degree_complement, names
+from jiyi.text.topics import CLAUSE_CUT, ENDINGS, ENDS_A_THING, Lex, names
+from jiyi.text.verb_senses import degree_complement
 
 _P = re.compile
 

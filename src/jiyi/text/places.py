@@ -23,9 +23,7 @@ _TABLE = Path(__file__).with_name("data") / "places_en.txt.gz"
 _MAX_WORDS = 4
 #: keys that are ordinary words after "live in" / "moved to", whatever GeoNames says
 _NOT_PLACES = frozenset(
-    "a an the my our his her their this that it here there home town city house place apartment flat dorm "
-    "college school uni university work hell heaven bed love peace fear debt denial of and or with for now "
-    "again back together soon alone today tonight tomorrow next last most bush date sale".split()
+    ["a", "an", "the", "my", "our", "his", "her", "their", "this", "that", "it", "here", "there", "home", "town", "city", "house", "place", "apartment", "flat", "dorm", "college", "school", "uni", "university", "work", "hell", "heaven", "bed", "love", "peace", "fear", "debt", "denial", "of", "and", "or", "with", "for", "now", "again", "back", "together", "soon", "alone", "today", "tonight", "tomorrow", "next", "last", "most", "bush", "date", "sale"]
 )
 
 

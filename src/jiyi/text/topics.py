@@ -31,6 +31,7 @@ from pathlib import Path
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
+from jiyi.text.verb_senses import degree_complement, left_behind, place_moved_to
 from jiyi.text.wordlists import words
 
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
@@ -310,8 +311,8 @@ def change_of(text: str, lang: str) -> Change | None:
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
-    if lang == "zh" and (posted := _posted_to(text)) is not None:
-        return posted
+    if lang == "zh" and (at := place_moved_to(text)) is not None:
+        return Change("move", ("residence",), "to", at)
     # every class's verbs first, in order; then the ways of saying it (被毕业了 is a layoff before 毕业了 a degree)
     for cls, lex in [(c, c.lex) for c in _CLASSES] + [(c, c.said) for c in _CLASSES if c.said is not None]:
         m = lex.search(text, lang)
@@ -326,7 +327,7 @@ def change_of(text: str, lang: str) -> Change | None:
             continue
         if cls.name == "leave" and "employer" not in cues and _STOP.search(text, lang):
             continue  # "no more X, I quit": a habit stopped, not a job left
-        if cls.name == "leave" and _left_behind(text, m):
+        if cls.name == "leave" and left_behind(text, m, _CUES["employer"].en):
             continue  # "I left my umbrella on the bus": a thing left somewhere, not a job
         if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
             return Change("leave", ("employer",), "from", m.end())  # 把工作戒了 / quit the job
@@ -339,59 +340,6 @@ def change_of(text: str, lang: str) -> Change | None:
             families = ("employer",)
         return Change(cls.name, families or cls.families[:1], cls.direction, m.end())
     return None
-
-
-#: posted to somewhere by one's employer: 调岗去宁波了, 被调到合肥了 (a place, by the lexical analyser: 调到销售部 is no move)
-_ZH_POSTED = _P(r"(?:调岗|调动|调|外派|派|借调)(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,4})")
-
-
-#: one of a place's people from now on: 以后就是珠海人了, 正式成为深圳人 (a place, by the lexical analyser: 打工人 is none)
-_ZH_NOW_OF = _P(r"(?:以后|从此|从今天起|现在|正式|终于|也)(?:就|也|算)?(?:是|成了?|成为|算)(?:一个|一名|半个|个)?"
-                r"(?P<x>[\u4e00-\u9fff]{2,4}?)人(?:了|啦|咯)")
-
-
-def _posted_to(text: str) -> Change | None:
-    m = _ZH_POSTED.search(text) or _ZH_NOW_OF.search(text)
-    if m is None:
-        return None
-    from jiyi.text.lexical import entities
-
-    if not any(m.group("x").startswith(loc) for loc in entities(text[m.start("x"):]).get("LOC", ())):
-        return None
-    return Change("move", ("residence",), "to", m.start("x"))
-
-
-def degree_complement(text: str, m: re.Match[str]) -> bool:
-    """累死了 / 冷死了 / 笑死: 死 after a predicate says "extremely", not a death (狗死了, 病死了).
-
-    Read from the part-of-speech tags: 死 fused to a verb or adjective (累死, 饿死) or right after one
-    (冷 死), other than the ways of dying (病死, 老死)."""
-    if not m.group(0).startswith("死"):
-        return False
-    from jiyi.text.lexical import tagged
-
-    pos, prev = 0, None
-    for word, tag in tagged(text):
-        start, pos = pos, pos + len(word)
-        if start <= m.start() < pos:
-            if word != "死":
-                return word.endswith("死") and word[:-1] not in _WAYS_OF_DYING
-            return prev is not None and prev[1] in ("v", "a", "ad", "vd", "an") and prev[0] not in _WAYS_OF_DYING
-        prev = (word, tag)
-    return False
-
-
-_WAYS_OF_DYING = frozenset({"病", "老", "撞", "冻", "淹", "摔", "咬", "毒", "被"})
-_EN_LEFT_OBJECT = _P(r"(?i)\s+(?:my|the|a|an|his|her|their|our|User's|some|all)\s+(?:\w+\s+)?(?P<obj>[\w-]+)")
-
-
-def _left_behind(text: str, m: re.Match[str]) -> bool:
-    """"left" + an object that is no workplace (left my umbrella / left the keys): nothing was quit."""
-    if m.group(0).lower() != "left":
-        return False
-    obj = _EN_LEFT_OBJECT.match(text, m.end())
-    return obj is not None and not _CUES["employer"].en.search(obj.group(0)) and not re.match(
-        r"\s+(?:the|my)\s+[A-Z]", text[m.end():])
 
 
 def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:

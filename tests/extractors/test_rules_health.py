@@ -1,0 +1,29 @@
+"""Allergies and conditions as chat tells them: by what they do, without a subject, beside a diet."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import run
+
+
+def test_an_allergy_beside_a_diet_under_one_subject_keeps_both() -> None:
+    """"i'm vegan, 2 yrs now, and allergic to sesame": one subject, two standing facts."""
+    slots = {c.slot for c in run("fyi i'm vegan, 2 yrs now, and allergic to sesame which is in EVERYTHING here")}
+    assert {"allergy/sesame", "diet/type"} <= slots, slots
+
+
+@pytest.mark.parametrize(("text", "slot"), [("我吃虾会起疹子 去年还挂了急诊", "allergy/虾"), ("我一吃芒果就嘴肿", "allergy/芒果"),
+                                         ("I break out in hives when I eat shrimp", "allergy/shrimp"),
+                                         ("i'm red-green colorblind, charts are hell", "health/color blindness"),
+                                         ("reminder i can't do peanuts, i swell up like crazy", "allergy/peanuts"),
+                                         ("提前说哦我芝麻过敏 麻酱香油啥的都不行", "allergy/芝麻"),
+                                         ("also deathly allergic to walnuts. like epipen-level", "allergy/walnuts"),
+                                         ("我上周起红疹 医生说是牛奶过敏", "allergy/牛奶")])
+def test_a_condition_told_by_what_it_does_is_kept(text: str, slot: str) -> None:
+    assert slot in {c.slot for c in run(text)}, run(text)
+
+
+@pytest.mark.parametrize("text", ["吃辣会上火", "我吃多了会胖", "i get tired when i eat pasta", "上周带儿子去医院看了过敏科",
+                                  "给小宝喂了口虾泥 全身起疹子 医生说是虾过敏 吓死我"])
+def test_an_effect_that_is_no_allergy_is_none(text: str) -> None:
+    assert not [c for c in run(text) if (c.slot or "").startswith("allergy/")]
