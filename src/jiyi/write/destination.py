@@ -54,12 +54,14 @@ def headed_for(turns: Sequence[MemoryRecord], before: datetime, home: Sequence[s
 def _places(text: str, lang: str) -> list[str]:
     """The places ``text`` says someone goes to, in order."""
     if lang == "zh":
+        towards = [m.group("x") or m.group("y") for m in _ZH_TOWARDS.finditer(text)]
+        if not towards:
+            return []  # (the lexical analyser only for a turn that says where someone goes)
         from jiyi.text.lexical import entities
 
         known = entities(text).get("LOC", ())
         out = []
-        for m in _ZH_TOWARDS.finditer(text):
-            said = m.group("x") or m.group("y")
+        for said in towards:
             out += [loc for loc in known if said.startswith(loc) or said.endswith(loc)][:1]
         return out
     return [m.group("x") for m in _EN_TOWARDS.finditer(text) if m.group("x") not in ("User", "I")]

@@ -270,7 +270,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
     told = cand.valid_from
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
     given: list[MemoryRecord] = []
-    standing: list[MemoryRecord] = []
+    standing: dict[str, tuple[MemoryRecord, frozenset[str]]] = {}  # the user's standing memories, with their families
     seen: set[str] = set()
     for rec, cos in sorted(pool, key=lambda rc: -rc[1]):
         if rec.id in seen or rec.status is not Status.ACTIVE or rec.kind not in _STANDING_KINDS:
@@ -291,7 +291,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if told is not None and rec.valid_from is not None and rec.valid_from - told > timedelta(days=_PREDATES_DAYS):
             continue
         families = topics.families_of(content, rec.slot, rlang)
-        standing.append(rec)
+        standing[rec.id] = (rec, families)
         for fam in families & set(change.families):
             groups.setdefault(fam, []).append((rec, cos))
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
@@ -306,10 +306,10 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         for rec in _closed(fam, change, group, text, lang, said, value):
             out[rec.id] = rec
     if change.cls in ("sell", "lose"):  # the car sold: driving to work every day goes with it
-        gone = {f for r in out.values() for f in topics.families_of(r.content, r.slot, lang_of(r)) & set(_USES)}
-        if not out and len(groups) == 0 and set(change.families) & set(_USES) and topics.cue_of(change.families[0], text, lang):
+        gone = {f for r in out for f in standing[r][1] & set(_USES)}
+        if not out and not groups and set(change.families) & set(_USES) and topics.cue_of(change.families[0], text, lang):
             gone = set(change.families) & set(_USES)  # 车卖了 with no memory of the car: only its use was told
-        for rec in standing:
+        for rec, _ in standing.values():
             if rec.id not in out and any(_USES[f].search(rec.content) for f in gone):
                 out[rec.id] = rec
     if out:
