@@ -9,8 +9,8 @@ from jiyi.write.reading import reading
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    ("ivo and i are done. for real this time", "broke up"),
-    ("旺财走了 十四岁 算喜丧", "已不在身边"),
+    ("ivo and i are done. for real this time", "broke up; no longer together"),
+    ("旺财走了 十四岁 算喜丧", "已不再陪伴用户"),
 ])
 def test_a_change_in_other_words_carries_its_reading(mem: Memory, text: str, said: str) -> None:
     mem.add([{"role": "user", "content": text, "id": "m1"}], user_id="u", sync=True)
@@ -18,10 +18,19 @@ def test_a_change_in_other_words_carries_its_reading(mem: Memory, text: str, sai
     assert any(said in c for c in kept), kept
 
 
+@pytest.mark.parametrize(("content", "read", "cls", "family", "lang"), [
+    ("User broke up with Ivo", "User broke up with Ivo (no longer together)", "end", "partner", "en"),
+    ("用户跟周屿掰了", "用户跟周屿掰了（不再是伴侣）", "end", "partner", "zh"),
+    ("用户把车卖了", "用户把车卖了（不再拥有）", "sell", "vehicle", "zh"),
+])
+def test_an_ending_says_what_is_no_longer_so(content: str, read: str, cls: str, family: str, lang: str) -> None:
+    assert reading(content, cls, family, lang) == read
+
+
 @pytest.mark.parametrize(("content", "cls", "family", "lang"), [
-    ("User broke up with Ivo", "end", "partner", "en"),  # the words say it already
-    ("用户把车卖了", "sell", "vehicle", "zh"),
     ("用户换了个发型", "replace", "look", "zh"),  # no plain reading for this change
+    ("用户已经不开那台车了，卖了", "sell", "vehicle", "zh"),  # the words say all of it
+    ("User moved to Leeds", "move", "residence", "en"),
 ])
 def test_words_that_say_it_already_get_nothing(content: str, cls: str, family: str, lang: str) -> None:
     assert reading(content, cls, family, lang) == content

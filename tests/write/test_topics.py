@@ -289,6 +289,8 @@ def test_earlier_turns_that_name_what_is_now_over_are_outdated(mem: Memory, cloc
      0),
     (("质检主管，在恒远电子装配车间，干了六年了", "今天猫又把花盆打翻了", "我提离职了 下个月去南昌"), 0),  # a title, an organisation
     (("阿凯好像要求婚了 偷偷量我戒指尺寸", "今天猫又把花盆打翻了", "我们今天领证了！！"), 0),  # a courtship a wedding ends
+    (("我开着一辆二手卡罗拉 晚上跑跑网约车", "今天猫又把花盆打翻了", "车也出了 现在骑电动车上班"), 0),  # a car by its model
+    (("my old corolla is making that noise again", "my cat knocked my coffee over", "sold the car last week, bus gang now"), 0),
 ])
 def test_earlier_turns_that_state_what_a_change_replaces_are_outdated(mem: Memory, clock: FrozenClock,
                                                                      turns: tuple[str, str, str],

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.kinds import DRINKS, named_kinds
+
 _P = re.compile
 
 
@@ -53,8 +55,9 @@ def measured_kinds(text: str) -> frozenset[str]:
 
 
 def drink_kinds(text: str) -> frozenset[str]:
-    """The kinds of drink ``text`` names (美式 → coffee; "taro milk tea" → tea); empty for none."""
-    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text))
+    """The kinds of drink ``text`` names (美式 → coffee; "taro milk tea" → tea; 百事 → soda, by the lexicon of
+    :mod:`jiyi.text.kinds`); empty for none."""
+    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text)) | (named_kinds(text) & DRINKS)
 
 
 def consumption(text: str, lang: str) -> str | None:
@@ -71,7 +74,7 @@ def kinds_of(text: str) -> frozenset[str]:
     """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
     coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
     kinds = set(drink_kinds(text))
-    if _SMOKE.search(text):
+    if _SMOKE.search(text) or "smoking" in named_kinds(text):  # (红塔山, "elf bar": by the lexicon)
         kinds.add("smoke")
     return frozenset(kinds)
 

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from jiyi.text import kinds
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
@@ -74,12 +75,17 @@ _STANDING: dict[str, Lex] = {
                      _P(r"(?i)^User (?:now )?(?:works|is working|is employed|is an? [\w -]{2,30} at)\b")),
     "partner": Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
                     _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
-    "pet": Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇"),
+    "pet": Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇|" + kinds.alternation(kinds.PETS, "zh")),
                 _P(r"(?i)\b(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea pig|"
-                   r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b")),
-    "vehicle": Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆"),
+                   r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b|" + kinds.alternation(kinds.PETS, "en"))),
+    "vehicle": Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆|"
+                      # a car by its make or model: 我开着一辆二手思域, 我那台雅迪 (data/kinds.tsv)
+                      r"(?:开|买|有|提|骑|我的|我那|我家)(?:着|了|的是|的)?(?:一|辆|台|部)?\S{0,6}?"
+                      + kinds.alternation(kinds.VEHICLES, "zh")),
                     _P(r"(?i)\b(?:drives?|owns?|bought|has)\s+an?\s+(?:[\w-]+\s+){0,4}(?:car|truck|suv|van|motorcycle|"
-                       r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b")),
+                       r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b|"
+                       r"\b(?:my|our|user's|drives?|driving|bought|owns?)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
+                       + kinds.alternation(kinds.VEHICLES, "en"))),
     "phone": Lex(_P(r"手机号|电话号|号码|手机是"), _P(r"(?i)\b(?:phone|cell|mobile)\b|\bnumber is\b")),
     "email": Lex(_P(r"邮箱|邮件地址|email", re.IGNORECASE), _P(r"(?i)\be-?mail\b")),
     "diet": Lex(_P(r"吃素|素食|纯素|生酮|断食|蛋奶素|饮食"),
@@ -104,8 +110,9 @@ _CUES: dict[str, Lex] = {
     "partner": Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
                     _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
     "pet": _STANDING["pet"],
-    "vehicle": Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托"),
-                    _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|scooter|moped|e-?bike|jeep)\b")),
+    "vehicle": Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托|" + kinds.alternation(kinds.VEHICLES, "zh")),
+                    _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|scooter|moped|e-?bike|jeep)\b|"
+                       + kinds.alternation(kinds.VEHICLES, "en"))),
     "phone": Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
     "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
@@ -179,7 +186,7 @@ _CLASSES: tuple[_Class, ...] = (
                            # "rip" is banter ("rip my sleep") unless grief or the vet is beside it: "rip biscuit 💔"
                            r"\brip\b(?!\s+(?:me|my|us|our|to\s+my)\b)(?=[^.!?\n]{0,40}?(?:💔|😭|😢|🌈|🐾|\bvet\b|\bgoodbye\b|\bpassed\b|\bmiss\s+(?:him|her)\b))")),
            ("pet",), "from"),
-    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)出(?:掉)?了|过户(?:了|的|给)|"
+    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)(?:也|都|已经|早就?)*出(?:掉|去)?了|过户(?:了|的|给)|"
                            r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)|"
                            # a membership given back or passed on: 健身卡我退了 / 年卡转出去了 / 会员卡已经转让
                            r"(?:卡|会员|年卡|月卡)(?:我|用户|也|都|已经|早就?)*(?:退|转)(?:掉|出去|给别人|让)?了|"
@@ -474,7 +481,7 @@ _ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过
 
 
 def turn_families(text: str, lang: str) -> frozenset[str]:
-    """The single-valued families (:data:`SINGLE`) a raw turn of the user's states a standing value of, clause
+    """The single-valued families (:data:`SINGLE`, and a vehicle owned) a raw turn of the user's states a standing value of, clause
     by clause in third person: "我在苏州做UI的 公司叫青梧科技" → employer; "对 在厂里上班" → employer. A clause's
     lead (对, 嗯, 其实, 现在…) goes first; unlike :func:`jiyi.text.person.tidy_zh` it goes without punctuation
     after it, since a clause here was cut at spaces too."""
@@ -492,7 +499,7 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
             said = "User is " + said[bare.end():]  # "still living w my parents in tampines": the user's
         if not said.startswith(("用户", "User")):
             continue
-        found |= {f for f in SINGLE if _STANDING[f].search(said, lang)}
+        found |= {f for f in (*SINGLE, "vehicle") if _STANDING[f].search(said, lang)}
         if (framed := standing_family(said, lang)) in SINGLE:
             found.add(framed)
         if lang == "zh" and "employer" not in found and _works_at(said, clause):
@@ -558,9 +565,16 @@ def sold_what(text: str, family: str) -> str | None:
     """What an English sale or loss names when it is no noun of ``family`` ("sold some old tools out of the
     truck bed" → tools), else None (a car, a truck, "it")."""
     m = _EN_SOLD_WHAT.search(text)
-    if m is None or cue_of(family, m.group("o"), "en") or m.group("o").lower() in ("it", "him", "her", "them", "mine"):
+    if m is None or _OWNED_NOUN.match(m.group("o")) or m.group("o").lower() in ("it", "him", "her", "them", "mine"):
         return None
-    return m.group("o").lower()
+    if cue_of(family, m.group("o"), "en") and not kinds.named_kinds(m.group("o")):
+        return None
+    return m.group("o").lower()  # (a make, a model or a breed names the one thing: "sold the civic")
+
+
+#: the plain nouns of a thing owned, which name no one thing ("sold the car")
+_OWNED_NOUN = _P(r"(?i)^(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|hatchback|scooter|moped|e-?bike|bike|jeep|"
+                 r"cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|pup|kitten|turtle|tortoise|ferret|budgie|goldfish)s?$")
 
 
 def called(content: str, lang: str) -> tuple[str, ...]:

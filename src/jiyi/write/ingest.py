@@ -70,6 +70,7 @@ from jiyi.write.privacy import (
 )
 from jiyi.write.reading import reading
 from jiyi.write.resolve import (
+    SOLD_FAMILIES,
     Decision,
     earlier_turn,
     ended_slots,
@@ -416,7 +417,7 @@ class _BatchResolver:
     def _mark_family_turns(self, cand: Candidate, change: Change, new_id: str) -> None:
         """Earlier turns that state what ``change`` replaces ("我在苏州做UI的" before "进了鹭拾设计") are
         outdated too (write/resolve.py ``family_turns``)."""
-        if not set(change.families) & SINGLE:
+        if not set(change.families) & (SINGLE | SOLD_FAMILIES):
             return
         turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
                                                               FAMILY_TURNS))

@@ -5,8 +5,9 @@ conversation they are unclear (done with what? gone where?). A memory that the e
 *because* it read a change (a breakup, a job left, a car sold, a pet gone, a move, a
 wedding) carries that reading after the words, unless the words already say it:
 
-- "User: Rafe and User are done" → "User: Rafe and User are done (broke up)"
-- "用户：煤球走了" → "用户：煤球走了（已不在身边）"
+- "User: Rafe and User are done" → "User: Rafe and User are done (broke up; no longer together)"
+- "用户：煤球走了" → "用户：煤球走了（已不再陪伴用户）"
+- "用户跟周屿掰了" → "用户跟周屿掰了（不再是伴侣）": an ending says the one it ends is no longer so
 
 A bot's model reads what the memory means; search finds it by either wording. The reading is
 added once the change is resolved (write/ingest.py), so that what resolves it reads the words alone.
@@ -23,16 +24,32 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
     ("leave", "employer"): ("离职了", "left the job", re.compile(r"(?i)辞职|离职|被裁|裁员|不干了|走人|quit|left|laid\s+off|"
                                                                r"fired|resign|let\s+go")),
     ("sell", "vehicle"): ("卖掉了", "sold", re.compile(r"(?i)卖|出手|转|过户|退|闲鱼|咸鱼|sold|sell|refund|cancel|traded")),
-    ("lose", "pet"): ("已不在身边", "no longer with the user", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|"
-                                                                      r"put\s+down|gave\s+away")),
+    ("lose", "pet"): ("", "", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
     ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
 }
+#: what an ending leaves no longer so, in plain words (the one it ends is not current: a bot must not ask after
+#: the ex, the old job, the car or the pet as if they were), and the words that already say so
+_NO_LONGER: dict[tuple[str, str], tuple[str, str]] = {
+    ("end", "partner"): ("不再是伴侣", "no longer together"),
+    ("leave", "employer"): ("不再在那里工作", "no longer works there"),
+    ("sell", "vehicle"): ("不再拥有", "no longer owned"),
+    ("lose", "pet"): ("已不再陪伴用户", "no longer with the user"),
+}
+_SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
 
 
 def reading(content: str, cls: str, family: str, lang: str) -> str:
-    """``content`` with what its change means after it, where its words do not say it already."""
+    """``content`` with what its change means after it, where its words do not say it already: the change
+    ("done" → broke up) and, for an ending, that what it ends is no longer so."""
     found = _READINGS.get((cls, family))
-    if found is None or found[2].search(content):
+    if found is None:
         return content
-    return f"{content}（{found[0]}）" if lang == "zh" else f"{content} ({found[1]})"
+    said = found[0] if lang == "zh" else found[1]
+    parts = [] if not said or found[2].search(content) else [said]
+    no_longer = _NO_LONGER.get((cls, family))
+    if no_longer is not None and not _SAYS_NO_LONGER.search(content):
+        parts.append(no_longer[0] if lang == "zh" else no_longer[1])
+    if not parts:
+        return content
+    return f"{content}（{'，'.join(parts)}）" if lang == "zh" else f"{content} ({'; '.join(parts)})"

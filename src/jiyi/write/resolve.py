@@ -331,10 +331,10 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
 
     "我在苏州做UI的 公司叫青梧科技" gave no employer memory for "进了鹭拾设计做视觉" to close, yet it tells
     the old employer as current; so do "i live in penang" before "moving to ipoh". A turn stands in a
-    family when one of its clauses, in third person, says a standing value of it (:func:`topics.turn_families`).
-    A change that names its new value keeps the turns that say it; a move or a new number naming none
+    family when one of its clauses, in third person, says a standing value of it (:func:`topics.turn_families`);
+    a car sold ends the turns that tell of driving or owning one. A change that names its new value keeps the turns that say it; a move or a new number naming none
     outdates nothing (the value is unknown)."""
-    families = set(change.families) & topics.SINGLE
+    families = set(change.families) & (topics.SINGLE | (SOLD_FAMILIES if change.cls in ("sell", "lose") else set()))
     if not families:
         return []
     lang = lang_of(cand)
@@ -354,6 +354,9 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     return out
 
 
+#: families of things owned that a sale or a loss ends, though one may own several: a car told by its model
+#: ("我开着一辆二手思域") is over when "车出了" (a pet's loss names the pet: write/endings.py)
+SOLD_FAMILIES = frozenset({"vehicle"})
 #: a turn's clauses: cut at punctuation, and at spaces before Chinese (chat cuts its clauses with them)
 _TURN_CLAUSE = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 

@@ -51,6 +51,7 @@ from jiyi.extractors.rules.people import Referent, recent_relation, referent_nam
 from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.standing import standing_facts
+from jiyi.extractors.rules.starts import new_job
 from jiyi.extractors.rules.zh import (
     style_slots_zh,
     zh_age,
@@ -169,6 +170,7 @@ class MessageExtraction:
         drafts += ended
         drafts += events(self)
         drafts += changes(self)
+        drafts += new_job(self, drafts)
         drafts += self._standing(drafts)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]

@@ -33,13 +33,22 @@ _CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总�
                      r"|在(?:练|学|上\S{0,2}课|健身|跑步)")  # 周末在练滑板: an activity kept up, on weekends
 _CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
                      r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
-_CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]")
+_CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)")  # ("got the offer. start date nov 2": two sentences)
+#: a space between Chinese words, or the base edges
+_SPACE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d])")
 
 
-def _clause_around(text: str, span: TimeSpan) -> str:
-    before = [m.end() for m in _CLAUSE_EDGE.finditer(text, 0, span.offset)]
-    after = _CLAUSE_EDGE.search(text, span.end_offset)
-    return text[(before[-1] if before else 0):(after.start() if after else len(text))]
+def _clause_around(text: str, span: TimeSpan, edge: re.Pattern[str] = _CLAUSE_EDGE) -> str:
+    """The clause ``span`` is said in. Chat cuts Chinese clauses with spaces too (签了青梧科技 11月入职: 了 is the
+    signing's, not the start's): the part between spaces is the clause when it says more than the time."""
+    before = [m.end() for m in edge.finditer(text) if m.end() <= span.offset]  # (whole text: the lookarounds)
+    after = edge.search(text, span.end_offset)
+    clause = text[(before[-1] if before else 0):(after.start() if after else len(text))]
+    if edge is _CLAUSE_EDGE and _SPACE_EDGE.search(clause):
+        part = _clause_around(text, span, _SPACE_EDGE)
+        if len(re.findall(r"[\u4e00-\u9fff]", part.replace(span.text, " ", 1))) >= 2:
+            return part
+    return clause
 
 
 #: a day of the month alone ("the 5th", 15号), and a clause that says it comes every month

@@ -1,0 +1,89 @@
+"""A new job told in parts: the word of starting in one clause, the employer named in another.
+
+People rarely say "I work at X" on the day they get a job. They say what happened: "拾光文创 做新媒体编辑
+下个月2号入职", "下个月1号去腾讯报到", "offer拿到了 下周去美团上班", "the offer from harbourline logistics.
+senior analyst. official start dec 1", "got the spot at spokehaus, the bike repair co-op". The time word
+makes the message an event, and no template of :mod:`.zh` / :mod:`.en` sees an employer in it, so the
+old job stood in the profile, and the new one was nowhere once the day had passed.
+
+A message that says the user starts a job (a word of starting: 入职 / 报到 / 上班 / offer / "start date" /
+"first day" / "got the job"), not asked, hedged, denied or said of someone else, and names one
+organisation (by the lexical analyser in Chinese; in English the name after "offer from", "start(ing)
+at", "joining", "job at"…) gives the user's employer, true from the day it names when that day is to come.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from jiyi.extractors.rules.drafts import Draft, templated
+from jiyi.text import qualifiers
+from jiyi.text.dialect import standard_zh
+
+if TYPE_CHECKING:
+    from jiyi.extractors.rules.message import MessageExtraction
+
+_P = re.compile
+#: a job begins: said of the user in a clause of its own (入职, 报到, offer, 去X上班, 录用)
+_ZH_START = _P(r"入职|报到|报道|上岗|录用|(?:收到|拿到|拿了|接了|签了)\S{0,6}?(?:offer|聘书|录用通知)|offer(?:拿到|到手|下来)|"
+               r"去\S{1,12}?(?:上班|工作|实习)(?!吗|么|呢)")
+#: an employer the analyser tags ORG that is a school (被浙大录取 is an admission, not a job)
+_ZH_SCHOOL = _P(r"大学|学院|中学|小学|高中|初中|大|研究生院|学校")
+#: denial, doubt, another's news: 没拿到offer, 不去了, 他入职了
+_ZH_NOT_MINE = _P(r"没(?:有)?(?:拿到|收到|去|入职)|不去了|黄了|挂了|拒了|(?:他|她|他们|老公|老婆|男朋友|女朋友|同事|朋友|室友)"
+                  r"(?:也)?(?:入职|去\S{1,12}?上班)")
+_EN_START = _P(r"(?i)\b(?:offer|start\s+date|official(?:ly)?\s+start|first\s+day|starting\s+(?:at|with)|start(?:s)?\s+(?:at|with)|"
+               r"got\s+the\s+(?:job|spot|position|role|gig)|hired|onboarding|new\s+(?:job|role|position|gig))\b")
+#: the name after the word that ties a job to it: "offer from X", "starting at X", "joining X", "the spot at X"
+_EN_ORG = _P(r"(?i)\b(?:offer\s+(?:from|at|with)|start(?:ing|s)?\s+(?:at|with)|joining|joined|(?:job|spot|position|role|"
+             r"gig|place|internship)\s+(?:at|with)|hired\s+(?:at|by))\s+(?:the\s+)?"
+             r"(?P<org>[a-z][\w&'-]*(?:\s+(?!(?:on|in|at|as|next|this|from|for|and|but|so|the|a|starting|start|"
+             r"tomorrow|today|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lol|haha|btw)\b)[a-z][\w&'-]*){0,3})")
+#: what follows "starting at" and is no employer: a time, a place of the day, a pronoun
+_EN_NOT_ORG = _P(r"(?i)^(?:\d|(?:a|an|some|any|my|his|her|their|our|your|it|this|that|these|those|last|next|first|home|work|"
+                 r"school|noon|night|dawn|midnight|gym|office|bottom|beginning|end|top|front|back|door|level|zero|scratch|"
+                 r"around|about|least|once|\w+\s*(?:am|pm)|[a-z]+day|week|month|year)\b)")
+_EN_NOT_MINE = _P(r"(?i)\b(?:didn'?t|did\s+not|never|no)\s+(?:get|got|take|took|accept)\b|\b(?:turned\s+down|declined|"
+                  r"rejected|withdrew|fell\s+through|rescinded)\b|\b(?:he|she|they|my\s+(?:wife|husband|partner|bf|gf|"
+                  r"boyfriend|girlfriend|brother|sister|friend|roommate|son|daughter))(?:'s|\s+is|\s+was)?\s+(?:starting|"
+                  r"joining|got|starts)\b")
+
+
+def new_job(work: MessageExtraction, drafts: list[Draft]) -> list[Draft]:
+    """The user's employer from a message that tells a new job in parts, or nothing (see the module notes)."""
+    if any(d.slot == "user/employer" for d in drafts):
+        return []
+    text = standard_zh(work.text) if work.lang == "zh" else work.text
+    if qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang):
+        return []
+    org = _zh_employer(text) if work.lang == "zh" else _en_employer(text)
+    if not org:
+        return []
+    template = "用户在{v}工作" if work.lang == "zh" else "User works at {v}"
+    draft = templated(template, "user/employer", org, importance=0.8)
+    spans = [s for c in work.clauses for s in work.qualifying(c) if s.start > work.ref]
+    if spans:  # 下个月2号入职: the employer from that day on
+        draft.valid_from = min(s.start for s in spans)
+    start = next((c for c in work.clauses if org in c.text), work.clauses[0] if work.clauses else None)
+    if start is not None:
+        draft.source, draft.source_at = start.text, start.start
+    return [draft]
+
+
+def _zh_employer(text: str) -> str:
+    if not _ZH_START.search(text) or _ZH_NOT_MINE.search(text) or re.search(r"[?？吗]\s*$", text):
+        return ""
+    from jiyi.text.lexical import entities
+
+    orgs = [o for o in entities(text).get("ORG", ()) if len(o) >= 2 and not _ZH_SCHOOL.search(o)]
+    return orgs[0] if len(set(orgs)) == 1 else ""
+
+
+def _en_employer(text: str) -> str:
+    if not _EN_START.search(text) or _EN_NOT_MINE.search(text) or text.rstrip().endswith("?"):
+        return ""
+    m = _EN_ORG.search(text)
+    if m is None or _EN_NOT_ORG.match(m.group("org")):
+        return ""
+    return m.group("org").strip(" '-")

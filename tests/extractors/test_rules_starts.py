@@ -1,0 +1,46 @@
+"""A new job told in parts (an offer, a start date, 报到) names the user's employer, from the day it starts."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from jiyi.extractors.rules import RulesExtractor
+from jiyi.records import Message
+
+AT = datetime(2026, 10, 8, 4, 0, tzinfo=timezone.utc)
+
+
+def employer(text: str) -> list[tuple[str, datetime | None]]:
+    found = RulesExtractor().extract([Message(role="user", content=text, timestamp=AT)])
+    return [(c.content, c.valid_from) for c in found if c.slot == "user/employer"]
+
+
+@pytest.mark.parametrize(("text", "org"), [
+    ("下个月3号去京东物流报到 岗位是仓储主管", "京东"),
+    ("offer收到了！下周一去小米上班", "小米"),
+    ("got the offer from lanternfish games. start date nov 2", "lanternfish games"),
+    ("Starting at Copperleaf Health on the 20th, finally", "Copperleaf Health"),
+    ("yo i got the spot at ridgeway outfitters, the climbing shop downtown", "ridgeway outfitters"),
+])
+def test_a_job_started_names_the_employer(text: str, org: str) -> None:
+    found = employer(text)
+    assert len(found) == 1 and org in found[0][0], found
+
+
+def test_a_start_on_a_day_to_come_holds_from_that_day() -> None:
+    [(content, since)] = employer("got the offer from lanternfish games. start date nov 2")
+    assert since is not None and since.astimezone(timezone.utc).date().isoformat() >= "2026-11-01", (content, since)
+
+
+@pytest.mark.parametrize("text", [
+    "didn't get the offer from lanternfish games in the end",  # denied
+    "my brother is starting at Copperleaf Health next week",  # someone else's
+    "如果拿到字节的offer我就去报到",  # hedged
+    "starting at 9am tomorrow, wish me luck",  # a time, no employer
+    "明天去公司上班吗",  # asked
+    "被浙大录取了 下个月报到",  # a school: an admission, no job
+])
+def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
+    assert employer(text) == []
