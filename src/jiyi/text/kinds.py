@@ -27,7 +27,7 @@ def _lexicon() -> dict[tuple[str, str], tuple[str, ...]]:
     """(kind, lang) → its words, longest first."""
     words: dict[tuple[str, str], list[str]] = {}
     for line in (Path(__file__).parent / "data" / "kinds.tsv").read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith("#") or line.startswith("kind\t"):
+        if not line or line.startswith(("#", "kind\t")):
             continue
         kind, lang, word = line.split("\t")
         words.setdefault((kind, lang), []).append(word.casefold())
@@ -46,7 +46,7 @@ def alternation(kinds: frozenset[str], lang: str) -> str:
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...]:
     kinds = sorted({kind for kind, _ in _lexicon()})
-    return tuple((k, re.compile(alternation(frozenset({k}), "zh")), re.compile(alternation(frozenset({k}), "en"), re.I))
+    return tuple((k, re.compile(alternation(frozenset({k}), "zh")), re.compile(alternation(frozenset({k}), "en"), re.IGNORECASE))
                  for k in kinds)
 
 

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from jiyi.records import MemoryRecord
+from jiyi.text.places import place_at_start
 
-#: how far back a move's place is looked for
-LOOK_BACK_DAYS = 45
+#: how far back a move's place is looked for (a move is often told a month or more ahead: "moving end of May")
+LOOK_BACK_DAYS = 62
 
 _ZH_TOWARDS = re.compile(r"(?:去|到|搬到|搬去|调到|调去|换到|落脚|定居)(?:了)?(?P<x>[\u4e00-\u9fff]{2,5})|"
                          r"(?P<y>[\u4e00-\u9fff]{2,5}?)(?:那边|那儿|那里)")
@@ -29,8 +30,14 @@ _EN_TOWARDS = re.compile(r"(?i)\b(?:mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transfer
                          r"\s+(?:\w+\s+){0,2}?to\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 
 
+#: a turn that says the speaker is moving, and a place it says with "in" or "to"
+_EN_MOVING = re.compile(r"(?i)\b(?:moving|relocating|relocate|move)\b(?!\s+(?:on|in\s+with|out\s+of\s+the\s+way))")
+_EN_IN_PLACE = re.compile(r"\b(?:in|to)\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
+
+
 #: a verb that says a home was moved, whatever its place: only such a move takes a place said before
-_MOVED = re.compile(r"(?i)搬|落户|定居|安家|新家|\bmov(?:e|ed|ing)\b|\brelocat|\bnew\s+(?:place|flat|apartment|house|home)\b")
+_MOVED = re.compile(r"(?i)搬|落户|定居|安家|新家|安顿|\bmov(?:e|ed|ing)\b|\brelocat|\bnew\s+(?:place|flat|apartment|house|home)\b|"
+                    r"\bsettl(?:ed|ing)\s+in\b")
 
 
 def moved_home(text: str) -> bool:
@@ -64,7 +71,11 @@ def _places(text: str, lang: str) -> list[str]:
         for said in towards:
             out += [loc for loc in known if said.startswith(loc) or said.endswith(loc)][:1]
         return out
-    return [m.group("x") for m in _EN_TOWARDS.finditer(text) if m.group("x") not in ("User", "I")]
+    towards = [m.group("x") for m in _EN_TOWARDS.finditer(text) if m.group("x") not in ("User", "I")]
+    if towards or not _EN_MOVING.search(text):
+        return towards
+    # "got the job… in Bristol. moving end of May": a known place said with in / to in a turn of moving
+    return [found[0] for m in _EN_IN_PLACE.finditer(text) if (found := place_at_start(m.group("x")))]
 
 
 def with_destination(content: str, place: str, lang: str) -> str:
