@@ -63,10 +63,10 @@ from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, rea
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.groups import check_group, join_group
-from jiyi.write.names import with_own_name
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
+from jiyi.write.names import with_own_name
 from jiyi.write.privacy import protect_candidates, split_forget_messages
 from jiyi.write.summaries import from_settings as summarizer_from_settings
 from jiyi.write.summaries import session_end_payload
