@@ -158,3 +158,18 @@ def test_a_member_called_by_kin_is_named_by_the_same_kin_in_the_query(mem: Memor
     lines = section(mem.build_context("我妈拿报告是哪天来着", user_id="u-son"))
     assert any("体检报告" in ln for ln in lines), lines
     assert not any("体检报告" in ln for ln in section(mem.build_context("我爸拿报告是哪天来着", user_id="u-son")))
+
+
+@pytest.mark.parametrize(("name", "said", "query", "needle"), [
+    ("Priya Nair", "I'm a pharmacist btw, ask me before you mix meds", "Priya是干啥工作的来着", "pharmacist"),
+    ("林晓雯", "我在省妇幼当护士 夜班多", "晓雯在哪上班来着", "省妇幼"),
+])
+def test_a_member_is_named_by_a_part_of_their_display_name(group: Memory, name: str, said: str, query: str,
+                                                            needle: str) -> None:
+    """A question says "Priya" for Priya Nair and 晓雯 for 林晓雯: it is about her, and brings what she said
+    before what others said of their own work."""
+    say(group, "u-p", name, said)
+    for job in ("我在建行上班 柜员", "我是做外贸的 天天跟老外打交道", "我在一家游戏公司当策划", "我在社区医院当医生"):
+        say(group, "u-hao", "阿豪", job)
+    lines = section(group.build_context(query, user_id="u-tang"))
+    assert lines and needle in lines[0], lines

@@ -1,36 +1,42 @@
-"""A user's one display name is on all their messages (write/names.py), on real SQLite."""
+"""A user's one display name is the user (write/names.py), on real SQLite."""
 
 from __future__ import annotations
 
 from jiyi import Kind, Memory
+from jiyi.records import Status
 
 
-def add(mem: Memory, content: str, name: str | None = None, user_id: str = "u") -> None:
-    msg = {"role": "user", "content": content, **({"name": name} if name else {})}
-    mem.add([msg], user_id=user_id, sync=True)
+def msg(content: str, name: str | None = None) -> dict[str, str]:
+    return {"role": "user", "content": content, **({"name": name} if name else {})}
 
 
 def speakers(mem: Memory, user_id: str = "u") -> dict[str, str | None]:
     return {r.content: r.speaker for r in mem.get_all(user_id=user_id) if r.kind is Kind.EPISODE}
 
 
-def test_a_message_without_a_name_is_the_named_users_own(mem: Memory) -> None:
-    add(mem, "老铁 我每天两瓶百事 冰的", name="胡大壮")
-    add(mem, "可乐我戒了 一个月了")
-    said = speakers(mem)
-    assert said["可乐我戒了 一个月了"] == "胡大壮", said
+def test_a_name_on_some_of_a_users_messages_is_the_user(mem: Memory) -> None:
+    """胡大壮 on the first turn of a chat and on no other: one person, whose quitting ends their habit."""
+    mem.add([msg("老铁 我每天两瓶百事 冰的", "胡大壮"), msg("白天在物流公司做调度")], user_id="u", sync=True)
+    mem.add([msg("可乐我戒了 一个月了")], user_id="u", sync=True)
+    assert set(speakers(mem).values()) == {None}, speakers(mem)
     habit = [r for r in mem.get_all(user_id="u", status=None) if r.kind is not Kind.EPISODE and "百事" in r.content]
-    assert habit and all(r.status.value != "active" for r in habit), habit  # the quitting ends it: one person
+    assert habit and all(r.status is not Status.ACTIVE for r in habit), habit
+    assert any(r.content.startswith("用户") and "可乐" in r.content for r in mem.get_all(user_id="u"))
 
 
-def test_with_two_names_seen_a_message_without_one_stays_unnamed(mem: Memory) -> None:
-    add(mem, "我对花生过敏", name="阿A")
-    add(mem, "我家猫叫团子", name="小B")
-    add(mem, "今天好累啊 加班到十点")
-    assert speakers(mem)["今天好累啊 加班到十点"] is None
+def test_names_on_every_message_are_kept(mem: Memory) -> None:
+    """A group chat stored under one id, its senders added one message at a time: each keeps their name."""
+    for content, name in (("我对花生过敏", "阿A"), ("我家猫叫团子", "小B"), ("今天好累啊 加班到十点", "阿A")):
+        mem.add([msg(content, name)], user_id="u", sync=True)
+    assert speakers(mem) == {"我对花生过敏": "阿A", "我家猫叫团子": "小B", "今天好累啊 加班到十点": "阿A"}
+
+
+def test_with_two_names_seen_a_name_is_kept_and_a_message_without_one_is_the_users(mem: Memory) -> None:
+    mem.add([msg("我对花生过敏", "阿A"), msg("我家猫叫团子", "小B"), msg("今天好累啊")], user_id="u", sync=True)
+    assert speakers(mem) == {"我对花生过敏": "阿A", "我家猫叫团子": "小B", "今天好累啊": None}
 
 
 def test_names_are_kept_per_user(mem: Memory) -> None:
-    add(mem, "我住在大连", name="老周", user_id="u1")
-    add(mem, "我住在青岛", user_id="u2")
-    assert speakers(mem, "u2")["我住在青岛"] is None
+    mem.add([msg("我住在大连", "老周"), msg("在港口上班")], user_id="u1", sync=True)
+    mem.add([msg("我住在青岛", "小林")], user_id="u2", sync=True)
+    assert speakers(mem, "u1")["我住在大连"] is None and speakers(mem, "u2")["我住在青岛"] == "小林"

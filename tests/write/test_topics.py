@@ -368,3 +368,18 @@ def test_a_use_of_the_thing_sold_ends_with_it(mem: Memory, clock: FrozenClock) -
     say(mem, clock, "差不多 每天开车上下班 油费加停车费一个月快两千", "我每天晚上都去江边散步", "算了 车卖了")
     now = [r.content for r in facts(mem) if r.status is Status.ACTIVE]
     assert not any("开车" in c for c in now) and any("散步" in c for c in now), now
+
+
+@pytest.mark.parametrize(("told", "asked", "reply"), [
+    ("我男朋友阿杰在深圳做设计", "阿杰最近怎么样？", "别提他了 分了"),
+    ("my boyfriend Theo is a chef", "How's Theo doing?", "we split up last month tbh"),
+])
+def test_a_breakup_told_in_reply_to_a_question_about_the_partner_is_the_users(
+        mem: Memory, clock: FrozenClock, told: str, asked: str, reply: str) -> None:
+    """The bot asks after the partner by name; "分了" answers it, yet the couple's end is the user's own."""
+    say(mem, clock, told)
+    clock.set(clock.now() + timedelta(days=20))
+    mem.add([{"role": "assistant", "content": asked, "id": "a1"}, {"role": "user", "content": reply, "id": "r1"}],
+            user_id="u", sync=True)
+    partner = [r for r in facts(mem) if ("阿杰" in r.content or "Theo" in r.content) and r.source_ids == ("u-0",)]
+    assert partner and all(r.status is not Status.ACTIVE or r.valid_until is not None for r in partner), partner

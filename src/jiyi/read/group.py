@@ -101,10 +101,29 @@ def _named(rec: MemoryRecord, query: str) -> bool:
     """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市"), or call them what their name calls
     them (妈妈 in a family group, "我妈复查是哪天" — 妈 / 老妈 / 母亲 are the same relation)?"""
     who = rec.speaker or rec.user_id
-    if len(who) >= 2 and who.lower() in query.lower():
+    if any(_says_name(query, form) for form in _name_forms(who)):
         return True
     kin = REL_ZH.get(who)
     return kin is not None and any(REL_ZH[word][0] == kin[0] for word in _KIN_WORD.findall(query) if word in REL_ZH)
+
+
+def _name_forms(who: str) -> tuple[str, ...]:
+    """How a member's display name is said in a question: whole, by its first word ("Ivy" for "Ivy Chen"),
+    or by the given name of a three-character Chinese name ("晓雯" for 林晓雯)."""
+    forms = [who] if len(who) >= 2 else []
+    words = who.split()
+    if len(words) > 1 and len(words[0]) >= 3 and words[0].isalpha():
+        forms.append(words[0])
+    if len(who) == 3 and all("\u4e00" <= ch <= "\u9fff" for ch in who):
+        forms.append(who[1:])
+    return tuple(forms)
+
+
+def _says_name(query: str, name: str) -> bool:
+    """Does ``query`` say ``name``: a Latin one as a whole word, a Chinese one anywhere?"""
+    if name.isascii():
+        return re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", query, re.IGNORECASE) is not None
+    return name.lower() in query.lower()
 
 
 def as_member(rec: MemoryRecord) -> MemoryRecord:

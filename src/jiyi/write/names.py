@@ -1,16 +1,18 @@
-"""A user's own display name, carried to the messages that came without it.
+"""A user's own display name: the user, whether a message carries it or not.
 
 Bots pass the sender's display name on some messages and not on others: the first message of a
 chat, one platform's adapter but not another's, a history imported without names. Each turn's
 speaker is its name, so "老铁，我每天两瓶百事" sent as 胡大壮 and "可乐我戒了" sent with no name
-were two people's, and the quitting ended nothing.
+were two people's (the quitting ended nothing), and what the named turn told was 胡大壮's, not in
+the user's profile.
 
-A user whose messages have only ever carried one name (this write's and every earlier one's) is
-that one person: their messages without a name are theirs under it. Once a second name appears
-in the user's messages (a group chat stored under one id, senders told apart by name), names are
-taken as given, and a message without one stays the user's own. A group chat stored per sender
-(``add(..., group=True)``) is left out: the name there is the user's in that group, and what they
-said there is theirs in private already (write/endings.py).
+A user whose messages have carried one name only, and some none (this write's and every earlier
+one's), is one person named on some turns: the user. Their messages are stored as the user's own,
+the name aside. Messages that always carry a name may be a group chat stored under one id, its
+first sender seen before the others: their names are taken as given, as they are once a second
+name appears. A group chat stored per sender (``add(..., group=True)``)
+is left out: the name there is the user's in that group, and what they said there is theirs in
+private already (write/endings.py).
 """
 
 from __future__ import annotations
@@ -27,14 +29,19 @@ NAMES_STATE = "speaker_names"
 KEPT = 8
 
 
-def with_own_name(store: Store, scope: Scope, messages: Sequence[Message]) -> list[Message]:
-    """``messages`` with the user's one display name on their own messages that came without it."""
-    said = [m.name for m in messages if m.role == "user" and m.name]
-    held = store.state_get(scope, NAMES_STATE)
-    seen = [n for n in held if isinstance(n, str)] if isinstance(held, list) else []
-    names = list(dict.fromkeys([*seen, *said]))
-    if names != seen:
-        store.state_set(scope, NAMES_STATE, names[-KEPT:])
-    if len(names) != 1:
+def as_the_user(store: Store, scope: Scope, messages: Sequence[Message]) -> list[Message]:
+    """``messages`` with the user's one display name taken off their own messages (they are the user's)."""
+    mine = [m for m in messages if m.role == "user"]
+    if not mine:
         return list(messages)
-    return [dataclasses.replace(m, name=names[0]) if m.role == "user" and not m.name else m for m in messages]
+    held = store.state_get(scope, NAMES_STATE)
+    held = held if isinstance(held, dict) else {}
+    seen = [n for n in held.get("names", ()) if isinstance(n, str)]
+    names = list(dict.fromkeys([*seen, *(m.name for m in mine if m.name)]))
+    unnamed = bool(held.get("unnamed")) or any(not m.name for m in mine)
+    state = {"names": names[-KEPT:], "unnamed": unnamed}
+    if state != held and names:
+        store.state_set(scope, NAMES_STATE, state)
+    if len(names) != 1 or not unnamed:
+        return list(messages)
+    return [dataclasses.replace(m, name=None) if m.role == "user" else m for m in messages]

@@ -68,7 +68,7 @@ from jiyi.records import Kind, Message
 from jiyi.text.casual import with_apostrophes, with_names, with_subject
 from jiyi.text.dialect import standard_zh
 from jiyi.text.person import first_person, third_person, tidy_zh
-from jiyi.text.topics import families_of
+from jiyi.text.topics import change_of, families_of
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
 #: words between 我 and 对…过敏 that leave the allergy the user's (全家都 / 从小就 / 一直 / 可能): not part of
@@ -143,6 +143,8 @@ class MessageExtraction:
         referent: Referent | None = None
         assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
         about = asked_about(thread.assistant, self.lang) if thread.assistant else None
+        if about and (change := change_of(self.text, self.lang)) is not None and change.cls in ("end", "marry"):
+            about = None  # "阿杰最近怎么样？" → "别提他了 分了": a couple's end or wedding is the user's own
         for c in self.clauses:
             assign(c, prev, recent)
             if about and self._answers_about(c, prev):  # "萌萌是你朋友吗？" → "大学室友 在深圳做HR": 萌萌's
