@@ -47,3 +47,13 @@ def test_no_verb_of_moving_takes_no_place_said_before(mem: Memory, clock: Frozen
     say(mem, clock, "我住在洛阳", "珠海那边有家店挖我 我可能要换城市了", "今天开始调回白班了 再也不用熬通宵了")
     now = current(mem)
     assert any("洛阳" in c for c in now) and not any("珠海）" in c for c in now), now
+
+
+def test_a_move_told_under_a_display_name_takes_the_place_said_before(mem: Memory, clock: FrozenClock) -> None:
+    """Every turn sent as "Rosa M": the name opening the move's memory ("Rosa M: Settled in") is no place."""
+    for i, text in enumerate(("I live in Norwich", "got the teaching post… in Glasgow!! moving in the summer",
+                              "finally settled in, the flat is tiny")):
+        clock.set(clock.now() + timedelta(days=20))
+        mem.add([{"role": "user", "content": text, "name": "Rosa M", "id": f"n{i}"}], user_id="u", sync=True)
+    now = current(mem)
+    assert any("Glasgow" in c for c in now) and not any("Norwich" in c for c in now), now

@@ -72,6 +72,7 @@ from jiyi.write.reading import reading
 from jiyi.write.resolve import (
     SOLD_FAMILIES,
     Decision,
+    as_user,
     earlier_turn,
     ended_slots,
     ends_mention,
@@ -381,7 +382,8 @@ class _BatchResolver:
         """A move naming no place ("搬完家累瘫了") with the place the speaker said they were headed for before
         (write/destination.py), said in plain words after theirs; else as it was."""
         lang = lang_of(cand)
-        if topics.destination(cand.content, lang, 0) or not moved_home(cand.content):
+        said = as_user(cand.content, cand.speaker, lang)  # "Dana O: Settled in": the speaker is no place
+        if topics.destination(said, lang, 0) or not moved_home(said):
             return cand, change
         turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
                                                               FAMILY_TURNS)) if earlier_turn(ep, cand, self.now)]

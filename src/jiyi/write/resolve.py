@@ -214,7 +214,7 @@ def lang_of(rec_or_cand: MemoryRecord | Candidate) -> str:
     return lang if lang in ("zh", "en") else detect_language(rec_or_cand.content)
 
 
-def _as_user(text: str, speaker: str | None, lang: str) -> str:
+def as_user(text: str, speaker: str | None, lang: str) -> str:
     """A speaker-named statement (Ines moved to …) back with the user as its subject."""
     return text.replace(speaker, "用户" if lang == "zh" else "User") if speaker else text
 
@@ -224,7 +224,7 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     if cand.kind in (Kind.EPISODE, Kind.SUMMARY):
         return None
     lang = lang_of(cand)
-    text = _as_user(cand.content, cand.speaker, lang)
+    text = as_user(cand.content, cand.speaker, lang)
     change = topics.change_of(text, lang)
     if change is None and (at := over.says_over(text, lang)) is not None:
         change = topics.Change("over", (), "from", at)  # 和佳怡彻底断了: ends only what it names (topic_targets)
@@ -266,7 +266,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
       noun, or the family has only that one memory.
     """
     lang = lang_of(cand)
-    text = _as_user(cand.content, cand.speaker, lang)
+    text = as_user(cand.content, cand.speaker, lang)
     told = cand.valid_from
     groups: dict[str, list[tuple[MemoryRecord, float]]] = {}
     given: list[MemoryRecord] = []
@@ -279,7 +279,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if (rec.speaker or None) != (cand.speaker or None) or _same_message(rec, cand, made):
             continue  # another's; or said in the same message ("offer定了 下周一入职 做视频剪辑": the new role)
         rlang = lang_of(rec)
-        content = _as_user(rec.content, rec.speaker, rlang)
+        content = as_user(rec.content, rec.speaker, rlang)
         if not subjects.about_user(content, rlang):
             continue
         own = topics.change_of(content, rlang)
@@ -338,7 +338,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     if not families:
         return []
     lang = lang_of(cand)
-    text = _as_user(cand.content, cand.speaker, lang)
+    text = as_user(cand.content, cand.speaker, lang)
     value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
     if change.direction == "to" and not value and change.cls in ("move", "replace"):
         return []
@@ -389,7 +389,7 @@ def told_with(cand: Candidate, change: topics.Change, rec: MemoryRecord, made: C
     if cand.valid_from is not None and (rec.valid_from or rec.created_at) >= cand.valid_from:
         return False
     lang = lang_of(rec)
-    return bool(topics.families_of(_as_user(rec.content, rec.speaker, lang), rec.slot, lang) & set(change.families))
+    return bool(topics.families_of(as_user(rec.content, rec.speaker, lang), rec.slot, lang) & set(change.families))
 
 
 def _same_message(rec: MemoryRecord, cand: Candidate, made: Collection[str]) -> bool:
@@ -404,7 +404,7 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     if change is None or change.direction != "from":
         return ()
     lang = lang_of(cand)
-    text = _as_user(cand.content, cand.speaker, lang)
+    text = as_user(cand.content, cand.speaker, lang)
     also = [n for rec in closed for n in _names_given(rec, lang_of(rec))]
     if change.cls == "end":  # "Rohan and User called it off": a name at the start, not found as one
         also += subjects.co_subject(text, lang)
@@ -494,7 +494,7 @@ def _same_consumption(group: list[tuple[MemoryRecord, float]], text: str,
     out = []
     for rec, cos in group:
         rlang = lang_of(rec)
-        content = _as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
+        content = as_user(rec.content, rec.speaker, rlang).removeprefix("用户").removeprefix("User")
         own = consumption(content, rlang)
         drinks = drink_kinds(content)
         if stopped and drinks and not stopped & drinks:
