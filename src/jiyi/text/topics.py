@@ -557,26 +557,6 @@ def standing_family(content: str, lang: str) -> str | None:
     return None
 
 
-_EN_SOLD_WHAT = _P(r"(?i)\b(?:sold|selling|gave\s+away|got\s+rid\s+of|lost)\s+(?:(?:some|my|the|a|an|our|all|his|her|"
-                   r"those|these|two|three|\d+)\s+)*(?:(?:old|new|used|spare|extra|broken)\s+)?(?P<o>[a-z][\w-]+)")
-
-
-def sold_what(text: str, family: str) -> str | None:
-    """What an English sale or loss names when it is no noun of ``family`` ("sold some old tools out of the
-    truck bed" → tools), else None (a car, a truck, "it")."""
-    m = _EN_SOLD_WHAT.search(text)
-    if m is None or _OWNED_NOUN.match(m.group("o")) or m.group("o").lower() in ("it", "him", "her", "them", "mine"):
-        return None
-    if cue_of(family, m.group("o"), "en") and not kinds.named_kinds(m.group("o")):
-        return None
-    return m.group("o").lower()  # (a make, a model or a breed names the one thing: "sold the civic")
-
-
-#: the plain nouns of a thing owned, which name no one thing ("sold the car")
-_OWNED_NOUN = _P(r"(?i)^(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|hatchback|scooter|moped|e-?bike|bike|jeep|"
-                 r"cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|pup|kitten|turtle|tortoise|ferret|budgie|goldfish)s?$")
-
-
 def called(content: str, lang: str) -> tuple[str, ...]:
     """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
     return tuple(m.group("n") or m.group("a") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))

@@ -26,6 +26,7 @@ from jiyi.text.consumption import consumption, drink_kinds, measured_kinds
 from jiyi.text.dates import names_a_date
 from jiyi.text.food import FOOD
 from jiyi.text.language import detect_language
+from jiyi.text.sold import sold_what
 
 log = logging.getLogger("jiyi.write.resolve")
 CORRECTION_MIN_COSINE = 0.80
@@ -409,7 +410,7 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     if change.cls == "end":  # "Rohan and User called it off": a name at the start, not found as one
         also += subjects.co_subject(text, lang)
     if lang == "en" and change.cls in ("sell", "lose"):  # "sold the civic": the thing sold, said in lower case
-        also += [w for f in change.families if (w := topics.sold_what(text, f)) and len(w) >= 4]
+        also += [w for f in change.families if (w := sold_what(text, f)) and len(w) >= 4]
     return over.named_over(text, lang, also)
 
 
@@ -447,7 +448,7 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         if not value and change.cls in ("move", "replace"):
             return []  # 我搬家了 / a new number not given: the value is unknown
         return [r for r, _ in group if not _mentions(r, value)]
-    if (lang == "en" and change.cls in ("sell", "lose") and (what := topics.sold_what(text, fam))
+    if (lang == "en" and change.cls in ("sell", "lose") and (what := sold_what(text, fam))
             and not any(what in r.content.lower() for r, _ in group)):
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
