@@ -383,3 +383,10 @@ def test_a_breakup_told_in_reply_to_a_question_about_the_partner_is_the_users(
             user_id="u", sync=True)
     partner = [r for r in facts(mem) if ("阿杰" in r.content or "Theo" in r.content) and r.source_ids == ("u-0",)]
     assert partner and all(r.status is not Status.ACTIVE or r.valid_until is not None for r in partner), partner
+
+
+def test_a_sale_naming_another_thing_leaves_the_car_turn_current(mem: Memory, clock: FrozenClock) -> None:
+    """"sold some old tools out of the truck bed": the truck is still driven; its turn stays current."""
+    say(mem, clock, "I drive an F-150 for work, mostly job sites", "sold some old tools out of the truck bed at the flea market")
+    episodes = {r.content: r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE}
+    assert not episodes["I drive an F-150 for work, mostly job sites"].metadata.get("outdated_by"), episodes

@@ -333,8 +333,9 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     "我在苏州做UI的 公司叫青梧科技" gave no employer memory for "进了鹭拾设计做视觉" to close, yet it tells
     the old employer as current; so do "i live in penang" before "moving to ipoh". A turn stands in a
     family when one of its clauses, in third person, says a standing value of it (:func:`topics.turn_families`);
-    a car sold ends the turns that tell of driving or owning one. A change that names its new value keeps the turns that say it; a move or a new number naming none
-    outdates nothing (the value is unknown)."""
+    a car sold ends the turns that tell of driving or owning one, unless the sale names another thing ("sold
+    some old tools out of the truck bed"). A change that names its new value keeps the turns that say it; a
+    move or a new number naming none outdates nothing (the value is unknown)."""
     families = set(change.families) & (topics.SINGLE | (SOLD_FAMILIES if change.cls in ("sell", "lose") else set()))
     if not families:
         return []
@@ -343,10 +344,13 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
     if change.direction == "to" and not value and change.cls in ("move", "replace"):
         return []
+    sold = sold_what(text, "vehicle") if lang == "en" and families & SOLD_FAMILIES else None
     out = []
     for ep in turns:
         if not earlier_turn(ep, cand, now):
             continue
+        if sold and sold not in ep.content.lower() and not families & topics.SINGLE:
+            continue  # the sale names what was sold: a turn of the truck is not over with the tools
         if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
             continue  # it says the new value: "厦门那边的房子看好了"
         if families & topics.turn_families(ep.content, lang_of(ep)) or (
