@@ -50,8 +50,10 @@ def test_no_verb_of_moving_takes_no_place_said_before(mem: Memory, clock: Frozen
 
 
 def test_a_move_told_under_a_display_name_takes_the_place_said_before(mem: Memory, clock: FrozenClock) -> None:
-    """Every turn sent as "Rosa M": the name opening the move's memory ("Rosa M: Settled in") is no place."""
+    """Every turn sent as "Rosa M": the name opening the move's memory ("Rosa M: Settled in") is no place, nor
+    is "going to live with" a place headed for."""
     for i, text in enumerate(("I live in Norwich", "got the teaching post… in Glasgow!! moving in the summer",
+                              "no pets in the new flat so Pip is going to live with my neighbour",  # no place
                               "finally settled in, the flat is tiny")):
         clock.set(clock.now() + timedelta(days=20))
         mem.add([{"role": "user", "content": text, "name": "Rosa M", "id": f"n{i}"}], user_id="u", sync=True)

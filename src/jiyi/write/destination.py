@@ -27,7 +27,7 @@ LOOK_BACK_DAYS = 62
 _ZH_TOWARDS = re.compile(r"(?:去|到|搬到|搬去|调到|调去|换到|落脚|定居)(?:了)?(?P<x>[\u4e00-\u9fff]{2,5})|"
                          r"(?P<y>[\u4e00-\u9fff]{2,5}?)(?:那边|那儿|那里)")
 _EN_TOWARDS = re.compile(r"(?i)\b(?:mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transfer(?:red|ring)?|going|headed|heading)"
-                         r"\s+(?:\w+\s+){0,2}?to\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
+                         r"\s+(?:\w+\s+){0,2}?to\s+(?P<x>[\w'-]+(?:\s+[\w'-]+)?)")
 
 
 #: a turn that says the speaker is moving, and a place it says with "in" or "to"
@@ -71,11 +71,21 @@ def _places(text: str, lang: str) -> list[str]:
         for said in towards:
             out += [loc for loc in known if said.startswith(loc) or said.endswith(loc)][:1]
         return out
-    towards = [m.group("x") for m in _EN_TOWARDS.finditer(text) if m.group("x") not in ("User", "I")]
+    towards = [p for m in _EN_TOWARDS.finditer(text) if (p := _place_named(m.group("x")))]
     if towards or not _EN_MOVING.search(text):
         return towards
     # "got the job… in Bristol. moving end of May": a known place said with in / to in a turn of moving
     return [found[0] for m in _EN_IN_PLACE.finditer(text) if (found := place_at_start(m.group("x")))]
+
+
+def _place_named(words: str) -> str | None:
+    """The place ``words`` (after "moving to") start with: a name as written ("Leeds", "New York"), or a known
+    place typed in lower case ("leeds"); None for "live with", "the office", "User"."""
+    caps = re.match(r"(?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?", words)
+    if caps and caps.group() not in ("User", "I"):
+        return caps.group()
+    known = place_at_start(words)
+    return known[0] if known else None
 
 
 def with_destination(content: str, place: str, lang: str) -> str:
