@@ -66,7 +66,7 @@ from jiyi.write.groups import check_group, join_group
 from jiyi.write.ingest import ADD_JOB, WriteContext, build_changes, run_add_job
 from jiyi.write.jobs import JobWorker
 from jiyi.write.judge import from_settings as judge_from_settings
-from jiyi.write.names import as_the_user
+from jiyi.write.names import user_names
 from jiyi.write.privacy import protect_candidates, split_forget_messages
 from jiyi.write.summaries import from_settings as summarizer_from_settings
 from jiyi.write.summaries import session_end_payload
@@ -164,8 +164,8 @@ class Memory:
         metadata = check_metadata(metadata)
         msgs = validate_messages(messages, now=self.clock.now(), max_chars=self.settings.max_message_chars,
                                  max_messages=self.settings.max_messages_per_add)
-        if not group:  # the user's one display name is the user (a group's is their name there)
-            msgs = as_the_user(self.store, scope, msgs)
+        # the user's one display name is the user (a group's is their name there): write/names.py
+        own = user_names(self.store, scope, msgs) if not group else ()
         protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
         msgs = [m for m, _ in protected]
         forget = [r.describe() for r in split_forget_messages(msgs)[0]]
@@ -173,7 +173,8 @@ class Memory:
             join_group(self.store, scope, session_id)
         payload = {"messages": [{**message_to_dict(m), **({SEALED_KEY: sealed} if sealed else {})}
                                 for m, sealed in protected],
-                   "session_id": session_id, "agent_id": agent_id, "metadata": dict(metadata or {})}
+                   "session_id": session_id, "agent_id": agent_id, "metadata": dict(metadata or {}),
+                   **({"as_user": list(own)} if own else {})}
         if sync:
             push_to_buffer(self.store, scope, session_id, msgs, self.settings.buffer_rounds)
             job_id, events = self._run_now(scope, payload)

@@ -206,8 +206,8 @@ def buffered_to_message(item: dict[str, Any]) -> BaseMessage:
 def record_to_message(rec: MemoryRecord) -> BaseMessage:
     role = rec.metadata.get("role")
     kwargs: dict[str, Any] = {"content": rec.content, "id": rec.id}
-    if rec.speaker:
-        kwargs["name"] = rec.speaker
+    if name := rec.speaker or rec.metadata.get("name"):  # (the user's own display name: write/names.py)
+        kwargs["name"] = name
     if role == "assistant":
         return AIMessage(**kwargs)
     if role == "system":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -90,8 +90,12 @@ def draft_episodes(
     metadata: dict[str, object] | None = None,
     model: str | None = None,
     sealed: Mapping[str, object] | None = None,
+    as_user: Collection[str] = (),
 ) -> list[EpisodeDraft]:
     """One draft per non-trivial user/assistant turn; ``previous`` is the turn before the batch.
+
+    A turn sent under a name of ``as_user`` (the user's one display name: write/names.py) is the
+    user's (no speaker); its name stays in ``metadata["name"]``.
 
     A turn longer than :data:`~jiyi.text.chunks.PART_CHARS` gives one draft per part, each
     with the turn's id; the first part has the turn before as its context, the later ones none.
@@ -132,10 +136,11 @@ def draft_episodes(
             source_ids=(m.id,) if m.id else (),
             session_id=session_id,
             agent_id=agent_id,
-            speaker=m.name,
+            speaker=None if m.name in as_user else m.name,
             embedding_model=model,
             visibility=level_of(m.content),
             metadata={"role": m.role, **({"prev_id": prev_id} if prev_id else {}),
+                      **({"name": m.name} if m.name and m.name in as_user else {}),
                       **(metadata or {}),
                       **({SEALED_KEY: sealed[m.id]} if sealed and m.id and m.id in sealed else {})},
         )

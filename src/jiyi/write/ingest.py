@@ -135,9 +135,11 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
     state = ctx.store.state_get(scope, state_key) or {}
     previous = message_from_dict(state["last"]) if state.get("last") else None
 
+    own = frozenset(payload.get("as_user") or ())  # the user's one display name (write/names.py)
     drafts = _weighed(_new_episodes(ctx.store, scope, draft_episodes(
         messages, scope=scope, session_id=session_id, agent_id=agent_id, previous=previous, now=now,
-        metadata=payload.get("metadata"), model=ctx.embedder.model, sealed=sealed)))
+        metadata=payload.get("metadata"), model=ctx.embedder.model, sealed=sealed, as_user=own)))
+    messages = [dataclasses.replace(m, name=None) if m.name in own else m for m in messages]  # read as the user's
     sealed.update(sealed_by_message(state.get("pending", [])))
     window = [message_from_dict(d) for d in state.get("pending", [])] + messages
     candidates: list[Candidate] = []

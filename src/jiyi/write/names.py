@@ -7,8 +7,8 @@ were two people's (the quitting ended nothing), and what the named turn told was
 the user's profile.
 
 A user whose messages have carried one name only, and some none (this write's and every earlier
-one's), is one person named on some turns: the user. Their messages are stored as the user's own,
-the name aside. Messages that always carry a name may be a group chat stored under one id, its
+one's), is one person named on some turns: the user. Their turns are stored and read as the user's
+own; the name stays beside each turn that carried it (``metadata["name"]``), for a transcript. Messages that always carry a name may be a group chat stored under one id, its
 first sender seen before the others: their names are taken as given, as they are once a second
 name appears. A group chat stored per sender (``add(..., group=True)``)
 is left out: the name there is the user's in that group, and what they said there is theirs in
@@ -17,7 +17,6 @@ private already (write/endings.py).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from jiyi.records import Message, Scope
@@ -29,11 +28,12 @@ NAMES_STATE = "speaker_names"
 KEPT = 8
 
 
-def as_the_user(store: Store, scope: Scope, messages: Sequence[Message]) -> list[Message]:
-    """``messages`` with the user's one display name taken off their own messages (they are the user's)."""
+def user_names(store: Store, scope: Scope, messages: Sequence[Message]) -> tuple[str, ...]:
+    """The display name of ``messages`` that is the user's own (see the module notes), if there is one: their
+    turns are stored as the user's (the name kept beside them, for a transcript), and read as the user's."""
     mine = [m for m in messages if m.role == "user"]
     if not mine:
-        return list(messages)
+        return ()
     held = store.state_get(scope, NAMES_STATE)
     held = held if isinstance(held, dict) else {}
     seen = [n for n in held.get("names", ()) if isinstance(n, str)]
@@ -42,6 +42,4 @@ def as_the_user(store: Store, scope: Scope, messages: Sequence[Message]) -> list
     state = {"names": names[-KEPT:], "unnamed": unnamed}
     if state != held and names:
         store.state_set(scope, NAMES_STATE, state)
-    if len(names) != 1 or not unnamed:
-        return list(messages)
-    return [dataclasses.replace(m, name=None) if m.role == "user" else m for m in messages]
+    return (names[0],) if len(names) == 1 and unnamed else ()
