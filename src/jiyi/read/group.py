@@ -29,6 +29,7 @@ from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.relations import REL_ZH, REL_ZH_RE
+from jiyi.write.endings import says
 from jiyi.write.groups import group_sessions
 
 #: The user's most recent group sessions whose other speakers are looked at.
@@ -101,7 +102,7 @@ def _named(rec: MemoryRecord, query: str) -> bool:
     """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市"), or call them what their name calls
     them (妈妈 in a family group, "我妈复查是哪天" — 妈 / 老妈 / 母亲 are the same relation)?"""
     who = rec.speaker or rec.user_id
-    if any(_says_name(query, form) for form in _name_forms(who)):
+    if any(says(query.lower(), form.lower()) for form in _name_forms(who)):  # (a Latin name as a whole word)
         return True
     kin = REL_ZH.get(who)
     return kin is not None and any(REL_ZH[word][0] == kin[0] for word in _KIN_WORD.findall(query) if word in REL_ZH)
@@ -117,13 +118,6 @@ def _name_forms(who: str) -> tuple[str, ...]:
     if len(who) == 3 and all("\u4e00" <= ch <= "\u9fff" for ch in who):
         forms.append(who[1:])
     return tuple(forms)
-
-
-def _says_name(query: str, name: str) -> bool:
-    """Does ``query`` say ``name``: a Latin one as a whole word, a Chinese one anywhere?"""
-    if name.isascii():
-        return re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", query, re.IGNORECASE) is not None
-    return name.lower() in query.lower()
 
 
 def as_member(rec: MemoryRecord) -> MemoryRecord:

@@ -57,7 +57,7 @@ def measured_kinds(text: str) -> frozenset[str]:
 def drink_kinds(text: str) -> frozenset[str]:
     """The kinds of drink ``text`` names (美式 → coffee; "taro milk tea" → tea; 百事 → soda, by the lexicon of
     :mod:`jiyi.text.kinds`); empty for none."""
-    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text)) | (named_kinds(text) & DRINKS)
+    return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text)) | named_kinds(text, DRINKS)
 
 
 def consumption(text: str, lang: str) -> str | None:
@@ -70,11 +70,14 @@ _SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|[一两半几\d]
             r"\b(?:smok(?:e|es|ed|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|tobacco)\b")
 
 
+_SMOKING = frozenset({"smoking"})
+
+
 def kinds_of(text: str) -> frozenset[str]:
     """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
     coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
     kinds = set(drink_kinds(text))
-    if _SMOKE.search(text) or "smoking" in named_kinds(text):  # (红塔山, "elf bar": by the lexicon)
+    if _SMOKE.search(text) or named_kinds(text, _SMOKING):  # (红塔山, "elf bar": by the lexicon)
         kinds.add("smoke")
     return frozenset(kinds)
 

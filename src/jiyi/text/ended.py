@@ -33,7 +33,7 @@ from jiyi.text.dialect import standard_zh
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
 from jiyi.text.relations import REL_EN, REL_ZH, alternation
-from jiyi.text.topics import CLAUSE_CUT, Lex
+from jiyi.text.topics import CLAUSE_CUT, ZH_CAR_OUT, Lex
 from jiyi.text.verb_senses import degree_complement
 from jiyi.text.wordlists import word_list, words
 
@@ -60,7 +60,7 @@ _EN_TAKER = alternation([*REL_EN, *word_list(
 #: 让二手车贩子拉走的), or the verb's object after ("gave the car to my nephew")
 _ZH_HANDED_ON = _P(rf"(?:送给|转给|让给|过户给|留给|交给|给)(?:了)?(?:我|俺|他|她)?(?:家)?(?:的)?(?:{_ZH_TAKER})"
                    r"(?:了|养了|养着了|那(?:儿|边|里)?了|家了)|"
-                   rf"归(?:了)?(?:我|俺)?(?:的)?(?:{_ZH_TAKER})(?:了|管了)|(?:车|给)(?:也|都|已经|早就?)*出(?:掉|去)?了|过户(?:了|给)|"
+                   rf"归(?:了)?(?:我|俺)?(?:的)?(?:{_ZH_TAKER})(?:了|管了)|{ZH_CAR_OUT}|过户(?:了|给)|"
                    r"(?:拉|收|骑|开|提|买|领|抱|牵|拖)走(?:了|的)|挂(?:咸鱼|闲鱼|二手)")
 _EN_HANDED_ON = _P(rf"(?i)\bgave\s+(?=(?:\w+\s+){{1,3}}?to\s+(?:my|his|her|our|a|an|the|some)\s+(?:{_EN_TAKER})\b)|"
                    rf"\b(?:lives|living|stays|staying|is|'s)\s+(?:with|at)\s+(?:my|our)\s+(?:{_EN_TAKER})(?:'s)?"

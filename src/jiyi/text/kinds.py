@@ -50,10 +50,12 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...]:
                  for k in kinds)
 
 
-def named_kinds(text: str) -> frozenset[str]:
-    """The kinds of thing ``text`` names a word of (both languages are read: chat mixes them)."""
+def named_kinds(text: str, among: frozenset[str] | None = None) -> frozenset[str]:
+    """The kinds of thing ``text`` names a word of (both languages are read: chat mixes them), of ``among`` only
+    when given (the others are not looked for)."""
     folded = text.casefold()
-    return frozenset(kind for kind, zh, en in _patterns() if zh.search(folded) or en.search(folded))
+    return frozenset(kind for kind, zh, en in _patterns()
+                     if (among is None or kind in among) and (zh.search(folded) or en.search(folded)))
 
 
 __all__ = ["DRINKS", "PETS", "VEHICLES", "alternation", "named_kinds"]

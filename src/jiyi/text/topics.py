@@ -38,6 +38,11 @@ from jiyi.text.wordlists import words
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
 #: families a user has one of at a time: a change closes every standing memory of them
 SINGLE = frozenset({"residence", "employer", "partner", "phone", "email", "diet"})
+#: families of things owned that a sale or a loss ends, though one may own several: a car told by its model
+#: ("我开着一辆二手思域") is over when "车出了" (a pet's loss names the pet: write/endings.py)
+OWNED = frozenset({"vehicle"})
+#: a car handed out, adverbs between (车出了, 车也出了, 车早就出掉了): a sale (text/ended.py reads it too)
+ZH_CAR_OUT = r"(?:车|给)(?:也|都|已经|早就?)*出(?:掉|去)?了"
 
 #: slot prefixes of each family (a slot may carry ``@speaker``)
 _SLOT_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -186,7 +191,7 @@ _CLASSES: tuple[_Class, ...] = (
                            # "rip" is banter ("rip my sleep") unless grief or the vet is beside it: "rip biscuit 💔"
                            r"\brip\b(?!\s+(?:me|my|us|our|to\s+my)\b)(?=[^.!?\n]{0,40}?(?:💔|😭|😢|🌈|🐾|\bvet\b|\bgoodbye\b|\bpassed\b|\bmiss\s+(?:him|her)\b))")),
            ("pet",), "from"),
-    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|(?:车|给)(?:也|都|已经|早就?)*出(?:掉|去)?了|过户(?:了|的|给)|"
+    _Class("sell", Lex(_P(r"卖了|卖掉|卖出|出手了|转手|转卖|报废|处理掉了|不开车了|" + ZH_CAR_OUT + r"|过户(?:了|的|给)|"
                            r"挂(?:咸鱼|闲鱼)|(?:贩子|车商|中介)(?:拉|收|提|开)走(?:了|的)|"
                            # a membership given back or passed on: 健身卡我退了 / 年卡转出去了 / 会员卡已经转让
                            r"(?:卡|会员|年卡|月卡)(?:我|用户|也|都|已经|早就?)*(?:退|转)(?:掉|出去|给别人|让)?了|"
@@ -481,8 +486,8 @@ _ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过
 
 
 def turn_families(text: str, lang: str) -> frozenset[str]:
-    """The single-valued families (:data:`SINGLE`, and a vehicle owned) a raw turn of the user's states a standing value of, clause
-    by clause in third person: "我在苏州做UI的 公司叫青梧科技" → employer; "对 在厂里上班" → employer. A clause's
+    """The single-valued families (:data:`SINGLE`) and those owned (:data:`OWNED`) a raw turn of the user's
+    states a standing value of, clause by clause in third person: "我在苏州做UI的 公司叫青梧科技" → employer; "对 在厂里上班" → employer. A clause's
     lead (对, 嗯, 其实, 现在…) goes first; unlike :func:`jiyi.text.person.tidy_zh` it goes without punctuation
     after it, since a clause here was cut at spaces too."""
     from jiyi.text.person import third_person
@@ -499,7 +504,7 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
             said = "User is " + said[bare.end():]  # "still living w my parents in tampines": the user's
         if not said.startswith(("用户", "User")):
             continue
-        found |= {f for f in (*SINGLE, "vehicle") if _STANDING[f].search(said, lang)}
+        found |= {f for f in SINGLE | OWNED if _STANDING[f].search(said, lang)}
         if (framed := standing_family(said, lang)) in SINGLE:
             found.add(framed)
         if lang == "zh" and "employer" not in found and _works_at(said, clause):

@@ -39,7 +39,7 @@ from jiyi.text.ended import ENDED_KEY, declines
 from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.text.topics import SINGLE, Change, family_slots
+from jiyi.text.topics import OWNED, SINGLE, Change, family_slots
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.destination import headed_for, moved_home, with_destination
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
@@ -70,7 +70,6 @@ from jiyi.write.privacy import (
 )
 from jiyi.write.reading import reading
 from jiyi.write.resolve import (
-    SOLD_FAMILIES,
     Decision,
     as_user,
     earlier_turn,
@@ -421,7 +420,7 @@ class _BatchResolver:
     def _mark_family_turns(self, cand: Candidate, change: Change, new_id: str) -> None:
         """Earlier turns that state what ``change`` replaces ("我在苏州做UI的" before "进了鹭拾设计") are
         outdated too (write/resolve.py ``family_turns``)."""
-        if not set(change.families) & (SINGLE | SOLD_FAMILIES):
+        if not set(change.families) & (SINGLE | OWNED):
             return
         turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
                                                               FAMILY_TURNS))

@@ -8,11 +8,11 @@ the user's profile.
 
 A user whose messages have carried one name only, and some none (this write's and every earlier
 one's), is one person named on some turns: the user. Their turns are stored and read as the user's
-own; the name stays beside each turn that carried it (``metadata["name"]``), for a transcript. Messages that always carry a name may be a group chat stored under one id, its
-first sender seen before the others: their names are taken as given, as they are once a second
-name appears. A group chat stored per sender (``add(..., group=True)``)
-is left out: the name there is the user's in that group, and what they said there is theirs in
-private already (write/endings.py).
+own; the name stays beside each turn that carried it (``metadata["name"]``), for a transcript.
+Messages that always carry a name may be a group chat stored under one id, its first sender seen
+before the others: their names are taken as given, as they are once a second name appears. A group
+chat stored per sender (``add(..., group=True)``) is left out: the name there is the user's in that
+group, and what they said there is theirs in private already (write/endings.py).
 """
 
 from __future__ import annotations

@@ -336,7 +336,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     a car sold ends the turns that tell of driving or owning one, unless the sale names another thing ("sold
     some old tools out of the truck bed"). A change that names its new value keeps the turns that say it; a
     move or a new number naming none outdates nothing (the value is unknown)."""
-    families = set(change.families) & (topics.SINGLE | (SOLD_FAMILIES if change.cls in ("sell", "lose") else set()))
+    families = set(change.families) & (topics.SINGLE | (topics.OWNED if change.cls in ("sell", "lose") else set()))
     if not families:
         return []
     lang = lang_of(cand)
@@ -344,7 +344,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
     if change.direction == "to" and not value and change.cls in ("move", "replace"):
         return []
-    sold = sold_what(text, "vehicle") if lang == "en" and families & SOLD_FAMILIES else None
+    sold = next((w for f in families & topics.OWNED if (w := _thing_sold(change, text, f, lang))), None)
     out = []
     for ep in turns:
         if not earlier_turn(ep, cand, now):
@@ -359,9 +359,6 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     return out
 
 
-#: families of things owned that a sale or a loss ends, though one may own several: a car told by its model
-#: ("我开着一辆二手思域") is over when "车出了" (a pet's loss names the pet: write/endings.py)
-SOLD_FAMILIES = frozenset({"vehicle"})
 #: a turn's clauses: cut at punctuation, and at spaces before Chinese (chat cuts its clauses with them)
 _TURN_CLAUSE = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 
@@ -413,9 +410,15 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
     also = [n for rec in closed for n in _names_given(rec, lang_of(rec))]
     if change.cls == "end":  # "Rohan and User called it off": a name at the start, not found as one
         also += subjects.co_subject(text, lang)
-    if lang == "en" and change.cls in ("sell", "lose"):  # "sold the civic": the thing sold, said in lower case
-        also += [w for f in change.families if (w := sold_what(text, f)) and len(w) >= 4]
+    # "sold the civic": the thing sold, said in lower case
+    also += [w for f in change.families if (w := _thing_sold(change, text, f, lang)) and len(w) >= 4]
     return over.named_over(text, lang, also)
+
+
+def _thing_sold(change: topics.Change, text: str, fam: str, lang: str) -> str | None:
+    """The one thing an English sale or loss of ``fam`` names (:func:`jiyi.text.sold.sold_what`: "sold the civic",
+    "sold some old tools"), or None."""
+    return sold_what(text, fam) if lang == "en" and change.cls in ("sell", "lose") else None
 
 
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
@@ -452,8 +455,7 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
         if not value and change.cls in ("move", "replace"):
             return []  # 我搬家了 / a new number not given: the value is unknown
         return [r for r, _ in group if not _mentions(r, value)]
-    if (lang == "en" and change.cls in ("sell", "lose") and (what := sold_what(text, fam))
-            and not any(what in r.content.lower() for r, _ in group)):
+    if (what := _thing_sold(change, text, fam, lang)) and not any(what in r.content.lower() for r, _ in group):
         return []  # "sold some old tools out of the truck bed": the truck stays
     if fam == "habit":
         group = _same_consumption(group, text, lang)

@@ -34,18 +34,23 @@ _CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总�
 _CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
                      r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
 _CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)")  # ("got the offer. start date nov 2": two sentences)
-#: a space between Chinese words, or the base edges
-_SPACE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d])")
+#: the clause edges, and a space between Chinese words (chat cuts its clauses with them)
+_SPACE_EDGE = re.compile(_CLAUSE_EDGE.pattern + r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d])")
 
 
-def _clause_around(text: str, span: TimeSpan, edge: re.Pattern[str] = _CLAUSE_EDGE) -> str:
+def _between(text: str, span: TimeSpan, edge: re.Pattern[str]) -> str:
+    """The part of ``text`` around ``span`` between two of ``edge`` (matched on the whole text: the lookarounds)."""
+    before = [m.end() for m in edge.finditer(text) if m.end() <= span.offset]
+    after = edge.search(text, span.end_offset)
+    return text[(before[-1] if before else 0):(after.start() if after else len(text))]
+
+
+def _clause_around(text: str, span: TimeSpan) -> str:
     """The clause ``span`` is said in. Chat cuts Chinese clauses with spaces too (签了青梧科技 11月入职: 了 is the
     signing's, not the start's): the part between spaces is the clause when it says more than the time."""
-    before = [m.end() for m in edge.finditer(text) if m.end() <= span.offset]  # (whole text: the lookarounds)
-    after = edge.search(text, span.end_offset)
-    clause = text[(before[-1] if before else 0):(after.start() if after else len(text))]
-    if edge is _CLAUSE_EDGE and _SPACE_EDGE.search(clause):
-        part = _clause_around(text, span, _SPACE_EDGE)
+    clause = _between(text, span, _CLAUSE_EDGE)
+    if _SPACE_EDGE.search(clause):
+        part = _between(text, span, _SPACE_EDGE)
         if len(re.findall(r"[\u4e00-\u9fff]", part.replace(span.text, " ", 1))) >= 2:
             return part
     return clause
