@@ -125,6 +125,13 @@ class MemoryRecord:
     def scope(self) -> Scope:
         return Scope(self.tenant, self.user_id)
 
+    @property
+    def display_name(self) -> str | None:
+        """The name a turn was said under: its speaker's, or the user's own display name, kept beside
+        a turn read as the user's (``metadata["name"]``: write/names.py)."""
+        name = self.speaker or self.metadata.get("name")
+        return name if isinstance(name, str) and name else None
+
     def replace(self, **changes: Any) -> MemoryRecord:
         """A copy with ``changes``, as ``dataclasses.replace`` makes it, but filled through the slots
         (3.0 against 5.9 µs: the record cache applies each batch's hit counts to the records a

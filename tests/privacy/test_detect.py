@@ -65,6 +65,9 @@ def kinds(text: str) -> list[tuple[str, str]]:
     ("the 2FA code just came in: 731 884, lol", "code", "731 884"),
     ("our staging API key, keep it safe for me: pk_live_Hq72LmZx0PtR4vNc", "api_key", "pk_live_Hq72LmZx0PtR4vNc"),
     ("deploy token, copy this somewhere: a8Jx02PqLm55ZsTr9wQe", "api_key", "a8Jx02PqLm55ZsTr9wQe"),
+    # any kind of key by its word, then a long random-looking token: a stream key, a licence key
+    ("obs keeps asking for my stream key again: live_58213307_Qx9vTfLmZ2", "api_key", "live_58213307_Qx9vTfLmZ2"),
+    ("直播的推流码存一下 rtmp_8823aXb91kLmQ2zz", "api_key", "rtmp_8823aXb91kLmQ2zz"),
 ])
 def test_detects(text: str, kind: str, value: str) -> None:
     assert (kind, value) in kinds(text)

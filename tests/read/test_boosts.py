@@ -79,6 +79,9 @@ def test_speaker_named_in_query() -> None:
     only = [(ep("a", speaker="Caroline"), 1.0)]
     assert speaker_boost(only, "What did Caroline paint?", 0.5) == {}  # everyone matches: no signal
     assert names_in("林晓雯", "林晓雯的订单") and names_in("John Smith", "where does john live")
+    # the user's own turns keep the name they were said under beside them (write/names.py)
+    own = ep("c").replace(metadata={"role": "user", "name": "Caroline"})
+    assert speaker_boost([(own, 1.0), cands[1]], "What did Caroline paint?", 0.5) == {"c": 0.5}
 
 
 def test_current_boost_ranks_newer_higher() -> None:

@@ -91,6 +91,17 @@ def test_dates_are_local_near_midnight_utc() -> None:
     assert render_line(hit("x", valid_from=late), "en", ny).endswith("2026-12-01)")
 
 
+def test_a_turn_that_ends_something_says_what_is_no_longer_so() -> None:
+    """The turn tells the change in the user's words, the old thing named in them; the line says it is over."""
+    said = hit("奶茶铺那份不做了 离太远", Kind.EPISODE)
+    said = Hit(said.record.replace(metadata={"role": "user", "over": ["奶茶铺"]}), 0.5, {})
+    assert render_line(said, "zh").endswith("；已不再：奶茶铺)")
+    assert render_line(said, "en").endswith("; no longer: 奶茶铺)")
+    assert "不再" not in render_line(hit("奶茶铺那份不做了", Kind.EPISODE), "zh")
+    fact = hit("用户不做奶茶铺了")
+    assert "不再" not in render_line(Hit(fact.record.replace(metadata={"over": ["奶茶铺"]}), 0.5, {}), "zh")
+
+
 def test_a_tiny_budget_still_carries_the_most_important_line() -> None:
     allergy = hit("用户对花生过敏", importance=0.9)
     block = Block(found=[hit(f"用户周末常去第{i}个公园散步") for i in range(5)], profile=[allergy])

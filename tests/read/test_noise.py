@@ -40,6 +40,16 @@ def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 
 
+@pytest.mark.parametrize("text", ["你也太会说了吧 跟我姐一样", "嗯嗯 哈哈 你比我还会安排", "lol ur the best", "you're so funny haha"])
+def test_a_turn_that_only_remarks_on_the_bot_says_little(text: str) -> None:
+    assert says_little(text)
+
+
+@pytest.mark.parametrize("text", ["你帮我记着 我对青霉素过敏", "你真好 我下周去杭州", "你还记得我养的猫吗", "you should try the ramen place"])
+def test_a_turn_to_the_bot_with_the_users_own_content_is_kept(text: str) -> None:
+    assert not says_little(text)
+
+
 @pytest.mark.parametrize("text", ["哎 算了 不说了", "还好有你陪我聊 嘿嘿", "算了算了 不想说了 hhh", "不知道呢", "不想说了 睡觉去"])
 def test_a_chinese_turn_that_names_nothing_says_little(text: str) -> None:
     assert says_little(text)

@@ -25,6 +25,10 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("那台宝来让车商拉走的 两万出头", "zh", "宝来"),
     ("那台桑塔纳我卖咧", "zh", "桑塔纳"),                           # a dialect's 了, a counted thing
     ("啤酒我而家一滴都唔沾", "zh", "啤酒"),                          # Cantonese 唔: 不
+    ("夜宵档嗰份梗系冇做啦 太晚收工", "zh", "夜宵"),                  # Cantonese 嗰 / 梗系 / 冇…啦: 那 / 肯定 / 没…了
+    ("腊肠我也不搞了 吃伤了", "zh", "腊肠"),                          # 不搞了: no longer
+    ("那烟我早掐了 半个多月没碰了", "zh", "烟"),                       # a bare stop, its thing in the clause before
+    ("可乐啊 俩月没碰了", "zh", "可乐"),
     ("gave the old corolla to my niece, she needed wheels", "en", "corolla"),
     ("pickles lives with my aunt now, she has a garden", "en", "pickles"),
     ("noodle passed on tuesday. fifteen years old", "en", "noodle"),

@@ -30,6 +30,7 @@ def test_a_brand_is_consumed_as_its_category() -> None:
     assert "soda" in kinds_of("每天两瓶百事") and "smoke" in kinds_of("一天一包利群")
 
 
-@pytest.mark.parametrize(("text", "lang"), [("我开着一辆二手卡罗拉 跑网约车", "zh"), ("my old corolla finally died lol", "en")])
+@pytest.mark.parametrize(("text", "lang"), [("我开着一辆二手卡罗拉 跑网约车", "zh"), ("my old corolla finally died lol", "en"),
+                                           ("我跑的是一台二手帕萨特 跑滴滴的", "zh"), ("我那台朗逸该换轮胎了", "zh")])
 def test_a_car_told_by_its_model_is_a_vehicle_turn(text: str, lang: str) -> None:
     assert "vehicle" in turn_families(text, lang)

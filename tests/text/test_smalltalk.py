@@ -10,6 +10,7 @@ from jiyi.text.smalltalk import (
     is_pleasantry,
     is_smalltalk,
     turn_importance,
+    without_decoration,
 )
 
 SMALLTALK = [
@@ -18,11 +19,13 @@ SMALLTALK = [
     "ok", "OK!", "okay thanks", "thanks!", "Thank you so much!", "lol", "hahaha", "hmm", "got it",
     "Good morning!", "bye", "no worries", "sure", "yes", "me too",
     "+1", "gm gm", "anyone here?", "morning all", "早上好各位", "扣1",  # group chatter
+    "国庆快乐呀", "哈哈 元旦快乐", "新婚快乐!!", "happy new year all!", "Merry Xmas", "食饱未",  # wishes, greetings
 ]
 NOT_SMALLTALK = [
     "我叫小王", "好的，明天见小雅", "ok我等下去领", "482916", "我对花生过敏", "哈哈你还记得芝麻",
     "谢谢，我搬到杭州了", "I live in Boston", "thanks, I moved to Berlin", "hi I'm Tom", "good night, see you in Paris",
     "no, I'm vegan", "I love you", "I have 1 cat", "1 more thing: my flight is at 9", "大家好，我是新来的小周",
+    "老婆生日快乐", "happy birthday to my mom, she turns 60 today", "今天我生日",  # whose day it is
 ]
 
 
@@ -105,3 +108,13 @@ def test_chatter_is_small_talk_on_both_sides(text: str) -> None:
 def test_content_is_not_chatter(text: str) -> None:
     assert not is_chatter(text)
     assert not is_pleasantry(text)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("汇演圆满成功，谢谢大家 👍👍 [图片][图片]", "汇演圆满成功，谢谢大家"),
+    ("rip mochi 🐰💔", "rip mochi 🐰💔"),  # an emoji that tells what happened stays
+    ("烧到38℃了", "烧到38℃了"),  # a symbol with its number is a word's part, not decoration
+    ("👍", "👍"),  # nothing else left: as it was
+])
+def test_a_memorys_words_leave_placeholders_and_emoji_out(text: str, kept: str) -> None:
+    assert without_decoration(text) == kept

@@ -22,6 +22,10 @@ def test_a_change_in_other_words_carries_its_reading(mem: Memory, text: str, sai
     ("User broke up with Ivo", "User broke up with Ivo (no longer together)", "end", "partner", "en"),
     ("用户跟周屿掰了", "用户跟周屿掰了（不再是伴侣）", "end", "partner", "zh"),
     ("用户把车卖了", "用户把车卖了（不再拥有）", "sell", "vehicle", "zh"),
+    # a habit given up: no longer the thing its words name, or no longer kept up when they only point at it
+    ("User quit smoking", "User quit smoking (no longer: smoking)", "stop", "habit", "en"),
+    ("用户戒了奶茶", "用户戒了奶茶（不再：奶茶）", "stop", "habit", "zh"),
+    ("用户：那玩意儿用户不搞了", "用户：那玩意儿用户不搞了（已不再继续）", "stop", "diet", "zh"),
 ])
 def test_an_ending_says_what_is_no_longer_so(content: str, read: str, cls: str, family: str, lang: str) -> None:
     assert reading(content, cls, family, lang) == read

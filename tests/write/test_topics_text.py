@@ -37,6 +37,7 @@ from jiyi.text.consumption import consumption
     ("用户拿到了川大的录取", "zh", "done", "pursuit"),
     ("User got an offer from a bakery chain", "en", "done", "pursuit"),
     ("用户车卖咗 上个礼拜过户的", "zh", "sell", "vehicle"),                 # Cantonese 咗: 了
+    ("用户而家住喺荃湾 返工近好多", "zh", "move", "residence"),              # Cantonese 而家 / 喺: 现在 / 在
     ("用户那台车出了 车商收走的", "zh", "sell", "vehicle"),
     ("用户的老捷达也没了 两万出给二手车商了", "zh", "sell", "vehicle"),   # for a price, to a trader
     ("User's beagle passed on Saturday", "en", "lose", "pet"),
@@ -65,6 +66,9 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
     ("用户今天换了个发型", "zh"), ("用户周末去看了电影", "zh"),
     ("User changed the tyres of User's bike", "en"), ("User had pasta for lunch", "en"),
     ("用户不做饭了 点外卖", "zh"), ("User's goldfish is back in its tank", "en"),
+    # a thing moved, not the user: a meeting, a stream, a date
+    ("we moved the meeting to friday", "en"), ("moved the stream over to kick, better payouts", "en"),
+    ("moved it to next week", "en"),
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

@@ -206,7 +206,7 @@ def buffered_to_message(item: dict[str, Any]) -> BaseMessage:
 def record_to_message(rec: MemoryRecord) -> BaseMessage:
     role = rec.metadata.get("role")
     kwargs: dict[str, Any] = {"content": rec.content, "id": rec.id}
-    if name := rec.speaker or rec.metadata.get("name"):  # (the user's own display name: write/names.py)
+    if name := rec.display_name:
         kwargs["name"] = name
     if role == "assistant":
         return AIMessage(**kwargs)

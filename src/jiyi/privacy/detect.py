@@ -372,9 +372,10 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
      # (a code typed in two halves, as an app shows it: "448 193")
      re.compile(r"(?:\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE), "code", ("验证码", "one-time code"),
      SECRET),
-    # a key named a clause before it: "our render farm API key, stash it for me: rf_live_9QmT2vXb8KpL4sZa"
-    (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|(?i:" + _NAMED_IN_EN.format(
-        r"api[_\s-]?keys?|secret[_\s-]?keys?|access[_\s-]?keys?|private[_\s-]?keys?|tokens?") + "))"),
+    # a key named a clause before it: "our render farm API key, stash it for me: rf_live_9QmT2vXb8KpL4sZa";
+    # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
+    (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|推流码|串流码|授权码|注册码|激活码|(?i:" + _NAMED_IN_EN.format(
+        r"keys?|tokens?") + "))"),
      re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{16,}" + _NO_MORE), "api_key", ("密钥", "API key"),
      SECRET),
     (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"cvv2?|cvc") + "))"), re.compile(r"\d{3,4}" + _NO_MORE),

@@ -105,14 +105,15 @@ def session_keyword_boost(cands: Scored, found: SessionScores | None, weight: fl
 
 
 def speaker_boost(cands: Scored, query: str, weight: float) -> dict[str, float]:
-    """``weight`` for memories whose speaker the query names, unless every candidate has that speaker."""
+    """``weight`` for memories whose speaker the query names (by the name they said it under), unless
+    every candidate has that speaker."""
     if weight <= 0:
         return {}
-    speakers = {rec.speaker for rec, _ in cands if rec.speaker}
+    speakers = {name for rec, _ in cands if (name := rec.display_name)}
     named = {s for s in speakers if names_in(s, query)}
     if not named:
         return {}
-    hit = {rec.id for rec, _ in cands if rec.speaker in named}
+    hit = {rec.id for rec, _ in cands if rec.display_name in named}
     if len(hit) == len(cands):
         return {}
     return {mid: weight for mid in hit}

@@ -83,13 +83,34 @@ def content_units(text: str) -> int:
 
 def says_little(text: str) -> bool:
     """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me"),
-    a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), or one
-    that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad")."""
-    if momentary(text) or noncommittal(text):
+    a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), one
+    that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad"), or one that
+    only remarks on the bot (:func:`remarks_on_bot`: "你贼逗 跟我妈一样")."""
+    if momentary(text) or noncommittal(text) or remarks_on_bot(text):
         return True
     if re.search(r"\d", text):
         return False
     return content_units(text) < MIN_CONTENT or names_nothing(text)
+
+
+#: a clause that says how the bot is: 你贼逗 / 你比我还细心 / 您太客气了 / "you're hilarious" / "ur the best"
+_AT_BOT_ZH = re.compile(r"^(?![^吗么？?]*[吗么？?])(?:你|您)(?:也|还|真的?|太|好|贼|超|挺|蛮|可|最|有点|比我还?)*"
+                        r"(?!帮|给|记|说|讲|推荐|提醒|告诉|能|可以|觉得|看|知道|还记得|会不会|要|去|在|是不是|有没有|记得|别|不要|先|再)"
+                        r"[\u4e00-\u9fff]{1,4}(?:了|啊|呀|哈|啦|哦|呢|嘛|诶|耶|吧)*$")
+_AT_BOT_EN = re.compile(r"(?i)^(?:lol\s+|haha\s+|omg\s+)?(?:you(?:'re|\s+are)?|ur|u\s+r)\s+(?:so\s+|such\s+a\s+|the\s+|really\s+|"
+                        r"too\s+|a\s+)*(?:funny|hilarious|sweet|smart|cute|kind|the\s+best|best|great|awesome|amazing|"
+                        r"lifesaver|legend|genius|goat|adorable|silly|weird|dramatic|nosy|extra)(?:\s+lol|\s+haha)?$")
+#: a comparison that finishes such a remark: 跟我妈一样 / 像个老师似的
+_LIKE = re.compile(r"^(?:跟|和|像)[\u4e00-\u9fff]{1,6}(?:一样|似的)(?:的)?(?:啊|呀|哈)*$")
+
+
+def remarks_on_bot(text: str) -> bool:
+    """Does every clause of ``text`` with content only say how the bot is ("嗯嗯 哈哈哈 你比我还细心", "lol ur the
+    best")? Nothing of the user's own is in it."""
+    parts = [p.strip() for p in _CLAUSES.split(text) if p.strip()]
+    kept = [p for p in parts if not (is_smalltalk(p) or _LAUGH.match(p) or _REACTION.match(p))]
+    return bool(kept) and any(_AT_BOT_ZH.match(p) or _AT_BOT_EN.match(p) for p in kept) and all(
+        _AT_BOT_ZH.match(p) or _AT_BOT_EN.match(p) or _LIKE.match(p) for p in kept)
 
 
 #: A clause that only tells what the moment is like or what the speaker goes off to do now: the

@@ -30,6 +30,8 @@ import re
 
 from jiyi.text.consumption import kinds_of
 from jiyi.text.dialect import standard_zh
+from jiyi.text.kinds import DRINKS
+from jiyi.text.kinds import alternation as alternation_of
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
 from jiyi.text.relations import REL_EN, REL_ZH, alternation
@@ -40,6 +42,8 @@ from jiyi.text.wordlists import word_list, words
 _P = re.compile
 #: the metadata key of a turn or memory a later turn said is over: the ending turn's id
 ENDED_KEY = "ended_by"
+#: the metadata key of a turn that says something is over: the words of what it ends ("轻断食不搞了" → 轻断食)
+OVER_KEY = "over"
 
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
@@ -137,7 +141,8 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
-        for term in _content_words(clause, lang, m) or _done_earlier(text, clause, m, lang):
+        for term in (_content_words(clause, lang, m) or _done_earlier(text, clause, m, lang)
+                     or _named_before(text, clause, m, lang)):
             out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
     return tuple(out)
 
@@ -149,6 +154,25 @@ _ZH_THING_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
 #: thing (学了四节尤克里里)
 _ZH_BEFORE_VERB_TAGS = frozenset({"r", "d"})
 _ZH_AFTER_VERB_TAGS = frozenset({"u", "m", "q", "TIME"})
+
+
+#: a stop of consuming: 没碰 / 不喝了 / 戒了 / "quit" / "haven't touched"
+_CONSUMING_STOP = _P(r"(?i)碰|喝|抽|吸|戒|沾|quit|touch|drink|drunk|smok|had")
+#: what is eaten, drunk or smoked, by its word (data/kinds.tsv): the thing a stop said bare may end
+_CONSUMED = {"zh": _P(f"(?:{alternation_of(DRINKS | {'smoking'}, 'zh')}|烟(?![花火台雾囱]))"),
+             "en": _P(f"(?i:{alternation_of(DRINKS | {'smoking'}, 'en')})")}
+
+
+def _named_before(text: str, clause: str, m: re.Match[str], lang: str) -> list[str]:
+    """What a stop of consuming that names nothing ends when the turn named a thing to drink or smoke just before
+    it: "那烟俺掐了 一个多礼拜没碰了" ends 烟 (the last such word in the clause before); "喝了杯咖啡 然后辞职了" ends
+    no coffee."""
+    if not _CONSUMING_STOP.search(m.group(0)):
+        return []
+    before = text[:max(0, text.rfind(clause))]
+    last = CLAUSE_CUT.split(before.rstrip(" ，,。.!！"))[-1] if before.strip() else ""
+    found = [m.group(0) for m in _CONSUMED.get(lang, _CONSUMED["en"]).finditer(last)]
+    return [found[-1]] if found else []
 
 
 def _done_earlier(text: str, clause: str, m: re.Match[str], lang: str) -> list[str]:
@@ -405,4 +429,4 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
     return out
 
 
-__all__ = ["ENDED_KEY", "ended_terms", "ends_unnamed", "named_in"]
+__all__ = ["ENDED_KEY", "OVER_KEY", "ended_terms", "ends_unnamed", "named_in"]

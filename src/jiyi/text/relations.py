@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from jiyi.text.wordlists import word_list, words
 
@@ -53,6 +54,20 @@ REL_EN: dict[str, tuple[str, str]] = {
     "flatmate": ("roommate", ""), "housemate": ("roommate", ""), "classmate": ("classmate", ""),
     "buddy": ("friend", ""), "mate": ("friend", ""), "pal": ("friend", ""),
 }
+
+
+def _kin_words() -> None:
+    """The words of ``data/kin.tsv`` (a region's, an age's, chat's: 阿嫲, 老豆, 婆娘, "hubby", "nana") added to
+    :data:`REL_ZH` / :data:`REL_EN`, after the words above (which keep their reading)."""
+    path = Path(__file__).parent / "data" / "kin.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith(("#", "lang\t")):
+            continue
+        lang, word, key, gender = line.split("\t")
+        (REL_ZH if lang == "zh" else REL_EN).setdefault(word if lang == "zh" else word.lower(), (key, gender))
+
+
+_kin_words()
 #: kin and people of a user's life beyond the relations lexicon: 我表哥对芒果过敏 is 表哥's allergy, never the user's
 MORE_KIN_ZH = word_list("表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 舅舅 舅妈 姑姑 姑父 姑妈 叔叔 婶婶 阿姨 姨妈 姨父 伯伯 伯父 伯母 "
                 "侄子 侄女 外甥女 外甥 岳父 岳母 丈母娘 公公 婆婆 嫂子 姐夫 妹夫 弟媳 孙子 孙女 外孙女 外孙 邻居 师傅 老师 "

@@ -4,7 +4,8 @@ Used twice on the write path: episodes skip small talk, and extractors drop it. 
 test is deliberately conservative, because a false positive loses a memory: a message
 is small talk only if, once punctuation, emoji and chat placeholders such as
 ``[图片]`` are removed, nothing is left or what is left is made *entirely* of known
-greetings, thanks and acknowledgements (``好的好的，谢谢啦`` yes; ``好的，明天见小雅`` no).
+greetings, thanks and acknowledgements (``好的好的，谢谢啦`` yes; ``好的，明天见小雅`` no), or a wish for an
+occasion beside them (``五一快乐啊``, "merry xmas all"; ``老婆生日快乐`` tells whose day it is and is kept).
 Repeated characters are collapsed first so ``哈哈哈哈``, ``嗯嗯嗯`` and ``hahaha`` match.
 """
 
@@ -20,6 +21,10 @@ _PLACEHOLDER = re.compile(
     r"\[(?:图片|表情|动画表情|语音|视频|文件|链接|红包|位置|名片|emoji|image|photo|sticker|gif|voice|video)\]",
     re.IGNORECASE,
 )
+#: emoji of acknowledgement and applause (👍 👏 🙏 🌹 🎉 👌 ✌️ 🤝 💪): a group's nod, no fact's words; other emoji
+#: stay, some say what happened ("rip mochi 💔")
+_EMOJI = re.compile(r"[\U0001F44D\U0001F44F\U0001F64F\U0001F339\U0001F389\U0001F38A\U0001F44C\u270C\U0001F91D"
+                    r"\U0001F4AA\U0001F3FB-\U0001F3FF\uFE0F]+")
 _REPEAT = re.compile(r"(.+?)\1+")
 _WORDY = re.compile(r"[^\W_]{2}")
 _NON_WORD = re.compile(r"[\W_]+")
@@ -33,6 +38,7 @@ _ZH_PHRASES = words("""
 拜拜 再见 回见 下次见 回头见 晚点聊 先这样 就这样 那就这样 没了 没有了 没事 没事了 没关系 好的呢
 我也是 我也一样 同意 一样 好主意 厉害 牛 牛逼 赞 棒 真棒 太棒了 太好了 不错 可以可以 666 233 ok okay 晕 汗 笑死 绝了 服了 无语 emmm
 大家好 大家早 各位好 各位早 早上好各位 早上好大家 在吗各位 有人吗 有人在吗 扣1 1 11 111
+吃了吗 吃了没 吃饭了吗 吃饭了没 吃了么 食饱未 食咗饭未 食咗未 食饭未 恭喜发财 新年好 过年好
 草 好家伙 离谱 太离谱了 真实 太真实了 蚌埠住了 绑不住了 xswl 绝绝子 yyds 妙啊 牛啊 6 66 笑死我了 乐 乐死 哈人 确实确实 有道理 也是 也对 还行 害 嗐
 """)
 
@@ -51,6 +57,14 @@ _EN_MULTI = (
     "morning all", "morning everyone", "hi all", "hey all", "hi everyone", "hey everyone", "hey guys", "hi guys",
     "hello everyone", "night all",
 )
+#: a wish for an occasion, the whole clause: 五一快乐, 新婚快乐!!, "happy new year", "merry xmas all" (老婆生日快乐 tells
+#: whose day it is, and is kept)
+_WISH = re.compile(
+    r"^(?:祝(?:你|您|大家)?)?(?:新婚|生日|新年|节日|中秋|端午|国庆|五一|元旦|春节|新春|圣诞|元宵|七夕|情人节|冬至|冬节|重阳|"
+    r"母亲节|父亲节|教师节|儿童节|妇女节|开学|毕业|假期|周末|开工|乔迁|暑假|寒假)快乐[啊呀哦哈啦呢鸭]*$"
+    r"|(?i:^(?:happy|merry)\s+(?:new\s+year|birthday|holidays?|christmas|xmas|easter|thanksgiving|diwali|eid|"
+    r"hanukkah|halloween|anniversary|lunar\s+new\s+year|cny|[a-z]+(?:'?s)?\s+day|friday|weekend)"
+    r"(?:\s+(?:all|everyone|guys|y'?all|folks|everybody|to\s+(?:you|all)))?$)")
 #: a greeting passed on from others: "Pepper and Miso say hi", "my mom says hello", "年糕向你问好"
 _RELAYED = re.compile(
     r"(?i)^(?:(?:[\w'-]+\s+){0,3}[\w'-]+\s+)?(?:says?|sends?|send\s+their|sends?\s+(?:his|her|their))\s+"
@@ -114,7 +128,19 @@ def _segmentable(s: str, phrases: frozenset[str], longest: int) -> bool:
 
 
 def is_smalltalk(text: str) -> bool:
-    """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji)."""
+    """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji, a wish for a holiday)."""
+    return _known(text) or _wished(text)
+
+
+def _wished(text: str) -> bool:
+    """A wish for an occasion (:data:`_WISH`), with nothing but small talk beside it ("哈哈 中秋快乐", "五一快乐啊")."""
+    parts = [p.strip(" !！~～") for p in re.split(r"[，,。.！!？?；;~～…\n]+|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+",
+                                              unicodedata.normalize("NFKC", text)) if p.strip(" !！~～")]
+    return 0 < len(parts) <= 4 and any(_WISH.match(p) for p in parts) and all(_WISH.match(p) or _known(p) for p in parts)
+
+
+def _known(text: str) -> bool:
+    """Made of known greetings, thanks and acknowledgements only (the module notes)."""
     if len(text) > 120 and _WORDY.search(text):
         return False
     s = _strip(text)
@@ -221,3 +247,11 @@ def turn_importance(text: str, role: str) -> float:
     from jiyi.text.signals import has_memory_signal
 
     return SIGNAL_TURN_IMPORTANCE if role == "user" and has_memory_signal(text) else TURN_IMPORTANCE
+
+
+def without_decoration(text: str) -> str:
+    """``text`` without chat placeholders (``[图片]``, ``[sticker]``) and nods (👍): what a memory's words keep
+    ("汇演圆满成功，谢谢大家 👍👍 [图片]" → "汇演圆满成功，谢谢大家"); unchanged when nothing else is left."""
+    kept = re.sub(r"\s{2,}", " ", _EMOJI.sub(" ", _PLACEHOLDER.sub(" ", text))).strip(" ，,")
+    return kept if _WORDY.search(kept) else text
+

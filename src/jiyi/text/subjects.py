@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.relations import REL_ZH, alternation
 from jiyi.text.topics import CLAUSE_CUT, Change, Lex, names
 from jiyi.text.wordlists import words
 
 _P = re.compile
 
-_ZH_OTHER = _P(r"(?:朋友|闺蜜|同学|同事|室友|邻居|妈妈?|爸爸?|母亲|父亲|哥哥?|姐姐?|弟弟?|妹妹?|儿子|女儿|表[哥姐弟妹]|堂[哥姐弟妹]|"
-               r"亲戚|家人|老板|领导|舅舅?|姨|叔叔?|婶|爷爷|奶奶|外公|外婆|他们|她们|别人|人家)(?:家)?(?:的|和|跟|也)?")
+#: someone else leading a statement: a relative or a friend (text/relations.py, its lexicon data/kin.tsv too:
+#: 老爸, 阿嫲), or people at large; not a landlord or a client beside the user's own news (房东那边押金谈好了), nor
+#: the partner, whose memories (用户的男朋友叫周屿) are the user's couple, which a wedding or a breakup changes
+_PARTNER_KEYS = frozenset({"wife", "husband", "spouse", "girlfriend", "boyfriend", "partner", "fiance"})
+_ZH_OTHER = _P(f"(?:{alternation([w for w, (key, g) in REL_ZH.items() if key not in _PARTNER_KEYS and g != 'p'])}|"
+               r"表[哥姐弟妹]|堂[哥姐弟妹]|舅|姨|叔|婶|亲戚|家人|他们|她们|别人|人家)(?:家)?(?:的|和|跟|也)?")
 _EN_OTHER = _P(r"(?i)^User's\s+(?:\w+\s+)?(?:friend|sister|brother|mom|mother|dad|father|parents?|cousin|colleague|"
                r"co-?worker|boss|neighbou?r|roommate|flatmate|son|daughter|aunt|uncle|grand\w+|niece|nephew|family|"
                r"classmate|manager)s?\b|^(?:His|Her|Their|They|He|She)\b")

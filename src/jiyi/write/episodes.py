@@ -42,7 +42,7 @@ def speaker_text(m: Message) -> str:
 def index_text(rec: MemoryRecord) -> str:
     """The text a stored memory's ``content`` vector embeds: :func:`speaker_text` for a turn."""
     if rec.kind is Kind.EPISODE:
-        return speaker_text(Message("user", rec.content, rec.created_at, name=rec.speaker))
+        return speaker_text(Message("user", rec.content, rec.created_at, name=rec.display_name))
     return rec.content
 
 

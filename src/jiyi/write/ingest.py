@@ -35,7 +35,7 @@ from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
 from jiyi.text import topics
 from jiyi.text.consumption import kinds_of
-from jiyi.text.ended import ENDED_KEY, declines
+from jiyi.text.ended import ENDED_KEY, OVER_KEY, declines
 from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
@@ -304,10 +304,12 @@ def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datet
 
 def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending]) -> list[EpisodeDraft]:
     """``drafts`` with the turns a later turn of the same batch says are over (``said_over``, the endings
-    among them) marked so (write/endings.py)."""
+    among them) marked so (write/endings.py), and each ending with the words of what it ends."""
     records = {d.record.id: d.record for d in drafts}
     order = list(records)
     for ending in said_over:
+        turn = records[ending.turn.id]  # the ending keeps what it ends beside it: a block reads it (read/context.py)
+        records[turn.id] = turn.replace(metadata={**turn.metadata, OVER_KEY: list(ending.terms)})
         before = [records[i] for i in order[:order.index(ending.turn.id)]]
         for term in ending.terms:
             for rec in ended_by(ending, term, before):

@@ -8,6 +8,8 @@ wedding) carries that reading after the words, unless the words already say it:
 - "User: Rafe and User are done" → "User: Rafe and User are done (broke up; no longer together)"
 - "用户：煤球走了" → "用户：煤球走了（已不再陪伴用户）"
 - "用户跟周屿掰了" → "用户跟周屿掰了（不再是伴侣）": an ending says the one it ends is no longer so
+- "User quit smoking" → "User quit smoking (no longer: smoking)", "用户：轻断食那玩意儿用户不搞了" →
+  "…（已不再继续）": a habit, a diet or a study given up, by its word when the words name it
 
 A bot's model reads what the memory means; search finds it by either wording. The reading is
 added once the change is resolved (write/ingest.py), so that what resolves it reads the words alone.
@@ -16,6 +18,8 @@ added once the change is resolved (write/ingest.py), so that what resolves it re
 from __future__ import annotations
 
 import re
+
+from jiyi.text.ended import ended_terms
 
 #: (change class, family) → (zh reading, en reading, words that already say it)
 _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
@@ -27,6 +31,8 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
     ("lose", "pet"): ("", "", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
     ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
+    # a habit, a diet or a pursuit given up: its verb says the stop (戒了, 不搞了, quit) — the words need no reading
+    **{("stop", family): ("", "", re.compile("(?!)")) for family in ("habit", "diet", "pursuit")},
 }
 #: what an ending leaves no longer so, in plain words (the one it ends is not current: a bot must not ask after
 #: the ex, the old job, the car or the pet as if they were), and the words that already say so
@@ -36,6 +42,19 @@ _NO_LONGER: dict[tuple[str, str], tuple[str, str]] = {
     ("sell", "vehicle"): ("不再拥有", "no longer owned"),
     ("lose", "pet"): ("已不再陪伴用户", "no longer with the user"),
 }
+#: the user as a memory's subject, before the words of what they gave up
+_SUBJECT = re.compile(r"^(?:用户[：:]?|User:?\s+)")
+
+
+def _stopped(content: str, lang: str) -> tuple[str, str]:
+    """What a habit, a diet or a pursuit given up leaves no longer so: the thing by its word when the words
+    name it ("User quit smoking" → no longer: smoking), or that it is not kept up."""
+    terms = ended_terms(_SUBJECT.sub("", content), lang)
+    if terms:
+        return f"不再：{terms[0]}", f"no longer: {terms[0]}"
+    return "已不再继续", "no longer doing it"
+
+
 _SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
 
 
@@ -47,7 +66,7 @@ def reading(content: str, cls: str, family: str, lang: str) -> str:
         return content
     said = found[0] if lang == "zh" else found[1]
     parts = [] if not said or found[2].search(content) else [said]
-    no_longer = _NO_LONGER.get((cls, family))
+    no_longer = _stopped(content, lang) if cls == "stop" else _NO_LONGER.get((cls, family))
     if no_longer is not None and not _SAYS_NO_LONGER.search(content):
         parts.append(no_longer[0] if lang == "zh" else no_longer[1])
     if not parts:

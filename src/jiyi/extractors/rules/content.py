@@ -110,6 +110,11 @@ _EN_LEAD = re.compile(r"(?i)^(?:(?:yeah|yes|yep|oh|well|so|and|but|wow|haha|lol|
                       r"honestly|btw|also)\b[,!.]?\s+)+")
 _ZH_PRONOUN = re.compile(r"^[他她它](?![们])")
 _EN_PRONOUN = re.compile(r"(?i)^(?:she|he|it|they)(['\u2019](?:s|re))?\b")
+#: a participle after 's: the contraction is of has ("she's had diabetes", "he's been"), not of is ("she's married")
+_HAS_DONE = re.compile(r"(?i)\s+(?:been|had|got|gotten|gone|done|seen|taken|made|lost|never|always|already|just)\b|"
+                       r"\s+(?!(?:married|engaged|divorced|tired|excited|interested|worried|scared|obsessed|bored|"
+                       r"stressed|based|located|employed|unemployed|retired|vaccinated|named|called|related|involved|"
+                       r"supposed|pleased|allergic|pregnant)\b)\w+ed\b")
 _TIME_THEN_USER = re.compile(r"^([\d年月日至\-:：那一周上下午晚中早凌晨夜里深半前后从末星期礼拜二三四五六天工作平节假每个]{2,30})用户(?!的)")
 _ZH_VERBISH = re.compile(r"^(?:[\d要去会想打算准备得在有回飞出到从把和跟给最很特别也还都就已刚正一每经通平总不没是才又再先常对]|喜欢|爱|讨厌|周末|周[一二三四五六日天]|星期|礼拜|工作日|平日|早上|晚上|上午|下午|中午)")
 
@@ -134,6 +139,8 @@ def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
             t = third_person(f"我的{c.rel}", "zh") + (c.rel_name or "") + t[m.end():]
         if c.subject == "rel" and c.rel and t.startswith("用户" + c.rel):  # 用户表哥对芒果过敏 → 用户的表哥…
             t = "用户的" + t[2:]
+        elif c.subject == "rel" and c.rel and t.startswith(c.rel):  # 老爸下个月退休 / 阿嫲糖尿病: the relative, said bare
+            t = "用户的" + t
         if m := _TIME_THEN_USER.match(t):  # 2025年3月12日用户要… → 用户2025年3月12日要…
             t = "用户" + m.group(1) + t[m.end():]
         if not t.startswith("用户") and c.subject == "self":
@@ -142,6 +149,8 @@ def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
     t = third_person(_EN_LEAD.sub("", raw.strip()).rstrip(".!,;"), "en")
     if c.subject == "rel" and c.rel and (m := _EN_PRONOUN.match(t)):
         verb = {"'s": " is", "\u2019s": " is", "'re": " is", "\u2019re": " is"}.get(m.group(1) or "", "")
+        if (m.group(1) or "")[-1:] == "s" and _HAS_DONE.match(t, m.end()):  # "she's had diabetes for years": 's is has before a participle
+            verb = " has"
         t = f"User's {c.rel}{' ' + c.rel_name if c.rel_name else ''}{verb}" + t[m.end():]
     return t[:1].upper() + t[1:]
 

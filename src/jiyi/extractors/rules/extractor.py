@@ -21,7 +21,7 @@ from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
-from jiyi.text.smalltalk import is_pleasantry
+from jiyi.text.smalltalk import is_pleasantry, without_decoration
 
 if TYPE_CHECKING:
     from jiyi.config import Settings
@@ -80,7 +80,7 @@ def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Ca
     slot becomes that speaker's (``user/city@Melanie``): in a conversation between two
     people, one's new city must not supersede the other's.
     """
-    pieces = _fit(re.sub(r"\s{2,}", " ", d.content).strip(), lang)
+    pieces = _fit(re.sub(r"\s{2,}", " ", without_decoration(d.content)).strip(), lang)
     who = speaker_name(msg.name)
     entities = without_secret_values(find_entities(d.source or d.content, lang, extra=d.values), msg.content)
     if who is not None:

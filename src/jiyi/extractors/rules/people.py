@@ -153,14 +153,35 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
 
 
 def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None) -> RecentRelation | None:
-    """The relative a following 她/他/she/he most likely refers to."""
+    """The relative a following 她/他/she/he most likely refers to: one named, the subject of the clause, or
+    the one relative the user's own clause names (陪奶奶去复诊，她糖尿病好多年了 / "took grandma to her
+    checkup, she's had diabetes for years")."""
     named = [d for d in found if d.kind is Kind.RELATION and d.template]
     if named:
         word = re.sub(r"^(?:用户的|User's )|(?:叫\{v\}| is named \{v\})$", "", named[-1].template or "")
         return word, named[-1].values[0] if named[-1].values else None
     if c.subject == "rel" and c.rel:
         return c.rel, c.rel_name
+    if c.subject == "self" and (kin := _one_relative(c.text)):
+        return kin, None
     return recent
+
+
+#: a relative of the lexicon the user's clause does something with or for ("陪奶奶去复诊", "带我妈", "took grandma to
+#: her checkup", "called my dad"): one a following 她/他/she/he then means
+_KIN_ZH_WORDS = alternation([w for w, (_, g) in REL_ZH.items() if g in ("f", "m") and len(w) > 1])
+_KIN_EN_WORDS = alternation([w for w, (_, g) in REL_EN.items() if g in ("f", "m") and not w.endswith("'s")])
+_ZH_WITH_KIN = re.compile(rf"(?:陪|带|和|跟|给|帮|送|接|看望|探望|去看|照顾|照看)(?:我|俺)?(?:的|家)?(?P<kin>{_KIN_ZH_WORDS}"
+                          rf"|(?<=[我俺])[妈爸哥姐弟妹])(?![们儿])")
+_EN_WITH_KIN = re.compile(rf"(?i)\b(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|"
+                          rf"helping|with|picked\s+up|looking\s+after|caring\s+for)\s+(?:my\s+|our\s+)?(?P<kin>{_KIN_EN_WORDS})\b")
+
+
+def _one_relative(text: str) -> str | None:
+    """The one relative of known gender a clause does something with or for (a following pronoun then means
+    them), or None."""
+    kin = {m.group("kin").lower() for m in (*_ZH_WITH_KIN.finditer(text), *_EN_WITH_KIN.finditer(text))}
+    return next(iter(kin)) if len(kin) == 1 else None
 
 
 def _named(lang: str, referent: Referent, names: list[str]) -> list[Draft]:

@@ -30,7 +30,7 @@ _BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|�
 _BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
                       r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?$")
 _CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总是|老是|总会|都会|都(?!没|不是)|平时|平常|偶尔|有时|一向|向来|每"
-                     r"|在(?:练|学|上\S{0,2}课|健身|跑步)")  # 周末在练滑板: an activity kept up, on weekends
+                     r"|在(?:练|学|上\S{0,2}课|健身|跑步)|打工|兼职")  # 周末在练滑板 / 周末在奶茶铺打工: kept up, on weekends
 _CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
                      r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
 _CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)")  # ("got the offer. start date nov 2": two sentences)
@@ -61,6 +61,15 @@ _MONTH_DAY = re.compile(r"(?i)^(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$|^[\
 _MONTHLY = re.compile(r"(?i)\b(?:every|each|a|per)\s+month\b|\bmonthly\b|每个?月|月月")
 
 
+#: a word after a bare weekend or weekday that makes it a noun's modifier ("weekend market", "saturday job"),
+#: not the words that go on with a time ("the weekend was", "saturday with my sister")
+_EN_NOUN_AFTER = re.compile(r"(?i)\s+(?!(?:and|or|with|to|at|in|on|for|so|but|because|if|i|we|you|he|she|they|it|my|our|"
+                            r"his|her|their|the|a|an|then|after|before|too|as|off|away|was|were|is|are|be|been|will|would|"
+                            r"can|could|should|might|must|had|has|have|do|did|does|not|never|also|just|really|again|"
+                            r"mornings?|afternoons?|evenings?|nights?|morning|till|until|from|by|of|when|while|instead|"
+                            r"though|tho|lol|haha|now|there|here|is|'s|im|i'm)\b)[a-z]{3,}\b")
+
+
 def is_recurring(text: str, span: TimeSpan) -> bool:
     """Does ``span`` name a recurring day (周末 in 周末喜欢喝咖啡, "rent due on the 5th every month") rather than one
     date?"""
@@ -69,6 +78,8 @@ def is_recurring(text: str, span: TimeSpan) -> bool:
         return True
     if not (_BARE_ZH.match(words) or _BARE_EN.match(words)):
         return False
+    if _EN_NOUN_AFTER.match(text, span.end_offset) and not re.search(r"\s", words.removeprefix("the ").strip()):
+        return True  # "the weekend market", "a saturday job": a kind of thing, no day
     clause = _clause_around(text, span)
     rest = clause.replace(span.text, " ", 1)
     cue = _CUE_ZH if re.search(r"[\u4e00-\u9fff]", clause) else _CUE_EN

@@ -28,8 +28,8 @@ _P = re.compile
 #: a job begins: said of the user in a clause of its own (入职, 报到, offer, 去X上班, 录用)
 _ZH_START = _P(r"入职|报到|报道|上岗|录用|(?:收到|拿到|拿了|接了|签了)\S{0,6}?(?:offer|聘书|录用通知)|offer(?:拿到|到手|下来)|"
                r"去\S{1,12}?(?:上班|工作|实习)(?!吗|么|呢)")
-#: an employer the analyser tags ORG that is a school (被浙大录取 is an admission, not a job)
-_ZH_SCHOOL = _P(r"大学|学院|中学|小学|高中|初中|大|研究生院|学校")
+#: an employer the analyser tags ORG that is a school by its last word (被浙大录取 is an admission, not a job; 大疆 is no school)
+_ZH_SCHOOL = _P(r"(?:大学|学院|中学|小学|高中|初中|大|研究生院|学校|附中|附小)$")
 #: denial, doubt, another's news: 没拿到offer, 不去了, 他入职了
 _ZH_NOT_MINE = _P(r"没(?:有)?(?:拿到|收到|去|入职)|不去了|黄了|挂了|拒了|(?:他|她|他们|老公|老婆|男朋友|女朋友|同事|朋友|室友)"
                   r"(?:也)?(?:入职|去\S{1,12}?上班)")
