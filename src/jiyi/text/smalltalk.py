@@ -65,6 +65,7 @@ _WISH = re.compile(
     r"|(?i:^(?:happy|merry)\s+(?:new\s+year|birthday|holidays?|christmas|xmas|easter|thanksgiving|diwali|eid|"
     r"hanukkah|halloween|anniversary|lunar\s+new\s+year|cny|[a-z]+(?:'?s)?\s+day|friday|weekend)"
     r"(?:\s+(?:all|everyone|guys|y'?all|folks|everybody|to\s+(?:you|all)))?$)")
+_WISH_WORD = re.compile(r"(?i)\b(?:happy|merry)\b")
 #: a greeting passed on from others: "Pepper and Miso say hi", "my mom says hello", "年糕向你问好"
 _RELAYED = re.compile(
     r"(?i)^(?:(?:[\w'-]+\s+){0,3}[\w'-]+\s+)?(?:says?|sends?|send\s+their|sends?\s+(?:his|her|their))\s+"
@@ -134,6 +135,8 @@ def is_smalltalk(text: str) -> bool:
 
 def _wished(text: str) -> bool:
     """A wish for an occasion (:data:`_WISH`), with nothing but small talk beside it ("哈哈 中秋快乐", "五一快乐啊")."""
+    if "快乐" not in text and not _WISH_WORD.search(text):
+        return False
     parts = [p.strip(" !！~～") for p in re.split(r"[，,。.！!？?；;~～…\n]+|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+",
                                               unicodedata.normalize("NFKC", text)) if p.strip(" !！~～")]
     return 0 < len(parts) <= 4 and any(_WISH.match(p) for p in parts) and all(_WISH.match(p) or _known(p) for p in parts)

@@ -32,7 +32,7 @@ from jiyi.text import kinds
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
-from jiyi.text.verb_senses import degree_complement, left_behind, place_moved_to
+from jiyi.text.verb_senses import THING_MOVED, degree_complement, left_behind, place_moved_to
 from jiyi.text.wordlists import words
 
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
@@ -144,11 +144,6 @@ class _Class:
         return (self.lex,) if self.said is None else (self.lex, self.said)
 
 
-#: a thing moved, not the speaker: "moved the meeting to friday", "moved it to next week", "moved the stream over to
-#: YouTube" (the household or the family moved is the speaker's move)
-_THING_MOVED = (r"(?!\s+(?:it|them|everything|stuff|things)\b|\s+(?:the|my|our|his|her|their|its|this|that|these|those|"
-                r"some|all)\s+(?!(?:whole\s+)?(?:family|fam|kids|household|life|lives)\b))")
-
 _CLASSES: tuple[_Class, ...] = (
     _Class("replace", Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|(?:手机号|手机号码|电话号码|号码|邮箱)(?:也|都|已经)?换了|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
                               r"以后(?:打|联系|发)(?:我)?(?:这个)?", re.IGNORECASE),
@@ -167,7 +162,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
                            r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?(?=\s+(?:and\s+)?now\s+(?:in|at)\b)|\bsigned\s+(?:a|the|my)\s+(?:new\s+)?lease\b|"
                            r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
-                           r"immigrated)\b" + _THING_MOVED + r"(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
+                           r"immigrated)\b" + THING_MOVED + r"(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\btransfer\s+to\s+(?=(?:the\s+|our\s+)?\w+\s+(?:office|branch|site|campus|store)\b[^.!?]{0,30}?"
                            r"\b(?:approved|confirmed|went\s+through|came\s+through|is\s+official)\b)|"
@@ -293,7 +288,7 @@ def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
     def en(phrase: str) -> str:  # chat drops apostrophes (dont, havent), unless that makes another word (we're, it's)
         words = [re.escape(w).replace("'", "['\u2019]" if w.replace("'", "") in _OTHER_WORDS else "['\u2019]?")
                  for w in phrase.split()]
-        tail = _THING_MOVED if phrase.endswith(("moved", "relocated")) else ""  # "we moved the meeting to friday"
+        tail = THING_MOVED if phrase.endswith(("moved", "relocated")) else ""  # "we moved the meeting to friday"
         return r"\b" + r"\s+".join(words) + (r"\b" if phrase[-1].isalnum() else "") + tail
 
     out = []

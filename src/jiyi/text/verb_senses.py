@@ -64,3 +64,8 @@ def left_behind(text: str, m: re.Match[str], workplace: re.Pattern[str]) -> bool
         return False
     obj = _EN_LEFT_OBJECT.match(text, m.end())
     return obj is not None and not workplace.search(obj.group(0)) and not re.match(r"\s+(?:the|my)\s+[A-Z]", text[m.end():])
+
+#: after a verb of moving, a thing moved, not the speaker: "moved the meeting to friday", "moved it to next week",
+#: "moved the stream over to YouTube" (the household or the family moved is the speaker's move)
+THING_MOVED = (r"(?!\s+(?:it|them|everything|stuff|things)\b|\s+(?:the|my|our|his|her|their|its|this|that|these|those|"
+               r"some|all)\s+(?!(?:whole\s+)?(?:family|fam|kids|household|life|lives)\b))")
