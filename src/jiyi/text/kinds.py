@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
+
+from jiyi.text.wordlists import data_rows
 
 DRINKS = frozenset({"coffee", "tea", "soda", "alcohol", "energy"})
 VEHICLES = frozenset({"car", "two_wheeler"})
@@ -26,10 +27,7 @@ PETS = frozenset({"dog", "cat", "small_pet"})
 def _lexicon() -> dict[tuple[str, str], tuple[str, ...]]:
     """(kind, lang) → its words, longest first."""
     words: dict[tuple[str, str], list[str]] = {}
-    for line in (Path(__file__).parent / "data" / "kinds.tsv").read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith(("#", "kind\t")):
-            continue
-        kind, lang, word = line.split("\t")
+    for kind, lang, word in data_rows("kinds.tsv"):
         words.setdefault((kind, lang), []).append(word.casefold())
     return {key: tuple(sorted(set(ws), key=len, reverse=True)) for key, ws in words.items()}
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
-from jiyi.text.wordlists import word_list, words
+from jiyi.text.wordlists import data_rows, word_list, words
 
 #: word -> (key, gender); gender f/m/p(et)/"" decides what 她/他/它 can refer to
 REL_ZH: dict[str, tuple[str, str]] = {
@@ -59,11 +58,7 @@ REL_EN: dict[str, tuple[str, str]] = {
 def _kin_words() -> None:
     """The words of ``data/kin.tsv`` (a region's, an age's, chat's: 阿嫲, 老豆, 婆娘, "hubby", "nana") added to
     :data:`REL_ZH` / :data:`REL_EN`, after the words above (which keep their reading)."""
-    path = Path(__file__).parent / "data" / "kin.tsv"
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith(("#", "lang\t")):
-            continue
-        lang, word, key, gender = line.split("\t")
+    for lang, word, key, gender in data_rows("kin.tsv"):
         (REL_ZH if lang == "zh" else REL_EN).setdefault(word if lang == "zh" else word.lower(), (key, gender))
 
 

@@ -66,6 +66,8 @@ _WISH = re.compile(
     r"hanukkah|halloween|anniversary|lunar\s+new\s+year|cny|[a-z]+(?:'?s)?\s+day|friday|weekend)"
     r"(?:\s+(?:all|everyone|guys|y'?all|folks|everybody|to\s+(?:you|all)))?$)")
 _WISH_WORD = re.compile(r"(?i)\b(?:happy|merry)\b")
+#: the parts a wish stands among: clauses, and what a space sets apart in Chinese ("哈哈 中秋快乐")
+_WISH_PARTS = re.compile(r"[，,。.！!？?；;~～…\n]+|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+")
 #: a greeting passed on from others: "Pepper and Miso say hi", "my mom says hello", "年糕向你问好"
 _RELAYED = re.compile(
     r"(?i)^(?:(?:[\w'-]+\s+){0,3}[\w'-]+\s+)?(?:says?|sends?|send\s+their|sends?\s+(?:his|her|their))\s+"
@@ -137,8 +139,7 @@ def _wished(text: str) -> bool:
     """A wish for an occasion (:data:`_WISH`), with nothing but small talk beside it ("哈哈 中秋快乐", "五一快乐啊")."""
     if "快乐" not in text and not _WISH_WORD.search(text):
         return False
-    parts = [p.strip(" !！~～") for p in re.split(r"[，,。.！!？?；;~～…\n]+|\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+",
-                                              unicodedata.normalize("NFKC", text)) if p.strip(" !！~～")]
+    parts = [p.strip(" !！~～") for p in _WISH_PARTS.split(unicodedata.normalize("NFKC", text)) if p.strip(" !！~～")]
     return 0 < len(parts) <= 4 and any(_WISH.match(p) for p in parts) and all(_WISH.match(p) or _known(p) for p in parts)
 
 

@@ -26,14 +26,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from jiyi.text import kinds
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.places import place_at_start
 from jiyi.text.verb_senses import THING_MOVED, degree_complement, left_behind, place_moved_to
-from jiyi.text.wordlists import words
+from jiyi.text.wordlists import data_rows, words
 
 FAMILIES = ("residence", "employer", "partner", "pet", "vehicle", "phone", "email", "diet", "habit", "pursuit")
 #: families a user has one of at a time: a change closes every standing memory of them
@@ -281,8 +280,7 @@ def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
     """Each class with the ways of saying it of ``data/changes.tsv`` (literal phrases, 车出了 / "got canned")
     added to its verbs, after them: the verbs' finer reading (a destination, an object) comes first."""
     phrases: dict[tuple[str, str], list[str]] = {}
-    for line in (Path(__file__).parent / "data" / "changes.tsv").read_text(encoding="utf-8").splitlines()[4:]:
-        cls, lang, phrase = line.split("\t")
+    for cls, lang, phrase in data_rows("changes.tsv"):
         phrases.setdefault((cls, lang), []).append(standard_zh(phrase) if lang == "zh" else phrase)
 
     def en(phrase: str) -> str:  # chat drops apostrophes (dont, havent), unless that makes another word (we're, it's)

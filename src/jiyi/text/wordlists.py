@@ -1,10 +1,14 @@
-"""Word lists written as text: ``words("的 了 吗")``.
+"""Word lists written as text: ``words("的 了 吗")``, and the lexicons kept as data files (``data/*.tsv``).
 
 Stopword and lexicon lists run to hundreds of entries; a block of space-separated
 words is easier to read and review than a list literal of quoted strings.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+
+_DATA = Path(__file__).parent / "data"
 
 
 def words(text: str) -> frozenset[str]:
@@ -15,3 +19,11 @@ def words(text: str) -> frozenset[str]:
 def word_list(text: str) -> list[str]:
     """The whitespace-separated words of ``text``, in order (for regex alternations)."""
     return text.split()
+
+
+def data_rows(name: str) -> list[list[str]]:
+    """The rows of the tab-separated lexicon ``data/<name>`` (kinds.tsv, kin.tsv, changes.tsv), without its
+    ``#`` comment lines, blank lines and header (the first line that is neither)."""
+    lines = [line for line in (_DATA / name).read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    return [line.split("\t") for line in lines[1:]]

@@ -31,9 +31,9 @@ _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
     ("lose", "pet"): ("", "", re.compile(r"(?i)去世|死|病逝|送人|送走|rehomed|died|passed|put\s+down|gave\s+away")),
     ("move", "residence"): ("搬家了", "moved", re.compile(r"(?i)搬|moved|moving|relocat")),
     ("marry", "partner"): ("结婚了", "got married", re.compile(r"(?i)结婚|领证|married|wedding|婚礼")),
-    # a habit, a diet or a pursuit given up: its verb says the stop (戒了, 不搞了, quit) — the words need no reading
-    **{("stop", family): ("", "", re.compile("(?!)")) for family in ("habit", "diet", "pursuit")},
 }
+#: the families a stop gives up (its verb says the stop: 戒了, 不搞了, quit); only what it ends is read (:func:`_stopped`)
+_STOPPED = frozenset({"habit", "diet", "pursuit"})
 #: what an ending leaves no longer so, in plain words (the one it ends is not current: a bot must not ask after
 #: the ex, the old job, the car or the pet as if they were), and the words that already say so
 _NO_LONGER: dict[tuple[str, str], tuple[str, str]] = {
@@ -61,12 +61,13 @@ _SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more
 def reading(content: str, cls: str, family: str, lang: str) -> str:
     """``content`` with what its change means after it, where its words do not say it already: the change
     ("done" → broke up) and, for an ending, that what it ends is no longer so."""
+    stopped = cls == "stop" and family in _STOPPED
     found = _READINGS.get((cls, family))
-    if found is None:
+    if found is None and not stopped:
         return content
-    said = found[0] if lang == "zh" else found[1]
-    parts = [] if not said or found[2].search(content) else [said]
-    no_longer = _stopped(content, lang) if cls == "stop" else _NO_LONGER.get((cls, family))
+    said = "" if found is None else found[0] if lang == "zh" else found[1]
+    parts = [] if found is None or not said or found[2].search(content) else [said]
+    no_longer = _stopped(content, lang) if stopped else _NO_LONGER.get((cls, family))
     if no_longer is not None and not _SAYS_NO_LONGER.search(content):
         parts.append(no_longer[0] if lang == "zh" else no_longer[1])
     if not parts:
