@@ -65,7 +65,8 @@ def test_a_relatives_facts_are_keyed_to_them(text: str, slot: str) -> None:
 
 @pytest.mark.parametrize("text", ["我家猫三岁了", "我家狗狗今年五岁", "我同事三十岁了", "My cat is 3 years old",
                                   "下班就想回家 我家那只橘色胖猫 九岁了",  # counted and described, its age a clause later
-                                  "我那个发小 今年也三十了", "旺财昨天走了 十四岁 算喜丧", "柯基 三岁 天天拆家"])
+                                  "我那个发小 今年也三十了", "旺财昨天走了 十四岁 算喜丧", "柯基 三岁 天天拆家",
+                                  "豆沙今早发现它一动不动了 两岁多 埋在楼下花坛了"])
 def test_a_pets_or_an_unnamed_colleagues_age_is_not_the_users(text: str) -> None:
     cands = run(text)
     assert cands and not any((c.slot or "").startswith("user/") for c in cands), [(c.slot, c.content) for c in cands]

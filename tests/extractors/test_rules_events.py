@@ -398,6 +398,10 @@ def test_a_change_of_a_single_valued_attribute_is_slotted(text: str, slot: str, 
         ("我在复试名单里排第12", "user/rank"),
         ("I take 500 mg of metformin every morning.", "health/medication"),
         ("I was ranked 12th on the waiting list.", "user/rank"),
+        ("体重91公斤 目标年底减到80", "user/weight"),
+        ("夜宵戒了俩月 体重到85了", "user/weight"),
+        ("my weigh-in today: 86kg, cutting out soda works", "user/weight"),
+        ("I'm down to 84kg!!", "user/weight"),
     ],
 )
 def test_the_state_a_change_replaces_shares_its_slot(text: str, slot: str) -> None:
@@ -423,7 +427,13 @@ def test_the_state_a_change_replaces_shares_its_slot(text: str, slot: str) -> No
 )
 def test_change_traps_give_no_change_slot(text: str) -> None:
     got = _slotted(text)
-    assert not {"health/medication", "user/rank", "user/school", "user/membership", "user/plan"} & set(got)
+    assert not {"health/medication", "user/rank", "user/school", "user/membership", "user/plan", "user/weight"} & set(got)
+
+
+def test_a_weight_is_told_by_its_own_clauses_and_only_the_users() -> None:
+    assert _slotted("体重91公斤 目标年底减到80")["user/weight"] == "用户：体重91公斤"  # the goal is no weight
+    assert "user/weight" not in _slotted("家里那只狗又胖了 30斤了")
+    assert "pref/俩月" not in _slotted("夜宵戒了俩月 体重到85了")  # a duration is nothing given up
 
 
 def test_a_change_takes_the_speakers_slot() -> None:

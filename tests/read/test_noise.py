@@ -11,6 +11,7 @@ from jiyi.read.noise import (
     momentary,
     only_asks,
     says_little,
+    without_chatter,
 )
 
 
@@ -28,14 +29,16 @@ def test_the_bots_content_is_not_noise(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅", "没事 明天去北京出差",
-                                  "I went to Paris with my sister last week", "恭喜我吧，我升职当经理了"])
+                                  "I went to Paris with my sister last week", "恭喜我吧，我升职当经理了",
+                                  "帮我记一下 周五交房租", "明天去拔牙"])  # a plan names its day
 def test_a_users_content_is_not_noise(text: str) -> None:
     assert not is_noise(text, assistant=False)
     assert not says_little(text)
 
 
 @pytest.mark.parametrize("text", ["饿了", "睡了 晚安", "随便 哈哈", "哈哈哈 会说话", "works for me", "brb dinner",
-                                  "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇", "不说了 背单词去"])
+                                  "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇", "不说了 背单词去",
+                                  "今天好累", "刚才吓死了"])
 def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 
@@ -143,3 +146,15 @@ def test_a_turn_is_shown_without_the_laughter_around_it(text: str, shown: str) -
     from jiyi.read.noise import without_laughter
 
     assert without_laughter(text) == shown
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("阿青：剁了一下午的馅，手都酸了，晚安", "阿青：剁了一下午的馅，手都酸了"),
+    ("阿青：哈哈哈哈店里来了个大爷一口气点了十杯", "阿青：店里来了个大爷一口气点了十杯"),
+    ("yeah yeah. I'm a nurse at the county hospital btw", "I'm a nurse at the county hospital btw"),
+    ("我升职了！哈哈哈 晚安", "我升职了！"),
+    ("用户对花生过敏", "用户对花生过敏"),
+    ("哈哈哈哈", "哈哈哈哈"),  # all of it chatter: left as it was
+])
+def test_small_talk_at_a_memorys_ends_is_no_part_of_it(text: str, kept: str) -> None:
+    assert without_chatter(text) == kept

@@ -68,6 +68,15 @@ def test_a_moment_a_turn_named_is_over_days_after_it() -> None:
         assert not moment_passed(text, said, later), text
 
 
+def test_a_plan_for_a_time_ahead_is_over_once_that_time_is() -> None:
+    said = datetime(2026, 7, 25, 13, 0, tzinfo=timezone.utc)
+    for text in ("下个月中旬还要带全家去海边", "他说国庆带我去西双版纳", "next month we're driving up to the lakes"):
+        assert moment_passed(text, said, said + timedelta(days=120)), text
+        assert not moment_passed(text, said, said + timedelta(days=10)), text  # still ahead
+    for text in ("去年国庆去了趟西双版纳", "12月28号公司年会 我要上台唱歌", "下周开始每天跑步"):
+        assert not moment_passed(text, said, said + timedelta(days=120)), text  # told as past, still ahead, lasting
+
+
 def test_a_plan_for_a_day_long_gone_is_shown_as_past(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:
     mem = told_days_ago(make_memory, clock, "今晚跟表哥去江边吃烧烤，顺便看看夜景", 20)
     block = mem.build_context("今晚吃什么好", user_id="u1")

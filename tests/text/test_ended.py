@@ -42,6 +42,8 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("turned harlow down in the end, staying put", "en", "harlow"),   # an offer turned down                               # 不 + verb + object + 了: no longer
     ("终于从外贸成功跑路 下个月去做运营", "zh", "外贸"),                 # fled a job or a major
     ("final speech therapy session today, all done!", "en", "therapy"),
+    ("从下礼拜起不跑步了 膝盖受不了", "zh", "跑步"),                   # a sport named inside the words of ending
+    ("不撸铁了 私教太贵", "zh", "撸铁"),
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)

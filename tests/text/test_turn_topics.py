@@ -23,6 +23,10 @@ from jiyi.text.topics import turn_families
     ("在星巴克等朋友", "zh", set()),                                      # an organisation, no job there
     ("俺在南关开了个面馆 干了八年了", "zh", {"employer"}),                 # work of one's own
     ("我表哥开了家火锅店", "zh", set()),                                   # someone else's
+    ("嗯 我开货拉拉的 一天跑七八单", "zh", {"employer"}),                  # a trade said as what one does
+    ("我做饭的", "zh", set()),                                             # a chore, no trade
+    ("行 我那台二手宝来也跑了十五万公里了", "zh", {"vehicle"}),            # a car by what it has run
+    ("我今天跑了十公里", "zh", set()),                                     # a run, no car
 ])
 def test_the_families_a_turn_states_a_standing_value_of(turn: str, lang: str, families: set[str]) -> None:
     assert turn_families(turn, lang) == families

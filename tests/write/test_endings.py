@@ -83,6 +83,45 @@ def test_an_ending_with_its_new_value_in_one_message(mem: Memory, clock: FrozenC
     assert any("阿里" in c for c in now) and not any("腾讯" in c for c in now), now
 
 
+@pytest.mark.parametrize(("before", "change", "old", "new"), [
+    ("我在农行柜台上班 天天数钱", "换工作了 从农行跳到一家做户外装备的小公司 做运营", "农行", "户外装备"),
+    ("我在银行上班 天天坐柜台", "换工作了，从银行跳到一家做精酿的小厂", "银行", "精酿"),  # a kind of place, no name
+    ("I live in Larchmont Hall, the shared bathroom is gross", "finally moved out of Larchmont, renting a flat on Elm Rd now",
+     "Larchmont", "Elm Rd"),
+])
+def test_a_change_that_names_the_old_value_says_it_is_no_longer_so(mem: Memory, clock: FrozenClock, before: str,
+                                                                   change: str, old: str, new: str) -> None:
+    """The new memory and its turn still say the old name; the block must not read it as current."""
+    say(mem, clock, "u", before, change)
+    block = mem.build_context("what do I do these days, where do I live", user_id="u")
+    lines = [ln for ln in block.splitlines() if new in ln]
+    assert lines and all(f"不再：{old}" in ln or f"no longer: {old}" in ln for ln in lines), block
+    said = [r for r in mem.get_all(user_id="u") if old in r.content and r.status is Status.ACTIVE
+            and not r.metadata.get("over") and not r.metadata.get("outdated_by") and not r.metadata.get(ENDED_KEY)]
+    assert not said, [r.content for r in said]
+
+
+@pytest.mark.parametrize(("habit", "ending"), [
+    ("每天晚上沿着河边跑6公里 雷打不动", "从下周起不跑步了 膝盖受不了 改骑车"),
+    ("下班就去撸铁 一周五练", "健身卡退了 不去健身房了"),
+    ("I run 8km every morning before work", "stopped running, my knee is done"),
+])
+def test_a_sport_given_up_ends_what_was_told_of_it_in_other_words(mem: Memory, clock: FrozenClock, habit: str,
+                                                                  ending: str) -> None:
+    say(mem, clock, "u", habit, ending)
+    told = [r for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE and r.source_ids == ("u-0",)]
+    assert told and all(r.metadata.get(ENDED_KEY) or r.status is not Status.ACTIVE for r in told), told
+
+
+def test_a_workplace_left_by_what_it_is_is_what_the_turn_ends(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "u", "我在一家做空调的厂子搞质检", "那个破空调厂子我跑路了!! 上周五交的离职")
+    turn = next(r for r in mem.get_all(user_id="u") if r.kind is Kind.EPISODE and "跑路" in r.content)
+    assert turn.metadata.get("over") == ["空调厂子"], turn.metadata
+    say(mem, clock, "v", "我在一家奶茶店上班", "辞职去了一家咖啡店")  # where it is headed is no old workplace
+    turn = next(r for r in mem.get_all(user_id="v") if r.kind is Kind.EPISODE and "辞职" in r.content)
+    assert "咖啡店" not in (turn.metadata.get("over") or ()), turn.metadata
+
+
 @pytest.mark.parametrize(("before", "ending", "gone"), [
     ("今天和男朋友阿峰吵架了", "我和阿峰分手了", "阿峰吵架"),
     ("I live in Zurich, work at initech as a UX researcher", "I quit initech. starting at a startup next month", "works at initech"),

@@ -31,6 +31,10 @@ def test_an_ending_says_what_is_no_longer_so(content: str, read: str, cls: str, 
     assert reading(content, cls, family, lang) == read
 
 
+def test_the_speakers_name_is_the_subject_not_what_was_given_up() -> None:
+    assert reading("伟哥戒了烟", "stop", "habit", "zh", speaker="伟哥") == "伟哥戒了烟（不再：烟）"
+
+
 @pytest.mark.parametrize(("content", "cls", "family", "lang"), [
     ("用户换了个发型", "replace", "look", "zh"),  # no plain reading for this change
     ("用户已经不开那台车了，卖了", "sell", "vehicle", "zh"),  # the words say all of it

@@ -166,6 +166,7 @@ EN_CASES = [
     ("in 2022", "2022-01-01", "2023-01-01", "year", "2022"),
     ("Christmas", "2024-12-25", "2024-12-26", "day", "Christmas"),
     ("next Christmas", "2025-12-25", "2025-12-26", "day", "next Christmas"),
+    ("by Christmas", "2025-12-25", "2025-12-26", "day", "Christmas"),  # a deadline: the one ahead, not the nearest
     ("Thanksgiving", "2024-11-28", "2024-11-29", "day", "Thanksgiving"),
     ("from May 3 to May 8", "2025-05-03", "2025-05-09", "day", "May 3 to May 8"),
     ("at 3pm", "2025-03-05 15:00", "2025-03-05 16:00", "hour", "3pm"),
@@ -187,6 +188,7 @@ NOT_TIMES = [
     "i sat down and cried", "the sun is out", "they got wed in a barn",  # short weekday names, no day meant
     "每周三去游泳",  # a habit, not a date
     "每个月5号还房贷",
+    "抢到了五月天演唱会的票",  # a band
     "简短一点",  # "一点" = a little
     "早一点睡",
     "光打包就打了三个周末",  # a count of weekends

@@ -13,6 +13,7 @@ import pytest
 
 from jiyi.text import lexical, qualifiers, subjects, topics
 from jiyi.text.consumption import consumption
+from jiyi.text.new_value import destination, origin
 
 
 @pytest.mark.parametrize(("text", "lang", "cls", "family"), [
@@ -56,6 +57,9 @@ from jiyi.text.consumption import consumption
     ("User: Out of the old place, now in kellow bay", "en", "move", "residence"),
     ("用户考公的书全挂闲鱼了 那套真题也出了", "zh", "sell", "pursuit"),  # a pursuit's things sold: it is over
     ("用户算了 车卖了", "zh", "sell", "vehicle"),
+    ("用户：别提他了 已经是前任了", "zh", "end", "partner"), ("User: she's my ex now, whatever", "en", "end", "partner"),
+    ("用户家仓鼠今早发现它一动不动了", "zh", "lose", "pet"), ("用户的兔子没挺过去", "zh", "lose", "pet"),
+    ("用户从农行跳到一家户外用品公司做运营", "zh", "join", "employer"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -69,6 +73,8 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
     # a thing moved, not the user: a meeting, a stream, a date
     ("we moved the meeting to friday", "en"), ("moved the stream over to kick, better payouts", "en"),
     ("moved it to next week", "en"),
+    ("用户学校运动会被拉去当裁判", "zh"),  # a referee, no layoff
+    ("用户的爷爷没挺过去", "zh"), ("用户前任的猫好可爱", "zh"), ("用户从床上跳到地上", "zh"),
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None
@@ -149,7 +155,23 @@ def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: 
 ])
 def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value: str) -> None:
     change = topics.change_of(text, lang)
-    assert change is not None and any(value in v for v in topics.destination(text, lang, change.at))
+    assert change is not None and any(value in v for v in destination(text, lang, change.at))
+
+
+@pytest.mark.parametrize(("text", "lang", "old"), [
+    ("从银行跳到一家做精酿的小厂", "zh", ("银行",)), ("用户从杭州搬到了上海", "zh", ("杭州",)),
+    ("从明天起换到夜班", "zh", ()),  # a time, no old value
+    ("User moved from Reno to Glasgow", "en", ("Reno",)), ("left Initech for a startup", "en", ("Initech",)),
+    ("finally moved out of Larchmont, renting on Elm Rd", "en", ("Larchmont",)),
+])
+def test_a_change_may_name_where_it_came_from(text: str, lang: str, old: tuple[str, ...]) -> None:
+    assert origin(text, lang) == old
+
+
+def test_the_name_after_moved_out_of_is_where_from() -> None:
+    text = "User finally moved out of Larchmont, renting a flat on Elm Rd now"
+    change = topics.change_of(text, "en")
+    assert change is not None and "Larchmont" not in destination(text, "en", change.at)
 
 
 @pytest.mark.parametrize(("text", "lang", "kind"), [

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timezone, tzinfo
 
-from jiyi.read.noise import without_laughter
+from jiyi.read.noise import without_chatter
 from jiyi.read.owner import person_first
 from jiyi.read.sanitize import neutralise, speaker_label
 from jiyi.read.timewords import resolve_time_words
@@ -71,17 +71,17 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
     text = rec.content
     if rec.kind is Kind.EPISODE:  # a turn's 明天 / tomorrow meant the day after it was said, not after today
-        text = resolve_time_words(without_laughter(without_decoration(text)), rec.valid_from or rec.created_at,
+        text = resolve_time_words(without_chatter(without_decoration(text)), rec.valid_from or rec.created_at,
                                   lang=detect_language(text), tz=tz)
-    else:
-        text = person_first(text)
+    else:  # small talk the extractor kept at a memory's ends ("…好累，晚安") is no part of it
+        text = without_chatter(person_first(text))
     return f"- {speaker}{neutralise(text)} ({conf}, {when}{_no_longer(rec, lang)})"
 
 
 def _no_longer(rec: MemoryRecord, lang: str) -> str:
     """What a turn says is over, as a bot should read it (奶茶铺那份不做了 → "；已不再：奶茶铺"): the turn tells
     the change, and the old thing in its words is not current (text/ended.py)."""
-    over = [neutralise(t) for t in rec.metadata.get(OVER_KEY) or () if isinstance(t, str)] if rec.kind is Kind.EPISODE else []
+    over = [neutralise(t) for t in rec.metadata.get(OVER_KEY) or () if isinstance(t, str)]
     if not over:
         return ""
     return f"；已不再：{'、'.join(over)}" if lang == "zh" else f"; no longer: {', '.join(over)}"

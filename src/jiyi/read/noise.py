@@ -210,7 +210,14 @@ def names_nothing(text: str) -> bool:
         return False
     from jiyi.text.lexical import tagged
 
-    return not any(_NAMING.match(tag) and not _LAUGH.match(word.strip()) for word, tag in tagged(text))
+    words = tagged(text)
+    if any(tag == "TIME" and not _NOW.match(word) for word, tag in words) and any(tag == "v" for _, tag in words):
+        return False  # a plan for another day names its day: 帮我记一下 周五交房租, 明天去拔牙
+    return not any(_NAMING.match(tag) and not _LAUGH.match(word.strip()) for word, tag in words)
+
+
+#: time words of the moment itself: a feeling of today names no day to plan for (今天好累, 刚才吓死了)
+_NOW = re.compile(r"^(?:今天|今儿个?|现在|刚才|刚刚|今晚|最近|这会儿?|这两天|早上|上午|中午|下午|晚上|半夜|凌晨|此刻|目前)$")
 
 
 _SENTENCES = re.compile(r"(?<=[。！!？?…\n，,；;])")
@@ -280,3 +287,38 @@ def _empty_clause(clause: str, assistant: bool) -> bool:
         return False
     return len(_CJK.findall(clause)) < SHORT_CJK and len(_WORD.findall(clause)) < SHORT_WORDS \
         and not re.search(r"\d", clause)
+
+
+#: where a memory's clauses part: punctuation, and spaces beside Chinese
+_EDGE_CUT = re.compile(r"[，,。.！!？?；;~～…\n]+\s*|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
+#: a speaker's label before a memory's words ("小满：", "Dana: ")
+_LABEL = re.compile(r"^[^\s：:]{1,32}[：:]\s*")
+
+
+def without_chatter(text: str) -> str:
+    """``text`` without the small talk at its ends: laughter leading its words, a goodnight or a "yeah yeah" opening
+    or closing them ("小满：哈哈哈哈店里来了个大爷" → "小满：店里来了个大爷"; "摇到手抽筋，好累，晚安" → "摇到手抽筋，好累").
+    What is left of a memory that is all chatter is the memory as it was."""
+    label = m.group(0) if (m := _LABEL.match(text)) else ""
+    body = without_laughter(text[len(label):])
+    parts = _EDGE_CUT.split(body)
+    cuts = [c.group(0) for c in _EDGE_CUT.finditer(body)]
+
+    def chatter(part: str) -> bool:
+        part = part.strip()
+        return bool(part) and (is_smalltalk(part) or bool(_REACTION.match(part)) or bool(_LAUGH.match(part)))
+
+    first, last = 0, len(parts) - 1
+    while first < last and (chatter(parts[first]) or not parts[first].strip()):
+        first += 1
+    while last > first and (chatter(parts[last]) or not parts[last].strip()):
+        last -= 1
+    if first == last and chatter(parts[first]):
+        return text
+    kept = "".join(p + (cuts[i] if i < last else "") for i, p in enumerate(parts) if first <= i <= last)
+    tail = cuts[last] if last < len(cuts) and _KEEP_END.match(cuts[last].strip() or " ") else ""
+    return label + kept.strip() + tail.strip()
+
+
+#: end punctuation a memory keeps when a chatter clause after it is dropped
+_KEEP_END = re.compile(r"^[。.！!？?]+$")

@@ -37,7 +37,8 @@ from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
-from jiyi.text.topics import change_of, destination
+from jiyi.text.new_value import destination
+from jiyi.text.topics import change_of
 
 #: Slot families that hold the user's standing attributes (the rules extractor's and the LLM prompt's).
 STANDING_SLOTS = ("user/", "allergy/", "health/", "diet/", "style/", "contact/", "relation/", "pref/")

@@ -57,6 +57,10 @@ def moment_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timez
     "tomorrow"), every one of which was over by ``at`` (:data:`MOMENT_GRACE` after it), and nothing lasting?"""
     if _HABITUAL.search(text) or _STARTS.search(text):
         return False
-    spans = [s for s in find_time_expressions(text, said, tz=tz)
-             if s.granularity in _DAYLIKE and not _DATED.search(s.text)]
-    return bool(spans) and all(s.end + MOMENT_GRACE <= at for s in spans)
+    found = find_time_expressions(text, said, tz=tz)
+    spans = [s for s in found if s.granularity in _DAYLIKE and not _DATED.search(s.text)]
+    if spans and all(s.end + MOMENT_GRACE <= at for s in spans):
+        return True
+    # a plan told for a time ahead, whatever its words (国庆, 下个月中旬, "on the 16th"), all of it now over
+    ahead = [s for s in found if s.granularity != "year"]
+    return bool(ahead) and all(s.start > said and s.end + MOMENT_GRACE <= at for s in ahead)

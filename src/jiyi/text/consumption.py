@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.text.kinds import DRINKS, named_kinds
+from jiyi.text.kinds import ACTIVITIES, DRINKS, named_kinds
 
 _P = re.compile
 
@@ -75,11 +75,19 @@ _SMOKING = frozenset({"smoking"})
 
 def kinds_of(text: str) -> frozenset[str]:
     """The kinds of thing consumed that ``text`` names, a category covering its brands and measures:
-    coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包)."""
-    kinds = set(drink_kinds(text))
+    coffee (咖啡, 美式, "flat white"), tea, soda, alcohol, energy drinks, juice, smoking (烟瘾, 一天一包), and what one
+    does for sport or pastime (running, the gym, gaming: 跑步 and "沿着江边跑5公里" are one thing)."""
+    kinds = set(drink_kinds(text)) | named_kinds(text, ACTIVITIES)  # (跑步 and 夜跑 are one thing to give up)
     if _SMOKE.search(text) or named_kinds(text, _SMOKING):  # (红塔山, "elf bar": by the lexicon)
         kinds.add("smoke")
+    if _RUN_DISTANCE.search(text):
+        kinds.add("running")
     return frozenset(kinds)
+
+
+#: a run told by its distance: 沿着江边跑5公里, 每天跑个三公里, "ran 5k", "run 10km"
+_RUN_DISTANCE = _P(r"(?i)跑(?:了|个)?\s*[\d一二两三四五六七八九十半]+\s*(?:公里|km|k\b)|\b(?:ran|run|running|jog|jogged)\s+(?:a\s+)?"
+                   r"\d+(?:\.\d)?\s*(?:k|km|miles?)\b")
 
 
 __all__ = ["consumption", "drink_kinds", "kinds_of", "measured_kinds"]

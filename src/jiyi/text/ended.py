@@ -30,7 +30,7 @@ import re
 
 from jiyi.text.consumption import kinds_of
 from jiyi.text.dialect import standard_zh
-from jiyi.text.kinds import DRINKS
+from jiyi.text.kinds import ACTIVITIES, DRINKS
 from jiyi.text.kinds import alternation as alternation_of
 from jiyi.text.over import ENDING_WORDS
 from jiyi.text.qualifiers import hedged, told_long_ago
@@ -141,10 +141,20 @@ def ended_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
-        for term in (_content_words(clause, lang, m) or _done_earlier(text, clause, m, lang)
+        for term in (_content_words(clause, lang, m) or _activity_in(m) or _done_earlier(text, clause, m, lang)
                      or _named_before(text, clause, m, lang)):
             out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
     return tuple(out)
+
+
+#: a sport or pastime named inside the words that give it up (不跑步了, 不去健身房了)
+_ACTIVITY = _P(f"(?:{alternation_of(ACTIVITIES, 'zh')})")
+
+
+def _activity_in(m: re.Match[str]) -> list[str]:
+    """The sport or pastime the ending's own words name: 不跑步了 ends 跑步 (data/kinds.tsv)."""
+    found = _ACTIVITY.search(m.group(0))
+    return [found.group(0)] if found else []
 
 
 #: a bare "no longer V" (不学了, 不去了, 不再练了): the verb, its object left out

@@ -21,6 +21,8 @@ from jiyi.text.wordlists import data_rows
 DRINKS = frozenset({"coffee", "tea", "soda", "alcohol", "energy"})
 VEHICLES = frozenset({"car", "two_wheeler"})
 PETS = frozenset({"dog", "cat", "small_pet"})
+#: what one does for sport or pastime, whose ending ends what was told of it by another word (跑步 → 夜跑)
+ACTIVITIES = frozenset({"running", "gym", "gaming"})
 
 
 @lru_cache(maxsize=1)
@@ -56,4 +58,4 @@ def named_kinds(text: str, among: frozenset[str] | None = None) -> frozenset[str
                      if (among is None or kind in among) and (zh.search(folded) or en.search(folded)))
 
 
-__all__ = ["DRINKS", "PETS", "VEHICLES", "alternation", "named_kinds"]
+__all__ = ["ACTIVITIES", "DRINKS", "PETS", "VEHICLES", "alternation", "named_kinds"]

@@ -89,6 +89,21 @@ def named_over(text: str, lang: str, also: Iterable[str] = ()) -> tuple[str, ...
     return tuple(n for n in dict.fromkeys(said) if n not in ("User", "用户") and ends_named(text, lang, n))
 
 
+#: a workplace said by what it is (那个破扫地机厂子, 之前那家奶茶店, 原来的单位): not where a leave is headed
+_ZH_WORKPLACE = _P(r"(?<![去到进跳转调在的])(?:那个|那家|这个|这家|之前那?家?|原来的?|以前的?|老)?破?"
+                   r"(?P<v>(?![我你他她在的那这个家])[\u4e00-\u9fff]{1,6}?(?:厂子|工厂|厂|公司|单位|店|门店|铺子|集团|机构|"
+                   r"工作室|事务所))"
+                   r"(?=[^，。,！!？?]{0,6}?(?:我|俺|老子|终于|已经|总算)?[^，。,！!？?]{0,4}?"
+                   r"(?:跑路|辞职|离职|辞了|不干了|不待了|不做了|走人|溜了|撤了))")
+
+
+def workplace_left(text: str, lang: str) -> tuple[str, ...]:
+    """The workplace a Chinese leave names by what it is, before the verb ("那个破扫地机厂子我跑路了" → 扫地机厂子)."""
+    if lang != "zh":
+        return ()
+    return tuple(dict.fromkeys(m.group("v") for m in _ZH_WORKPLACE.finditer(text) if len(m.group("v")) >= 3))
+
+
 def regimen_words(content: str, lang: str) -> tuple[str, ...]:
     """The diet words a standing memory says (用户在吃减脂餐 → 减脂餐; "User is on keto" → keto)."""
     return tuple(m.group(0) for m in (_DIET_WORDS.zh if lang == "zh" else _DIET_WORDS.en).finditer(content))

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from jiyi.text import kinds
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
-from jiyi.text.places import place_at_start
 from jiyi.text.verb_senses import THING_MOVED, degree_complement, left_behind, place_moved_to
 from jiyi.text.wordlists import data_rows, words
 
@@ -75,7 +74,9 @@ class Lex:
 _STANDING: dict[str, Lex] = {
     "residence": Lex(_P(r"^用户(?:现在|目前)?(?:住在|定居在|家在|在\S{1,10}(?:住|生活|定居)|搬到了?|搬去了?)"),
                       _P(r"(?i)^User (?:now )?(?:lives|is living|is based|moved|relocated|settled|resides)\b")),
-    "employer": Lex(_P(r"^用户(?:现在|目前)?(?:在\S{1,14}(?:工作|上班|任职|当|做|实习)|是\S{1,10}(?:师|员|经理|总监|主管))"),
+    "employer": Lex(_P(r"^用户(?:现在|目前)?(?:在\S{1,14}(?:工作|上班|任职|当|做|实习)|是\S{1,10}(?:师|员|经理|总监|主管))|"
+                       # a trade said as what one does: 我开网约车的, 我是做装修的, 俺跑货运的
+                       r"^用户(?:现在|目前)?(?:是)?(?:开|跑|做|干|搞|送|卖|修)(?!饭|菜|家务|作业|梦|运动|步)[\u4e00-\u9fffA-Za-z]{1,6}的$"),
                      _P(r"(?i)^User (?:now )?(?:works|is working|is employed|is an? [\w -]{2,30} at)\b")),
     "partner": Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
                     _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
@@ -85,7 +86,9 @@ _STANDING: dict[str, Lex] = {
     "vehicle": Lex(_P(r"(?:开|买|有)(?:了|的是|的)?(?:一|辆|台)\S{0,10}车|车(?:是|子)|座驾|摩托|(?:开|买|有)(?:了|的是)?一辆|"
                       # a car by its make or model: 我开着一辆二手思域, 我那台雅迪, 跑的是一台比亚迪秦 (data/kinds.tsv)
                       r"(?:开|买|有|提|骑|跑|(?:我|用户)(?:的|那|家))(?:着|了|的是|的)?(?:一|辆|台|部)?\S{0,6}?"
-                      + kinds.alternation(kinds.VEHICLES, "zh")),
+                      + kinds.alternation(kinds.VEHICLES, "zh")
+                      # one's car by what it has run, whatever its make: 我那台白色飞度也跑了十二万公里
+                      + r"|(?:我|用户)(?:的|那|这|家)(?:台|辆|部)[^，。,！!？?]{0,8}?(?:跑|开)了[\d一二两三四五六七八九十几多]+万?(?:多)?(?:公里|km)"),
                     _P(r"(?i)\b(?:drives?|owns?|bought|has)\s+an?\s+(?:[\w-]+\s+){0,4}(?:car|truck|suv|van|motorcycle|"
                        r"sedan|hatchback|[A-Z][a-z]+)|\b(?:car|truck|motorcycle)\b|"
                        r"\b(?:my|our|user's|drives?|driving|bought|owns?)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
@@ -168,18 +171,26 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
            ("residence",), "to"),
     _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|说散就散|散伙了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
-                          r"(?:我们|我俩|我们俩)\S{0,4}结束了"),
+                          r"(?:我们|我俩|我们俩)\S{0,4}结束了|"
+                          # an ex now: 已经是前任了, 我现在是他前女友了, 不是夫妻了
+                          r"(?:已经|现在|都|正式)(?:是|成了?|变成了?)(?:我|他|她)?的?前(?:任|女友|男友|女朋友|男朋友|妻|夫)|"
+                          r"成了?(?:我|他|她)?的?前(?:任|女友|男友|妻|夫)|前(?:任|女友|男友|妻|夫)了|不是(?:夫妻|两口子|情侣|一对)了|"
+                          r"婚不结了|(?:她|他)提的分"),
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
                           r"(?:(?<![\w\s])|(?<=[^\w\s]\s)|(?<=\band\s)|(?<=\bso\s)|(?<=\bbut\s)|(?<=\bthink\s)|(?<=\bguess\s))"
                           r"we'?re\s+(?:done|over|through)\b|\bdumped\b|"
-                          r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b")),
+                          r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b|"
+                          r"\b(?:is|'s)\s+(?:my|an)\s+ex\s+now\b|\bnow\s+my\s+ex\b|\b(?:she|he)'?s\s+with\s+someone\s+else\b")),
            ("partner",), "from"),
     _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))|"
-                           r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)"),
+                           r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)|"
+                           # a pet's death told by what was found or done: 它一动不动了, 仓鼠没挺过去, 埋在花坛了
+                           r"(?:它|猫|狗|仓鼠|兔|鹦鹉|乌龟|龟|鱼|鸟)[^，。,！!？?]{0,8}?(?:一动不动了|没(?:挺|熬|撑)过(?:去|来)|"
+                           r"(?:埋|葬)(?:在|到|了))"),
                         _P(r"(?i)\bpassed\s+away\b|\bdied\b|\bpassed\s+(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                            r"yesterday|last\s+night|this\s+morning|overnight|peacefully|in\s+(?:his|her|their)\s+sleep)\b|\bput\s+(?:\w+\s+)?(?:down|to\s+sleep)\b|\brehom\w*|"
                            r"\bgave\s+(?:\w+\s+){0,2}away\b|\bgiven\s+(?:\w+\s+)?away\b|\bhad\s+to\s+give\s+(?:\w+\s+){0,2}away\b|\bran\s+away\b|\bgot\s+lost\b|"
@@ -209,6 +220,8 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bsigned\b.{0,30}?\bat\s+the\s+(?:registry|registry\s+office|courthouse|city\s+hall)\b")),
            ("partner",), "to"),
     _Class("join", Lex(_P(r"入职(?!手续|体检|材料|培训|以来|之后|后|前|时|的时候|那|第|\S{0,2}(?:周年|年了|个月了))|(?<![不没])(?:要|录用|聘用)了?我了|跳槽(?:到|去)了?|"
+                           # from one workplace to another: 从建行跳到一家露营公司, 从门店调到总部做运营
+                           r"从[^，。,！!？?\s]{1,10}?(?:跳槽|跳|换|转|调)(?:到|去)(?=[^，。,！!？?]{0,14}?(?:公司|单位|厂|店|集团|银行|医院|学校|总部|上班|工作|做|当))|"
                            r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z ]{2,16}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
                            r"第一天上班|上班第一天|(?:入职|新工作|新公司)第[一二三1-3]天|"
                            r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)|"
@@ -232,16 +245,22 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b|\bgot\s+(?:the|an|my)\s+(?:admit|acceptance|admission)\b|"
                            r"\bdone\s+with\s+(?:\w+\s+){0,2}?(?:prep|preparation|studying|revision|applications?|apps)\b")),
            ("pursuit",), "from"),
-    _Class("leave", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:裁|开除|辞退|优化|炒)|辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
+    _Class("leave", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:裁|开除|辞退|优化|炒)|辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁(?!判|缝|剪|决)|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
                             r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|从\S{1,6}?(?:成功|终于|顺利)?跑路|(?:店|铺子|门面|摊子?|生意)\S{0,4}?(?:兑|转|盘)(?:出去|给别人)了|"
                             r"(?:地方|公司|单位|厂子?)[^，。,]{0,8}?(?:再也|终于)?不(?:用|会|想|必)(?:再)?(?:去|待|呆|干)了|"
-                            r"不(?:做|干|当)(?:自由职业|全职|兼职|销售|客服|外卖|网约车|代购|微商|主播|[\u4e00-\u9fff]{0,4}(?:员|师|工))了"),
+                            r"不(?:做|干|当)(?:自由职业|全职|兼职|销售|客服|外卖|网约车|代购|微商|主播|[\u4e00-\u9fff]{0,4}(?:员|师|工))了|"
+                            # told by what comes with it: a contract not renewed, severance, gone from there
+                            r"合同(?:到期)?(?:了)?(?:没|不)(?:再)?续|(?:拿了?|给了?)(?:我)?N\+\d|(?:活|班)(?:也)?干到头了|"
+                            r"(?:已经|早就|早)不在那(?:边|儿|里|家)(?:干|上班|做)?了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
                             r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
-                            r"\bbetween\s+jobs\b")),
+                            r"\bbetween\s+jobs\b|\b(?:turned|handed)\s+in\s+my\s+(?:badge|keys|laptop|lanyard)\b|"
+                            r"\bcleaned\s+out\s+my\s+(?:desk|locker)\b|\bout\s+of\s+a\s+job\b")),
            ("employer", "residence"), "from"),
     _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|"
+                           # a sport or pastime given up by its word: 不跑步了, 不去健身房了, 不撸铁了, 不跑了
+                           r"不(?:去)?(?:" + kinds.alternation(kinds.ACTIVITIES, "zh") + r"|跑|练)了|"
                            # a thing's name, then given up: 晨跑这事先拉倒吧 / 健身的事算了
                            r"(?<=[\u4e00-\u9fff])(?:这事|这个事|的事)(?:儿)?(?:就|先|也)?(?:拉倒|算了)|"
                            # a doctor's no: 医生说半年内别跑步了
@@ -366,47 +385,6 @@ def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:
     found = {f for f, lex in _STANDING.items() if lex.search(content, lang)}
     framed = standing_family(content, lang)  # 用户还在一家书店兼职: a frame of the fallback's
     return frozenset(found | {framed} if framed else found)
-
-
-_EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
-_EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
-_EN_LOWER_DEST = _P(r"^\s*(?:(?:back\s+)?(?:to|in|into)\s+)?(?:(?:the|our)\s+)?(?P<v>[a-z][a-z .'-]{1,40})")
-_DIGITS = _P(r"[\d][\d -]{4,}\d")
-_ISO_DAY = _P(r"\d{4}-\d{2}-\d{2}")  # a day the extractor wrote, no number
-#: a new home that is no place name: 住宿舍了, 搬进了公司宿舍, 住到单位公寓
-_ZH_HOME = _P(r"(?:住|住进|住到|搬进|搬到|搬去)(?:了)?(?P<v>[\u4e00-\u9fff]{0,4}(?:宿舍|公寓|出租屋|单间|新房|小区|老家|家里))")
-#: where a new home is, typed in lower case: "now in tseung kwan o", "a lease in mui wo", "studio in jing'an"
-_EN_HOME_IN = _P(r"(?i)(?:^\s*(?:in|at)\s+|\b(?:now|lease|studio|flat|apartment|place|room|house|home|living|based|"
-                 r"settled)\s+(?:is\s+)?(?:in|at)\s+)(?P<v>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3}?)"
-                 r"(?=\s*(?:[.,!;:?)]|$|\s+(?:now|for|with|and|but|since|near|which|lol|haha|on|this|last|next|until|"
-                 r"till|from|after|before|yesterday|today|tomorrow|\d)\b))")
-#: what follows "now in" and is no place: an article, a time, a state ("now in a bigger flat", "now in shock")
-_EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|love|trouble|charge|debt|pain|"
-                  r"progress|town|bed|school|college|hospital|office|person|total|general|time|touch)\b")
-
-
-def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
-    """The new value a "to" change names after its verb: a place, a number, a diet word."""
-    rest = text[at:]
-    out: list[str] = [re.sub(r"\D", "", d) for d in _DIGITS.findall(rest) if not _ISO_DAY.fullmatch(d.strip())]
-    if lang == "zh":
-        from jiyi.text.lexical import entities
-
-        after = entities(rest)
-        before = {w for w in entities(text[:at]).get("LOC", ()) if not re.search(f"(?:从|离开){re.escape(w)}", text)}
-        out += (list(after.get("LOC", ()))[:1] or sorted(before, key=text.find)[-1:]) + list(after.get("ORG", ()))[:1]
-        if not out and (home := _ZH_HOME.search(text)):
-            out.append(home.group("v"))  # 现在住宿舍了 / 搬进公司宿舍: a home no gazetteer names
-    else:
-        m = _EN_DEST.search(rest) or _EN_NAME_FIRST.match(rest)
-        if m:
-            out.append(m.group("v"))
-        elif (low := _EN_LOWER_DEST.match(rest)) and (place := place_at_start(low.group("v"))):
-            out.append(place[0])  # "moved to denver": a known place typed without capitals
-        elif home := next((h.group("v") for h in _EN_HOME_IN.finditer(rest) if not _EN_NO_PLACE.match(h.group("v"))),
-                          None):
-            out.append(home)  # "out of ssp, now in tseung kwan o": a place no gazetteer knows
-    return tuple(dict.fromkeys(x for x in out if x))
 
 
 def names(text: str, lang: str) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ from jiyi.text.ended import (
     named_in,
 )
 from jiyi.text.language import detect_language
+from jiyi.text.over import workplace_left
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6
@@ -55,7 +56,8 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
         if turn.metadata.get("role") == "assistant":
             continue
         lang = detect_language(turn.content)
-        terms = ended_terms(turn.content, lang) or lost_names(turn.content, lang) or forbidden(turn.content, lang)
+        terms = (ended_terms(turn.content, lang) or lost_names(turn.content, lang) or forbidden(turn.content, lang)
+                 or workplace_left(turn.content, lang))
         if not terms and (asked := clarified(turns[i + 1:i + 3])) and ends_unnamed(turn.content, lang):
             terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         elif not terms and i and (asked := clarified(turns[i - 1:i + 1])) and ends_something(turn.content, lang):

@@ -10,55 +10,39 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from jiyi.clock import Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.privacy.seal import SEALED_KEY, Keyring
-from jiyi.read.profile import STANDING_IMPORTANCE, is_standing
 from jiyi.records import (
     EventType,
-    HistoryEvent,
     Kind,
-    MemoryRecord,
     Message,
     Scope,
-    Status,
     WriteEvent,
 )
 from jiyi.stores.conflicts import redo_on_conflict
-from jiyi.stores.protocol import ChangeSet, Job, RecordFilter, Store, Upsert
-from jiyi.text import topics
-from jiyi.text.consumption import kinds_of
-from jiyi.text.ended import ENDED_KEY, OVER_KEY, declines
+from jiyi.stores.protocol import ChangeSet, Job, Store, Upsert
+from jiyi.text.ended import ENDED_KEY, OVER_KEY
 from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.text.topics import OWNED, SINGLE, Change, family_slots
+from jiyi.write.batch import BatchResolver
 from jiyi.write.buffer import message_to_dict
-from jiyi.write.destination import headed_for, moved_home, with_destination
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.endings import (
-    PER_KIND,
-    PER_TERM,
-    THREAD_MINUTES,
     Ending,
     carried_on,
     ended_by,
     endings,
     marked,
-    said_alongside,
-    said_in_parts,
-    says,
 )
 from jiyi.write.episodes import EpisodeDraft, draft_episodes, episode_vectors, index_keywords
-from jiyi.write.groups import group_sessions
-from jiyi.write.judge import Judge, judged_decision, judged_ending
+from jiyi.write.judge import Judge
 from jiyi.write.normalize import normalize_candidates
 from jiyi.write.privacy import (
     forget_into,
@@ -68,24 +52,9 @@ from jiyi.write.privacy import (
     split_forget_candidates,
     split_forget_messages,
 )
-from jiyi.write.reading import reading
 from jiyi.write.resolve import (
-    Decision,
-    as_user,
-    earlier_turn,
-    ended_slots,
-    ends_mention,
-    family_turns,
-    lang_of,
-    over_names,
-    resolvable_kinds,
-    resolve_candidate,
     to_record,
-    told_with,
-    topic_change,
-    topic_targets,
 )
-from jiyi.write.spouse import partner_name, with_spouse
 from jiyi.write.triggers import should_extract
 from jiyi.write.window import extraction_window, not_instructions
 
@@ -94,10 +63,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("jiyi.write")
 ADD_JOB = "add"
-SIMILAR_K = 5
-ENDS_K = 30  # neighbours searched for the habits an ending (戒了咖啡) names
-NAMED_TURNS = 50  # earlier turns looked at per name a change says is over
-FAMILY_TURNS = 300  # the newest turns looked at for what a change of a single-valued family replaces
 
 
 @dataclass(slots=True)
@@ -259,11 +224,7 @@ def build_changes(
     events: list[WriteEvent] = []
     said_over = endings(d.record for d in drafts)  # read once: marks this batch's turns, then the stored ones
     drafts = _ended_in_batch(drafts, said_over)
-    for d, channels in zip(drafts, episode_vecs):
-        rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
-        changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
-        events.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
-    resolver = _BatchResolver(ctx, scope, now)
+    resolver = BatchResolver(ctx, scope, now)
     for j, cand in enumerate(candidates):
         vec = vecs[j]
         new = to_record(cand, scope=scope, session_id=session_id, agent_id=agent_id, now=now, model=model)
@@ -274,32 +235,22 @@ def build_changes(
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
     resolver.mark_ended(said_over, [d.record for d in drafts])
+    resolver.stamp_over(said_over)
+    told: list[WriteEvent] = []
+    for d, channels in zip(drafts, episode_vecs):  # after resolving: a turn keeps the old values its change named
+        rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
+        if gone := [n for sid in rec.source_ids for n in resolver.over_by_source.get(sid, ())]:
+            rec = rec.replace(metadata={**rec.metadata, OVER_KEY: list(dict.fromkeys(
+                [*(rec.metadata.get(OVER_KEY) or ()), *gone]))})
+        changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
+        told.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
+    events[:0] = told
     for rec, vec, read_at in resolver.final_records():
         kw = index_keywords(rec) if vec is not None else None
         changes.upserts.append(Upsert(rec, self_contained_vectors(vec) if vec is not None else None, kw,
                                       expect=read_at))
     changes.history.extend(resolver.history)
     return changes, events
-
-
-def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datetime) -> Decision:
-    """The newer one wins by when each was said, not by when it was processed.
-
-    A slot value from an imported history (said 2025-03-10) that differs from what the slot
-    holds since a later statement (said 2025-05-02) does not replace it: it is written as the
-    past value it is, superseded by the later one from when that was said.
-    """
-    new = decision.record
-    later = sorted((h for h in holders if h.created_at > new.created_at), key=lambda h: h.created_at)
-    if not later:
-        return decision
-    after = later[0]
-    ends = after.valid_from or after.created_at
-    past = new.replace(status=Status.SUPERSEDED, superseded_by=after.id, links=(),
-                       valid_until=min(new.valid_until, ends) if new.valid_until else ends)
-    reason = f"said before what slot {new.slot} holds ({after.created_at.date().isoformat()})"
-    return Decision(EventType.ADD, past, is_new=True, reason=reason,
-                    history=[HistoryEvent(EventType.ADD, past.id, now, new=past.content, reason=reason)])
 
 
 def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending]) -> list[EpisodeDraft]:
@@ -319,278 +270,3 @@ def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending])
                         records[reply.id] = marked(reply, ending)
     return [d if records[d.record.id] is d.record else dataclasses.replace(d, record=records[d.record.id])
             for d in drafts]
-
-
-#: families whose turns tell more than the one thing a change ends: a move does not end what was said with the
-#: old city ("我住在苏州 每天跑步"), so their outdated turns end no statement made with them
-_KEYED_FAMILIES = frozenset({"residence", "employer", "partner", "phone", "email"})
-
-
-class _BatchResolver:
-    """Resolves candidates one by one, seeing the effects of earlier ones in the same batch."""
-
-    def __init__(self, ctx: WriteContext, scope: Scope, now: datetime) -> None:
-        self.ctx, self.scope, self.now = ctx, scope, now
-        self.records: dict[str, MemoryRecord] = {}
-        self.read_at: dict[str, datetime] = {}  # updated_at of each stored record as first read
-        self.new_vectors: dict[str, np.ndarray] = {}
-        self.history: list[Any] = []
-        self._flt = RecordFilter(kinds=resolvable_kinds())
-        self.group_sessions: list[str] | None = None
-
-    def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
-        similar = self._similar(vec)
-        holders = self._slot_holders(cand.slot) if cand.slot else []
-        change = topic_change(cand)
-        if change is not None and change.cls == "move":
-            cand, change = self._headed_for(cand, change)
-            new = new.replace(content=cand.content)
-        ended, topical = self._ended(cand, vec, change)
-        decision = resolve_candidate(cand, new, similar=similar, slot_holders=holders, now=self.now,
-                                     merge_threshold=self.ctx.merge_threshold, ended=ended)
-        if self.ctx.judge is not None and topical:  # a change of topic: the judge sees what it would close
-            decision = judged_ending(self.ctx.judge, cand, new, olds=ended, rule=decision, now=self.now,
-                                     similar=similar)
-        elif self.ctx.judge is not None and not ended:  # an ending is not a close call
-            decision = judged_decision(self.ctx.judge, cand, new, similar=similar, slot_holders=holders,
-                                       rule=decision, now=self.now, merge_threshold=self.ctx.merge_threshold)
-        if decision.event is EventType.SUPERSEDE and cand.slot:
-            decision = _said_before(decision, holders, self.now)
-        if change is not None and change.families and decision.is_new:
-            decision = dataclasses.replace(decision, record=self._as_read(decision.record, change, ended))
-        if decision.is_new and decision.record.kind is not Kind.EVENT and any(
-                is_standing(r) for r in (*ended, *(r for r in decision.changed if r.status is Status.SUPERSEDED))):
-            # what replaced a standing fact stands in its place: "用户不用考了" where "用户在准备考研" stood
-            decision = dataclasses.replace(decision, record=decision.record.replace(
-                importance=max(decision.record.importance, STANDING_IMPORTANCE)))
-        if decision.event is EventType.NONE:
-            return decision
-        self.records[decision.record.id] = decision.record
-        if decision.is_new:
-            self.new_vectors[decision.record.id] = vec
-        for rec in decision.changed:
-            self.records[rec.id] = rec
-            if rec.status is Status.SUPERSEDED:
-                self._mark_source_episodes(rec, decision.record.id)
-        self._mark_named_turns(cand, change, decision.record.id, ended)
-        if change is not None:
-            self._mark_family_turns(cand, change, decision.record.id)
-            if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES and cand.kind is not Kind.EVENT:
-                self._end_told_in([r for r in self.records.values() if r.kind is Kind.EPISODE
-                                   and r.metadata.get("outdated_by") == decision.record.id], decision.record.id)
-        self.history.extend(decision.history)
-        return decision
-
-    def _headed_for(self, cand: Candidate, change: Change) -> tuple[Candidate, Change]:
-        """A move naming no place ("搬完家累瘫了") with the place the speaker said they were headed for before
-        (write/destination.py), said in plain words after theirs; else as it was."""
-        lang = lang_of(cand)
-        said = as_user(cand.content, cand.speaker, lang)  # "Dana O: Settled in": the speaker is no place
-        if topics.destination(said, lang, 0) or not moved_home(said):
-            return cand, change
-        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
-                                                              FAMILY_TURNS)) if earlier_turn(ep, cand, self.now)]
-        home = [r.content for r in self._slot_holders("user/city")]
-        place = headed_for(turns, cand.valid_from or self.now, home, lang)
-        if place is None:
-            return cand, change
-        moved = dataclasses.replace(cand, content=with_destination(cand.content, place, lang))
-        log.debug("move %r headed for %s (said before)", cand.content, place)
-        return moved, topic_change(moved) or change
-
-    def _as_read(self, rec: MemoryRecord, change: Change, closed: Sequence[MemoryRecord]) -> MemoryRecord:
-        """A new memory of a change with the change's plain reading (write/reading.py), and a wedding with the
-        name of the spouse, as the memories it closes or the turns they came from give it (write/spouse.py)."""
-        if change.cls == "marry" and closed:
-            found = self.ctx.store.find_by_sources(self.scope, [s for r in closed for s in r.source_ids])
-            turns = [t.content for r in closed for sid in r.source_ids for t in found.get(sid, ())
-                     if t.kind is Kind.EPISODE]
-            rec = with_spouse(rec, partner_name([*(r.content for r in closed), *turns]))
-        return rec.replace(content=reading(rec.content, change.cls, change.families[0], lang_of(rec)))
-
-    def _mark_named_turns(self, cand: Candidate, change: Change | None, new_id: str,
-                          closed: list[MemoryRecord]) -> None:
-        """Earlier turns of the speaker that name what ``cand`` says is over ("wedding planning is killing me,
-        rohan wants 300 guests" before "called it off with rohan") are outdated too: past, not current."""
-        for name in over_names(cand, change, closed):
-            for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name),
-                                                     NAMED_TURNS)):
-                if ep.id in self.records or ep.metadata.get("outdated_by") or not earlier_turn(ep, cand, self.now):
-                    continue
-                self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
-
-    def _mark_family_turns(self, cand: Candidate, change: Change, new_id: str) -> None:
-        """Earlier turns that state what ``change`` replaces ("我在苏州做UI的" before "进了鹭拾设计") are
-        outdated too (write/resolve.py ``family_turns``)."""
-        if not set(change.families) & (SINGLE | OWNED):
-            return
-        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
-                                                              FAMILY_TURNS))
-                 if ep.id not in self.records and not ep.metadata.get("outdated_by")]
-        for ep in family_turns(cand, change, turns, self.now):
-            self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
-        if change.cls not in ("end", "leave"):
-            return
-        # a couple's or a job's end also ends the speaker's events told of it before ("男朋友阿川下个月生日"), even
-        # those still ahead (a move leaves a dinner planned in the old city as it was)
-        events = {ev.id: ev for ev in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EVENT,)),
-                                                                      FAMILY_TURNS))
-                  if ev.id not in self.records and not ev.metadata.get(ENDED_KEY)
-                  and ev.created_at < (cand.valid_from or self.now)}
-        said = [ev.replace(valid_from=ev.created_at) for ev in events.values()]  # told before, whatever its day
-        for ev in family_turns(cand, change, said, self.now):
-            old = events[ev.id]
-            self.records[ev.id] = old.replace(metadata={**old.metadata, ENDED_KEY: new_id}, updated_at=self.now)
-
-    def mark_ended(self, found: Sequence[Ending], batch: Sequence[MemoryRecord] = ()) -> None:
-        """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after
-        "我每日下昼都要饮一杯奶茶") are marked so (write/endings.py); a block shows them as past. ``batch`` are
-        this write's turns, those a turn of it ended already marked: what was said with them ends too."""
-        newest: list[MemoryRecord] | None = None  # listed once, for the first term that names a kind
-        for ending in found:
-            self._mark_said_alongside([t for t in batch if t.metadata.get(ENDED_KEY) == ending.turn.id], None, ending)
-            for term in ending.terms:
-                stored = self._read(self.ctx.store.list(self.scope, RecordFilter(text=term), PER_TERM))
-                if kinds_of(term) or said_in_parts(term):  # 戒咖啡: the turns of 美式 too; 晨跑: "每天早上都跑"
-                    if newest is None:
-                        newest = self._read(self.ctx.store.list(self.scope, RecordFilter(), PER_KIND))
-                    stored += newest
-                pool = {r.id: self.records.get(r.id, r) for r in stored}
-                pool.update((i, r) for i, r in self.records.items() if i not in pool)
-                ended = ended_by(ending, term, [r for r in pool.values() if r.status is Status.ACTIVE],
-                                 self._groups())
-                for rec in ended:
-                    self.records[rec.id] = marked(rec, ending)
-                    if rec.kind is not Kind.EPISODE and declines(ending.turn.content):
-                        self._restore_replaced_by(rec, ending)
-                self._mark_said_alongside([r for r in ended if r.kind is Kind.EPISODE], term, ending)
-
-    def _groups(self) -> list[str]:
-        """The user's group chats, read once per write (write/groups.py)."""
-        if self.group_sessions is None:
-            self.group_sessions = group_sessions(self.ctx.store, self.scope)
-        return self.group_sessions
-
-    def _mark_said_alongside(self, turns: Sequence[MemoryRecord], term: str | None, ending: Ending) -> None:
-        """What was said with the ended thing ends with it: the other statements of its turns ("报了个尤克里里班
-        每周六下午上课") and, for stored turns (``term`` given), the speaker's reply when the bot carried the talk
-        on (write/endings.py; a batch's own replies are marked with its turns, :func:`_ended_in_batch`)."""
-        threads = list(turns)
-        for turn in turns if term else ():
-            window = RecordFilter(kinds=(Kind.EPISODE,), session_id=turn.session_id,
-                                  created_after=turn.created_at - timedelta(seconds=1),
-                                  created_before=turn.created_at + timedelta(minutes=THREAD_MINUTES))
-            after = sorted(self._read(self.ctx.store.list(self.scope, window, 12)), key=lambda r: r.created_at)
-            for reply in carried_on(turn, after, term):
-                if reply.id != ending.turn.id and reply.status is Status.ACTIVE and not reply.metadata.get(ENDED_KEY):
-                    self.records[reply.id] = marked(self.records.get(reply.id, reply), ending)
-                    threads.append(reply)
-        self._end_told_in(threads, ending.turn.id, ending.terms)
-
-    def _end_told_in(self, turns: Sequence[MemoryRecord], by: str, judged: Sequence[str] = ()) -> None:
-        """The speaker's unkeyed statements made from ``turns`` (write/endings.py ``said_alongside``) are over,
-        ended by the turn or memory ``by``: "每晚收车都得整两口" with the turn a drink given up outdated."""
-        sources = {s for t in turns for s in t.source_ids}
-        if not sources:
-            return
-        found = self.ctx.store.find_by_sources(self.scope, list(sources))
-        told = {r.id: r for r in self._read(r for rs in found.values() for r in rs)}
-        told.update((i, r) for i, r in self.records.items() if sources & set(r.source_ids))
-        for rec in told.values():
-            rec = self.records.get(rec.id, rec)
-            if (rec.kind is not Kind.EPISODE and rec.status is Status.ACTIVE and said_alongside(rec) and rec.id != by
-                    and not any(says(rec.content, t) for t in judged)):  # what says the word, ended_by judged
-                self.records[rec.id] = rec.replace(metadata={**rec.metadata, ENDED_KEY: by}, updated_at=self.now)
-
-    def _restore_replaced_by(self, declined: MemoryRecord, ending: Ending) -> None:
-        """A change the speaker then turned down ("拿到了青檬的offer 下个月入职" → "青檬那边我不去了 还是留在现在这家")
-        did not happen: what its message replaced (the job they keep) holds again, the turns it came from are no
-        longer outdated, and what else that message said of the change (下个月入职) is over with it."""
-        found = self.ctx.store.find_by_sources(self.scope, declined.source_ids)
-        told = [r for r in self._read(r for sid in declined.source_ids for r in found.get(sid, ()))
-                if r.kind is not Kind.EPISODE and r.id != declined.id and r.status is Status.ACTIVE]
-        for rec in told:
-            self.records[rec.id] = marked(self.records.get(rec.id, rec), ending)
-        replacers = {declined.id, *(r.id for r in told)}
-        gone = self._read(self.ctx.store.list(self.scope, RecordFilter(statuses=(Status.SUPERSEDED,)), PER_KIND))
-        for old in (r for r in gone if r.superseded_by in replacers and r.id not in self.records):
-            self.records[old.id] = old.replace(status=Status.ACTIVE, superseded_by=None, valid_until=None,
-                                               updated_at=self.now)
-            found = self.ctx.store.find_by_sources(self.scope, old.source_ids)
-            for ep in self._read(r for sid in old.source_ids for r in found.get(sid, ())):
-                if ep.kind is Kind.EPISODE and ep.metadata.get("outdated_by") in replacers:
-                    meta = {k: v for k, v in ep.metadata.items() if k != "outdated_by"}
-                    self.records[ep.id] = self.records.get(ep.id, ep).replace(metadata=meta, updated_at=self.now)
-
-    def _mark_source_episodes(self, old: MemoryRecord, new_id: str) -> None:
-        """The turns an outdated memory came from are outdated too: recall ranks them below the new one."""
-        found = self.ctx.store.find_by_sources(self.scope, old.source_ids)
-        for ep in self._read(r for sid in old.source_ids for r in found.get(sid, ())):
-            if ep.kind is Kind.EPISODE and ep.id not in self.records:
-                self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id},
-                                                 updated_at=self.now)
-
-    def final_records(self) -> list[tuple[MemoryRecord, np.ndarray | None, datetime | None]]:
-        """Each record to write, its new vector (None: keep the stored one) and the ``updated_at``
-        the store must still hold for it (None for a new record)."""
-        return [(r, self.new_vectors.get(r.id), self.read_at.get(r.id)) for r in self.records.values()]
-
-    def _read(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
-        """Stored records, noting the version each was first read at (the change set expects it)."""
-        out = list(records)
-        for rec in out:
-            self.read_at.setdefault(rec.id, rec.updated_at)
-        return out
-
-    def _active(self, rec: MemoryRecord) -> MemoryRecord | None:
-        rec = self.records.get(rec.id, rec)
-        return rec if rec.status is Status.ACTIVE else None
-
-    def _similar(self, vec: np.ndarray, k: int = SIMILAR_K) -> list[tuple[MemoryRecord, float]]:
-        found = self.ctx.store.vector_search(self.scope, vec, k, self._flt)
-        by_id = {r.id: r for r in self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))}
-        out = [(r, s) for i, s in found if i in by_id and (r := self._active(by_id[i])) is not None]
-        for rid, v in self.new_vectors.items():
-            rec = self._active(self.records[rid])
-            if rec is not None:
-                out.append((rec, float(np.dot(v, vec))))
-        return out
-
-    def _ended(self, cand: Candidate, vec: np.ndarray, change: Change | None) -> tuple[list[MemoryRecord], bool]:
-        """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its
-        object, the standing memories of the topic ``change`` changes (then True: write/resolve.py
-        topic_targets)."""
-        out = [r for slot in ended_slots(cand) for r in self._slot_holders(slot)]
-        topical = [] if change is None else topic_targets(cand, change, [
-            *self._similar(vec, ENDS_K), *((h, 0.0) for f in change.families for s in family_slots(f)
-                                           for h in self._slot_holders(s))], self.new_vectors.keys())
-        out += topical
-        if change is not None and change.direction == "from" and change.families:
-            told = self._told_in_named_turns(cand, change, topical)
-            topical += told
-            out += told
-        if cand.metadata.get("ends_mention"):
-            found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
-            stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
-            batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
-            out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
-        return list({r.id: r for r in out}.values()), bool(topical)
-
-    def _told_in_named_turns(self, cand: Candidate, change: Change, closed: list[MemoryRecord]) -> list[MemoryRecord]:
-        """What the earlier turns naming what is over told of the change's families ("my car's doing the clunky
-        noise again. the kestrel is 11 yrs old" before "sold the kestrel"): over with it (resolve.told_with)."""
-        turns = [ep for name in over_names(cand, change, closed)
-                 for ep in self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,), text=name), NAMED_TURNS)]
-        if not turns:
-            return []
-        found = self.ctx.store.find_by_sources(self.scope, [sid for ep in turns for sid in ep.source_ids])
-        made = self._read(r for rs in found.values() for r in rs)
-        have = {r.id for r in closed}
-        return [a for r in made if r.id not in have and (a := self._active(r)) is not None
-                and told_with(cand, change, a, self.new_vectors.keys())]
-
-    def _slot_holders(self, slot: str) -> list[MemoryRecord]:
-        stored = self._read(self.ctx.store.find_by_slot(self.scope, slot))
-        batch = [r for r in self.records.values() if r.slot == slot]
-        merged = {r.id: r for r in stored} | {r.id: r for r in batch}
-        return [r for r in merged.values() if (a := self._active(r)) is not None and a.slot == slot]

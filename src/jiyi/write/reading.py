@@ -46,10 +46,14 @@ _NO_LONGER: dict[tuple[str, str], tuple[str, str]] = {
 _SUBJECT = re.compile(r"^(?:用户[：:]?|User:?\s+)")
 
 
-def _stopped(content: str, lang: str) -> tuple[str, str]:
+def _stopped(content: str, lang: str, speaker: str | None = None) -> tuple[str, str]:
     """What a habit, a diet or a pursuit given up leaves no longer so: the thing by its word when the words
-    name it ("User quit smoking" → no longer: smoking), or that it is not kept up."""
-    terms = ended_terms(_SUBJECT.sub("", content), lang)
+    name it ("User quit smoking" → no longer: smoking), or that it is not kept up. The speaker's name before
+    it is its subject, never the thing ("伟哥戒了烟" → 烟)."""
+    words = _SUBJECT.sub("", content)
+    if speaker and words.startswith(speaker):
+        words = words[len(speaker):].lstrip("：: ")
+    terms = ended_terms(words, lang)
     if terms:
         return f"不再：{terms[0]}", f"no longer: {terms[0]}"
     return "已不再继续", "no longer doing it"
@@ -58,7 +62,7 @@ def _stopped(content: str, lang: str) -> tuple[str, str]:
 _SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
 
 
-def reading(content: str, cls: str, family: str, lang: str) -> str:
+def reading(content: str, cls: str, family: str, lang: str, speaker: str | None = None) -> str:
     """``content`` with what its change means after it, where its words do not say it already: the change
     ("done" → broke up) and, for an ending, that what it ends is no longer so."""
     stopped = cls == "stop" and family in _STOPPED
@@ -67,7 +71,7 @@ def reading(content: str, cls: str, family: str, lang: str) -> str:
         return content
     said = "" if found is None else found[0] if lang == "zh" else found[1]
     parts = [] if found is None or not said or found[2].search(content) else [said]
-    no_longer = _stopped(content, lang) if stopped else _NO_LONGER.get((cls, family))
+    no_longer = _stopped(content, lang, speaker) if stopped else _NO_LONGER.get((cls, family))
     if no_longer is not None and not _SAYS_NO_LONGER.search(content):
         parts.append(no_longer[0] if lang == "zh" else no_longer[1])
     if not parts:

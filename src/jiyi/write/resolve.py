@@ -26,6 +26,7 @@ from jiyi.text.consumption import consumption, drink_kinds, measured_kinds
 from jiyi.text.dates import names_a_date
 from jiyi.text.food import FOOD
 from jiyi.text.language import detect_language
+from jiyi.text.new_value import destination, origin
 from jiyi.text.sold import sold_what
 
 log = logging.getLogger("jiyi.write.resolve")
@@ -302,7 +303,7 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
             given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
-    value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
+    value = destination(text, lang, change.at) if change.direction == "to" else ()
     for fam, group in groups.items():
         for rec in _closed(fam, change, group, text, lang, said, value):
             out[rec.id] = rec
@@ -341,7 +342,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
         return []
     lang = lang_of(cand)
     text = as_user(cand.content, cand.speaker, lang)
-    value = topics.destination(text, lang, change.at) if change.direction == "to" else ()
+    value = destination(text, lang, change.at) if change.direction == "to" else ()
     if change.direction == "to" and not value and change.cls in ("move", "replace"):
         return []
     sold = next((w for f in families & topics.OWNED if (w := _thing_sold(change, text, f, lang))), None)
@@ -412,7 +413,27 @@ def over_names(cand: Candidate, change: topics.Change | None, closed: Sequence[M
         also += subjects.co_subject(text, lang)
     # "sold the civic": the thing sold, said in lower case
     also += [w for f in change.families if (w := _thing_sold(change, text, f, lang)) and len(w) >= 4]
-    return over.named_over(text, lang, also)
+    left = over.workplace_left(text, lang) if change.cls == "leave" else ()
+    return tuple(dict.fromkeys([*over.named_over(text, lang, also), *left]))
+
+
+def old_names_said(cand: Candidate, change: topics.Change, closed: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """The old values a change statement names itself: what it says is over (:func:`over_names`), and the names
+    of the memories and turns it ``closed`` that it says too, never its new value nor its speaker
+    ("从建行跳到一家露营公司" closing "我在建行柜台上班" → 建行; "moved out of Birchwood, renting on Pine Rd" → Birchwood)."""
+    lang = lang_of(cand)
+    text = as_user(cand.content, cand.speaker, lang)
+    low = text.lower()
+    new_value = [v.lower() for v in destination(text, lang, change.at)] if change.direction == "to" else []
+    said = [n for rec in closed for n in _names_given(rec, lang_of(rec)) if n.lower() in low]
+    speaker = (cand.speaker or "").lower()
+
+    def old(name: str) -> bool:
+        key = name.lower()
+        return not (speaker and (key in speaker or speaker in key)) and not any(
+            key in v or v in key for v in new_value)
+
+    return tuple(n for n in dict.fromkeys([*over_names(cand, change, closed), *origin(text, lang), *said]) if old(n))
 
 
 def _thing_sold(change: topics.Change, text: str, fam: str, lang: str) -> str | None:

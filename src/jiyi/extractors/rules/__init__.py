@@ -34,6 +34,7 @@ Slots (single-valued attributes; a new value supersedes the old one):
 ``health/medication``  what the user takes (a dose: 5毫克 / 500 mg) and changes to it
                         (换成缬沙坦 / switched to metformin); see :mod:`.changes`
 ``user/rank``           排第12 / 第3名 / ranked 5th, and 升到第3 / moved up to 3rd
+``user/weight``         体重86公斤 → 体重到82了 / "I weigh 90kg" → "down to 84kg" (the user's own)
 ``user/school``         改报苏州大学 / changed to a new school (changes only)
 ``user/membership``     会员升级为金卡 / upgraded membership (changes only)
 ``user/plan``           套餐换成59元的 / switched to the premium plan (changes only)

@@ -37,6 +37,7 @@ from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
 from jiyi.text import over, qualifiers, subjects, topics
 from jiyi.text.consumption import consumption
+from jiyi.text.new_value import destination
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -70,6 +71,11 @@ _TOPICS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], re.Pattern[str] | No
      re.compile(r"(?i)\b(?:rank(?:ed|ing)?|\d+(?:st|nd|rd|th)\s+place)\b"),
      re.compile(rf"排(?:名)?(?:到了?)?第\s*{_CN_NUM}(?!个|位|天|次|排)|第\s*{_CN_NUM}\s*名|名次(?:是|为)?\s*{_CN_NUM}"),
      re.compile(r"(?i)\b(?:(?:am|was|got|is|now)\s+)?ranked\s+(?:#|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\s+place\b")),
+    ("user/weight",  # the user's own body weight: 体重86公斤 → 体重到82了; "I weigh 80kg" → "down to 76kg"
+     re.compile(r"体重|(?:我|俺)\S{0,4}?(?:瘦|胖|减|掉)(?:了|到)"),
+     re.compile(r"(?i)\b(?:i\s+weigh|my\s+weight|weigh-?in|i'?m\s+(?:down|up)\s+to|lost\s+\d+\s*(?:kg|kgs|lbs?|pounds))\b"),
+     re.compile(rf"{_CN_NUM}(?:\.\d)?\s*(?:公斤|斤|kg|KG)|体重\S{{0,4}}?{_CN_NUM}(?!\s*(?:岁|天|次|个|号|年|月))"),
+     re.compile(r"(?i)\b\d+(?:\.\d)?\s*(?:kg|kgs|kilos?|lbs?|pounds)\b")),
     ("user/school",
      re.compile(r"改报|报考|院校|学校|大学"),
      re.compile(r"(?i)\b(?:school|college|university|program(?:me)?)\b"),
@@ -104,9 +110,11 @@ def changes(work: MessageExtraction) -> list[Draft]:
             if not (zh_topic if zh else en_topic).search(text):
                 continue
             state = zh_state if zh else en_state
-            if change is None and (state is None or not any(state.search(c.text) for c in mine)):
+            stated = [c for c in mine if state is not None and state.search(c.text)]
+            if change is None and not stated:
                 continue
-            out.append(_draft(work, mine, slot))
+            # a weight is told by its own clauses: "体重91公斤 目标年底减到80" keeps the goal out of it
+            out.append(_draft(work, stated if change is None and slot == "user/weight" else mine, slot))
             break
         else:
             out += _topical(work, clauses, mine)
@@ -162,7 +170,7 @@ def _slot_of(change: topics.Change | None, text: str, lang: str) -> str | None:
     slot = _NEW_VALUE_SLOTS.get(change.families[0])
     if change.cls == "move" and qualifiers.on_a_trip(text, lang):
         return None  # 人已经到昆明了，出差三天: a trip, the city stays
-    if slot and (change.cls == "join" or topics.destination(text, lang, change.at)):
+    if slot and (change.cls == "join" or destination(text, lang, change.at)):
         return slot
     return None
 

@@ -236,8 +236,9 @@ class MessageExtraction:
 
         for x in (x for x in self.clauses if x.sentence == c.sentence and x.start < c.start):
             words = tagged(tidy_zh(x.text)[:8])
-            if x.subject in ("rel", "other") or (words and words[0][1] == "PER") or "pet" in families_of(x.text, None, "zh"):
-                return True  # …or a pet's: "柴犬 两岁"
+            if (x.subject in ("rel", "other") or (words and words[0][1] == "PER") or "pet" in families_of(x.text, None, "zh")
+                    or "它" in x.text):
+                return True  # …or a pet's: "柴犬 两岁", "豆沙今早发现它一动不动了 两岁多"
         return False
 
     def _identity(self, c: Clause) -> list[Draft]:

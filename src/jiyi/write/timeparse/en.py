@@ -209,8 +209,14 @@ def _en_year(m: re.Match[str], c: Ctx) -> Res | None:
     return ymd(int(group(m, "core")), None, None)
 
 
+#: a deadline before a holiday: "by christmas", "until thanksgiving" name the one ahead, not the nearest
+_BY = re.compile(r"\b(?:by|until|till|til|before)\s+$", re.IGNORECASE)
+
+
 def _en_holiday(m: re.Match[str], c: Ctx) -> Res | None:
     pre = (maybe_group(m, "pre") or "").lower() or None
+    if pre is None and _BY.search(m.string, max(0, m.start() - 10), m.start()):
+        pre = "coming"
     return holiday(c, group(m, "hol").lower().replace("\u2019", "'"), None, pre)
 
 

@@ -269,6 +269,8 @@ def holiday(c: Ctx, name: str, year_shift: int | None, pre: str | None = None) -
         day = max(x for x in (on(c.today.year + k) for k in (-1, 0)) if x < c.today)
     elif pre == "next":
         day = min(x for x in (on(c.today.year + k) for k in (0, 1)) if x > c.today)
+    elif pre == "coming":  # a deadline ("by christmas"): the one still ahead
+        day = min(x for x in (on(c.today.year + k) for k in (0, 1)) if x >= c.today)
     else:
         day = min((on(c.today.year + k) for k in (0, -1, 1)), key=lambda x: abs((x - c.today).days))
     gran = "holiday" if length > 1 else "day"

@@ -194,7 +194,8 @@ ZH_RULES: list[Rule] = [
      _zh_abs_year, False),
     (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
                 r"|(?P<yp>年初|年底|年末|初|底|末))?"), _zh_rel_year, False),
-    (re.compile(rf"(?<![\d年])(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"), _zh_month_day, True),
+    # (五月天 is a band, 六月天 a saying: 月天 without 气 names no month)
+    (re.compile(rf"(?<![\d年])(?P<m>{_N})月(?!天(?!气|天))份?(?:{_DAY_ZH}|{_MP})?"), _zh_month_day, True),
     (re.compile(rf"{_REL}月(?:{_DAY_ZH}|{_MP})?"), _zh_rel_month, True),
     (re.compile(r"(?<![\d号弄路街栋幢室楼元座门第A-Za-z月几])(?P<d>\d{1,2}(?=[号日])|[一二三四五六七八九十]{1,3}(?=号))[号日]"
                 r"(?![线楼房室门床院A-Za-z\d])"), _zh_bare_day, True),
