@@ -166,6 +166,7 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("The door PIN for the office is, I think, 2846.", "password", "2846", "PIN"),
     ("验证码刚收到 wow 739204", "code", "739204", "验证码"),
     ("the verification code they texted me just now: 55A8K2", "code", "55A8K2", "one-time code"),
+    ("steam guard keeps asking me for codes, latest one is 7KQ2X, whatever", "code", "7KQ2X", "one-time code"),
     ("银行卡我记一下 1234567812345678", "bank_card", "1234567812345678", "银行卡号"),  # no prefix, fails Luhn
     ("身份证我发你了，440305198802300418", "id_number", "440305198802300418", "身份证号"),  # 2月30日: no ID shape
     ("passport, in my drawer, E12345678", "id_number", "E12345678", "passport number"),
@@ -184,6 +185,21 @@ def test_an_ssn_is_never_a_phone_number() -> None:
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
     (found,) = find_values(text)
     assert (found.kind, found.value, found.label) == (kind, value, label)
+
+
+@pytest.mark.parametrize(("text", "value", "label"), [
+    ("btw the bank texted me 771204 as a verification code, what's that for??", "771204", "one-time code"),
+    ("刚收到558201是验证码 别告诉别人", "558201", "验证码"),
+])
+def test_a_one_time_code_named_after_it(text: str, value: str, label: str) -> None:
+    (found,) = find_values(text)
+    assert (found.kind, found.value, found.label) == ("code", value, label)
+
+
+@pytest.mark.parametrize("text", ["2025 verification code rules changed", "my zip code is 10001",
+                                  "room 4021, the one with the verification code printer"])
+def test_a_number_beside_a_code_word_that_is_no_code(text: str) -> None:
+    assert not [f for f in find_values(text) if f.kind == "code"]
 
 
 @pytest.mark.parametrize("text", [

@@ -153,6 +153,8 @@ def test_a_turn_is_shown_without_the_laughter_around_it(text: str, shown: str) -
     ("阿青：哈哈哈哈店里来了个大爷一口气点了十杯", "阿青：店里来了个大爷一口气点了十杯"),
     ("yeah yeah. I'm a nurse at the county hospital btw", "I'm a nurse at the county hospital btw"),
     ("我升职了！哈哈哈 晚安", "我升职了！"),
+    ("呜呜呜 高三好累 今天画了八个小时素描", "高三好累 今天画了八个小时素描"),  # crying, as laughter
+    ("你女朋友又来楼下送夜宵了 羡慕死", "你女朋友又来楼下送夜宵了"),
     ("用户对花生过敏", "用户对花生过敏"),
     ("哈哈哈哈", "哈哈哈哈"),  # all of it chatter: left as it was
 ])

@@ -367,8 +367,10 @@ _NO_MORE = r"(?![0-9A-Za-z_-])"
 #: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
 _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
     (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:" + _NAMED_IN_EN.format(
-        r"one[-\s]time\s+(?:code|password|passcode)|otps?|verification\s+code|security\s+code|2fa\s+code|"
-        r"auth(?:entication)?\s+code|login\s+code") + "))"),
+        r"one[-\s]time\s+(?:codes?|password|passcode)|otps?|verification\s+codes?|security\s+code|2fa\s+codes?|"
+        r"auth(?:entication)?\s+codes?|authenticator\s+codes?|login\s+codes?|"
+        # the app that asks for them named first: "steam guard keeps asking me for codes, latest one is 7KQ2X"
+        r"guard(?:\s+[a-z']+){0,5}\s+codes?") + "))"),
      # (a code typed in two halves, as an app shows it: "448 193")
      re.compile(r"(?:\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE), "code", ("验证码", "one-time code"),
      SECRET),
@@ -508,10 +510,32 @@ def _after_a_gap(text: str) -> Iterator[Finding]:
             yield Finding(start, end, kind, label, level, text[start:end])
 
 
+#: a one-time code named after its value: "the bank texted me 771204 as a verification code", "558201是验证码"
+_CODE_THEN_WORD = re.compile(
+    r"(?<![A-Za-z0-9])(?P<v>\d{4,8}|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{4,8})(?![A-Za-z0-9])"
+    r"(?P<gap>[^\d。！？!?.\n]{0,16}?)"
+    r"(?:验证码|动态码|校验码|短信码|(?i:" + _NAMED_IN_EN.format(
+        r"verification\s+code|one[-\s]time\s+(?:code|password|passcode)|otp|security\s+code|login\s+code|2fa\s+code|"
+        r"auth(?:entication)?\s+code") + "))")
+#: what may stand between such a value and its word: "as a", "is my", "是", "的", "这个"
+_CODE_GAP = re.compile(r"(?i)^[\s,，:：]*(?:(?:as|is|was|for|my|the|a|an|its|it's|this|that|one|是|就是|作为|当|的|个|这个|那个)"
+                       r"[\s,，:：]*)*$")
+
+
+def _code_before_its_word(text: str) -> Iterator[Finding]:
+    """A one-time code whose word comes after it ("texted me 771204 as a verification code")."""
+    for m in _CODE_THEN_WORD.finditer(text):
+        if not _CODE_GAP.match(m.group("gap")) or _PLAIN_NUMBER.fullmatch(m.group("v")):
+            continue
+        zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)[len(m.group("v")):]))
+        yield Finding(m.start("v"), m.end("v"), "code", "验证码" if zh else "one-time code", SECRET, m.group("v"))
+
+
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _after_a_gap)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _after_a_gap,
+    _code_before_its_word)
 
 
 #: every value above needs one of these; most turns have none and cost one search

@@ -143,6 +143,7 @@ _MOMENT_EN = re.compile(
 _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
 _REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
+                       r"呜{2,}|嘤{2,}|5{3,}|(?:羡慕|笑|累|困|饿|热|冷|气|烦|吓|馋)死(?:我)?了?|"
                        r"哇塞|牛逼|牛|绝绝子|yyds|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
                        r"lol|lmao|ikr|ok(?:ay)?|k)$")
 
