@@ -79,8 +79,8 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
 
 
 def _no_longer(rec: MemoryRecord, lang: str) -> str:
-    """What a turn says is over, as a bot should read it (奶茶铺那份不做了 → "；已不再：奶茶铺"): the turn tells
-    the change, and the old thing in its words is not current (text/ended.py)."""
+    """What a turn or a memory of a change says is over, as a bot should read it (奶茶铺那份不做了 → "；已不再：奶茶铺",
+    "从银行跳到…" → "；已不再：银行"): it tells the change, and the old thing in its words is not current."""
     over = [neutralise(t) for t in rec.metadata.get(OVER_KEY) or () if isinstance(t, str)]
     if not over:
         return ""

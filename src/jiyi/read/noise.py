@@ -108,7 +108,7 @@ def remarks_on_bot(text: str) -> bool:
     """Does every clause of ``text`` with content only say how the bot is ("嗯嗯 哈哈哈 你比我还细心", "lol ur the
     best")? Nothing of the user's own is in it."""
     parts = [p.strip() for p in _CLAUSES.split(text) if p.strip()]
-    kept = [p for p in parts if not (is_smalltalk(p) or _LAUGH.match(p) or _REACTION.match(p))]
+    kept = [p for p in parts if not _only_reacts(p)]
     return bool(kept) and any(_AT_BOT_ZH.match(p) or _AT_BOT_EN.match(p) for p in kept) and all(
         _AT_BOT_ZH.match(p) or _AT_BOT_EN.match(p) or _LIKE.match(p) for p in kept)
 
@@ -140,6 +140,11 @@ _MOMENT_EN = re.compile(
     r"|^(?:it'?s\s+)?(?:raining|snowing|pouring)(?:\s+\w+){0,2}$")
 
 
+def _only_reacts(part: str) -> bool:
+    """Is a clause (stripped, not empty) only small talk, laughter or a reaction ("晚安", "哈哈哈", "算了")?"""
+    return is_smalltalk(part) or bool(_LAUGH.match(part)) or bool(_REACTION.match(part))
+
+
 _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
 _REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
@@ -169,7 +174,7 @@ def momentary(text: str) -> bool:
     for clause in _PUNCT.split(text):
         parts = [p for p in clause.split() if p] if _CJK.search(clause) else [clause.strip()]
         kept = [p for p in parts  # 算了 刷抖音去了: what a space sets apart may be a reaction of its own
-                if p and not (is_smalltalk(p) or _COURTESY.match(p) or _LAUGH.match(p) or _REACTION.match(p))]
+                if p and not (_only_reacts(p) or _COURTESY.match(p))]
         if kept:
             told.append(kept)
     return bool(told) and all(_moment("".join(k) if all(_CJK.search(p) for p in k) else " ".join(k))  # 等会 吃饭
@@ -305,16 +310,13 @@ def without_chatter(text: str) -> str:
     parts = _EDGE_CUT.split(body)
     cuts = [c.group(0) for c in _EDGE_CUT.finditer(body)]
 
-    def chatter(part: str) -> bool:
-        part = part.strip()
-        return bool(part) and (is_smalltalk(part) or bool(_REACTION.match(part)) or bool(_LAUGH.match(part)))
-
+    bare = [p.strip() for p in parts]
     first, last = 0, len(parts) - 1
-    while first < last and (chatter(parts[first]) or not parts[first].strip()):
+    while first < last and (not bare[first] or _only_reacts(bare[first])):
         first += 1
-    while last > first and (chatter(parts[last]) or not parts[last].strip()):
+    while last > first and (not bare[last] or _only_reacts(bare[last])):
         last -= 1
-    if first == last and chatter(parts[first]):
+    if first == last and bare[first] and _only_reacts(bare[first]):
         return text
     kept = "".join(p + (cuts[i] if i < last else "") for i, p in enumerate(parts) if first <= i <= last)
     tail = cuts[last] if last < len(cuts) and _KEEP_END.match(cuts[last].strip() or " ") else ""

@@ -1,8 +1,10 @@
-"""The new value a change of state names after its verb: the place a move goes to, the new number.
+"""The values a change of state names: the new one after its verb (:func:`destination`: the place a move goes
+to, the new number), and the old one it came from (:func:`origin`).
 
-"用户从长春搬到了大连" → 大连; "User moved out of the old flat, now in marsh end" → marsh end;
-"用户换号了，新号码是13700001111" → 13700001111. :func:`jiyi.text.topics.change_of` finds the verb;
-a change that names its new value keeps the turns that say it (write/resolve.py).
+"用户从长春搬到了大连" → 大连 (and 长春 where it came from); "User moved out of the old flat, now in marsh end" →
+marsh end; "用户换号了，新号码是13700001111" → 13700001111. :func:`jiyi.text.topics.change_of` finds the verb;
+a change that names its new value keeps the turns that say it, and keeps the old one beside it as no longer so
+(write/resolve.py, write/batch.py).
 """
 
 from __future__ import annotations

@@ -106,6 +106,12 @@ _SAYS_OVER = re.compile(r"(?i)不再|no\s+longer")
 _KEYED_FAMILIES = frozenset({"residence", "employer", "partner", "phone", "email"})
 
 
+def with_over(rec: MemoryRecord, names: Iterable[str], **changes: Any) -> MemoryRecord:
+    """``rec`` keeping ``names`` beside it as no longer so (``metadata["over"]``, read/context.py), after those it kept."""
+    kept = list(dict.fromkeys([*(rec.metadata.get(OVER_KEY) or ()), *names]))
+    return rec.replace(metadata={**rec.metadata, OVER_KEY: kept}, **changes)
+
+
 class BatchResolver:
     """Resolves candidates one by one, seeing the effects of earlier ones in the same batch."""
 
@@ -175,32 +181,35 @@ class BatchResolver:
         gone = old_names_said(cand, change, closed)
         if not gone:
             return
-        for sid in cand.source_ids:  # the turn it came from: in this write (build_changes) or stored before
-            self.over_by_source.setdefault(sid, []).extend(n for n in gone if n not in self.over_by_source[sid])
+        self._note_over(cand.source_ids, gone)  # the turn it came from: in this write (build_changes) or stored before
         found = self.ctx.store.find_by_sources(self.scope, list(cand.source_ids))
         for ep in self._read(r for sid in cand.source_ids for r in found.get(sid, ())):
             if ep.kind is Kind.EPISODE:
-                ep = self.records.get(ep.id, ep)
-                had = [t for t in ep.metadata.get(OVER_KEY) or () if t not in gone]
-                self.records[ep.id] = ep.replace(metadata={**ep.metadata, OVER_KEY: [*had, *gone]}, updated_at=self.now)
+                self.records[ep.id] = with_over(self.records.get(ep.id, ep), gone, updated_at=self.now)
+
+    def _note_over(self, sources: Iterable[str], names: Iterable[str]) -> None:
+        for sid in sources:
+            had = self.over_by_source.setdefault(sid, [])
+            had.extend(n for n in names if n not in had)
+
+    def over_said_with(self, rec: MemoryRecord) -> list[str]:
+        """The old values the messages ``rec`` came from said are over (:meth:`_keep_what_it_ends`, :meth:`stamp_over`)."""
+        return [n for sid in rec.source_ids for n in self.over_by_source.get(sid, ())]
 
     def stamp_over(self, said_over: Sequence[Ending]) -> None:
         """Each new memory keeps beside it the old values its message said are over and it says too ("Mags
         moved out of Birchwood" → no longer: Birchwood): those of the changes resolved (:meth:`_keep_what_it_ends`)
         and of the turns that ended something (write/endings.py). A memory whose wording says so already is left."""
         for ending in said_over:
-            for sid in ending.turn.source_ids:
-                had = self.over_by_source.setdefault(sid, [])
-                had.extend(t for t in ending.terms if t not in had)
+            self._note_over(ending.turn.source_ids, ending.terms)
         for rid in self.new_vectors:
             rec = self.records[rid]
             if rec.kind is Kind.EPISODE or _SAYS_OVER.search(rec.content):
                 continue
             low = rec.content.lower()  # each name as the memory writes it ("birchwood" → Birchwood)
-            gone = [rec.content[i:i + len(n)] for sid in rec.source_ids for n in self.over_by_source.get(sid, ())
-                    if (i := low.find(n.lower())) >= 0]
+            gone = [rec.content[i:i + len(n)] for n in self.over_said_with(rec) if (i := low.find(n.lower())) >= 0]
             if gone:
-                self.records[rid] = rec.replace(metadata={**rec.metadata, OVER_KEY: list(dict.fromkeys(gone))})
+                self.records[rid] = with_over(rec, gone)
 
     def _headed_for(self, cand: Candidate, change: Change) -> tuple[Candidate, Change]:
         """A move naming no place ("搬完家累瘫了") with the place the speaker said they were headed for before

@@ -31,7 +31,7 @@ from jiyi.text.ended import ENDED_KEY, OVER_KEY
 from jiyi.text.fillers import is_filler
 from jiyi.text.smalltalk import SMALLTALK_IMPORTANCE, turn_importance
 from jiyi.text.tokens import keywords_text
-from jiyi.write.batch import BatchResolver
+from jiyi.write.batch import BatchResolver, with_over
 from jiyi.write.buffer import message_to_dict
 from jiyi.write.embed import CachedEmbedder, self_contained_vectors
 from jiyi.write.endings import (
@@ -239,9 +239,8 @@ def build_changes(
     told: list[WriteEvent] = []
     for d, channels in zip(drafts, episode_vecs):  # after resolving: a turn keeps the old values its change named
         rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
-        if gone := [n for sid in rec.source_ids for n in resolver.over_by_source.get(sid, ())]:
-            rec = rec.replace(metadata={**rec.metadata, OVER_KEY: list(dict.fromkeys(
-                [*(rec.metadata.get(OVER_KEY) or ()), *gone]))})
+        if gone := resolver.over_said_with(rec):
+            rec = with_over(rec, gone)
         changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
         told.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
     events[:0] = told
