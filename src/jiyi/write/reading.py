@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from jiyi.text.ended import ended_terms
+from jiyi.write.resolve import as_user
 
 #: (change class, family) → (zh reading, en reading, words that already say it)
 _READINGS: dict[tuple[str, str], tuple[str, str, re.Pattern[str]]] = {
@@ -50,10 +51,7 @@ def _stopped(content: str, lang: str, speaker: str | None = None) -> tuple[str, 
     """What a habit, a diet or a pursuit given up leaves no longer so: the thing by its word when the words
     name it ("User quit smoking" → no longer: smoking), or that it is not kept up. The speaker's name before
     it is its subject, never the thing ("伟哥戒了烟" → 烟)."""
-    words = _SUBJECT.sub("", content)
-    if speaker and words.startswith(speaker):
-        words = words[len(speaker):].lstrip("：: ")
-    terms = ended_terms(words, lang)
+    terms = ended_terms(_SUBJECT.sub("", as_user(content, speaker, lang)), lang)
     if terms:
         return f"不再：{terms[0]}", f"no longer: {terms[0]}"
     return "已不再继续", "no longer doing it"
