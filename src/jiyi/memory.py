@@ -394,8 +394,17 @@ class Memory:
         ``{"role": "user"|"assistant", "content": ...}``; at most 50). They resolve what the query
         refers to ("那家店叫什么来着？"); the query itself weighs most.
         """
+        return self._search(query, user_id=user_id, limit=limit, kinds=kinds, at=at, include_sensitive=include_sensitive,
+                            filters=filters, trace=trace, recent=recent)
+
+    def _search(self, query: str, *, user_id: str, limit: int, kinds: Iterable[Kind | str] | None = None,
+                at: datetime | str | None = None, include_sensitive: bool = False,
+                filters: Mapping[str, Any] | None = None, trace: RecallTrace | None = None,
+                recent: Sequence[str | Mapping[str, Any]] | None = None, for_prompt: bool = False) -> list[Hit]:
+        """:meth:`search`; ``for_prompt``: the hits are for a bot's prompt (:meth:`build_context`), where a turn
+        that ended a memory found by its words ranks above it (read/boosts.successor_lifts)."""
         scope = self._scope(user_id)
-        req = self._request(query, limit, kinds, at, include_sensitive, filters, recent)
+        req = self._request(query, limit, kinds, at, include_sensitive, filters, recent, for_prompt=for_prompt)
         tr = trace if trace is not None else RecallTrace()
         hits = recall(self.store, self.embedder, scope, req, now=self.clock.now(), weights=self.weights,
                       half_lives=self.settings.half_lives, trace=tr, tz=ZoneInfo(self.settings.timezone),
@@ -423,7 +432,7 @@ class Memory:
 
     def _request(self, query: str, limit: int, kinds: Iterable[Kind | str] | None, at: datetime | str | None,
                  include_sensitive: bool, filters: Mapping[str, Any] | None,
-                 recent: object = None) -> RecallRequest:
+                 recent: object = None, *, for_prompt: bool = False) -> RecallRequest:
         query = check_text(query, "query", 4000)
         turns = check_recent(recent)
         limit = check_limit(limit)
@@ -443,7 +452,7 @@ class Memory:
                              if f.get("created_after") else None,
                              created_before=check_time(f["created_before"], "filters.created_before")
                              if f.get("created_before") else None,
-                             recent=turns)
+                             recent=turns, for_prompt=for_prompt)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
                       include_sensitive: bool = False, compress: bool | None = None,
@@ -461,8 +470,8 @@ class Memory:
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInput("budget_tokens must be a positive integer")
         limit = check_limit(limit)
-        hits = self.search(query, user_id=user_id, limit=min(1000, limit * 2),
-                           include_sensitive=include_sensitive, recent=recent)
+        hits = self._search(query, user_id=user_id, limit=min(1000, limit * 2),
+                            include_sensitive=include_sensitive, recent=recent, for_prompt=True)
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)

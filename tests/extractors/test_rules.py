@@ -114,7 +114,14 @@ def test_hometown(text: str, content: str) -> None:
      ("I work as a nurse.", "User's job is nurse", None), ("I work at Google", None, "User works at Google"),
      ("I'm a software engineer at Google.", "User's job is software engineer", "User works at Google"),
      ("im on nights at the county hospital now", None, "User works at the county hospital"),  # a shift worked there
-     ("在一家做跨境电商的公司当会计", "用户是会计", "用户在一家做跨境电商的公司工作")],  # the workplace by what it does
+     ("在一家做跨境电商的公司当会计", "用户是会计", "用户在一家做跨境电商的公司工作"),  # the workplace by what it does
+     # work told by what one does at a workplace, a title said alone before where, a teacher by the subject
+     ("我在一家外包公司写vue", None, "用户在一家外包公司工作"), ("我教初中语文", "用户是初中语文老师", None),
+     ("i do shift scheduling at karrawong minerals", None, "User works at karrawong minerals"),
+     ("I write backend code for a fintech startup", None, "User works at a fintech startup"),
+     ("yeah head barista at a little place called Mossgrove Coffee", "User's job is head barista",
+      "User works at Mossgrove Coffee"),
+     ("I've been a pharmacist for 6 years", "User's job is pharmacist", None)],
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)
@@ -122,7 +129,9 @@ def test_job_and_employer(text: str, job: str | None, employer: str | None) -> N
     assert [c.content for c in cands if c.slot == "user/employer"] == ([employer] if employer else [])
 
 
-@pytest.mark.parametrize("text", ["最近在学做饭，昨天做了个番茄炒蛋", "周末在家做饭", "我在练做蛋糕"])
+@pytest.mark.parametrize("text", ["最近在学做饭，昨天做了个番茄炒蛋", "周末在家做饭", "我在练做蛋糕", "我在星巴克写论文",
+                                  "I do yoga at the gym on mondays", "the nurse at the clinic said it's fine",
+                                  "I write poems for my girlfriend"])
 def test_learning_or_cooking_somewhere_is_no_workplace(text: str) -> None:
     assert all(c.slot not in ("user/employer", "user/city", "user/job") for c in run(text))
 

@@ -147,6 +147,30 @@ def test_what_is_said_of_a_relative_just_named_is_theirs(text: str, words: tuple
         [(c.slot, c.content) for c in cands]
 
 
+@pytest.mark.parametrize(("text", "slot", "words"), [
+    # a name the user's clause does something with or for, then 她 / he: that one's, not the user's
+    ("带朵朵去体检 医生说她对鸡蛋过敏", "person:朵朵/allergy/鸡蛋", ("朵朵", "鸡蛋")),
+    ("陪阿杰去吃饭，他不吃辣", "person:阿杰/pref/辣", ("阿杰", "辣")),
+    ("took Oliver to the doctor today, turns out he's allergic to eggs", "person:Oliver/allergy/eggs", ("Oliver", "eggs")),
+    ("picked up Mimi from school, she's vegan now", "person:Mimi/diet/type", ("Mimi", "vegan")),
+])
+def test_a_pronoun_after_someone_named_is_theirs(text: str, slot: str, words: tuple[str, ...]) -> None:
+    c = only(text, slot)
+    assert c.kind is Kind.RELATION and all(w in c.content for w in words)
+    assert not any((x.slot or "").startswith(("user/", "allergy/", "diet/")) for x in run(text))
+
+
+@pytest.mark.parametrize("text", ["hung out with Priya yesterday, they are moving to Oslo", "带朵朵去玩 她们都很开心"])
+def test_a_plural_pronoun_after_someone_named_is_not_them(text: str) -> None:
+    assert not any(c.kind is Kind.RELATION and c.slot and "person:" in c.slot for c in run(text))
+
+
+def test_what_a_doctor_says_of_a_relative_is_theirs() -> None:
+    cands = run("took my mom to the doctor today, turns out she's diabetic")
+    assert any(c.kind is Kind.RELATION and c.content == "User's mom is diabetic" for c in cands), \
+        [(c.slot, c.content) for c in cands]
+
+
 @pytest.mark.parametrize("text", ["许敏省考也上岸了 她去苏州工业园区", "小鹿调岗去宁波了"])
 def test_a_change_in_a_named_persons_life_is_kept_as_theirs(text: str) -> None:
     """No pattern reads 上岸 or 调岗 for someone else; what happened to them is still kept, and kept theirs."""
@@ -173,3 +197,19 @@ def test_a_reply_to_the_bots_question_about_someone_is_about_them(asked: str, re
 
 def test_a_reply_that_says_i_is_the_users_own() -> None:
     assert any(c.slot == "user/job" for c in run("阿蕾是你同事吗？", "对 我在苏州当护士", roles=("assistant", "user")))
+
+
+@pytest.mark.parametrize(("text", "slot", "value"), [
+    ("上个月从杭州搬走了，现在在成都", "user/city", "成都"),
+    ("moved out of Leeds last week, Bristol now", "user/city", "Bristol"),
+])
+def test_a_change_told_with_its_day_leaves_its_new_value_standing(text: str, slot: str, value: str) -> None:
+    """The move is an event of its day; where it went lasts after it."""
+    cands = run(text)
+    assert any(c.slot is None and c.kind.value == "event" for c in cands)
+    assert value in only(text, slot).content
+
+
+@pytest.mark.parametrize("text", ["昨天去成都出差了", "went to Bristol last week for a conference"])
+def test_a_trip_told_with_its_day_leaves_no_standing_city(text: str) -> None:
+    assert not any(c.slot == "user/city" for c in run(text))

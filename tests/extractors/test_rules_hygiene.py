@@ -141,9 +141,15 @@ def test_a_bare_date_of_an_upcoming_event_is_the_next_one(text: str, day: str) -
     assert ev.expires_at is not None and ev.expires_at > _d("2025-03-05")
 
 
+def test_a_participle_after_get_is_no_past_tense() -> None:
+    ev = next(c for c in run("my sister is getting married on February 14") if c.kind is Kind.EVENT)
+    assert ev.valid_from == _d("2026-02-14")  # said in March 2025: the next one
+
+
 @pytest.mark.parametrize(("text", "day"), [("我去年12月20号去看了话剧", "2024-12-20"),
                                            ("I went to Reykjavik on January 3rd", "2025-01-03"),
-                                           ("3月1号我交了论文", "2025-03-01"), ("3号我交了房租", "2025-03-03")])
+                                           ("3月1号我交了论文", "2025-03-01"), ("3号我交了房租", "2025-03-03"),
+                                           ("my sister got married on February 14", "2025-02-14")])
 def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
     ev = next(c for c in run(text) if c.kind is Kind.EVENT)
     assert ev.valid_from == _d(day)

@@ -96,6 +96,13 @@ def test_successor_lands_just_above_what_it_outdated() -> None:
     assert successor_lifts(cands, {"old": 0.2, "new": 0.5}) == {}  # already above
 
 
+def test_the_turn_that_ended_a_memory_lands_just_above_it() -> None:
+    """"那台朗逸我给我侄子了 我现在骑电瓶车上班" ended "开了十一年的老朗逸": what is now ranks above it."""
+    cands = [(ep("car").replace(metadata={"ended_by": "gave"}), 0.0), (ep("gave"), 0.0)]
+    assert successor_lifts(cands, {"car": 2.0, "gave": 0.5}, enders=True) == {"gave": pytest.approx(1.51)}
+    assert successor_lifts(cands, {"car": 2.0, "gave": 0.5}) == {}  # evidence search ranks by the query alone
+
+
 def test_current_boost_orders_only_the_candidates_near_the_best() -> None:
     cands = [(ep("old", days=0), 5.0), (ep("new", days=10), 4.0), (ep("noise", days=20), 1.0)]
     assert current_boost(cands, 3.0) == {"old": 0.0, "new": pytest.approx(1.5), "noise": pytest.approx(3.0)}

@@ -79,6 +79,27 @@ def test_lapsed_events_and_their_turns_are_past() -> None:
     assert {h.id for h in alone.past} == {"t1"}
 
 
+def test_a_report_of_something_done_is_past_once_its_day_is() -> None:
+    """"刚从大理回来" told ten days ago is no trip ahead; the move said the same way is where the user lives."""
+    back = rec("t1", "刚从大理回来 晒黑了", source="m1", days_ago=10)
+    said = rec("f1", "用户：复试过了", Kind.FACT, source="m2", days_ago=10)
+    moved = rec("t2", "搬完家了 终于住到杭州了", source="m3", days_ago=10)
+    out = run([hit(back), hit(said), hit(moved)], {}, query="接下来有啥行程")
+    assert ({h.id for h in out.past}, [h.id for h in out.current]) == ({"t1", "f1"}, ["t2"])
+    today = run([hit(back.replace(valid_from=NOW - timedelta(hours=3)))], {})
+    assert [h.id for h in today.current] == ["t1"]  # said today: still the news of the day
+
+
+def test_a_weak_turn_that_ended_a_memory_found_stays() -> None:
+    """A turn matching the query weakly, from another conversation, stays when it is what ended or replaced a
+    memory the query found: it tells what is now."""
+    turn = rec("t1", "那台车我给侄子了 现在骑电瓶车上班", source="m1")
+    weak = Hit(turn, 0.5, {"total": 1.0, "relevance": 1.0, "session": -0.7})
+    assert run([weak], {}).current == []
+    lifted = Hit(turn, 0.5, {"total": 1.0, "relevance": 1.0, "session": -0.7, "successor": 0.4})
+    assert [h.id for h in run([lifted], {}).current] == ["t1"]
+
+
 def test_secrets_small_talk_and_the_bots_turns_stay_out() -> None:
     phone = rec("f1", "用户的手机号是13912345678", Kind.FACT, source="m1", visibility=Visibility.SENSITIVE)
     turn = rec("t1", "我的手机号是13912345678", source="m1")

@@ -133,6 +133,9 @@ CHANGES = [
      "kellow bay"),
     ("residence", "我住在温州", "温州的房子退了 回台州跟我妈住", "住在温州", "台州"),
     ("phone", "my number is 9431 2207", "switched carriers, new one is 6620 1187", "9431", "6620"),
+    # the old number dead with no new one given: it is no longer the user's, whatever the new
+    ("phone", "我手机号是15011112222", "之前那个号注销了，打不通的话加我微信", "15011112222", "注销"),
+    ("phone", "My number is (312) 555-0170", "that 312 number is gone, im on a 206 number now", "0170", "gone"),
     ("partner", "my bf is Kenji", "signed the papers at the courthouse this morning. mrs now", "bf", "Mrs"),
 ]
 
@@ -338,6 +341,13 @@ def test_a_move_naming_no_place_outdates_no_turn(mem: Memory, clock: FrozenClock
     say(mem, clock, "i live in penang, love it here", "finally moved, boxes everywhere")  # where to: unknown
     episodes = [r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE]
     assert not any(r.metadata.get("outdated_by") for r in episodes)
+
+
+def test_a_number_dead_with_no_new_one_leaves_the_email(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我的手机号是15011112222", "我的邮箱是a123@163.com", "号码换了哈，回头私发你")
+    records = {r.content: r.status for r in mem.get_all(user_id="u", status=None) if r.kind is not Kind.EPISODE}
+    assert any("15011112222" in c and s is Status.SUPERSEDED for c, s in records.items()), records
+    assert any("a123@163.com" in c and s is Status.ACTIVE for c, s in records.items()), records
 
 
 @pytest.mark.parametrize(("text", "cls"), [

@@ -152,6 +152,7 @@ def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: 
     ("User moved out of the old flat, now in marsh end", "en", "marsh end"),   # a place no gazetteer knows
     ("User signed a lease in mossgate lane", "en", "mossgate lane"),
     ("用户搬进了单位宿舍", "zh", "单位宿舍"),
+    ("User moved out of Leeds in the week of 2026-10-12, Bristol now", "en", "Bristol"),  # where one is now, after
 ])
 def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value: str) -> None:
     change = topics.change_of(text, lang)
@@ -163,6 +164,7 @@ def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value
     ("从明天起换到夜班", "zh", ()),  # a time, no old value
     ("User moved from Reno to Glasgow", "en", ("Reno",)), ("left Initech for a startup", "en", ("Initech",)),
     ("finally moved out of Larchmont, renting on Elm Rd", "en", ("Larchmont",)),
+    ("User moved out of Leeds in the week of 2026-10-12", "en", ("Leeds",)),  # a name, not the words after it
 ])
 def test_a_change_may_name_where_it_came_from(text: str, lang: str, old: tuple[str, ...]) -> None:
     assert origin(text, lang) == old

@@ -41,6 +41,7 @@ from jiyi.read.gate import lapsed_share
 from jiyi.read.rank import in_spans
 from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.stores.protocol import SessionScores
+from jiyi.text.ended import ENDED_KEY
 from jiyi.write.timeparse import TimeSpan
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
@@ -184,16 +185,19 @@ SUCCESSOR_MARGIN = 0.01
 OUTDATED_GAP = 0.5
 
 
-def successor_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
-    """How much to add to each successor so that it ranks above every turn it outdated."""
+def successor_lifts(cands: Scored, totals: Mapping[str, float], *, enders: bool = False) -> dict[str, float]:
+    """How much to add to each successor so that it ranks above every turn it outdated, and, with ``enders`` (a
+    bot's prompt, not evidence search), every memory or turn it ended by its words ("那台朗逸我给我侄子了 我现在骑电瓶车
+    上班" above "开了十一年的老朗逸"): it tells what is now."""
     lifts: dict[str, float] = {}
     for rec, _ in cands:
-        new = rec.metadata.get("outdated_by")
-        if not isinstance(new, str) or new not in totals:
-            continue
-        need = totals[rec.id] + SUCCESSOR_MARGIN - totals[new]
-        if need > lifts.get(new, 0.0):
-            lifts[new] = need
+        ender = rec.metadata.get(ENDED_KEY) if enders else None
+        for new in (rec.metadata.get("outdated_by"), ender):
+            if not isinstance(new, str) or new not in totals:
+                continue
+            need = totals[rec.id] + SUCCESSOR_MARGIN - totals[new]
+            if need > lifts.get(new, 0.0):
+                lifts[new] = need
     return lifts
 
 

@@ -56,10 +56,11 @@ from jiyi.read.noise import (
 from jiyi.read.profile import profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
-from jiyi.read.timewords import moment_passed
+from jiyi.read.timewords import MOMENT_GRACE, moment_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
 from jiyi.text.dates import names_a_date
+from jiyi.text.done import reports_done
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
@@ -86,6 +87,8 @@ PAST_LINES = 5
 _LASTING = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION, Kind.BEHAVIOR)
 
 _CLAUSES = re.compile(r"[，,。.！!？?；;\n]+")
+#: a speaker's name before what they said ("Nan Gu 顾南: 无锡马完赛！3:34:12"): no colon of a clock inside it
+_LABEL = re.compile(r"^[^：:\n！!？?，,。]{1,32}(?:：|:\s)\s*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -146,7 +149,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
             verdict = "past" if hit.scores.get("time_match") or past_wanted else "drop"
         if verdict == "drop":
             continue
-        if verdict == "past" or lapsed(rec, at) or (not historical and rec.metadata.get(ENDED_KEY)):
+        if verdict == "past" or lapsed(rec, at) or (not historical and rec.metadata.get(ENDED_KEY)) \
+                or (verdict == "keep" and not historical and _done_before(rec, at)):
             past.append(hit)
             continue
         current.append(hit)
@@ -166,10 +170,11 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
 def _weak(hit: Hit) -> bool:
     """A turn matching the query weakly, outside the conversation of the best matches and the time it names,
     and not one a reranker rated above its other candidates (its judgment outranks the first stage's), nor
-    one the query's topic called for (a condition that decides it, read/standing.py)."""
+    one the query's topic called for (a condition that decides it, read/standing.py), nor one that replaced or
+    ended a memory the query found (it tells what is now: read/boosts.successor_lifts)."""
     return (hit.scores.get("relevance", RELEVANT) < RELEVANT and hit.scores.get("session", 0.0) <= SAME_TALK
             and not hit.scores.get("time_match") and hit.scores.get("rerank_z", 0.0) <= 0.0
-            and not hit.scores.get("standing_topic"))
+            and not hit.scores.get("standing_topic") and not hit.scores.get("successor"))
 
 
 def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]]) -> list[MemoryRecord]:
@@ -201,6 +206,17 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
             and moment_passed(rec.content, rec.valid_from or rec.created_at, at):
         return "past"  # "heading to cottesloe this arvo" said weeks ago: that afternoon is over
     return verdict
+
+
+def _done_before(rec: MemoryRecord, at: datetime) -> bool:
+    """Did the user's turn, or a memory of no standing state, report something done (刚从青岛回来, 面试过了,
+    "just got back from Lisbon") days before ``at``? It told of its day: history now, not a plan or news."""
+    if rec.kind not in (Kind.EPISODE, Kind.FACT) or rec.slot or rec.metadata.get("role") == "assistant":
+        return False
+    said = rec.valid_from or rec.created_at
+    text = _LABEL.sub("", rec.content)  # the speaker's name before it ("丁丁今天也要加油：成都回来了") says nothing of it
+    lang = detect_language(text)
+    return said + MOMENT_GRACE <= at and reports_done(text, lang) and change_of(text, lang) is None
 
 
 def _a_change(rec: MemoryRecord) -> bool:

@@ -32,6 +32,7 @@ from jiyi.read.standing import cared_for, query_topic
 from jiyi.read.standing import lifts as standing_lifts
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats, SessionScores, Store
+from jiyi.text.ended import ENDED_KEY
 from jiyi.write.embed import CachedEmbedder
 
 log = logging.getLogger("jiyi.read")
@@ -52,6 +53,7 @@ class RecallRequest:
     created_after: datetime | None = None
     created_before: datetime | None = None
     recent: tuple[RecentTurn, ...] = ()  # the conversation before the query, oldest first
+    for_prompt: bool = False  # for a bot's prompt (build_context): what ended a memory found ranks above it
 
 
 @dataclass(slots=True)
@@ -183,7 +185,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
 
     cands = admit(pool)
     have = {rec.id for rec, _ in cands}
-    missing = {s for rec, _ in cands if isinstance(s := rec.metadata.get("outdated_by"), str) and s not in have}
+    keys = ("outdated_by", ENDED_KEY) if req.for_prompt else ("outdated_by",)  # what replaced or ended it says what is now
+    missing = {s for rec, _ in cands for key in keys if isinstance(s := rec.metadata.get(key), str) and s not in have}
     if missing:
         cands += admit(sorted(missing))
     if care:  # standing facts the query's topic calls for (read/standing.py)
@@ -208,7 +211,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
             trace.rerank, trace.timings_ms["rerank"] = rr, rr.ms
         for rec, _ in cands:
             totals[rec.id] += weights.get("rerank", 0.0) * rr.z_of(rec.id)
-    lifts = successor_lifts(cands, totals)
+    lifts = successor_lifts(cands, totals, enders=req.for_prompt)
     for mid, lift in lifts.items():
         totals[mid] += lift
     drops = outdated_drops(cands, totals)

@@ -19,6 +19,8 @@ _EN_DEST = _P(r"\b(?:to|in|into)\s+(?:the\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+
 _EN_NAME_FIRST = _P(r"\s*(?:(?:the|our)\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _EN_LOWER_DEST = _P(r"^\s*(?:(?:back\s+)?(?:to|in|into)\s+)?(?:(?:the|our)\s+)?(?P<v>[a-z][a-z .'-]{1,40})")
 _EN_OUT_OF = _P(r"(?i)\b(?:out\s+of|from|away\s+from)\s*$")
+#: where one is now, said on its own after the move: "moved out of Leeds last week, Bristol now"
+_EN_NOW_AT = _P(r"[,;]\s*(?:(?:and\s+)?(?:in|to)\s+)?(?!User\b)(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)\s+(?:now|these\s+days)\b")
 _DIGITS = _P(r"[\d][\d -]{4,}\d")
 _ISO_DAY = _P(r"\d{4}-\d{2}-\d{2}")  # a day the extractor wrote, no number
 #: a new home that is no place name: 住宿舍了, 搬进了公司宿舍, 住到单位公寓
@@ -46,7 +48,8 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
         if not out and (home := _ZH_HOME.search(text)):
             out.append(home.group("v"))  # 现在住宿舍了 / 搬进公司宿舍: a home no gazetteer names
     else:  # "moved out of Birchwood": the name after the verb is where from, not where to
-        m = _EN_DEST.search(rest) or (None if _EN_OUT_OF.search(text[:at]) else _EN_NAME_FIRST.match(rest))
+        m = _EN_DEST.search(rest) or (None if _EN_OUT_OF.search(text[:at]) else _EN_NAME_FIRST.match(rest)) \
+            or _EN_NOW_AT.search(rest)
         if m:
             out.append(m.group("v"))
         elif (low := _EN_LOWER_DEST.match(rest)) and (place := place_at_start(low.group("v"))):
@@ -62,7 +65,7 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
 _ZH_ORIGIN = _P(r"从(?P<v>[^，。,！!？?\s从]{2,10}?)(?:跳槽|跳|换|转|调|搬)(?:到|去|回)")
 _EN_ORIGIN = _P(r"(?i)\b(?:moved|switched|transferred|changed|jumped|went)\s+(?:over\s+)?from\s+(?:the\s+)?"
                 r"(?P<v>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:to|into)\b|\b(?:moved|got|finally)\s+out\s+of\s+(?:the\s+)?"
-                r"(?P<o>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)|\bleft\s+(?P<l>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)\s+for\b")
+                r"(?P<o>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*))|\bleft\s+(?P<l>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*))\s+for\b")
 #: what stands after 从 and is no value: a time (从明天, 从下周), a person (从我妈那)
 _ZH_NO_ORIGIN = _P(r"^(?:今天|明天|下周|下个月|这周|本周|现在|上周|那时|那以后|小|此)|^[我你他她]")
 

@@ -148,9 +148,14 @@ class _Class:
 
 _CLASSES: tuple[_Class, ...] = (
     _Class("replace", Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|(?:手机号|手机号码|电话号码|号码|邮箱)(?:也|都|已经)?换了|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
-                              r"以后(?:打|联系|发)(?:我)?(?:这个)?", re.IGNORECASE),
+                              r"以后(?:打|联系|发)(?:我)?(?:这个)?|"
+                              # the old one dead, whatever the new: 之前那个号注销了, 163那个邮箱不用了
+                              r"(?:号|号码|手机号|电话号码|邮箱)(?:也|都|已经)?(?:注销|停机|作废|停用|不用了|没了|废了|弃了|被收回)",
+                              re.IGNORECASE),
                            _P(r"(?i)\bnew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|email)\b|\bchanged\s+my\s+(?:phone\s+)?"
-                              r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b")),
+                              r"(?:number|email)\b|\b(?:number|email)\s+(?:is\s+now|changed)\b|"
+                              r"\b(?:number|email|sim)(?:\s+(?:is|was|has\s+been|got)|['\u2019]s)\s+(?:now\s+)?"
+                              r"(?:disconnected|dead|cancell?ed|canceled|gone|deactivated|closed|deleted)\b")),
            ("phone", "email"), "to"),
     _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
                            r"(?<![个一有没别])人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几调换])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"

@@ -343,7 +343,9 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
     lang = lang_of(cand)
     text = as_user(cand.content, cand.speaker, lang)
     value = destination(text, lang, change.at) if change.direction == "to" else ()
-    if change.direction == "to" and not value and change.cls in ("move", "replace"):
+    if change.direction == "to" and not value and change.cls == "replace":
+        families = {f for f in families if topics.cue_of(f, text, lang)}  # 号码换了: the old number's turns, not the email's
+    elif change.direction == "to" and not value and change.cls == "move":
         return []
     sold = next((w for f in families & topics.OWNED if (w := _thing_sold(change, text, f, lang))), None)
     out = []
@@ -473,8 +475,10 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
     if change.cls == "marry":  # the same partner, now a spouse: what called them boyfriend or fiancée ends
         return [r for r, _ in group if topics.before_marriage(r.content, lang_of(r))]
     if change.direction == "to":
+        if not value and change.cls == "replace" and topics.cue_of(fam, text, lang):
+            return [r for r, _ in group]  # 号码换了, "that 312 number is gone": the old one is dead, whatever the new
         if not value and change.cls in ("move", "replace"):
-            return []  # 我搬家了 / a new number not given: the value is unknown
+            return []  # 我搬家了: where to is unknown, and a move in the same town leaves it
         return [r for r, _ in group if not _mentions(r, value)]
     if (what := _thing_sold(change, text, fam, lang)) and not any(what in r.content.lower() for r, _ in group):
         return []  # "sold some old tools out of the truck bed": the truck stays

@@ -129,7 +129,7 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     """A change of a topic, or a topic's standing state, that nothing else in the sentence took."""
     if any(c.consumed or work.qualifying(c) for c in clauses) or len(mine) < len(clauses):
         if any(work.qualifying(c) for c in clauses):
-            return []  # an event (events.py): the write side reads the change from it
+            return _dated_outcome(work, mine)  # an event (events.py): the write side reads the change from it
         return _changed_clauses(work, mine)  # partly taken: only a clause of change is left
     text = _said_by_user(_couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS),
                          work.lang)
@@ -152,6 +152,26 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     d.content = text
     for c in mine:
         c.consumed = True
+    return [d]
+
+
+def _dated_outcome(work: MessageExtraction, mine: list[Clause]) -> list[Draft]:
+    """The standing value a change told with its day leaves (上个月从杭州搬走了，现在在成都 → the city; "moved out of
+    Leeds last week, Bristol now"): the change is an event of that day (events.py), what it changed to lasts. A
+    change still ahead ("moving to Austin in January") leaves it to the event until then."""
+    spans = [s for c in mine for s in work.qualifying(c)]
+    if not spans or any(s.start > work.ref for s in spans) or any(c.consumed and c.subject == "self" for c in mine):
+        return []  # (a fact pattern took it: "I moved to Seattle last month" is the city from its day already)
+    text = _said_by_user(group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS), work.lang)
+    change = topics.change_of(text, work.lang)
+    if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
+            or not subjects.users_change(text, work.lang, change)):
+        return []
+    slot = _slot_of(change, text, work.lang)
+    if slot is None:
+        return []
+    d = _draft(work, mine, slot)
+    d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
     return [d]
 
 

@@ -39,6 +39,8 @@ _EN_SENT = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bJr\.)(
 _EN_CLAUSE = re.compile(
     r",\s*(?=(?:and\s+|but\s+|so\s+)?(?:I|I'm|I've|I'll|I'd|my|My|we|We|he|she|they|He|She|They)\b)"
     r"|,\s*(?=(?:thanks|thank\s+you|anyway|btw|by\s+the\s+way|lol|haha|the\s+weather|sorry)\b)"
+    # a report of what someone found ("…, turns out he's allergic to eggs"): a statement of its own
+    r"|,\s*(?=(?:turns\s+out|apparently|the\s+(?:doctor|doc|vet|nurse|dentist)\s+(?:said|says))\b)"
     # a question asked of what was just told: "my dog keeps eating grass, is that normal??" (the telling stands)
     r"|,\s*(?=(?i:is|are|was|does|do|did|can|could|should|would|will|what|how|why|any|anything)\b[^,.!?]{0,60}\?)"
     r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
@@ -247,9 +249,11 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
     if _ZH_OUR_GROUP.match(t) and (lead := lead_person(t, tidy_zh(c.text))):
         c.subject, c.person, c.body = "other", lead[0], t[lead[1]:]
         return
-    if m := _ZH_REPORTED.match(t):
+    if (m := _ZH_REPORTED.match(t)) and not (_ZH_PRON.match(t[m.end():]) and recent_rel):
         c.subject, c.body = "self", t[m.end():]
         return
+    if m:  # 医生说她对鸡蛋过敏: the doctor tells of the one just named
+        t = t[m.end():]
     if m := ZH_SELF.match(t):
         c.subject, c.body = "self", t[m.end():]
         return
@@ -258,7 +262,9 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         return
     if m := _ZH_PRON.match(t):
         gender = PRONOUN_GENDER.get(m.group("p"))
-        if recent_rel and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # 同学 is anyone's
+        if recent_rel and not recent_rel[0] and recent_rel[1] and not m.group("p").endswith("们"):
+            c.subject, c.person, c.body = "other", recent_rel[1], t[m.end():]  # 带朵朵去体检，她对鸡蛋过敏: 朵朵's
+        elif recent_rel and recent_rel[0] and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # 同学: anyone
             c.subject, c.rel, c.rel_name, c.body = "rel", recent_rel[0], recent_rel[1], t[m.end():]
         else:
             c.subject, c.body = "other", t
@@ -291,11 +297,16 @@ _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|any
                       r"im|we|we're|we've|my)\b")
 _EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")
 _EN_PRON = re.compile(r"(?i)^(?P<p>he|she|it|they)\b")
+#: a report of someone else's words before what it tells: "turns out", "the doctor said", "apparently"
+EN_REPORTED = re.compile(r"(?i)^(?:(?:so|and|but)\s+)?(?:turns\s+out|apparently|(?:the\s+)?(?:doctor|doc|vet|nurse|"
+                          r"dentist|teacher)\s+(?:said|says|told\s+(?:me|us))|(?:we|i)\s+found\s+out)\s*(?:that\s+)?,?\s*")
 
 
 def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
     """Set ``c.subject``/``rel``/``body`` from how the English clause starts."""
     t = re.sub(r"^[\s,]+", "", without_times(c))
+    if recent_rel and (m := EN_REPORTED.match(t)) and _EN_PRON.match(t[m.end():]):
+        t = t[m.end():]  # "turns out he's allergic to eggs": the one just named is
     c.body = t
     if m := _EN_REL_START.match(t):
         c.subject, c.rel = "rel", m.group("rel").lower()
@@ -305,7 +316,10 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
         c.subject = "bot"
     elif m := _EN_PRON.match(t):
         gender = PRONOUN_GENDER.get(m.group("p").lower())
-        if recent_rel and gender and REL_EN.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # a cousin is anyone
+        if recent_rel and not recent_rel[0] and recent_rel[1] and m.group("p").lower() in ("he", "she"):
+            rest = re.sub(r"^['\u2019]s\b(?!\s+(?:had|been|got|gotten|gone|done|\w+ed)\b)", " is", t[m.end():])  # "took Oliver…, he's allergic": Oliver's
+            c.subject, c.person, c.body = "other", recent_rel[1], rest
+        elif recent_rel and recent_rel[0] and gender and REL_EN.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # a cousin
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
         else:
             c.subject = "other"

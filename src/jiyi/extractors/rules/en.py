@@ -56,13 +56,18 @@ _JOBS_EN = (
 )
 _EN_JOB = (
     re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
-    re.compile(rf"(?i:\b(?:i'm|i\s+am)\s+(?:now\s+|currently\s+)?(?:an?\s+))(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
+    re.compile(rf"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+have\s+been)\s+(?:now\s+|currently\s+)?(?:an?\s+))"
+               rf"(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
+    # a title said alone before where, as chat answers what one does: "head barista at a little place called …"
+    re.compile(rf"(?i:(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*)"
+               rf"(?P<v>(?i:(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))"
+               rf"(?=\s+(?i:at|for)\s)"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
 _LOWER_ORG = (r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}"
              r"(?=\s+as\b|[.,;!?]|$|\s+(?:now|too|again|currently|since|these\s+days|full[\s-]time|part[\s-]time|"
              r"remotely|last|this|next|in|on|for|and|but|lol|lmao|haha|btw|tho|though|today|yesterday|tomorrow)\b)")
-_ORG_EN = rf"(?P<org>{_CAP}|{_LOWER_PHRASE}|{_LOWER_ORG})"
+_ORG_EN = rf"(?P<org>{_CAP}|(?:a|an|the|this)\s+(?:[\w-]+\s+){{0,3}}?(?:called|named)\s+{_CAP}|{_LOWER_PHRASE}|{_LOWER_ORG})"
 _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:work|am\s+working|'m\s+working)"
                           r"\s+(?:at|for)|\bi\s+(?:just\s+)?(?:got\s+a\s+(?:new\s+)?job\s+at|started\s+"
                           r"(?:a\s+new\s+job\s+)?at)|\b(?:i'm|i\s+am)\s+an?\s+(?:[\w-]+\s+){0,3}(?:at|for)"
@@ -74,8 +79,25 @@ _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(
                           r"|\bi(?:'ve|\s+have)?\s+(?:just\s+)?joined(?=\s+\S+(?:\s+\S+){0,2}\s+as\s+an?\s)"
                           # a shift worked somewhere: "i'm on nights at the children's hospital", "doing days at X"
                           r"|\b(?:i'm|im|i\s+am|i've\s+been)\s+(?:now\s+|still\s+)?(?:on|doing|working)\s+(?:the\s+)?"
-                          r"(?:nights|days|lates|earlies|(?:night|day|early|late|graveyard)\s+shifts?|shifts)\s+(?:now\s+)?at)"
+                          r"(?:nights|days|lates|earlies|(?:night|day|early|late|graveyard)\s+shifts?|shifts)\s+(?:now\s+)?at"
+                          rf"|(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*"
+                          rf"(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})\s+(?:at|for))"
                           r"\s+" + _ORG_EN)
+#: where the work of a verb is done, as an organisation: a name, "a/the … <workplace>", "<name> <firm word>"
+_WORKPLACE_EN = (r"(?:company|firm|startup|agency|shop|store|bakery|caf[eé]|restaurant|hotel|hospital|clinic|school|"
+                 r"university|college|warehouse|factory|plant|bank|studio|lab|office|council|charity|supermarket|garage|"
+                 r"salon|pharmacy|library|museum|newspaper|magazine|call\s+cent(?:re|er)|nursery|daycare|brewery|"
+                 r"roastery|mine|depot|airline|airport|kitchen)")
+#: work told by what one does there: "i do shift scheduling at karrawong minerals", "I write backend code for a fintech
+#: startup" (a leisure object is none: "I do yoga at the gym")
+_EN_WORK_DONE_AT = re.compile(
+    r"(?i:\bi\s+(?:still\s+|now\s+|currently\s+|mostly\s+)?(?:do|manage|run|handle|write|build|design|teach|coach|"
+    r"schedule|coordinate|lead|fix|repair|sell|drive|deliver|code|program|support|edit|answer)\s+"
+    r"(?!(?:yoga|pilates|homework|laundry|shopping|groceries|my|some|a\s+bit|stuff|things|it|that|this)\b)"
+    r"(?:[\w-]+\s+){1,4}?(?:at|for)\s+)"
+    rf"(?P<org>{_CAP}|(?i:(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?{_WORKPLACE_EN}\b|"
+    r"[a-z][\w-]+\s+(?:minerals|logistics|holdings|group|ltd|inc|corp|labs|systems|solutions|media|capital|partners|"
+    r"consulting|industries|foods|motors|energy|mining|health|bank)\b))")
 
 _EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
@@ -194,7 +216,7 @@ def en_identity(text: str) -> list[Draft]:
             job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.IGNORECASE)
             out.append(templated("User's job is {v}", "user/job", job))
             break
-    if m := _EN_EMPLOYER.search(text):
+    if m := _EN_EMPLOYER.search(text) or _EN_WORK_DONE_AT.search(text):
         out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
     return out
 

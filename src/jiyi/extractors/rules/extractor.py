@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timezone, tzinfo
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from jiyi.extractors.protocol import Candidate
+from jiyi.extractors.rules.answers import adopted, answered
 from jiyi.extractors.rules.corrections import Thread
 from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
 from jiyi.extractors.rules.message import MessageExtraction
@@ -46,12 +48,18 @@ class RulesExtractor:
         thread = Thread()
         out: list[Candidate] = []
         seen: set[tuple[str, str | None]] = set()
+        asked = ""  # the bot's turn the next user message answers
         for msg in messages:
             if msg.role != "user":
                 if msg.role == "assistant":
-                    thread.assistant = msg.content
+                    thread.assistant = asked = msg.content
                 continue
-            for cand in self._from_message(msg, language_hint, thread):
+            answer = msg
+            lang = _lang(msg.content, language_hint)
+            if asked and (said := adopted(asked, msg.content.strip(), lang) or answered(asked, msg.content, lang)):
+                answer = replace(msg, content=said)  # "yep, Bristol from next week" after "moving out of Leeds?"
+            asked = ""
+            for cand in self._from_message(answer, language_hint, thread):
                 if (cand.content, cand.slot) not in seen:
                     seen.add((cand.content, cand.slot))
                     out.append(cand)
@@ -61,7 +69,7 @@ class RulesExtractor:
         text = msg.content.strip()
         if not text or is_pleasantry(text):  # small talk included
             return []
-        lang = hint if hint in ("zh", "en") else detect_language(text)
+        lang = _lang(text, hint)
         work = MessageExtraction(msg, lang, self.tz)
         drafts = work.run(thread)
         for d in drafts:
@@ -71,6 +79,10 @@ class RulesExtractor:
         for d in drafts:
             cands.extend(_to_candidates(d, msg, lang, work.corrects))
         return cands
+
+
+def _lang(text: str, hint: str | None) -> str:
+    return hint if hint in ("zh", "en") else detect_language(text)
 
 
 def _to_candidates(d: Draft, msg: Message, lang: str, corrects: bool) -> list[Candidate]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.clauses import RecentRelation, without_times
+from jiyi.extractors.rules.clauses import EN_REPORTED, RecentRelation, without_times
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.extractors.rules.others import person_facts, person_key
 from jiyi.records import Kind
@@ -42,6 +42,7 @@ from jiyi.text.wordlists import word_list
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 #: someone a message introduced, whom a following 名字叫X / "her name is X" names: (word, key)
 Referent = tuple[str, str]
 
@@ -136,7 +137,9 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
             text = f"用户的{c.rel}{c.rel_name or ''}" + third_person(body, "zh")
         rest = text.removeprefix(f"用户的{c.rel}")
     else:
-        text = work.content(c)
+        text = EN_REPORTED.sub("", work.content(c), count=1)  # "Turns out she's diabetic": the relative is
+        text = re.sub(r"^(he|she|it)['\u2019]s\b(?!\s+(?:had|been|got|gotten|gone|done|\w+ed)\b)", r"\1 is", text,
+                      flags=re.IGNORECASE)
         if text.lower().startswith(("he ", "she ", "it ", "they ")):
             text = f"User's {c.rel}{' ' + c.rel_name if c.rel_name else ''} " + text.split(" ", 1)[1]
         rest = text.split(c.rel or "", 1)[-1]
@@ -164,6 +167,10 @@ def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None
         return c.rel, c.rel_name
     if c.subject == "self" and (kin := _one_relative(c.text)):
         return kin, None
+    if c.subject == "other" and c.person:
+        return "", c.person  # 朵朵今天打疫苗，她… / "Maya moved, she…": the one named, no relative of the lexicon
+    if c.subject == "self" and (name := _one_named(c.text)):
+        return "", name
     return recent
 
 
@@ -175,6 +182,28 @@ _ZH_WITH_KIN = re.compile(rf"(?:陪|带|和|跟|给|帮|送|接|看望|探望|�
                           rf"|(?<=[我俺])[妈爸哥姐弟妹])(?![们儿])")
 _EN_WITH_KIN = re.compile(rf"(?i)\b(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|"
                           rf"helping|with|picked\s+up|looking\s+after|caring\s+for)\s+(?:my\s+|our\s+)?(?P<kin>{_KIN_EN_WORDS})\b")
+
+
+#: a named someone the user's clause does something with or for ("带朵朵去体检", "took Oliver to the doctor")
+_ZH_WITH = re.compile(r"(?:陪|带|和|跟|给|帮|送|接|看望|探望|去看|照顾|照看)(?P<n>[\u4e00-\u9fff]{2,3}?)(?=去|来|到|回|做|打|看|吃|玩|"
+                      r"上|下|办|买|过|[，,。！!\s]|$)")
+_EN_WITH = re.compile(r"\b(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|helping|"
+                      r"with|picked\s+up|looking\s+after|caring\s+for|babysat|babysitting)\s+(?P<n>[A-Z][a-z]+)\b")
+
+
+def _one_named(text: str) -> str | None:
+    """The one person by name (the lexical analyser's PER in Chinese, a capitalised given name in English)
+    the user's clause does something with or for; a following 她/他/she/he then means them."""
+    from jiyi.extractors.rules.clauses import name_ok_en, name_ok_zh
+
+    if _CJK.search(text):
+        from jiyi.text.lexical import entities
+
+        people = set(entities(text).get("PER", ()))
+        found = {m.group("n") for m in _ZH_WITH.finditer(text) if m.group("n") in people and name_ok_zh(m.group("n"))}
+    else:
+        found = {m.group("n") for m in _EN_WITH.finditer(text) if name_ok_en(m.group("n"))}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _one_relative(text: str) -> str | None:

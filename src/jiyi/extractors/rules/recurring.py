@@ -103,7 +103,9 @@ _ZH_BOOKED = r"|的?票|预约|预订|订了|报了?名|挂了?号|约了"
 _EN_BOOKED = (r"|tickets?\s+(?:to|for)|booked|reserved|registered\s+for|signed\s+up\s+for|an?\s+appointment|"
               r"a\s+reservation")
 _ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得" + _ZH_BOOKED)
-_EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|got|came|saw|made|took|met|visited|\w{3,}ed)\b")
+#: (a participle after get / be is no past: "is getting married december 12", "will be finished by May 3")
+_EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|(?<!be\s)got|came|saw|made|took|met|visited|"
+                           r"(?<!getting\s)(?<!get\s)(?<!be\s)(?<!being\s)\w{3,}ed)\b")
 #: an English clause about what is coming: a future form, or the progressive of a plan ("I'm flying…")
 _EN_FUTURE_CUE = re.compile(r"(?i)\b(?:will|going\s+to|gonna|plan|planning|'ll|want\s+to|need\s+to|have\s+to|"
                             r"(?:i'm|i\s+am|we're|we\s+are)\s+\w+ing|is\s+on|are\s+on|next|upcoming|coming\s+up)\b")

@@ -44,6 +44,16 @@ _ZH_WORK_AS = re.compile(rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{1,24}}?)(?
 _ZH_WORK_DESCRIBED = re.compile(
     rf"^{ZH_ADV}在(?P<org>(?:一家|一个|一所|家|个)?[^，,。！？!?\s]{{1,16}}?的(?:公司|厂|工厂|医院|学校|银行|酒店|餐厅|店|"
     rf"事务所|工作室|机构|集团|中心|单位))(?:里|里面)?(?:做|当|担任|干|搞|负责|帮忙)(?P<job>[^，,。！？!?\s]{{0,12}})$")
+#: work told by what one does at a workplace named as one (在一家外包公司写vue, 在高新区一家培训机构教编程): the noun
+#: says it is an employer, so the verb may be any ("在星巴克写论文" names no workplace noun: no job)
+_ZH_WORK_DOING = re.compile(
+    rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{0,8}}?(?:一家|一个|一所|家)[^，,。！？!?\s]{{1,10}}?(?:公司|厂|工厂|医院|学校|银行|酒店|"
+    rf"餐厅|店|事务所|工作室|机构|集团|中心|单位|诊所|幼儿园|超市))(?:里|里面)?(?:写|教|带|管|负责|搞|跑|修|卖|送|接|剪|画|"
+    rf"拍|开)(?P<job>[^，,。！？!?\s]{{1,12}})$")  # (做 / 当 / 干 a title: _ZH_WORK_AS keeps the title too)
+#: a teacher told by what is taught: 我教初中语文, 在培训班教钢琴
+_ZH_TEACHES = re.compile(rf"^{ZH_ADV}(?:在[^，,。！？!?\s]{{1,12}}?)?教(?P<lvl>小学|初中|高中|初一|初二|初三|高一|高二|高三|大学|"
+                         rf"幼儿园)?(?P<subj>语文|数学|英语|物理|化学|生物|历史|地理|政治|音乐|美术|体育|钢琴|吉他|舞蹈|编程|"
+                         rf"书法|日语|韩语|法语|德语|西班牙语)(?:的)?$")
 _ZH_EMPLOYED = re.compile(rf"^{ZH_ADV}(?:就职于|供职于|任职于|入职了?(?!以来|之后|后|前|时|的时候)|加入了?)(?P<org>[^，,。！？!?\s]{{2,24}})$")
 _ZH_JOB = re.compile(rf"^{ZH_ADV}(?:是|做|当|干)(?:一名|一个|一位|个|名)?(?P<job>[^，,。！？!?\s]{{1,12}}?)(?:的)?$")
 _ZH_JOB_DO = re.compile(rf"^{ZH_ADV}是(?:做|搞|干)(?P<job>[^，,。！？!?\s]{{1,10}})的$")
@@ -224,6 +234,10 @@ def zh_work(body: str) -> list[Draft]:
         job = clean_value(m.group("job"))
         out = [templated("用户在{v}工作", "user/employer", clean_value(m.group("org")))]
         return out + ([templated("用户是{v}", "user/job", job)] if job and _is_job(job) else [])
+    if m := _ZH_WORK_DOING.match(body):
+        return [templated("用户在{v}工作", "user/employer", clean_value(m.group("org")))]
+    if m := _ZH_TEACHES.match(body):
+        return [templated("用户是{v}老师", "user/job", (m.group("lvl") or "") + m.group("subj"))]
     if m := _ZH_WORK_AS.match(body):
         org, job = clean_value(m.group("org")), clean_value(m.group("job"))
         if not _is_job(job) and not _names_a_place_or_org(org):

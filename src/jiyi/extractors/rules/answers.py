@@ -1,0 +1,146 @@
+"""A short answer says what the bot's question asked: a yes to "are you moving out of Leeds?" ("yep, Bristol
+from next week") is "I am moving out of Leeds, Bristol from next week"; "合肥" after "你现在住哪？" is "我住在合肥".
+
+Chat answers a question with the least it can: 对 / 是的 / 嗯 / "yep" / "yeah", then what is new. What the
+answer confirms is in the bot's words only, so the reply alone tells nothing of it ("Bristol from next
+week" names no move out of Leeds; "对 刚提的车" no car sold). The question turned into the user's own
+statement (you → I, 你 → 我, the question's mark and particle dropped) is put in place of the yes,
+and the reply is read as that statement plus the rest.
+
+Only a question about the user that asks yes or no: not one asking what, where, who, when, how or
+why (its answer says something of its own), and not an offer of the bot's ("要我帮你记下来吗？",
+"want me to set a reminder?"), whose yes tells nothing of the user. A no is left alone: what it
+denies is not always the question's opposite ("还在吗？" → "不在了", read by the endings).
+
+A bare answer to a question of where the user lives or works, what they do or where they moved
+(:data:`_ASKED_FOR`) is the statement the question asks for: "杭州 滨江这边" after "你在哪个城市呀？" is
+"我住在杭州"; "nurse, at St Mary's" after "what do you do for work?" is "I work as a nurse, at St Mary's".
+Only a short answer without a subject of its own (a full sentence says it itself) and not a question back.
+"""
+
+from __future__ import annotations
+
+import re
+
+_P = re.compile
+
+_EN_YES = _P(r"(?i)^(?:yes|yep|yeah|yup|ya|yah|yea|correct|exactly|indeed|definitely|for\s+sure|that'?s\s+right|"
+             r"mhm|uh\s+huh|sure\s+am|sure\s+did|i\s+am|i\s+did|i\s+have|i\s+do)\b[\s,.!~-]*")
+_ZH_YES = _P(r"^(?:对的|对啊|对呀|对滴|对|是的|是啊|是呀|是滴|没错|可不是嘛?|可不|嗯嗯|嗯呐|嗯|恩|昂)(?![不没了])[\s，,。.!！~～]*")
+#: the bot's question, as the user's statement: "are you moving…?" → "I am moving…"
+_EN_ASKS = _P(r"(?i)^(?:(?:oh|ah|wow|wait|so|and|hmm|nice|really)[,!.]?\s+)*(?P<aux>are|were|did|do|have|had|will)\s+you\s+"
+              r"(?P<rest>[^?]{3,120})\?")
+_EN_AS_SAID = {"are": "am", "were": "was", "did": "did", "do": "do", "have": "have", "had": "had", "will": "will"}
+_EN_OFFER = _P(r"(?i)\b(?:want\s+me|like\s+me|shall\s+i|should\s+i|can\s+i|may\s+i|need\s+(?:me|help|a\s+reminder)|"
+               r"want\s+(?:a|some|to\s+(?:talk|chat|hear))|mind\s+if)\b")
+_ZH_ASKS = _P(r"(?P<q>[^。！!？?\n]{2,60}?)(?:吗|么|嘛|了没|没有)[？?]")
+_ZH_OFFER = _P(r"要我|需要我|我帮你|我给你|我来|我替你|要不要我|用不用我|帮你(?:记|设|定|查|找|安排)|需要(?:帮忙|提醒)")
+#: the bot reading back what the user said ("上海市…，收件人林晓雯，对吗？", "so that's Tuesday at 3, right?"):
+#: a yes confirms the user's own words, already read
+_ZH_ECHO = _P(r"[，,\s](?:对吗|是吗|对吧|是吧|没错吧|对不对)[？?]\s*$")
+_EN_ECHO = _P(r"(?i),\s*(?:right|correct|is\s+that\s+(?:right|correct)|yes)\s*\?\s*$")
+_ZH_WH = _P(r"什么|啥|哪|谁|几|多少|怎么|为什么|为啥|咋|多久|多大|是不是|有没有|能不能|要不要")
+
+
+def adopted(question: str, reply: str, lang: str) -> str | None:
+    """The reply as the user's statement of what the bot asked (a yes, then the rest), or None when it is no
+    yes to a yes-or-no question about the user."""
+    asked = _last_question(question)
+    if not asked:
+        return None
+    if lang == "zh":
+        yes = _ZH_YES.match(reply.strip())
+        m = _ZH_ASKS.search(asked)
+        if not yes or not m or _ZH_OFFER.search(asked) or _ZH_WH.search(m.group("q")) or _ZH_ECHO.search(asked):
+            return None
+        said = re.sub(r"^[\s，,。啊哦噢哇诶欸那所以]+", "", m.group("q")).replace("您", "你").replace("你们", "我们")
+        said = said.replace("你", "我")
+        said = said if said.startswith(("我", "俺")) else "我" + said
+        rest = reply.strip()[yes.end():]
+        return f"{said}，{rest}" if rest else said
+    yes = _EN_YES.match(reply.strip())
+    m = _EN_ASKS.match(asked)
+    if not yes or not m or _EN_OFFER.search(asked) or _EN_ECHO.search(asked):
+        return None
+    said = re.sub(r"(?i)\byour\b", "my", re.sub(r"(?i)\byourself\b", "myself", m.group("rest")))
+    said = re.sub(r"(?i)\byou\b", "me", said)
+    rest = reply.strip()[yes.end():]
+    statement = f"I {_EN_AS_SAID[m.group('aux').lower()]} {said.strip()}"
+    return f"{statement}, {rest}" if rest else statement
+
+
+def _last_question(text: str) -> str:
+    """The bot turn's last sentence that asks (a question mark ends it)."""
+    asking = [s.strip() for s in re.split(r"(?<=[。！!.？?])\s*", text.strip()) if re.search(r"[?？]$", s.strip())]
+    return asking[-1] if asking else ""
+
+
+#: (what the bot's question asks the user, zh pattern, en pattern, zh statement, en statement)
+_ASKED_FOR: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str, str], ...] = (
+    ("moved", _P(r"(?:搬|迁|润)(?:家)?(?:到|去)?(?:了)?(?:哪|什么地方)"), _P(r"(?i)\bwhere\b.{0,20}\b(?:move|moving|moved|relocat)"),
+     "我搬到了{a}", "I moved to {a}"),
+    ("city", _P(r"住(?:在)?(?:哪|什么地方)|(?:在|是)哪(?:个城市|座城市|儿人)|在哪个城市|哪里人"),
+     _P(r"(?i)\bwhere\b.{0,20}\b(?:live|living|based|staying)\b|\bwhich\s+city\b"), "我住在{a}", "I live in {a}"),
+    ("employer", _P(r"在哪(?:里|儿)?(?:上班|工作)|(?:哪家|什么)公司"), _P(r"(?i)\bwhere\b.{0,20}\bwork\b|\bwhich\s+company\b"),
+     "我在{a}上班", "I work at {a}"),
+    ("job", _P(r"(?:做|干|搞)(?:什么|啥)(?:工作|的|行业)|(?:什么|啥)(?:工作|职业)"),
+     _P(r"(?i)\bwhat\b.{0,12}\b(?:do\s+you\s+do|is\s+your\s+(?:job|work)|line\s+of\s+work)\b"),
+     "我是{a}", "I work as {a}"),
+)
+#: a place the question already names, asking where in it ("在合肥住哪一块？", "where in Leeds do you live?")
+_ZH_WITHIN = _P(r"在(?P<in>[\u4e00-\u9fff]{2,6}?)(?:住|工作|上班)?(?:哪|什么地方)")
+_EN_WITHIN = _P(r"\bwhere(?:abouts)?\s+in\s+(?P<in>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_ZH_FILLER = _P(r"^(?:嗯+|哦+|噢|啊|就|在|是|住|现在|目前|目前在|现在在|就在)+")
+_EN_FILLER = _P(r"(?i)^(?:(?:um+|uh+|oh|well|so|currently|now|just|in|at|a|an)\s+)+")
+_EN_OWN_SUBJECT = _P(r"(?i)^(?:i|i'm|im|i've|my|we|we're|our)\b")
+
+
+def answered(question: str, reply: str, lang: str) -> str | None:
+    """The reply as the statement the bot's question of where the user lives or works, what they do or where
+    they moved asks for ("你现在住哪？" → "合肥" → "我住在合肥"), or None."""
+    asked = _last_question(question)
+    text = reply.strip()
+    if not asked or not text or re.search(r"[?？]", text):
+        return None
+    zh = lang == "zh"
+    if (_ZH_OFFER if zh else _EN_OFFER).search(asked) or (not zh and _EN_OWN_SUBJECT.match(text)) \
+            or (zh and re.match(r"^(?:我|俺|咱)", text)):
+        return None  # a full sentence says it itself
+    first, rest = _first_part(text, zh)
+    first = (_ZH_FILLER if zh else _EN_FILLER).sub("", first).strip()
+    if not first or len(first) > (10 if zh else 40) or not _names_something(first, zh):
+        return None
+    for _, zh_q, en_q, zh_said, en_said in _ASKED_FOR:
+        if (zh_q if zh else en_q).search(asked):
+            if zh and (within := _ZH_WITHIN.search(asked)):
+                first = within.group("in") + first  # "在合肥住哪一块呢？" → "滨湖": 合肥滨湖, not a city of its own
+            elif not zh and (within := _EN_WITHIN.search(asked)):
+                first = f"{first}, {within.group('in')}"
+            said = (zh_said if zh else en_said).format(a=first)
+            return f"{said}，{rest}" if zh and rest else f"{said}, {rest}" if rest else said
+    return None
+
+
+def _first_part(text: str, zh: bool) -> tuple[str, str]:
+    """The answer's first part (up to punctuation, or a space in Chinese) and the rest."""
+    m = re.search(r"[，,。.！!；;~～\n]|(?<=[\u4e00-\u9fff])\s+" if zh else r"[,.!;~\n]|\s+(?:and|but|lol|haha)\b", text)
+    if m is None:
+        return text, ""
+    return text[:m.start()], text[m.end():].strip()
+
+
+_EN_NOT_A_VALUE = _P(r"(?i)^(?:it|it's|its|that|this|depends|idk|dunno|not|no|nope|nowhere|long|kinda|sort\s+of|"
+                     r"why|haha|lol|yes|yeah|nah|same|here|there|around|guess)\b")
+#: tags that name a thing (LAC's and jieba's): a place, an organisation, a person, a noun, a foreign word
+_NAMING_TAG = _P(r"^(?:n\w*|LOC|ORG|PER|nz|nw|eng)$")
+
+
+def _names_something(answer: str, zh: bool) -> bool:
+    """Does the bare answer name a place, a workplace or a trade ("合肥", "一家外包公司", "护士", "Halden Labs"), not
+    a manner of answering ("说来话长", "it's complicated", "depends")?"""
+    if not zh:
+        return len(answer.split()) <= 5 and not _EN_NOT_A_VALUE.match(answer)
+    from jiyi.text.lexical import tagged
+
+    words = tagged(answer)  # a noun phrase: it ends in a naming word, with no verb in it ("说来话长" has one)
+    return bool(words) and bool(_NAMING_TAG.match(words[-1][1])) and not any(tag in ("v", "vd", "a", "d") for _, tag in words)

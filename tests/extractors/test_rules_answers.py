@@ -1,0 +1,72 @@
+"""extractors/rules/answers.py: a yes to the bot's yes-or-no question says what the question said."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import run
+
+from jiyi.extractors.rules.answers import adopted, answered
+
+
+@pytest.mark.parametrize(("question", "reply", "lang", "said"), [
+    ("Oh, are you moving out of Leeds?", "yep, Bristol from next week", "en",
+     "I am moving out of Leeds, Bristol from next week"),
+    ("Did you end up taking the job at Halden?", "yeah", "en", "I did end up taking the job at Halden"),
+    ("Nice! Have you sold your old bike?", "yup, last weekend", "en", "I have sold my old bike, last weekend"),
+    ("你要搬去成都了吗？", "对 下周就走", "zh", "我要搬去成都了，下周就走"),
+    ("还在顺丰送快递吗？", "嗯 不过快不干了", "zh", "我还在顺丰送快递，不过快不干了"),
+])
+def test_a_yes_says_the_question(question: str, reply: str, lang: str, said: str) -> None:
+    assert adopted(question, reply, lang) == said
+
+
+@pytest.mark.parametrize(("question", "reply", "lang"), [
+    ("Where are you moving to?", "yeah Bristol", "en"),  # asks where: the answer says it
+    ("Want me to set a reminder?", "yes please", "en"),  # the bot's offer
+    ("Are you moving out of Leeds?", "nah, just redecorating", "en"),  # a no
+    ("你搬去哪了？", "对 成都", "zh"),  # asks where
+    ("要我帮你记下来吗？", "嗯", "zh"),  # an offer
+    ("你要搬去成都了吗？", "对了 我换手机号了", "zh"),  # 对了 is "by the way", no yes
+    ("最近怎么样", "嗯 还行", "zh"),  # no question mark, no question
+    ("上海市浦东新区碧波路690弄12号603室，收件人林晓雯，对吗？", "对的，设成默认", "zh"),  # the bot reading back
+    ("So that's Tuesday at 3, right?", "yep", "en"),
+])
+def test_no_yes_to_a_question_about_the_user_adopts_nothing(question: str, reply: str, lang: str) -> None:
+    assert adopted(question, reply, lang) is None
+
+
+def test_a_yes_to_a_move_fills_the_city() -> None:
+    cands = run("你是搬到成都了吗？", "对 上周搬的", roles=("assistant", "user"))
+    assert any(c.slot == "user/city" and "成都" in c.content for c in cands), [(c.slot, c.content) for c in cands]
+    assert not any(c.slot == "user/city" for c in run("对 上周搬的"))  # the reply alone names no city
+
+
+@pytest.mark.parametrize(("question", "reply", "lang", "said"), [
+    ("你现在住哪？", "合肥", "zh", "我住在合肥"),
+    ("你在哪个城市呀？", "杭州 滨江这边", "zh", "我住在杭州，滨江这边"),
+    ("在合肥住哪一块呢？", "就在滨湖 租了个loft", "zh", "我住在合肥滨湖，租了个loft"),  # where in a place it names
+    ("润去哪儿啦？", "合肥！新单位在滨湖那边", "zh", "我搬到了合肥，新单位在滨湖那边"),
+    ("你是做什么工作的？", "护士", "zh", "我是护士"),
+    ("Where do you live?", "Bristol", "en", "I live in Bristol"),
+    ("What do you do for work?", "nurse, at St Mary's", "en", "I work as nurse, at St Mary's"),
+    ("where did you move to?", "Leeds, last month", "en", "I moved to Leeds, last month"),
+])
+def test_a_bare_answer_says_what_was_asked(question: str, reply: str, lang: str, said: str) -> None:
+    assert answered(question, reply, lang) == said
+
+
+@pytest.mark.parametrize(("question", "reply", "lang"), [
+    ("你住哪？", "我住杭州", "zh"),  # a full sentence says it itself
+    ("Where do you live?", "I live in Bristol", "en"),
+    ("你平时喜欢干啥？", "打球", "zh"),  # no question of where one lives or works
+    ("你现在住哪？", "你猜？", "zh"),  # a question back
+    ("你现在住哪？", "说来话长 之前在成都后来又去了重庆然后", "zh"),  # no bare answer
+])
+def test_no_bare_answer_to_a_question_of_home_or_work_adopts_nothing(question: str, reply: str, lang: str) -> None:
+    assert answered(question, reply, lang) is None
+
+
+def test_a_bare_answer_fills_the_slot_the_question_asked_for() -> None:
+    cands = run("你现在住哪？", "合肥", roles=("assistant", "user"))
+    assert [(c.slot, c.content) for c in cands if c.slot] == [("user/city", "用户住在合肥")]
+    assert not run("合肥")  # the reply alone says nothing
