@@ -163,16 +163,26 @@ def _dated_outcome(work: MessageExtraction, mine: list[Clause]) -> list[Draft]:
     if not spans or any(s.start > work.ref for s in spans) or any(c.consumed and c.subject == "self" for c in mine):
         return []  # (a fact pattern took it: "I moved to Seattle last month" is the city from its day already)
     text = _said_by_user(group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS), work.lang)
-    change = topics.change_of(text, work.lang)
-    if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
-            or not subjects.users_change(text, work.lang, change)):
-        return []
-    slot = _slot_of(change, text, work.lang)
-    if slot is None:
-        return []
-    d = _draft(work, mine, slot)
+    change = _users_change(text, work.lang)
+    slot = _slot_of(change, text, work.lang)  # (a loss or a sale fills none)
+    return [] if slot is None else [_change_fact(work, mine, text, slot)]
+
+
+def _users_change(text: str, lang: str) -> topics.Change | None:
+    """The change ``text`` states of the user's own life, or None: none, hedged, told as long ago, or someone
+    else's (what was lost or sold may stand as the subject: 年糕也送我妹那去了)."""
+    change = topics.change_of(text, lang)
+    if (change is None or qualifiers.hedged(text, lang) or qualifiers.told_long_ago(text, lang)
+            or not subjects.users_change(text, lang, change, named_subject=change.cls in ("lose", "sell"))):
+        return None
+    return change
+
+
+def _change_fact(work: MessageExtraction, clauses: list[Clause], text: str, slot: str | None) -> Draft:
+    """The fact of a change, ``text`` (the user's words in third person), filling ``slot``."""
+    d = _draft(work, clauses, slot)
     d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
-    return [d]
+    return d
 
 
 #: the slot a change to a new value of a single-valued family fills: the new job, the new city
@@ -209,14 +219,10 @@ def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]
         if c.consumed:
             continue
         text = _said_by_user(work.content(c), work.lang)
-        change = topics.change_of(text, work.lang)
-        if (change is None or qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)
-                or not subjects.users_change(text, work.lang, change, named_subject=change.cls in ("lose", "sell"))):
+        if (change := _users_change(text, work.lang)) is None:
             continue
-        d = _draft(work, [c], _slot_of(change, text, work.lang))
-        d.kind, d.content, (d.importance, d.confidence) = Kind.FACT, text, (0.7, 0.8)
         c.consumed = True
-        out.append(d)
+        out.append(_change_fact(work, [c], text, _slot_of(change, text, work.lang)))
     return out
 
 

@@ -297,6 +297,8 @@ _EN_SELF = re.compile(r"(?i)^(?:(?:and|but|so|also|well|oh|yeah|yes|honestly|any
                       r"im|we|we're|we've|my)\b")
 _EN_BOT = re.compile(r"(?i)^(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|you\s+)")
 _EN_PRON = re.compile(r"(?i)^(?P<p>he|she|it|they)\b")
+#: "'s" that is "is", not "has" before a participle ("he's allergic", not "she's had diabetes")
+S_IS = r"['\u2019]s\b(?!\s+(?:had|been|got|gotten|gone|done|\w+ed)\b)"
 #: a report of someone else's words before what it tells: "turns out", "the doctor said", "apparently"
 EN_REPORTED = re.compile(r"(?i)^(?:(?:so|and|but)\s+)?(?:turns\s+out|apparently|(?:the\s+)?(?:doctor|doc|vet|nurse|"
                           r"dentist|teacher)\s+(?:said|says|told\s+(?:me|us))|(?:we|i)\s+found\s+out)\s*(?:that\s+)?,?\s*")
@@ -317,7 +319,7 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
     elif m := _EN_PRON.match(t):
         gender = PRONOUN_GENDER.get(m.group("p").lower())
         if recent_rel and not recent_rel[0] and recent_rel[1] and m.group("p").lower() in ("he", "she"):
-            rest = re.sub(r"^['\u2019]s\b(?!\s+(?:had|been|got|gotten|gone|done|\w+ed)\b)", " is", t[m.end():])  # "took Oliver…, he's allergic": Oliver's
+            rest = re.sub("^" + S_IS, " is", t[m.end():])  # "took Oliver…, he's allergic": Oliver's
             c.subject, c.person, c.body = "other", recent_rel[1], rest
         elif recent_rel and recent_rel[0] and gender and REL_EN.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # a cousin
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]

@@ -54,14 +54,16 @@ _JOBS_EN = (
     "freelancer|founder|ceo|cto|intern|barista|waiter|waitress|cashier|librarian|veterinarian|paramedic|surgeon|"
     "translator|tutor|coach|instructor|retiree|homemaker|nanny|painter|dancer|actor|actress|singer|youtuber|streamer"
 )
+#: a job title said alone, the clause's first words (no article or owner before it: "the nurse at the clinic" is
+#: someone else), after a chat lead ("yeah head barista at …")
+_TITLE_LEAD = r"(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*"
+_TITLE_ALONE = rf"(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})"
 _EN_JOB = (
     re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
     re.compile(rf"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+have\s+been)\s+(?:now\s+|currently\s+)?(?:an?\s+))"
                rf"(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
     # a title said alone before where, as chat answers what one does: "head barista at a little place called …"
-    re.compile(rf"(?i:(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*)"
-               rf"(?P<v>(?i:(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))"
-               rf"(?=\s+(?i:at|for)\s)"),
+    re.compile(rf"(?i:{_TITLE_LEAD})(?P<v>(?i:{_TITLE_ALONE}))(?=\s+(?i:at|for)\s)"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
 _LOWER_ORG = (r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}"
@@ -80,8 +82,7 @@ _EN_EMPLOYER = re.compile(r"(?i:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?(
                           # a shift worked somewhere: "i'm on nights at the children's hospital", "doing days at X"
                           r"|\b(?:i'm|im|i\s+am|i've\s+been)\s+(?:now\s+|still\s+)?(?:on|doing|working)\s+(?:the\s+)?"
                           r"(?:nights|days|lates|earlies|(?:night|day|early|late|graveyard)\s+shifts?|shifts)\s+(?:now\s+)?at"
-                          rf"|(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*"
-                          rf"(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})\s+(?:at|for))"
+                          rf"|{_TITLE_LEAD}{_TITLE_ALONE}\s+(?:at|for))"
                           r"\s+" + _ORG_EN)
 #: where the work of a verb is done, as an organisation: a name, "a/the … <workplace>", "<name> <firm word>"
 _WORKPLACE_EN = (r"(?:company|firm|startup|agency|shop|store|bakery|caf[eé]|restaurant|hotel|hospital|clinic|school|"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.clauses import EN_REPORTED, RecentRelation, without_times
+from jiyi.extractors.rules.clauses import EN_REPORTED, S_IS, RecentRelation, without_times
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.extractors.rules.others import person_facts, person_key
 from jiyi.records import Kind
@@ -138,8 +138,7 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
         rest = text.removeprefix(f"用户的{c.rel}")
     else:
         text = EN_REPORTED.sub("", work.content(c), count=1)  # "Turns out she's diabetic": the relative is
-        text = re.sub(r"^(he|she|it)['\u2019]s\b(?!\s+(?:had|been|got|gotten|gone|done|\w+ed)\b)", r"\1 is", text,
-                      flags=re.IGNORECASE)
+        text = re.sub(r"^(he|she|it)" + S_IS, r"\1 is", text, flags=re.IGNORECASE)
         if text.lower().startswith(("he ", "she ", "it ", "they ")):
             text = f"User's {c.rel}{' ' + c.rel_name if c.rel_name else ''} " + text.split(" ", 1)[1]
         rest = text.split(c.rel or "", 1)[-1]
@@ -178,17 +177,19 @@ def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None
 #: her checkup", "called my dad"): one a following 她/他/she/he then means
 _KIN_ZH_WORDS = alternation([w for w, (_, g) in REL_ZH.items() if g in ("f", "m") and len(w) > 1])
 _KIN_EN_WORDS = alternation([w for w, (_, g) in REL_EN.items() if g in ("f", "m") and not w.endswith("'s")])
-_ZH_WITH_KIN = re.compile(rf"(?:陪|带|和|跟|给|帮|送|接|看望|探望|去看|照顾|照看)(?:我|俺)?(?:的|家)?(?P<kin>{_KIN_ZH_WORDS}"
+#: what one does with or for someone (陪 / 带 / 看望, "took", "visited", "with"), before whom
+_ZH_WITH_VERBS = r"(?:陪|带|和|跟|给|帮|送|接|看望|探望|去看|照顾|照看)"
+_EN_WITH_VERBS = (r"(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|helping|with|"
+                  r"picked\s+up|looking\s+after|caring\s+for)")
+_ZH_WITH_KIN = re.compile(rf"{_ZH_WITH_VERBS}(?:我|俺)?(?:的|家)?(?P<kin>{_KIN_ZH_WORDS}"
                           rf"|(?<=[我俺])[妈爸哥姐弟妹])(?![们儿])")
-_EN_WITH_KIN = re.compile(rf"(?i)\b(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|"
-                          rf"helping|with|picked\s+up|looking\s+after|caring\s+for)\s+(?:my\s+|our\s+)?(?P<kin>{_KIN_EN_WORDS})\b")
+_EN_WITH_KIN = re.compile(rf"(?i)\b{_EN_WITH_VERBS}\s+(?:my\s+|our\s+)?(?P<kin>{_KIN_EN_WORDS})\b")
 
 
 #: a named someone the user's clause does something with or for ("带朵朵去体检", "took Oliver to the doctor")
-_ZH_WITH = re.compile(r"(?:陪|带|和|跟|给|帮|送|接|看望|探望|去看|照顾|照看)(?P<n>[\u4e00-\u9fff]{2,3}?)(?=去|来|到|回|做|打|看|吃|玩|"
+_ZH_WITH = re.compile(rf"{_ZH_WITH_VERBS}(?P<n>[\u4e00-\u9fff]{{2,3}}?)(?=去|来|到|回|做|打|看|吃|玩|"
                       r"上|下|办|买|过|[，,。！!\s]|$)")
-_EN_WITH = re.compile(r"\b(?:took|take|taking|visited|visiting|called|calling|saw|seeing|drove|driving|helped|helping|"
-                      r"with|picked\s+up|looking\s+after|caring\s+for|babysat|babysitting)\s+(?P<n>[A-Z][a-z]+)\b")
+_EN_WITH = re.compile(rf"\b(?:{_EN_WITH_VERBS}|babysat|babysitting)\s+(?P<n>[A-Z][a-z]+)\b")
 
 
 def _one_named(text: str) -> str | None:
