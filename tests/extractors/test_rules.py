@@ -121,7 +121,8 @@ def test_hometown(text: str, content: str) -> None:
      ("I write backend code for a fintech startup", None, "User works at a fintech startup"),
      ("yeah head barista at a little place called Mossgrove Coffee", "User's job is head barista",
       "User works at Mossgrove Coffee"),
-     ("I've been a pharmacist for 6 years", "User's job is pharmacist", None)],
+     ("I've been a pharmacist for 6 years", "User's job is pharmacist", None),
+     ("yep. ICU nurse life, 7pm to 7am all week", "User's job is ICU nurse", None)],  # what one's days are as one
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)
@@ -131,7 +132,7 @@ def test_job_and_employer(text: str, job: str | None, employer: str | None) -> N
 
 @pytest.mark.parametrize("text", ["最近在学做饭，昨天做了个番茄炒蛋", "周末在家做饭", "我在练做蛋糕", "我在星巴克写论文",
                                   "I do yoga at the gym on mondays", "the nurse at the clinic said it's fine",
-                                  "I write poems for my girlfriend"])
+                                  "I write poems for my girlfriend", "the nurse life looks hard"])
 def test_learning_or_cooking_somewhere_is_no_workplace(text: str) -> None:
     assert all(c.slot not in ("user/employer", "user/city", "user/job") for c in run(text))
 
@@ -595,3 +596,24 @@ def test_a_dialects_grammar_words_read_as_mandarin(text: str, said: str | None) 
         assert not any(c.kind is Kind.EVENT for c in cands), cands
     else:
         assert any(said in c.content for c in cands), cands
+
+
+@pytest.mark.parametrize(("text", "slot", "says"), [
+    ("I'm Mira, product designer at Brightleaf Robotics in Shenzhen", "user/employer", "Brightleaf Robotics"),
+    ("hey, I'm Tom, a nurse at St Mary's", "user/job", "nurse"),
+])
+def test_a_title_set_after_the_name_is_the_users_job(text: str, slot: str, says: str) -> None:
+    assert says in only(text, slot).content
+    assert "user/name" in {c.slot for c in run(text)}
+
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("我从花间辞职了！现在自己在网上卖干花 接定制", "user/employer", "用户从花间辞职了，现在自己在网上卖干花 接定制"),
+    ("Quit Brightleaf last month! Now I'm freelancing from home.", "user/employer", "now User is freelancing from home"),
+])
+def test_how_things_stand_now_is_kept_with_the_change_it_follows(text: str, slot: str, content: str) -> None:
+    assert content in only(text, slot).content
+
+
+def test_a_question_after_a_change_is_not_how_things_stand() -> None:
+    assert "几点" not in only("辞职了。现在几点了？", "user/employer").content

@@ -319,3 +319,23 @@ def test_identity_numbers_of_other_countries_are_found_by_their_name(text: str, 
                                   "the fin 3 engine part number is 4471", "税号91310115MA1K4B7X2Q，开电子发票"])
 def test_words_that_only_look_like_an_id_name_find_nothing(text: str) -> None:
     assert [f for f in find_values(text) if f.kind == "id_number"] == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("here's the token for the server bot so you can test stuff: MTE5ODc2NTQzMjEwOTg3NjU0.GhX2kP.q8Zr3vLmN0pWcYtBf7sJdKe1uAo",
+     "MTE5ODc2NTQzMjEwOTg3NjU0.GhX2kP.q8Zr3vLmN0pWcYtBf7sJdKe1uAo"),
+    ("先存一下 a8Fk2LmQ9zXc7VbN3pRt6YwE 明天要用", "a8Fk2LmQ9zXc7VbN3pRt6YwE"),
+])
+def test_a_random_looking_token_with_no_keyword_is_a_secret(text: str, value: str) -> None:
+    assert ("api_key", value) in kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "SuperCaliFragilistic2024Edition is the best skin",  # a CamelCase name with a year
+    "commit 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a fixed it",  # hex: one case
+    "request id 550e8400-e29b-41d4-a716-446655440000",
+    "https://encrypted-tbn0.gstatic.com/images?q=tbn:ANd9GcQiyDMnkQOmMQNKQfQDDRQlTRpNME7oy0xNlcHjLYB8n_ZwvnWe8nY",
+    "see src/jiyi/privacy/DetectValues2024/Module9Test.py",
+])
+def test_long_strings_that_are_no_token_find_nothing(text: str) -> None:
+    assert [f for f in find_values(text) if f.kind == "api_key"] == []

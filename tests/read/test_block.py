@@ -70,6 +70,14 @@ def test_small_talk_and_courtesies_never_fill_the_block(chatted: Memory) -> None
             assert noise not in block, (query, noise, block)
 
 
+@pytest.mark.parametrize("query", ["早上好啊", "morning!", "在吗"])
+def test_a_greeting_brings_memories_not_turns(chatted: Memory, query: str) -> None:
+    """Turns a greeting finds are other chatter ("最近在追一部剧"); the memories still come."""
+    block = chatted.build_context(query, user_id="u1", budget_tokens=800)
+    assert "花生过敏" in block
+    assert "## 相关对话" not in block and "## Related conversation" not in block, block
+
+
 def test_a_superseded_statement_is_not_in_the_block(chatted: Memory) -> None:
     block = chatted.build_context("推荐一杯饮料", user_id="u1", budget_tokens=800)
     assert "戒" in block

@@ -144,6 +144,13 @@ def test_a_named_members_flare_up_decides_a_food_query(mem: Memory) -> None:
     assert any("大伯" in ln and "胃炎" in ln for ln in lines), lines
 
 
+def test_a_members_blood_sugar_decides_what_to_bring_home(mem: Memory) -> None:
+    say(mem, "u-dad", "老爸", "我血糖又高了 医生说得好好控制饮食")
+    say(mem, "u-me", "璐璐", "爸你少吃点月饼!!!")
+    lines = section(mem.build_context("过年回家给家里人带点啥吃的好", user_id="u-me"))
+    assert any("老爸" in ln and "血糖" in ln for ln in lines), lines
+
+
 def test_a_members_condition_told_by_its_treatment_decides_an_outing(mem: Memory) -> None:
     say(mem, "u-kai", "kai", "bringing my insulin pen and some juice boxes, the usual")
     say(mem, "u-ren", "ren", "who's in for the ridge walk on saturday")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
+from jiyi.text.ended import ended_terms, ends_bare, ends_unnamed, forbidden, lost_names
 
 
 @pytest.mark.parametrize(("text", "lang", "term"), [
@@ -44,6 +44,10 @@ from jiyi.text.ended import ended_terms, ends_unnamed, forbidden, lost_names
     ("final speech therapy session today, all done!", "en", "therapy"),
     ("从下礼拜起不跑步了 膝盖受不了", "zh", "跑步"),                   # a sport named inside the words of ending
     ("不撸铁了 私教太贵", "zh", "撸铁"),
+    ("原神我卸了 现在玩别的", "zh", "原神"),                           # uninstalled
+    ("doc said my blood sugar is sketchy so the soda's gotta go", "en", "soda"),  # what has to go
+    ("pottery wasn't for me, dropped it", "en", "pottery"),
+    ("the dentist yelled at me. so yeah 戒了可乐 as of today", "en", "可乐"),  # an English turn, its ending in Chinese
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
     assert term in ended_terms(text, lang)
@@ -95,6 +99,7 @@ def test_who_takes_a_thing_away_is_not_what_ended() -> None:
     ("奶茶我戒了", "zh", False),        # it names what ended
     ("我想把它戒了", "zh", False),      # a wish
     ("he quit it", "en", False),        # someone else's
+    ("我决定了 那种东西全断了", "zh", True),
 ])
 def test_an_ending_may_point_at_what_ended_without_naming_it(text: str, lang: str, unnamed: bool) -> None:
     assert ends_unnamed(text, lang) is unnamed
@@ -136,3 +141,12 @@ def test_a_bare_no_longer_takes_the_thing_its_verb_had_earlier_in_the_turn(text:
 ])
 def test_a_bare_no_longer_with_no_thing_of_the_speakers_ends_nothing(text: str) -> None:
     assert ended_terms(text, "zh") == ()
+
+
+@pytest.mark.parametrize(("text", "lang", "bare"), [
+    ("三个月没碰了", "zh", True), ("早戒了", "zh", True), ("quit last month lol", "en", True),
+    ("可乐三个月没碰了", "zh", False),  # it names what ended
+    ("想戒 还没戒", "zh", False),  # a wish, a denial
+])
+def test_a_bare_ending_names_nothing(text: str, lang: str, bare: bool) -> None:
+    assert ends_bare(text, lang) is bare

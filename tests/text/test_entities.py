@@ -41,3 +41,9 @@ def test_extra_values_first_and_no_fragments() -> None:
 def test_limit() -> None:
     text = " ".join(f"Name{i} met Person{i}." for i in range(20))
     assert len(find_entities(text, "en", limit=5)) == 5
+
+
+def test_an_english_statement_with_a_chinese_place_keeps_names_only() -> None:
+    """Jieba tags every Latin word of a mixed text; an English statement's are read as English names."""
+    assert find_entities("User lives in 罗湖 near the old market, tons of food", "en") == ("罗湖",)
+    assert "Rust" in find_entities("用户在一家做跨境支付的小公司写 Rust", "zh")

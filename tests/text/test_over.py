@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.over import workplace_left
+from jiyi.text.over import named_over, workplace_left
 
 
 @pytest.mark.parametrize(("text", "left"), [
@@ -22,3 +22,9 @@ def test_a_workplace_left_by_what_it_is(text: str, left: tuple[str, ...]) -> Non
 
 def test_english_has_no_workplace_description() -> None:
     assert workplace_left("quit that warehouse job", "en") == ()
+
+
+def test_the_words_of_ending_name_nothing_over() -> None:
+    """ "Wrapped up at the Alliance": the capital of the sentence's first word is no name."""
+    said = named_over("User: Wrapped up at the Alliance last week, now translating full-time", "en")
+    assert "Alliance" in said and "Wrapped" not in said

@@ -19,12 +19,14 @@ SMALLTALK = [
     "ok", "OK!", "okay thanks", "thanks!", "Thank you so much!", "lol", "hahaha", "hmm", "got it",
     "Good morning!", "bye", "no worries", "sure", "yes", "me too",
     "+1", "gm gm", "anyone here?", "morning all", "早上好各位", "扣1",  # group chatter
+    "晚安兄弟", "兄弟 在不", "morning bro", "night guys", "ok man",  # a greeting to someone by how they are called
     "国庆快乐呀", "哈哈 元旦快乐", "新婚快乐!!", "happy new year all!", "Merry Xmas", "食饱未",  # wishes, greetings
 ]
 NOT_SMALLTALK = [
     "我叫小王", "好的，明天见小雅", "ok我等下去领", "482916", "我对花生过敏", "哈哈你还记得芝麻",
     "谢谢，我搬到杭州了", "I live in Boston", "thanks, I moved to Berlin", "hi I'm Tom", "good night, see you in Paris",
     "no, I'm vegan", "I love you", "I have 1 cat", "1 more thing: my flight is at 9", "大家好，我是新来的小周",
+    "兄弟 明天见", "宝 我到家了", "bro my dog died",  # said to someone, and telling something
     "老婆生日快乐", "happy birthday to my mom, she turns 60 today", "今天我生日",  # whose day it is
 ]
 

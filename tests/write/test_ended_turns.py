@@ -102,6 +102,22 @@ def test_what_the_bot_asked_back_is_what_an_unnamed_ending_ends(mem: Memory, clo
     assert bool(turns(mem)["我每天下班都要来一杯柠檬茶"].get(ENDED_KEY)) is ended
 
 
+@pytest.mark.parametrize(("asked", "reply", "ended"), [
+    ("最近柠檬茶喝得怎么样了？", "跟你汇报一下 两个月没碰了", True),  # the answer names nothing: the question's thing
+    ("最近柠檬茶喝得怎么样了？", "还那样 天天喝", False),  # nothing ended
+    ("最近柠檬茶喝得怎么样了？", "想戒 还没戒", False),  # a wish
+    ("周末去爬山了吗？", "没去 早戒了", False),  # the question was about something else
+    ("医生让你少喝柠檬茶？要不要减一减？", "我决定了 那种东西全断了", True),  # the thing the turn before named
+])
+def test_a_bare_ending_answers_the_bots_question(mem: Memory, clock: FrozenClock, asked: str, reply: str,
+                                                 ended: bool) -> None:
+    say(mem, clock, "我每天下班都要来一杯柠檬茶")
+    clock.set(clock.now() + timedelta(days=30))
+    mem.add([{"role": "assistant", "content": asked, "id": "q1"}, {"role": "user", "content": reply, "id": "r1"}],
+            user_id="u", sync=True)
+    assert bool(turns(mem)["我每天下班都要来一杯柠檬茶"].get(ENDED_KEY)) is ended
+
+
 def test_a_name_taken_away_ends_the_turns_that_name_it(mem: Memory, clock: FrozenClock) -> None:
     """团子 is a name no lexicon holds; said first, before who took it away, it is what is over."""
     say(mem, clock, "我家团子又在沙发上睡了一下午", "团子只好让我姑姑接走了 她家有院子", "我同事的猫被她室友领走了")

@@ -26,6 +26,9 @@ def test_a_change_in_other_words_carries_its_reading(mem: Memory, text: str, sai
     ("User quit smoking", "User quit smoking (no longer: smoking)", "stop", "habit", "en"),
     ("用户戒了奶茶", "用户戒了奶茶（不再：奶茶）", "stop", "habit", "zh"),
     ("用户：那玩意儿用户不搞了", "用户：那玩意儿用户不搞了（已不再继续）", "stop", "diet", "zh"),
+    # the reading stands after the change, not after how things stand now
+    ("用户从花间辞职了，现在自己在网上卖干花", "用户从花间辞职了（不再在那里工作），现在自己在网上卖干花", "leave", "employer", "zh"),
+    ("User sold User's car, now User bikes", "User sold User's car (no longer owned), now User bikes", "sell", "vehicle", "en"),
 ])
 def test_an_ending_says_what_is_no_longer_so(content: str, read: str, cls: str, family: str, lang: str) -> None:
     assert reading(content, cls, family, lang) == read

@@ -60,6 +60,11 @@ from jiyi.text.new_value import destination, origin
     ("用户：别提他了 已经是前任了", "zh", "end", "partner"), ("User: she's my ex now, whatever", "en", "end", "partner"),
     ("用户家仓鼠今早发现它一动不动了", "zh", "lose", "pet"), ("用户的兔子没挺过去", "zh", "lose", "pet"),
     ("用户从农行跳到一家户外用品公司做运营", "zh", "join", "employer"),
+    ("用户决定了 把那台本田出了 养不起", "zh", "sell", "vehicle"),  # a car let go by 出, its measure word before
+    ("用户：换工作了，离开支付那家了", "zh", "leave", "employer"), ("User switched jobs in May", "en", "leave", "employer"),
+    ("User: wrapped up at the Alliance last week, now translating full-time", "en", "leave", "employer"),
+    ("User handed in User's apron friday. done with the cafe", "en", "leave", "employer"),
+    ("User: starting at Paws & Suds on monday, it's a dog grooming salon", "en", "join", "employer"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -75,6 +80,8 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
     ("moved it to next week", "en"),
     ("用户学校运动会被拉去当裁判", "zh"),  # a referee, no layoff
     ("用户的爷爷没挺过去", "zh"), ("用户前任的猫好可爱", "zh"), ("用户从床上跳到地上", "zh"),
+    ("用户那台电脑出了问题", "zh"), ("用户这台出了点毛病", "zh"),  # 出了 a fault, no sale
+    ("User is starting at 9 tomorrow", "en"),  # a time, no workplace
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None
@@ -109,6 +116,7 @@ def test_a_slotted_memory_stands_in_its_slots_topic_only() -> None:
     ("用户搬到了大连", "zh", True),
     ("用户的表姐搬到了大连", "zh", False),
     ("用户：阿峰也考上了", "zh", False),
+    ("用户：建华换工作了，去了一家新公司", "zh", False),  # a given name the analyser takes for a firm's
     ("User moved to Glasgow", "en", True),
     ("User's roommate moved to Glasgow", "en", False),
     ("User: Dana got into Yale", "en", False),
@@ -153,6 +161,7 @@ def test_a_change_told_as_history_is_not_the_present(text: str, lang: str, old: 
     ("User signed a lease in mossgate lane", "en", "mossgate lane"),
     ("用户搬进了单位宿舍", "zh", "单位宿舍"),
     ("User moved out of Leeds in the week of 2026-10-12, Bristol now", "en", "Bristol"),  # where one is now, after
+    ("User is moving to 南山 to be closer to the office", "en", "南山"),  # the place in Chinese
 ])
 def test_a_change_to_a_value_names_it_after_the_verb(text: str, lang: str, value: str) -> None:
     change = topics.change_of(text, lang)
@@ -187,6 +196,7 @@ def test_a_habit_says_what_it_consumes(text: str, lang: str, kind: str | None) -
 def test_names_a_statement_gives() -> None:
     assert topics.called("用户的金毛叫可乐", "zh") == ("可乐",)
     assert topics.called("User has a dog called Mochi", "en") == ("Mochi",)
+    assert topics.called("用户在一家叫「一隅」的花店工作", "zh") == ("一隅",)  # a name in quotes
 
 
 @pytest.mark.parametrize(("forced", "places"), [(None, {"长春", "大连"}), ("jieba", {"长春"})])

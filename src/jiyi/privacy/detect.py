@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from jiyi.privacy.randomness import LONE_TOKEN, looks_random
 from jiyi.records import Visibility
 
 SECRET, SENSITIVE = Visibility.SECRET, Visibility.SENSITIVE
@@ -531,11 +532,22 @@ def _code_before_its_word(text: str) -> Iterator[Finding]:
         yield Finding(m.start("v"), m.end("v"), "code", "验证码" if zh else "one-time code", SECRET, m.group("v"))
 
 
+def _lone_tokens(text: str) -> Iterator[Finding]:
+    """A key or token nothing names, by its random-looking shape (privacy/randomness.py)."""
+    for m in LONE_TOKEN.finditer(text):
+        start, end = _strip_value(text, m.start(), m.end())
+        word_start = max(text.rfind(c, 0, start) for c in " \n\t") + 1
+        if "://" in text[word_start:start]:
+            continue  # a link's own part (an image id in its query)
+        if looks_random(text[start:end]):
+            yield Finding(start, end, "api_key", "", SECRET, text[start:end])
+
+
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
     _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _after_a_gap,
-    _code_before_its_word)
+    _code_before_its_word, _lone_tokens)
 
 
 #: every value above needs one of these; most turns have none and cost one search

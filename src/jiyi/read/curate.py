@@ -64,6 +64,7 @@ from jiyi.text.done import reports_done
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
+from jiyi.text.smalltalk import is_chatter
 from jiyi.text.topics import change_of
 
 #: Memories at or below this importance are small talk (the write path's mark).
@@ -275,6 +276,8 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
                  context=context)
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
+    if is_chatter(query):  # "早上好" / "morning!": turns found by a greeting are other greetings, no context
+        found = [h for h in found if h.record.kind is not Kind.EPISODE]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
 
 

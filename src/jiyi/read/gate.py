@@ -25,8 +25,8 @@ EVENT_WITHOUT_END = timedelta(days=1)
 _HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
 _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
-_DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|高血糖|高血压|高血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
-                             r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|"
+_DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|血糖|血压|血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
+                             r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|blood\s+sugar|"
                              r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
 #: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
 _OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|晨跑|夜跑|训练|"

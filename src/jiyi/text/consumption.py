@@ -60,6 +60,13 @@ def drink_kinds(text: str) -> frozenset[str]:
     return frozenset(kind for kind, pattern in _DRINK_KINDS if pattern.search(text)) | named_kinds(text, DRINKS)
 
 
+def consumed_words(text: str) -> tuple[str, ...]:
+    """The words ``text`` names drinks or smoking by, as it writes them ("医生说少喝功能饮料" → 功能饮料)."""
+    found = [m.group() for _, pattern in _DRINK_KINDS for m in pattern.finditer(text)]
+    found += [m.group() for m in _SMOKE.finditer(text)]
+    return tuple(dict.fromkeys(w.strip() for w in found if w.strip()))
+
+
 def consumption(text: str, lang: str) -> str | None:
     """``drink`` / ``smoke`` / ``eat`` / ``play`` for what a habit statement consumes or does, if said."""
     return next((name for name, zh, en in _CONSUMPTION if (zh if lang == "zh" else en).search(text)), None)

@@ -48,7 +48,7 @@ OVER_KEY = "over"
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习合方满清简容安正同顺爽甘耐])"
-                   r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
+                   r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
@@ -94,7 +94,7 @@ _EN_TURNED_DOWN = _P(r"(?i)\bturned\s+(?=(?:the\s+|that\s+|their\s+)?[\w'-]+(?:\
 _ENDERS: tuple[Lex, ...] = (Lex(_ZH_FLED, _NEVER), *ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER),
                             Lex(_ZH_HANDED_ON, _EN_HANDED_ON), Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE),
                             Lex(_NEVER, _EN_TURNED_DOWN))
-_ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人)$")
+_ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人|换(?:了)?(?:个|份|一份)?(?:新)?工作(?:了|啦))$")  # (换工作了 ends no thing)
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
 #: after a Chinese word of ending: it could not be done (戒不了, 卖不掉)
@@ -138,13 +138,24 @@ _AFTER = {"zh": 3, "en": 30}
 
 
 def ended_terms(text: str, lang: str) -> tuple[str, ...]:
-    """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or ()."""
+    """The words of the things ``text`` (a turn, in the speaker's own words) says are over, or (). A turn that
+    mixes its languages ("so yeah 戒了可乐 as of today") is read in the other one too, for that one's words."""
+    out = _terms(text, lang)
+    if lang == "en" and _CJK_RUN.search(text):
+        out += [t for t in _terms(text, "zh") if _CJK_RUN.search(t) and t not in out]
+    return tuple(out)
+
+
+_CJK_RUN = _P(r"[\u4e00-\u9fff]{2,}")
+
+
+def _terms(text: str, lang: str) -> list[str]:
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
         for term in (_content_words(clause, lang, m) or _activity_in(m) or _done_earlier(text, clause, m, lang)
                      or _named_before(text, clause, m, lang)):
             out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
-    return tuple(out)
+    return out
 
 
 #: a sport or pastime named inside the words that give it up (不跑步了, 不去健身房了)
@@ -224,7 +235,7 @@ def _stem(term: str, lang: str) -> tuple[str, ...]:
 
 
 #: what stands for a thing already talked about: 那玩意儿我断了, "gave it up", "quit that stuff"
-_ZH_POINTER = _P(r"(?:那|这)(?:玩意儿?|东西|个)|它")
+_ZH_POINTER = _P(r"(?:那|这)(?:种|些|样)?(?:玩意儿?|东西|个)|它")
 _EN_POINTER = _P(r"(?i)\b(?:it|that(?:\s+stuff|\s+thing)?|those)\b")
 
 
@@ -297,6 +308,12 @@ def ends_something(text: str, lang: str) -> bool:
     return bool(_own_endings(text, lang))
 
 
+def ends_bare(text: str, lang: str) -> bool:
+    """Does ``text`` tell an ending of the speaker's that names nothing at all ("三个月没碰了", "quit last month"):
+    the thing is what the conversation was about (write/endings.py: the bot's question just before)."""
+    return any(not (_content_words(clause, lang, m) or _activity_in(m)) for clause, m in _own_endings(text, lang))
+
+
 def named_in(text: str, lang: str) -> tuple[str, ...]:
     """The things a short sentence names (您是说奶茶吗？ → 奶茶; "you mean the gym?" → gym): nouns by the lexical
     analyser in Chinese, words of four letters or more in English, neither a generic word."""
@@ -358,7 +375,7 @@ def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
 #: the others have their object after them, and what stands before them is their subject
 _EN_AFTER_THE_THING = _P(r"(?i)^(?:(?:is|was|'s)\s+(?:over|finished|done)|\w+\s+(?:is|was|'s)\s+dead|anymore|didn'?t\s+last|ended|passed\b.*|"
                          r"(?:lives|living|stays|staying|is|'s)\s+(?:with|at)\b.*|(?:went|goes|belongs)\s+to\b.*|"
-                         r"is\s+\w+\s+\w+'s\b.*)$")
+                         r"is\s+\w+\s+\w+'s\b.*|(?:'s|has)\s+(?:gotta|got\s+to)\s+go|(?:was|is)n'?t\s+(?:really\s+)?for\s+me)$")
 #: where the object of an English word of ending is over: a time, a reason, another clause
 _EN_OBJECT_ENDS = _P(r"(?i)\b(?:after|before|because|since|cause|cuz|until|till|when|while|so|but|to|and\s+(?:then|now)|"
                      r"due\s+to|thanks\s+to)\b")
@@ -428,10 +445,11 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
     for w in re.finditer(r"[A-Za-z][A-Za-z']{3,}", clause):  # "the fish-only thing": fish
         if not lo <= w.start() < hi or m.start() <= w.start() < m.end():
             continue
-        word = w.group(0).lower()
+        word = w.group(0)[:max(0, m.start() - w.start())] if w.start() < m.start() < w.end() else w.group(0)
+        word = word.lower()  # ("the soda's gotta go": the word before the ending's own 's)
         gerund = first and lo == m.end() and word.endswith("ing")  # "gave up climbing": the activity
         first = False
-        if word.endswith("'s"):
+        if word.endswith("'s") or len(word) < 4:
             continue  # "tyler's sister": whose, not what
         if (word not in _EN_GENERIC and (not word.endswith(("ly", "ing")) or gerund or kinds_of(word))
                 and not _EN_WIDE.match(word)):

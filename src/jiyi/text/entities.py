@@ -50,7 +50,9 @@ def _numbers(text: str) -> list[str]:
     return [n for n in _NUMBER.findall(text) if sum(ch.isdigit() for ch in n) >= 2]
 
 
-def _zh_entities(text: str) -> list[str]:
+def _zh_entities(text: str, *, latin_too: bool = True) -> list[str]:
+    """Names by jieba's tags; its Latin words (``eng``) only when ``latin_too`` (an English statement's are
+    read by :func:`_en_entities`, which knows a name from "lives" or "of")."""
     out: list[str] = []
     for m in _ZH_ORG.finditer(text):
         head = _ORG_BREAK.split(text[max(0, m.start() - 20):m.start()])[-1]
@@ -60,7 +62,7 @@ def _zh_entities(text: str) -> list[str]:
     for word, flag in zh.pos_tags(text):
         if flag not in _ZH_TAGS or word in _ZH_DENY:
             continue
-        if flag == "eng" and (len(word) < 2 or any(ch.isdigit() for ch in word)):
+        if flag == "eng" and (not latin_too or len(word) < 2 or any(ch.isdigit() for ch in word)):
             continue  # digit-bearing codes come from _numbers, whole
         if flag != "eng" and (len(word) < 2 or word[0] in _FUNCTION_CHARS):
             continue  # jieba glues particles to names now and then (和华 from 和华恒集团)
@@ -97,7 +99,7 @@ def find_entities(text: str, lang: str, *, extra: Iterable[str] = (), limit: int
     """Entities of ``text``: ``extra`` (values a rule captured) first, then tagged names, then numbers."""
     found: list[str] = [e.strip() for e in extra if e and e.strip()]
     if _HAN.search(text):
-        found.extend(_zh_entities(text))
+        found.extend(_zh_entities(text, latin_too=lang != "en"))
     if lang == "en" or not _HAN.search(text):
         found.extend(_en_entities(text))
     found.extend(_numbers(text))

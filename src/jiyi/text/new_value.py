@@ -35,6 +35,10 @@ _EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|l
                   r"progress|town|bed|school|college|hospital|office|person|total|general|time|touch)\b")
 
 
+#: a place written in Chinese right after an English change's verb ("moving to 南山", "moved into 滨江 last week")
+_EN_HAN_DEST = _P(r"\s*(?:(?:to|into|in)\s+)?(?:the\s+)?(?P<v>[\u4e00-\u9fff]{2,8})")
+
+
 def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
     """The new value a "to" change names after its verb: a place, a number, a diet word."""
     rest = text[at:]
@@ -57,6 +61,8 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
         elif home := next((h.group("v") for h in _EN_HOME_IN.finditer(rest) if not _EN_NO_PLACE.match(h.group("v"))),
                           None):
             out.append(home)  # "out of ssp, now in tseung kwan o": a place no gazetteer knows
+        elif han := _EN_HAN_DEST.match(rest):
+            out.append(han.group("v"))  # "moving to 南山": the place in Chinese
     return tuple(dict.fromkeys(x for x in out if x))
 
 

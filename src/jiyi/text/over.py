@@ -33,7 +33,8 @@ _OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|�
                r"left|broke\s+up|split|rehomed|gave\s+away|put\s+down|(?:moved|got|finally|officially)\s+out\s+of|"
                r"(?:is|was|'s)\s+(?:over|finished|done)|(?:thing|plan|diet|experiment|idea|project|streak|phase|era)\s+"
                r"(?:is|was|'s)\s+dead|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
-               r"broke|caved|dropped(?!\s+(?:off|by|in)\b))\b"))
+               r"broke|caved|dropped(?!\s+(?:off|by|in)\b)|(?<=[a-z])(?:'s|\s+has)\s+(?:gotta|got\s+to)\s+go|"
+               r"(?:was|is)n'?t\s+(?:really\s+)?for\s+me)\b"))
 #: every word of ending: the change classes' that end something, and the rest
 _ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)
 #: the words of ending that end a thing the speaker had or did, whatever it is (text/ended.py)
@@ -76,6 +77,8 @@ def ends_named(text: str, lang: str, name: str) -> bool:
                 if lang == "zh" and degree_complement(clause, e):
                     continue  # 小橘热死了: very hot, not gone
                 gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
+                if lang == "en" and gap < 0:
+                    continue  # the word is the ending's own ("Wrapped up at the Alliance": no name "Wrapped")
                 between = text[e.end() + start:m.start()] if m.start() > e.end() + start else ""
                 if gap <= _NEAR[lang] and not (lang == "en" and _EN_ASIDE.search(between)):
                     return True

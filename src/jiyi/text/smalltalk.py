@@ -39,6 +39,8 @@ _ZH_PHRASES = words("""
 我也是 我也一样 同意 一样 好主意 厉害 牛 牛逼 赞 棒 真棒 太棒了 太好了 不错 可以可以 666 233 ok okay 晕 汗 笑死 绝了 服了 无语 emmm
 大家好 大家早 各位好 各位早 早上好各位 早上好大家 在吗各位 有人吗 有人在吗 扣1 1 11 111
 吃了吗 吃了没 吃饭了吗 吃饭了没 吃了么 食饱未 食咗饭未 食咗未 食饭未 恭喜发财 新年好 过年好
+在不 在么 在没 在不啦
+兄弟 兄弟们 哥们 哥们儿 老铁 老哥 老弟 姐妹 姐妹们 家人们 朋友们 宝 宝子 宝宝 亲 亲们 各位 大家 大佬 老板 师傅 机器人 助手 小助手
 草 好家伙 离谱 太离谱了 真实 太真实了 蚌埠住了 绑不住了 xswl 绝绝子 yyds 妙啊 牛啊 6 66 笑死我了 乐 乐死 哈人 确实确实 有道理 也是 也对 还行 害 嗐
 """)
 
@@ -47,6 +49,7 @@ hi hello hey heya hiya yo howdy morning night gn thanks thankyou thx ty tysm che
 sure yes yeah yep yup ya no nope nah lol lmao rofl haha hehe hah ha hmm hm um uh oh ah wow cool nice great
 awesome perfect good fine gotcha bye goodbye later ttyl np welcome noted understood right exactly indeed same
 agreed true fair lmfao ikr mood bet facts fr lowkey tbh omg yay rip oof welp dang damn gm gn gg zzz
+bro bros bruh dude dudes guys man mate fam folks everyone everybody yall buddy pal bot
 """)
 _EN_MULTI = (
     "hello there", "hey there", "good morning", "good afternoon", "good evening", "good night", "thank you",

@@ -59,7 +59,10 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
             return False
         from jiyi.text.lexical import tagged
 
-        first = next(((w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")), None)
+        words = [(w, t) for w, t in tagged(rest[:12]) if t not in ("TIME", "w", "d", "c")]
+        first = words[0] if words else None
+        if first is not None and first[1] == "ORG" and len(first[0]) <= 3 and len(words) > 1 and words[1][1] == "v":
+            first = (first[0], "PER")  # 建华换工作了: a given name the analyser took for a firm's, doing something
         owner = re.match(r"[\u4e00-\u9fff]{1,4}?的", rest)
         if first is not None and first[1] == "PER" and rest.startswith(first[0] + "的") or (
                 owner and _ZH_OTHER.match(rest[owner.end():])):

@@ -40,7 +40,9 @@ SINGLE = frozenset({"residence", "employer", "partner", "phone", "email", "diet"
 #: ("我开着一辆二手思域") is over when "车出了" (a pet's loss names the pet: write/endings.py)
 OWNED = frozenset({"vehicle"})
 #: a car handed out, adverbs between (车出了, 车也出了, 车早就出掉了): a sale (text/ended.py reads it too)
-ZH_CAR_OUT = r"(?:车|给)(?:也|都|已经|早就?)*出(?:掉|去)?了"
+#: a car let go by 出: 车出了, 给出了, 把那台本田出了 (a vehicle's measure word before it; not 出了问题 / 出了点事)
+ZH_CAR_OUT = (r"(?:(?:车|给)|(?:台|辆)[^，。,\s]{1,8}?)(?:也|都|已经|早就?)*出(?:掉|去)?了"
+              r"(?!问题|毛病|故障|事|车祸|状况|点|个|一|趟|门|来|去|差)")
 
 #: slot prefixes of each family (a slot may carry ``@speaker``)
 _SLOT_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -233,7 +235,7 @@ _CLASSES: tuple[_Class, ...] = (
                            # going to be a …: 我去当主厨助理, 过去当店长, 去那边做销售经理 (a job's title)
                            r"(?<![想要会准备打算])(?:过去|去|到那边|来)(?:当|做)(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}?"
                            r"(?:助理|经理|主管|店长|主厨|厨师|工程师|设计师|会计|专员|顾问|学徒|司机|老师|教练|编辑|运营)(?![的])", re.IGNORECASE),
-                        _P(r"(?i)\bstarted\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
+                        _P(r"(?i)\bstart(?:ed|ing)\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
                            r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
                            r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
                            r"\bhired\s+me\b|\bjoined\s+(?:\w+\s+){0,3}?(?:as\s+an?|team|company|firm|agency|startup)\b|"
@@ -251,7 +253,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bdone\s+with\s+(?:\w+\s+){0,2}?(?:prep|preparation|studying|revision|applications?|apps)\b")),
            ("pursuit",), "from"),
     _Class("leave", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:裁|开除|辞退|优化|炒)|辞职|离职|辞了|辞呈|辞掉|走人|不干了|不待了|不做了|被\S{0,4}裁(?!判|缝|剪|决)|裁员|被\S{0,2}优化|被毕业|被开除|被辞退|失业|退休|跳槽|"
-                            r"离开(?:了)?(?:公司|单位|那家|原来)|最后一天班|下岗|从\S{1,6}?(?:成功|终于|顺利)?跑路|(?:店|铺子|门面|摊子?|生意)\S{0,4}?(?:兑|转|盘)(?:出去|给别人)了|"
+                            r"离开(?:了)?(?:公司|单位|那家|原来|[^，。,\s]{1,6}?那家)|换(?:了)?(?:个|份|一份)?(?:新)?工作(?:了|啦)|最后一天班|下岗|从\S{1,6}?(?:成功|终于|顺利)?跑路|(?:店|铺子|门面|摊子?|生意)\S{0,4}?(?:兑|转|盘)(?:出去|给别人)了|"
                             r"(?:地方|公司|单位|厂子?)[^，。,]{0,8}?(?:再也|终于)?不(?:用|会|想|必)(?:再)?(?:去|待|呆|干)了|"
                             r"不(?:做|干|当)(?:自由职业|全职|兼职|销售|客服|外卖|网约车|代购|微商|主播|[\u4e00-\u9fff]{0,4}(?:员|师|工))了|"
                             # told by what comes with it: a contract not renewed, severance, gone from there
@@ -259,9 +261,11 @@ _CLASSES: tuple[_Class, ...] = (
                             r"(?:已经|早就|早)不在那(?:边|儿|里|家)(?:干|上班|做)?了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
                             r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
-                            r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office)\b|\bunemployed\b|"
-                            r"\bbetween\s+jobs\b|\b(?:turned|handed)\s+in\s+my\s+(?:badge|keys|laptop|lanyard)\b|"
-                            r"\bcleaned\s+out\s+my\s+(?:desk|locker)\b|\bout\s+of\s+a\s+job\b")),
+                            r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office|cafe|café|shop|store|"
+                            r"restaurant|salon|clinic|bakery|studio|agency|warehouse|startup|bank|hospital)\b|\bunemployed\b|"
+                            r"\bbetween\s+jobs\b|\b(?:turned|handed)\s+in\s+my\s+(?:badge|keys|laptop|lanyard|apron|uniform)\b|"
+                            r"\bcleaned\s+out\s+my\s+(?:desk|locker)\b|\bout\s+of\s+a\s+job\b|\b(?:changed|switched)\s+jobs\b|"
+                            r"\b(?:wrapped|finished)\s+up\s+at\b")),
            ("employer", "residence"), "from"),
     _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|"
                            # a sport or pastime given up by its word: 不跑步了, 不去健身房了, 不撸铁了, 不跑了
@@ -416,7 +420,8 @@ def family_slots(family: str) -> tuple[str, ...]:
                  if fam == family and not prefix.endswith("/") and not prefix.startswith("person:"))
 
 
-_ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，。,.！!]|$|的|了|，)")
+_ZH_CALLED = _P(r"(?:叫|名叫|名字是|取名)(?:[「『《“\"](?P<q>[^」』》”\"\n]{1,12})[」』》”\"]|(?P<n>[\u4e00-\u9fffA-Za-z]{1,6}?)"
+               r"(?:[，。,.！!]|$|的|了|，))")
 _EN_CALLED = _P(r"\b(?:named|called)\s+(?P<n>[A-Z][\w'-]+)|"
                 r"(?i:\b(?:User's|my)\s+(?:cat|dog|puppy|kitten|bunny|rabbit|hamster|parrot|budgie)\s+)"
                 r"(?P<a>(?!(?i:food|bed|toys?|hair|walker|sitter|park|treats|vet|is|was|has|and)\b)[A-Za-z][\w'-]+)"
@@ -546,7 +551,9 @@ def standing_family(content: str, lang: str) -> str | None:
 
 def called(content: str, lang: str) -> tuple[str, ...]:
     """The names a statement gives (用户的仓鼠叫芝麻 → 芝麻; "a dog called Pepper" → Pepper)."""
-    return tuple(m.group("n") or m.group("a") for m in (_ZH_CALLED if lang == "zh" else _EN_CALLED).finditer(content))
+    if lang == "zh":  # 叫芝麻, 叫「一隅」的花店
+        return tuple(m.group("q") or m.group("n") for m in _ZH_CALLED.finditer(content))
+    return tuple(m.group("n") or m.group("a") for m in _EN_CALLED.finditer(content))
 
 
 CLAUSE_CUT = _P(r"[，,。.;；!！?？]")

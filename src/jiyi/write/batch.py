@@ -108,8 +108,11 @@ _KEYED_FAMILIES = frozenset({"residence", "employer", "partner", "phone", "email
 
 def with_over(rec: MemoryRecord, names: Iterable[str], **changes: Any) -> MemoryRecord:
     """``rec`` keeping ``names`` beside it as no longer so (``metadata["over"]``, read/context.py), after those it kept."""
-    kept = list(dict.fromkeys([*(rec.metadata.get(OVER_KEY) or ()), *names]))
-    return rec.replace(metadata={**rec.metadata, OVER_KEY: kept}, **changes)
+    kept: dict[str, str] = {}  # one per name, whatever its case ("alliance" said, "Alliance" closed)
+    for name in [*(rec.metadata.get(OVER_KEY) or ()), *names]:
+        kept.setdefault(name.casefold(), name)
+    kept_names = list(kept.values())
+    return rec.replace(metadata={**rec.metadata, OVER_KEY: kept_names}, **changes)
 
 
 class BatchResolver:

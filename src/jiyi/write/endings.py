@@ -20,10 +20,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from jiyi.records import Kind, MemoryRecord
-from jiyi.text.consumption import kinds_of
+from jiyi.text.consumption import consumed_words, kinds_of
 from jiyi.text.ended import (
     ENDED_KEY,
     ended_terms,
+    ends_bare,
     ends_something,
     ends_unnamed,
     forbidden,
@@ -62,6 +63,10 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
             terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         elif not terms and i and (asked := clarified(turns[i - 1:i + 1])) and ends_something(turn.content, lang):
             terms = asked  # 您是说烟吗？ — 对 十来天没碰了: the yes that tells the ending itself
+        if i and ends_bare(turn.content, lang) and (asked := asked_about(turns[i - 1]) or (
+                () if terms else just_named(turns[max(0, i - _LOOK_BACK):i]))):
+            # 最近烟抽得怎么样了？ — 三个月没碰了: the 烟; 医生说少喝功能饮料 … 那种东西全断了: the drink just named
+            terms = (*terms, *(t for t in asked if t not in terms))
         if terms:
             out.append(Ending(turn, terms))
     return out
@@ -82,6 +87,34 @@ def clarified(after: Sequence[MemoryRecord]) -> tuple[str, ...]:
     if not _ASKS_BACK.search(question) or not re.search(r"[?？]", question) or not _YES.match(reply):
         return ()
     return named_in(question, detect_language(question))
+
+
+#: what a question names is one thing, or two at most, to be what a bare answer ends
+_ASKED_THINGS = 2
+
+
+def asked_about(turn: MemoryRecord) -> tuple[str, ...]:
+    """The thing the bot's question ``turn`` asks about ("最近烟抽得怎么样了？" → 烟, "still doing the keto thing?"
+    → keto), or () when it is no question of the bot's or names more than :data:`_ASKED_THINGS`."""
+    if turn.metadata.get("role") != "assistant" or not re.search(r"[?？]\s*$", turn.content):
+        return ()
+    question = re.split(r"(?<=[。！!.?？])\s*", turn.content.strip())
+    asked = [q for q in question if re.search(r"[?？]\s*$", q)][-1]
+    named = named_in(asked, detect_language(asked))
+    return named if 0 < len(named) <= _ASKED_THINGS else ()
+
+
+#: the turns before a bare ending looked at for what it ends
+_LOOK_BACK = 3
+
+
+def just_named(before: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """The drink or the smoking the nearest of the turns ``before`` names, when it names one kind only."""
+    for turn in reversed(before):
+        named = consumed_words(turn.content)
+        if named:
+            return named if len({k for w in named for k in kinds_of(w)}) == 1 else ()
+    return ()
 
 
 def says(content: str, term: str) -> bool:

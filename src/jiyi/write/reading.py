@@ -57,6 +57,8 @@ def _stopped(content: str, lang: str, speaker: str | None = None) -> tuple[str, 
     return "已不再继续", "no longer doing it"
 
 
+#: where a change's statement goes on to how things stand now ("辞职了，现在自己在网上卖干花", "sold it, now User bikes")
+_NOW_AFTER = re.compile(r"(?i)[，,]\s*(?=现在|目前|如今|眼下|now\b|these\s+days\b|nowadays\b|currently\b)")
 _SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
 
 
@@ -74,4 +76,6 @@ def reading(content: str, cls: str, family: str, lang: str, speaker: str | None 
         parts.append(no_longer[0] if lang == "zh" else no_longer[1])
     if not parts:
         return content
-    return f"{content}（{'，'.join(parts)}）" if lang == "zh" else f"{content} ({'; '.join(parts)})"
+    said_now = _NOW_AFTER.search(content)  # the reading stands after the change, before how things stand now
+    head, tail = (content[:said_now.start()], content[said_now.start():]) if said_now else (content, "")
+    return (f"{head}（{'，'.join(parts)}）" if lang == "zh" else f"{head} ({'; '.join(parts)})") + tail

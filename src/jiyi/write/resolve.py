@@ -451,8 +451,8 @@ def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
         from jiyi.text.lexical import entities
 
         found += [w for tag in ("PER", "LOC", "ORG") for w in entities(rec.content).get(tag, ())]
-    else:  # "Northwind Traders" is said "northwind"
-        found += [n.split()[0] for n in found if " " in n and len(n.split()[0]) >= 4 and n.split()[0][:1].isupper()]
+    # "Northwind Traders" is said "northwind" (in a memory of either language: "…the Alliance Française, the 静安 branch")
+    found += [n.split()[0] for n in found if " " in n and len(n.split()[0]) >= 4 and n.split()[0][:1].isupper()]
     return tuple(dict.fromkeys(n for n in found if len(n) >= 2 and not n.isdigit() and n not in ("User", "用户")))
 
 

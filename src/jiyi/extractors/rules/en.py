@@ -62,8 +62,9 @@ _EN_JOB = (
     re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
     re.compile(rf"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+have\s+been)\s+(?:now\s+|currently\s+)?(?:an?\s+))"
                rf"(?P<v>(?i:(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})))\b"),
-    # a title said alone before where, as chat answers what one does: "head barista at a little place called …"
-    re.compile(rf"(?i:{_TITLE_LEAD})(?P<v>(?i:{_TITLE_ALONE}))(?=\s+(?i:at|for)\s)"),
+    # a title said alone before where, as chat answers what one does ("head barista at a little place called …"),
+    # or before "life" ("ICU nurse life, 7pm to 7am": what one's days are as one)
+    re.compile(rf"(?i:{_TITLE_LEAD})(?P<v>(?i:{_TITLE_ALONE}))(?=\s+(?i:at|for)\s|\s+(?i:life)\b)"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
 _LOWER_ORG = (r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}"

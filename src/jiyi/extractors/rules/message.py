@@ -173,6 +173,7 @@ class MessageExtraction:
         drafts += events(self)
         drafts += changes(self)
         drafts += new_job(self, drafts)
+        self._now_after_change(drafts)
         drafts += self._standing(drafts)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
@@ -191,6 +192,27 @@ class MessageExtraction:
                 d.source, d.source_at = mask_times(c.text, c.start, c.spans), c.start
                 out.append(d)
         return out
+
+    def _now_after_change(self, drafts: list[Draft]) -> None:
+        """A sentence opening with "now" right after the user's change is its new state, kept with it:
+        "我从一隅辞职了！现在自己在网上卖干花" → 用户从一隅辞职了，现在自己在网上卖干花 (nothing else is told of it)."""
+        told = {self._sentence_at(d.source_at) for d in drafts}
+        for d in drafts:
+            at = self._sentence_at(d.source_at)
+            if at < 0 or d.kind is Kind.EVENT or change_of(d.content, self.lang) is None:
+                continue
+            after = [c for c in self.clauses if c.sentence == at + 1]
+            if (not after or at + 1 in told or after[0].subject != "self" or any(c.question for c in after)
+                    or not _NOW_LEAD.match(after[0].text.strip())):
+                continue
+            addition = third_person(" ".join(c.text.strip() for c in after).rstrip("。.!！~～"), self.lang)
+            addition = addition[:1].lower() + addition[1:] if self.lang == "en" else addition
+            if len(d.content) + len(addition) > MAX_CHARS:
+                continue
+            d.content += ("，" if self.lang == "zh" else ", ") + addition
+            for c in after:
+                c.consumed = True
+            told.add(at + 1)
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)
@@ -244,6 +266,9 @@ class MessageExtraction:
     def _identity(self, c: Clause) -> list[Draft]:
         if self.lang != "zh":
             out = en_claim(c.text) or en_identity(c.text) + en_health(c.text)
+            if (m := _EN_NAME_THEN_TITLE.search(c.text)) and all(d.slot == "user/name" for d in out):
+                rest = m.group("rest") if re.match(r"(?i)(?:an?|the)\s", m.group("rest")) else "a " + m.group("rest")
+                out += en_identity("I'm " + rest)  # "I'm Mira, product designer at Brightleaf": her job too
         else:
             body = c.body
             sentence = "".join(x.text for x in self.clauses if x.sentence == c.sentence)
@@ -312,6 +337,14 @@ class MessageExtraction:
         last.source_at = c.start
         c.consumed = True
         return True
+
+
+#: "I'm Mira, product designer at Brightleaf": a title and its place set after the name
+_EN_NAME_THEN_TITLE = re.compile(
+    r"(?i:\bi'?m|\bi\s+am)\s+[A-Z][\w'-]+\s*,\s*(?P<rest>(?i:an?\s+|the\s+)?(?:[a-z]+\s+){0,2}?[a-z]+\s+(?i:at|for|with)\s+"
+    r"[^.!?,;]+)")
+#: the words that open a statement of how things stand now
+_NOW_LEAD = re.compile(r"(?:现在|目前|如今|眼下|这会儿|(?i:now\b|these\s+days\b|nowadays\b|currently\b|i'?m\s+now\b))")
 
 
 def _before_to(body: str) -> str:

@@ -78,7 +78,7 @@ _ZH_CONDITIONS = (
 )
 _ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:了|为)?|诊断(?:出|为)?|算|是|犯了?)"
                         rf"(?:轻度|轻微的?|严重的?|慢性|点|一点)?(?P<v>{_ZH_CONDITIONS})")
-_ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:有点|有些|偏|比较|很)?高")
+_ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:又|也|都|还|一直|还是|老是|总是|有点|有些|偏|比较|很|太)*高(?!不高|吗|么|不)")
 #: a condition said right after the subject, with no verb: 我痛风，海鲜不能吃 / 老毛病胃炎
 _ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
 #: a condition told by what treats it, the speaker's own: 我每天打胰岛素 / 降压药又吃完了 / 哮喘喷雾随身带
@@ -192,6 +192,10 @@ _EN_ALLERGY = (
     # …or what cannot be had because of it: "i can't do shellfish, i puff up like a balloon"
     re.compile(r"(?i:\bcan'?t\s+(?:do|have|eat|touch)\s+(?:any\s+)?)(?P<v>[a-z][\w\s-]{1,25}?)(?=[,.;]?\s+(?:i|my\s+\w+)\s+"
                r"(?:puff|swell|break\s+out|get\s+hives|blow\s+up|go\s+into\s+anaphyla|itch))"),
+    # …and the allergy named after it: "I can't be near cats, allergic af", "can't have dairy, i'm allergic"
+    re.compile(r"(?i:\b(?:i\s+)?can'?t\s+(?:be\s+(?:near|around)|do|have|eat|touch)\s+(?:any\s+)?)(?P<v>[a-z][\w-]*(?:\s+[\w-]+)?)"
+               r"(?=\s*[,.;]\s*(?:(?:i'?m|im|i\s+am|cause|cuz|because|since|so|super|very|deathly|seriously|totally)\s+)*"
+               r"allergic\b(?!\s+to\b))"),
     # the speaker's, said without a subject as chat does: "also deathly allergic to shellfish. like epipen-level"
     re.compile(r"(?i:^\W*(?:(?:also|and|plus|btw|oh|fyi|but)[,\s]+)*(?:(?:deathly|severely|seriously|super|very|mildly|"
                r"really|so|kinda|a\s+bit)\s+)?allergic\s+to)\s+(?P<v>[\w\s,'-]+?)"
