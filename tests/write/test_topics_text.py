@@ -65,6 +65,7 @@ from jiyi.text.new_value import destination, origin
     ("User: wrapped up at the Alliance last week, now translating full-time", "en", "leave", "employer"),
     ("User handed in User's apron friday. done with the cafe", "en", "leave", "employer"),
     ("User: starting at Paws & Suds on monday, it's a dog grooming salon", "en", "join", "employer"),
+    ("用户：查分了，三科全过", "zh", "done", "pursuit"), ("用户：我们分咗", "zh", "end", "partner"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -82,6 +83,7 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
     ("用户的爷爷没挺过去", "zh"), ("用户前任的猫好可爱", "zh"), ("用户从床上跳到地上", "zh"),
     ("用户那台电脑出了问题", "zh"), ("用户这台出了点毛病", "zh"),  # 出了 a fault, no sale
     ("User is starting at 9 tomorrow", "en"),  # a time, no workplace
+    ("用户：查分了", "zh"), ("用户：又扣分了", "zh"),  # a score checked or lost, no couple's end (分咗 is 分了)
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

@@ -246,7 +246,8 @@ _CLASSES: tuple[_Class, ...] = (
            ("employer", "pursuit"), "to"),
     _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"offer(?:到了|来了|下来了|到手了?)|"
-                           r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约", re.IGNORECASE),
+                           r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约|"
+                           r"[一二两三四五六七八九十\d]+(?:科|门)(?:全|都)(?:过|通过)", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
                            r"\bsigned\s+(?:with|the)\b|\bacceptance\s+letter\b|\bgot\s+(?:the|an|my)\s+(?:admit|acceptance|admission)\b|"
@@ -304,6 +305,10 @@ _CLASSES: tuple[_Class, ...] = (
 _OTHER_WORDS = frozenset({"were", "well", "shell", "hell", "ill", "its", "wed", "shed", "hed", "id", "whos", "lets"})
 
 
+#: what before a two-character phrase makes it a score or an amount: 查分了, 扣分了, 几分了
+_NOT_A_SCORE = r"(?<![查打评给扣加得积学计满高低考几多少均总拿\d])"
+
+
 def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
     """Each class with the ways of saying it of ``data/changes.tsv`` (literal phrases, 车出了 / "got canned")
     added to its verbs, after them: the verbs' finer reading (a destination, an object) comes first."""
@@ -317,11 +322,14 @@ def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
         tail = THING_MOVED if phrase.endswith(("moved", "relocated")) else ""  # "we moved the meeting to friday"
         return r"\b" + r"\s+".join(words) + (r"\b" if phrase[-1].isalnum() else "") + tail
 
+    def zh(phrase: str) -> str:  # a two-character phrase (分咗 → 分了) is no score's: 查分了, 扣分了, 考了几分了
+        return (_NOT_A_SCORE if len(phrase) <= 2 else "") + re.escape(phrase)
+
     out = []
     for c in classes:
-        zh = "|".join(re.escape(x) for x in sorted(phrases.get((c.name, "zh"), ()), key=len, reverse=True)) or "(?!)"
+        zh_said = "|".join(zh(x) for x in sorted(phrases.get((c.name, "zh"), ()), key=len, reverse=True)) or "(?!)"
         eng = "|".join(en(x) for x in sorted(phrases.get((c.name, "en"), ()), key=len, reverse=True)) or "(?!)"
-        out.append(dataclasses.replace(c, said=Lex(_P(zh), _P(f"(?i){eng}"))))
+        out.append(dataclasses.replace(c, said=Lex(_P(zh_said), _P(f"(?i){eng}"))))
     return tuple(out)
 
 
