@@ -27,6 +27,7 @@ a pet that "passed on tuesday"); dialect grammar characters are read as Mandarin
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from jiyi.text.consumption import kinds_of
 from jiyi.text.dialect import standard_zh
@@ -331,9 +332,11 @@ def named_in(text: str, lang: str) -> tuple[str, ...]:
 _EN_ASKING = words("mean meaning talking saying about sure quite exactly")
 
 
-def _own_endings(text: str, lang: str) -> list[tuple[str, re.Match[str]]]:
+@lru_cache(maxsize=1024)
+def _own_endings(text: str, lang: str) -> tuple[tuple[str, re.Match[str]], ...]:
     """(clause, the word of ending in it) for each clause of ``text`` that tells the speaker's own ending:
-    not denied, hedged, long ago, nor said of someone else."""
+    not denied, hedged, long ago, nor said of someone else. Cached: write/endings.py asks a turn what it ends,
+    whether it ends something, something unnamed or nothing named (four reads of one text)."""
     out = []
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 酒我唔沾: the dialect's grammar words as Mandarin
@@ -345,7 +348,7 @@ def _own_endings(text: str, lang: str) -> list[tuple[str, re.Match[str]]]:
         if hedged(clause, lang) or told_long_ago(clause, lang):
             continue
         out.append((clause, m))
-    return out
+    return tuple(out)
 
 
 def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:

@@ -30,6 +30,10 @@ _LONG_AGO = Lex(
        r"when\s+(?:I|User)\s+was|back\s+(?:in|then|when)|as\s+a\s+(?:kid|child|teen)|growing\s+up|"
        r"used\s+to)\b"))
 _NOW = _P(r"(?i)现在|目前|如今|\bnow\b|\bthese\s+days\b|\bcurrently\b")
+#: the words that open a statement of how things stand now, after a change ("…辞职了！现在自己在网上卖干花",
+#: "sold it, now User bikes"): extractors/rules/message.py keeps such a sentence with the change, write/reading.py
+#: puts the change's reading before it
+NOW_LEAD = r"(?:现在|目前|如今|眼下|(?i:now\b|these\s+days\b|nowadays\b|currently\b))"
 #: a loss undone in the same breath: "got lost at the park, found him by the pond", 跑丢了…找回来了
 _RECOVERED = Lex(
     _P(r"找到了|找回来了|找着了|自己回来了|又回来了|回家了"),

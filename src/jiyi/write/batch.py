@@ -111,8 +111,7 @@ def with_over(rec: MemoryRecord, names: Iterable[str], **changes: Any) -> Memory
     kept: dict[str, str] = {}  # one per name, whatever its case ("alliance" said, "Alliance" closed)
     for name in [*(rec.metadata.get(OVER_KEY) or ()), *names]:
         kept.setdefault(name.casefold(), name)
-    kept_names = list(kept.values())
-    return rec.replace(metadata={**rec.metadata, OVER_KEY: kept_names}, **changes)
+    return rec.replace(metadata={**rec.metadata, OVER_KEY: list(kept.values())}, **changes)
 
 
 class BatchResolver:

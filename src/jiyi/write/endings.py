@@ -63,10 +63,10 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
             terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         elif not terms and i and (asked := clarified(turns[i - 1:i + 1])) and ends_something(turn.content, lang):
             terms = asked  # 您是说烟吗？ — 对 十来天没碰了: the yes that tells the ending itself
-        if i and ends_bare(turn.content, lang) and (asked := asked_about(turns[i - 1]) or (
-                () if terms else just_named(turns[max(0, i - _LOOK_BACK):i]))):
+        if i and ends_bare(turn.content, lang):
             # 最近烟抽得怎么样了？ — 三个月没碰了: the 烟; 医生说少喝功能饮料 … 那种东西全断了: the drink just named
-            terms = (*terms, *(t for t in asked if t not in terms))
+            about = asked_about(turns[i - 1]) or (() if terms else just_named(turns[max(0, i - _LOOK_BACK):i]))
+            terms = (*terms, *(t for t in about if t not in terms))
         if terms:
             out.append(Ending(turn, terms))
     return out
@@ -98,8 +98,7 @@ def asked_about(turn: MemoryRecord) -> tuple[str, ...]:
     → keto), or () when it is no question of the bot's or names more than :data:`_ASKED_THINGS`."""
     if turn.metadata.get("role") != "assistant" or not re.search(r"[?？]\s*$", turn.content):
         return ()
-    question = re.split(r"(?<=[。！!.?？])\s*", turn.content.strip())
-    asked = [q for q in question if re.search(r"[?？]\s*$", q)][-1]
+    asked = [s for s in re.split(r"(?<=[。！!.?？])\s*", turn.content.strip()) if s][-1]  # its last sentence
     named = named_in(asked, detect_language(asked))
     return named if 0 < len(named) <= _ASKED_THINGS else ()
 

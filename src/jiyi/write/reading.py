@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from jiyi.text.ended import ended_terms
+from jiyi.text.qualifiers import NOW_LEAD
 from jiyi.write.resolve import as_user
 
 #: (change class, family) → (zh reading, en reading, words that already say it)
@@ -58,7 +59,7 @@ def _stopped(content: str, lang: str, speaker: str | None = None) -> tuple[str, 
 
 
 #: where a change's statement goes on to how things stand now ("辞职了，现在自己在网上卖干花", "sold it, now User bikes")
-_NOW_AFTER = re.compile(r"(?i)[，,]\s*(?=现在|目前|如今|眼下|now\b|these\s+days\b|nowadays\b|currently\b)")
+_NOW_AFTER = re.compile(rf"[，,]\s*(?={NOW_LEAD})")
 _SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
 
 

@@ -68,6 +68,7 @@ from jiyi.records import Kind, Message
 from jiyi.text.casual import with_apostrophes, with_names, with_subject
 from jiyi.text.dialect import standard_zh
 from jiyi.text.person import first_person, third_person, tidy_zh
+from jiyi.text.qualifiers import NOW_LEAD
 from jiyi.text.topics import change_of, families_of
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
@@ -344,7 +345,7 @@ _EN_NAME_THEN_TITLE = re.compile(
     r"(?i:\bi'?m|\bi\s+am)\s+[A-Z][\w'-]+\s*,\s*(?P<rest>(?i:an?\s+|the\s+)?(?:[a-z]+\s+){0,2}?[a-z]+\s+(?i:at|for|with)\s+"
     r"[^.!?,;]+)")
 #: the words that open a statement of how things stand now
-_NOW_LEAD = re.compile(r"(?:现在|目前|如今|眼下|这会儿|(?i:now\b|these\s+days\b|nowadays\b|currently\b|i'?m\s+now\b))")
+_NOW_LEAD = re.compile(rf"{NOW_LEAD}|这会儿|(?i:i'?m\s+now\b)")
 
 
 def _before_to(body: str) -> str:
