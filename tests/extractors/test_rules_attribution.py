@@ -66,7 +66,8 @@ def test_a_relatives_facts_are_keyed_to_them(text: str, slot: str) -> None:
 @pytest.mark.parametrize("text", ["我家猫三岁了", "我家狗狗今年五岁", "我同事三十岁了", "My cat is 3 years old",
                                   "下班就想回家 我家那只橘色胖猫 九岁了",  # counted and described, its age a clause later
                                   "我那个发小 今年也三十了", "旺财昨天走了 十四岁 算喜丧", "柯基 三岁 天天拆家",
-                                  "豆沙今早发现它一动不动了 两岁多 埋在楼下花坛了"])
+                                  "豆沙今早发现它一动不动了 两岁多 埋在楼下花坛了",
+                                  "对 五岁了 天天追着猫跑", "毛毛昨晚睡着睡着就走了……八岁半"])  # too young to be the user
 def test_a_pets_or_an_unnamed_colleagues_age_is_not_the_users(text: str) -> None:
     cands = run(text)
     assert cands and not any((c.slot or "").startswith("user/") for c in cands), [(c.slot, c.content) for c in cands]
@@ -213,3 +214,20 @@ def test_a_change_told_with_its_day_leaves_its_new_value_standing(text: str, slo
 @pytest.mark.parametrize("text", ["昨天去成都出差了", "went to Bristol last week for a conference"])
 def test_a_trip_told_with_its_day_leaves_no_standing_city(text: str) -> None:
     assert not any(c.slot == "user/city" for c in run(text))
+
+
+@pytest.mark.parametrize("text", ["上周认识了个新搭子 叫阿坤", "公司新来的实习生，叫周周", "刚搬进一个老小区 叫梧桐里",
+                                  "我在一家做跨境物流的公司当运营，叫鲸帆"])
+def test_a_subjectless_name_after_something_brought_in_is_its_name_not_the_users(text: str) -> None:
+    assert not any(c.slot == "user/name" for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "name"), [("大家好，我是新来的，叫小林", "小林"), ("我是设计师，叫王磊", "王磊"),
+                                            ("我是蒋小满", "蒋小满")])
+def test_a_subjectless_name_after_what_the_speaker_is_is_theirs(text: str, name: str) -> None:
+    assert name in only(text, "user/name").content
+
+
+@pytest.mark.parametrize("text", ["我是路痴", "我是吃货"])
+def test_i_am_a_common_noun_is_no_name(text: str) -> None:
+    assert not any(c.slot == "user/name" for c in run(text)), [(c.slot, c.content) for c in run(text)]

@@ -100,6 +100,20 @@ def test_a_polite_request_keeps_what_it_asks_to_remember() -> None:
     assert [c.content for c in ev] == ["用户2025年3月12日去洗牙"]
 
 
+@pytest.mark.parametrize("text", ["我车牌号是浙A3K729 帮我记着 老是忘", "下周四复诊 你帮我记一下，省得我到时候抓瞎",
+                                  "储物柜密码 0815 帮我记住 回头取东西用"])
+def test_what_follows_a_request_after_a_break_says_why_and_is_not_remembered(text: str) -> None:
+    """The request is about what came before it; "老是忘" / "回头取东西用" is the reason."""
+    assert not [c for c in run(text) if "记住" in c.content], kinds(text)
+
+
+@pytest.mark.parametrize(("text", "kept"), [("帮我记一下 周五交水电费", "交水电费"), ("对了 帮我记住：阳台的花周日浇", "阳台的花"),
+                                            ("@小助手 帮我记一下年会节目的事", "年会节目"),
+                                            ("房东电话 13800001111 帮我记着 月底要找他退押金", "退押金")])  # dated: a plan
+def test_what_follows_a_request_with_nothing_before_it_a_colon_or_its_own_day_is_remembered(text: str, kept: str) -> None:
+    assert any(kept in c.content for c in run(text)), kinds(text)
+
+
 @pytest.mark.parametrize("text", ["你记得我喜欢什么吗？", "你还记得我的猫叫什么来着", "Do you remember what I told you about my knee?"])
 def test_a_question_about_what_is_remembered_stores_nothing(text: str) -> None:
     assert run(text) == [], kinds(text)

@@ -90,17 +90,44 @@ def remembered(work: MessageExtraction, drafts: list[Draft]) -> list[Draft]:
     if len(cleaned) < (4 if work.lang == "zh" else 8) or _TRIVIAL_REMAINDER.match(cleaned):
         return drafts
     own = [c for c in work.clauses if c.start >= work.remember_at]
+    timed = [s for c in own for s in work.qualifying(c)]
+    dated = any(s.offset >= work.remember_at for s in work.spans)  # 下周要联系他, with its day, is a plan of its own
+    if not dated and _says_why(work, drafts):
+        return drafts
     body = substitute_times(rest, work.text.index(rest, work.remember_at), work.spans, work.lang, work.tz)
     if work.lang == "zh":
         content = "用户要求记住：" + third_person(tidy_zh(body), "zh")
     else:
         content = "User asked to remember: " + third_person(body.strip(" .!"), "en")
-    timed = [s for c in own for s in work.qualifying(c)]
     draft = Draft(Kind.EVENT if timed else Kind.FACT, content, None, [], 0.85, 0.85)
     if timed:
         draft.valid_from, draft.valid_until = min(s.start for s in timed), max(s.end for s in timed)
     draft.source = rest
     return drafts + [draft]
+
+
+#: what a clause before the request names: a noun, a name, a place, an organisation, a number
+_CONTENT_TAGS = frozenset({"n", "nz", "nw", "PER", "LOC", "ORG", "m"})
+
+
+def _says_why(work: MessageExtraction, drafts: list[Draft]) -> bool:
+    """Is what follows 记着 a reason, the request being about what came before it ("我身份证号… 帮我记着 以后填表用",
+    "我青霉素过敏，这个帮我记着，万一哪天我迷糊了")? It is when the request closes a break (a space or a comma,
+    not a colon: 帮我记一下：周五交表 introduces) and something was said before it: a memory was made of it, or
+    it has a noun or a number."""
+    if work.lang != "zh":
+        return False
+    marker = _ZH_REMEMBER.match(work.unmarked, work.remember_at)
+    if marker is None or not re.search(r"[，,\s]$", marker.group()) or re.search(r"[:：]", marker.group()):
+        return False
+    if any(d.source_at < work.remember_at for d in drafts):
+        return True
+    from jiyi.text.lexical import tagged
+
+    before = re.sub(r"@\S+", " ", work.unmarked[: work.remember_at])
+    return any(tag in _CONTENT_TAGS and not (tag == "m" and not re.search(r"\d", word))
+               for part in re.split(r"[，,。！!？?；;\s]+", before) if len(tidy_zh(part)) >= 2
+               for word, tag in tagged(tidy_zh(part)))
 
 
 def corrected(work: MessageExtraction, drafts: list[Draft], thread: Thread) -> list[Draft]:

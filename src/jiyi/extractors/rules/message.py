@@ -53,6 +53,7 @@ from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, z
 from jiyi.extractors.rules.standing import standing_facts
 from jiyi.extractors.rules.starts import new_job
 from jiyi.extractors.rules.zh import (
+    brings_in_a_thing,
     style_slots_zh,
     zh_age,
     zh_call_me,
@@ -105,6 +106,16 @@ def _said_something(c: Clause, lang: str) -> bool:
                             r"[\s,，。.!！~]*", body)
 
 
+#: below this, a bare age ("三岁了", "两岁半") is a child's or a pet's: people who talk to a bot are older
+_YOUNGEST_USER = 12
+
+
+def _a_childs_age(age: Draft, clause: str) -> bool:
+    """Is ``age`` ("三岁了 天天拆家") too young to be the speaker's, the clause not saying 我 / 俺?"""
+    return "我" not in clause and "俺" not in clause and bool(age.values) and age.values[0].isdigit() \
+        and int(age.values[0]) < _YOUNGEST_USER
+
+
 class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
 
@@ -117,7 +128,8 @@ class MessageExtraction:
         said = with_names(with_subject(with_apostrophes(msg.content))) if lang == "en" else standard_zh(msg.content)
         text = told_again(without_tag_questions(first_person(said, lang), lang), lang)  # tells, not asks
         text = as_request(text, lang)  # 能不能记住我对花生过敏？/ "Could you remember that…?" asks to remember
-        self.text, self.corrects, self.remember_at = strip_markers(without_emphasis(text, lang), lang)
+        self.unmarked = without_emphasis(text, lang)  # as said, 记住 and 不对 kept (the same offsets as ``text``)
+        self.text, self.corrects, self.remember_at = strip_markers(self.unmarked, lang)
         self.text = without_pointer_lead(self.text, self.remember_at)  # 记住这件事：明天开会 → 明天开会
         found = find_time_expressions(self.text, self.ref, tz=tz)
         spans = told_as_past(self.text, one_off(self.text, found), self.ref)  # 周末喜欢… is a habit
@@ -278,7 +290,7 @@ class MessageExtraction:
                 return []  # 在一家奶茶店兼职 叫Tea Lagoon: the shop's name, not the user's
             if not out:
                 age = zh_age(body)
-                age = [] if age and self._age_of_what_came_before(c) else age  # (the analyser only for an age)
+                age = [] if age and (_a_childs_age(age[0], c.text) or self._age_of_what_came_before(c)) else age
                 out = zh_name(body) + age + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
                 out = out or zh_i_am_name(body)
         out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
@@ -293,7 +305,7 @@ class MessageExtraction:
         if not (c.inherited and _ZH_CALLED_LEAD.match(c.text.strip())):
             return False
         before = [x for x in self.clauses if x.sentence == c.sentence and x.end <= c.start]
-        return bool(before) and _ZH_A_THING.search(before[-1].text) is not None
+        return bool(before) and (_ZH_A_THING.search(before[-1].text) is not None or brings_in_a_thing(before[-1].text))
 
     def _style(self, c: Clause) -> list[Draft]:
         if self.lang == "zh":

@@ -12,6 +12,7 @@ import re
 from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.records import Kind
 from jiyi.text import zh
+from jiyi.text.person import tidy_zh
 from jiyi.text.relations import NAME_DENY, looks_like_name_zh, name_at_start
 from jiyi.text.wordlists import words
 from jiyi.write.timeparse import cn_to_int
@@ -279,10 +280,38 @@ def _org_or_city(org: str) -> Draft:
 
 
 def zh_i_am_name(body: str) -> list[Draft]:
-    """我是小王 — only once job and hometown patterns have declined."""
-    if (m := _ZH_I_AM.match(body)) and looks_like_name_zh(m.group("v")) and not _is_job(m.group("v")):
+    """我是小王 — only once job and hometown patterns have declined, and not 我是左撇子 / 我是团长 (one common
+    noun to the lexical analyser: what the user is, not what they are called)."""
+    if ((m := _ZH_I_AM.match(body)) and looks_like_name_zh(m.group("v")) and not _is_job(m.group("v"))
+            and not _one_common_word(m.group("v"))):
         return [templated("用户名字是{v}", "user/name", m.group("v"), importance=0.8)]
     return []
+
+
+#: lexical-analyser tags of words that are not names: common nouns, verbal nouns, adjectives, times, places of a kind
+_NOT_A_NAME_TAGS = frozenset({"n", "vn", "an", "a", "ad", "v", "TIME", "s", "f"})
+#: what only says who the speaker is or greets: 我是程序员 / 我也是新人 / 大家好 (a 叫X after it is the speaker's name)
+_SPEAKER_IS = re.compile(r"^(?:我|俺|本人)(?:也|就|其实|正好)?是")
+
+
+def _one_common_word(word: str) -> bool:
+    from jiyi.text.lexical import tagged
+
+    tags = tagged(word)
+    return len(tags) == 1 and tags[0][1] in _NOT_A_NAME_TAGS
+
+
+def brings_in_a_thing(clause: str) -> bool:
+    """Does ``clause`` bring in something a following subject-less 叫X names (我找了个新球友 叫老K, 一家公司要我了，
+    叫鹭汐科技, 现在住在月子中心 叫馨月)? A noun to the lexical analyser does, unless the clause only says who the
+    speaker is (我是程序员，叫小林) or greets."""
+    from jiyi.text.lexical import tagged
+    from jiyi.text.smalltalk import is_chatter
+
+    body = tidy_zh(clause)
+    if not body or _SPEAKER_IS.match(body) or is_chatter(body):
+        return False
+    return any(tag in ("n", "nz", "nw", "ORG", "PER") for _, tag in tagged(body))
 
 
 def _no_need(m: re.Match[str]) -> bool:
