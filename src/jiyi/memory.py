@@ -481,11 +481,12 @@ class Memory:
         if self.keyring is not None:  # the profile and the group come from the store: opened like search's hits
             block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
             block.group = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.group]
-        lang, tz = detect_language(query), ZoneInfo(self.settings.timezone)
+        lang, tz, at = detect_language(query), ZoneInfo(self.settings.timezone), self.clock.now()
         if self.llm is not None and (self.settings.context_compress if compress is None else compress):
             return compress_context(block, llm=self.llm, budget_tokens=budget_tokens, count_tokens=count_tokens,
-                                    lang=lang, tz=tz)
-        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
+                                    lang=lang, tz=tz, at=at)
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz,
+                                   at=at)
 
     def get(self, memory_id: str, *, user_id: str) -> MemoryRecord | None:
         scope = self._scope(user_id)

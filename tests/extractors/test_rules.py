@@ -458,7 +458,8 @@ def test_a_new_job_is_the_employer_and_the_quit_yields_to_it(text: str, value: s
     assert [c.content for c in employer] == [f"User works at {value}"]
 
 
-@pytest.mark.parametrize("text", ["I joined a gym", "I joined a book club last week", "starting at 9 tomorrow"])
+@pytest.mark.parametrize("text", ["I joined a gym", "I joined a book club last week", "starting at 9 tomorrow",
+                                  "我加入了一个桌游社", "刚加入了公司的足球队", "我加入了业主群"])
 def test_joining_a_club_or_a_start_time_is_no_employer(text: str) -> None:
     assert all(c.slot != "user/employer" for c in run(text))
 
@@ -515,6 +516,54 @@ def test_a_title_set_after_the_name_is_the_users_job(text: str, slot: str, says:
 ])
 def test_how_things_stand_now_is_kept_with_the_change_it_follows(text: str, slot: str, content: str) -> None:
     assert content in only(text, slot).content
+
+
+@pytest.mark.parametrize(("text", "ended", "now"), [
+    ("uninstalled tiktok for good. reading on the train now, 2 books so far", "tiktok", "reading on the train now"),
+    ("gave up coffee. green tea girl now, way calmer", "coffee", "green tea girl now"),
+])
+def test_an_english_now_that_ends_the_clause_after_a_change_is_how_things_stand(text: str, ended: str, now: str) -> None:
+    assert any(now in c.content and ended in c.content for c in run(text)), [c.content for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "job"), [("I teach chemistry at a sixth-form college", "chemistry teacher"),
+                                         ("I teach violin, mostly kids", "violin teacher")])
+def test_i_teach_a_subject_is_the_job(text: str, job: str) -> None:
+    assert job in only(text, "user/job").content
+
+
+@pytest.mark.parametrize("text", ["I teach my nephew to swim on sundays", "booked the dentist for friday, molar's killing me",
+                                  "ugh. paged the nurse at 3am again"])
+def test_a_title_after_a_verb_and_an_article_is_no_job(text: str) -> None:
+    assert not any(c.slot == "user/job" for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+def test_a_habit_done_to_a_pronoun_names_nothing_to_keep() -> None:
+    assert not any(c.kind is Kind.BEHAVIOR for c in run("here's the wifi code, I always lose it lol"))
+    assert any(c.kind is Kind.BEHAVIOR for c in run("I always lose my gloves in winter"))
+
+
+@pytest.mark.parametrize(("text", "employer"), [("我是已经退休的数学老师", None), ("我是兼职的健身教练", None),
+                                              ("我是工行的柜员", "工行")])
+def test_how_one_holds_a_job_is_no_employer(text: str, employer: str | None) -> None:
+    """退休的 / 兼职的 before a title says how, not where (the analyser reads them as verbs)."""
+    found = [c.content for c in run(text) if c.slot == "user/employer"]
+    assert (found == []) if employer is None else any(employer in c for c in found), found
+    assert any(c.slot == "user/job" for c in run(text))
+
+
+def test_joining_a_firm_is_still_the_employer() -> None:
+    assert "云杉数据" in only("我加入了云杉数据", "user/employer").content
+
+
+@pytest.mark.parametrize(("text", "content"), [("我报了个陶艺班 每周四晚上上课", "用户报了个陶艺班，每周四晚上上课"),
+                                               ("最近加入了一个乐团，每周二晚上排练", "用户最近加入了一个乐团，每周二晚上排练")])
+def test_a_habit_with_nothing_to_do_it_with_is_the_thing_just_brought_in(text: str, content: str) -> None:
+    assert content in [c.content for c in run(text) if c.kind is Kind.BEHAVIOR], [c.content for c in run(text)]
+
+
+def test_a_habit_with_its_own_object_is_left_alone() -> None:
+    assert "用户每周五晚上去球馆打羽毛球" in [c.content for c in run("我换了个新球拍 每周五晚上去球馆打羽毛球")]
 
 
 def test_a_question_after_a_change_is_not_how_things_stand() -> None:

@@ -231,3 +231,10 @@ def test_a_subjectless_name_after_what_the_speaker_is_is_theirs(text: str, name:
 @pytest.mark.parametrize("text", ["我是路痴", "我是吃货"])
 def test_i_am_a_common_noun_is_no_name(text: str) -> None:
     assert not any(c.slot == "user/name" for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "who"), [("芳姐花生过敏 聚餐别点", "芳姐"), ("涛哥海鲜过敏 上次吃完进医院了", "涛哥")])
+def test_a_name_with_the_address_it_is_called_by_opens_a_clause_about_them(text: str, who: str) -> None:
+    cands = run(text)
+    assert any((c.slot or "").startswith(f"person:{who}/allergy") for c in cands), [(c.slot, c.content) for c in cands]
+    assert not any((c.slot or "").startswith("allergy/") for c in cands)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from rules_support import _d, run
 
+from jiyi.extractors.rules.clauses import split_clauses
 from jiyi.extractors.rules.hygiene import is_hedged
 from jiyi.records import Kind
 
@@ -25,6 +26,23 @@ def kinds(text: str) -> list[tuple[str, str | None, str]]:
 ])
 def test_a_question_is_never_stored_as_a_fact(text: str) -> None:
     assert run(text) == [], kinds(text)
+
+
+@pytest.mark.parametrize(("text", "told", "asked"), [
+    ("周日爬山 谁去", "爬山", "谁去"), ("同学下周结婚 随多少份子合适", "结婚", "份子"),
+    ("表妹月底来玩 带她逛哪儿好", "来玩", "逛哪"), ("爸下个月过生日 买点啥", "生日", "买点啥"),
+])
+def test_a_question_word_without_a_question_mark_still_asks(text: str, told: str, asked: str) -> None:
+    """What was told stays; the question after it (谁去, 逛哪儿好, 买点啥) is not part of any memory."""
+    cands = run(text)
+    assert any(told in c.content for c in cands) and not any(asked in c.content for c in cands), kinds(text)
+
+
+@pytest.mark.parametrize("text", ["我吃啥都不挑", "放假哪也不去", "我在哪都能睡着", "最近没啥胃口", "明天体检 有点怕查出啥",
+                                  "谁劝我熬夜我跟谁急"])
+def test_a_question_word_with_dou_ye_or_a_fear_tells(text: str) -> None:
+    assert not any(c.question for c in split_clauses(text, "zh", [])), [(c.text, c.question) for c in
+                                                                        split_clauses(text, "zh", [])]
 
 
 @pytest.mark.parametrize(("text", "slot", "content"), [

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
+from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
 from jiyi.read.context import _GROUP_TITLE
 from jiyi.read.group import LINES, as_member
@@ -180,3 +182,16 @@ def test_a_member_is_named_by_a_part_of_their_display_name(group: Memory, name: 
         say(group, "u-hao", "阿豪", job)
     lines = section(group.build_context(query, user_id="u-tang"))
     assert lines and needle in lines[0], lines
+
+
+def test_a_members_plan_that_names_you_is_yours_to_know(mem: Memory, clock: FrozenClock) -> None:
+    """林姐 tells the group "下周三上午十点 跟供应商开会 阿豪跟我一起": 阿豪 asking about it sees it, as 林姐's;
+    糖糖, whom it does not name, does not; once the day is past, neither does 阿豪."""
+    say(mem, "u-hao", "阿豪", "我这周都在公司 随时找我")
+    say(mem, "u-tang", "糖糖", "周末来我家玩桌游吧")
+    say(mem, "u-lin", "林姐", "下周三上午十点 跟供应商开会 阿豪跟我一起")
+    asked = "跟供应商的会是哪天"
+    assert any("林姐" in ln and "供应商" in ln for ln in section(mem.build_context(asked, user_id="u-hao")))
+    assert not any("供应商" in ln for ln in section(mem.build_context(asked, user_id="u-tang")))
+    clock.set(clock.now() + timedelta(days=20))
+    assert not any("供应商" in ln for ln in section(mem.build_context(asked, user_id="u-hao")))

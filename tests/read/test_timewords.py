@@ -8,7 +8,9 @@ from zoneinfo import ZoneInfo
 
 from jiyi import Memory
 from jiyi.clock import FrozenClock
-from jiyi.read.timewords import moment_passed, resolve_time_words
+from jiyi.read.context import render_line
+from jiyi.read.timewords import moment_passed, plan_passed, resolve_time_words
+from jiyi.records import Hit, Kind, MemoryRecord
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -75,6 +77,26 @@ def test_a_plan_for_a_time_ahead_is_over_once_that_time_is() -> None:
         assert not moment_passed(text, said, said + timedelta(days=10)), text  # still ahead
     for text in ("去年国庆去了趟西双版纳", "12月28号公司年会 我要上台唱歌", "下周开始每天跑步"):
         assert not moment_passed(text, said, said + timedelta(days=120)), text  # told as past, still ahead, lasting
+
+
+def test_a_plan_told_beside_something_lasting_is_past_once_its_day_is() -> None:
+    """plan_passed reads the plan alone: the job beside the race day does not keep the race ahead."""
+    said = datetime(2026, 8, 5, 2, 0, tzinfo=timezone.utc)
+    for text in ("I'm a nurse in Leeds, running the Yorkshire 10k on sept 14", "我在苏州当老师 9月20号去考驾照"):
+        assert plan_passed(text, said, said + timedelta(days=90), tz=SH), text
+        assert not plan_passed(text, said, said + timedelta(days=20), tz=SH), text  # still ahead
+    for text in ("I'm a nurse in Leeds", "每周六上午去游泳", "从下周一开始吃素", "上周六去了趟苏州"):
+        assert not plan_passed(text, said, said + timedelta(days=90), tz=SH), text
+
+
+def test_a_turn_whose_plan_is_past_says_so_on_its_line() -> None:
+    said = datetime(2026, 8, 5, 2, 0, tzinfo=timezone.utc)
+    rec = MemoryRecord(id="t1", tenant="t", user_id="u", content="我在苏州当老师 下周六要去考驾照科目二", kind=Kind.EPISODE,
+                       created_at=said, updated_at=said, valid_from=said, speaker="阿宁")
+    line = render_line(Hit(rec, 0.5, {}), "zh", SH, at=said + timedelta(days=40))
+    assert line.endswith("；其中的安排已过去)") and "下周六（8月15日）" in line, line
+    assert "安排已过去" not in render_line(Hit(rec, 0.5, {}), "zh", SH, at=said + timedelta(days=1))
+    assert "安排已过去" not in render_line(Hit(rec, 0.5, {}), "zh", SH)  # no moment given, nothing said of it
 
 
 def test_a_plan_for_a_day_long_gone_is_shown_as_past(make_memory: Callable[..., Memory], clock: FrozenClock) -> None:

@@ -40,3 +40,21 @@ def test_names_are_kept_per_user(mem: Memory) -> None:
     mem.add([msg("我住在大连", "老周"), msg("在港口上班")], user_id="u1", sync=True)
     mem.add([msg("我住在青岛", "小林")], user_id="u2", sync=True)
     assert speakers(mem, "u1")["我住在大连"] is None and speakers(mem, "u2")["我住在青岛"] == "小林"
+
+
+def test_a_place_in_the_display_name_is_no_place_the_user_names(mem: Memory) -> None:
+    """苏州老周 selling the Suzhou flat ends what was said of Suzhou, not every memory that opens with the name."""
+    told = [msg(t, "苏州老周") for t in ("我是中学的物理老师", "我有高血压 好多年了", "每天早上吃降压药")]
+    mem.add(told, user_id="u", sync=True)
+    mem.add([msg("苏州的房子卖了 搬去女儿那边住", "苏州老周")], user_id="u", sync=True)
+    kept = {r.content for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE}
+    assert any("物理老师" in c for c in kept) and any("高血压" in c for c in kept), kept
+
+
+def test_two_memories_alike_only_by_the_display_name_are_not_merged(mem: Memory) -> None:
+    """With the name "今天也要早睡的阿梅" before each, a diagnosis and a daily injection embed as near duplicates
+    (e5 cosine 0.988, above its 0.98); without it they do not (0.956): both are kept."""
+    mem.add([msg("我有糖尿病 好几年了", "今天也要早睡的阿梅"), msg("每天打胰岛素", "今天也要早睡的阿梅")], user_id="u",
+            sync=True)
+    kept = {r.content for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE}
+    assert any("糖尿病" in c for c in kept) and any("胰岛素" in c for c in kept), kept

@@ -38,7 +38,7 @@ log = logging.getLogger("jiyi.read.compress")
 
 
 def compress_context(hits: Sequence[Hit] | Block, *, llm: LLM, budget_tokens: int, count_tokens: TokenCounter,
-                     lang: str, max_tokens: int = 1500, tz: tzinfo = timezone.utc) -> str:
+                     lang: str, max_tokens: int = 1500, tz: tzinfo = timezone.utc, at: datetime | None = None) -> str:
     """The context block for ``hits`` within ``budget_tokens``, compressed by ``llm`` if it would not fit.
 
     ``hits`` is a :class:`~jiyi.read.context.Block` or a ranked list; compressed lines
@@ -47,7 +47,7 @@ def compress_context(hits: Sequence[Hit] | Block, *, llm: LLM, budget_tokens: in
     """
     block = hits if isinstance(hits, Block) else Block(found=drop_covered_episodes(hits))
     chosen = [*block.profile, *block.found, *block.past]
-    full = render(block.found, lang, tz=tz, profile=block.profile, past=block.past, group=block.group)
+    full = render(block.found, lang, tz=tz, profile=block.profile, past=block.past, group=block.group, at=at)
     if not chosen or count_tokens(full) <= budget_tokens:
         return full
     labels = {f"h{i}": hit for i, hit in enumerate(chosen, start=1)}
@@ -60,13 +60,15 @@ def compress_context(hits: Sequence[Hit] | Block, *, llm: LLM, budget_tokens: in
     except (ProviderError, ReplyInvalid) as exc:
         log.warning("context compression failed (%s: %s); dropping the lowest-ranked lines instead",
                     type(exc).__name__, exc)
-        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz,
+                                   at=at)
     if reply.dropped:
         log.info("context compression: %d line(s) without a valid source dropped", reply.dropped)
     text = _fit([_as_hit(line, labels) for line in reply.lines], budget_tokens, count_tokens, lang, tz)
     if not text:
         log.warning("the compressed context does not fit %d tokens; dropping lines instead", budget_tokens)
-        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz)
+        return build_context_block(block, budget_tokens=budget_tokens, count_tokens=count_tokens, lang=lang, tz=tz,
+                                   at=at)
     return text
 
 

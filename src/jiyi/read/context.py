@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timezone, tzinfo
+from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.noise import without_chatter
 from jiyi.read.owner import person_first
 from jiyi.read.sanitize import neutralise, speaker_label
-from jiyi.read.timewords import resolve_time_words
+from jiyi.read.timewords import plan_passed, resolve_time_words
 from jiyi.records import Hit, Kind, MemoryRecord
 from jiyi.text.ended import OVER_KEY
 from jiyi.text.language import detect_language
@@ -63,19 +63,25 @@ class Block:
         return bool(self.found or self.profile or self.past or self.group)
 
 
-def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc) -> str:
-    """``- [speaker: ]content (confidence, local date)``, one inert line (a turn's relative days resolved)."""
+def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc, at: datetime | None = None) -> str:
+    """``- [speaker: ]content (confidence, local date)``, one inert line (a turn's relative days resolved, and,
+    when ``at`` is given, a plan it told for days now over said to be past)."""
     rec = hit.record
-    when = (rec.valid_from or rec.created_at).astimezone(tz).date().isoformat()
+    said = rec.valid_from or rec.created_at
+    when = said.astimezone(tz).date().isoformat()
     conf = f"置信 {rec.confidence:.1f}" if lang == "zh" else f"confidence {rec.confidence:.1f}"
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
-    text = rec.content
+    text, over = rec.content, ""
     if rec.kind is Kind.EPISODE:  # a turn's 明天 / tomorrow meant the day after it was said, not after today
-        text = resolve_time_words(without_chatter(without_decoration(text)), rec.valid_from or rec.created_at,
-                                  lang=detect_language(text), tz=tz)
+        text = resolve_time_words(without_chatter(without_decoration(text)), said, lang=detect_language(text), tz=tz)
+        if at is not None and plan_passed(rec.content, said, at, tz=tz):
+            over = _PLAN_PAST[lang]  # "下个月中旬还要带全家去阳江", read in November: that trip is behind the user
     else:  # small talk the extractor kept at a memory's ends ("…好累，晚安") is no part of it
         text = without_chatter(person_first(text))
-    return f"- {speaker}{neutralise(text)} ({conf}, {when}{_no_longer(rec, lang)})"
+    return f"- {speaker}{neutralise(text)} ({conf}, {when}{_no_longer(rec, lang)}{over})"
+
+
+_PLAN_PAST = {"zh": "；其中的安排已过去", "en": "; the plan it tells is past"}
 
 
 def _no_longer(rec: MemoryRecord, lang: str) -> str:
@@ -88,28 +94,28 @@ def _no_longer(rec: MemoryRecord, lang: str) -> str:
 
 
 def render(hits: Sequence[Hit], lang: str, *, tz: tzinfo = timezone.utc, profile: Sequence[Hit] = (),
-           past: Sequence[Hit] = (), group: Sequence[Hit] = (), compact: bool = False) -> str:
+           past: Sequence[Hit] = (), group: Sequence[Hit] = (), compact: bool = False, at: datetime | None = None) -> str:
     """The block for exactly these memories (no budget applied)."""
     if not (hits or profile or past or group):
         return ""
     lines = ["<memories>", (_SHORT_HEAD if compact else _HEAD)[lang]]
     if compact:  # a tiny budget: one list, most important first, no section titles
-        lines.extend(render_line(h, lang, tz) for h in [*profile, *hits])
+        lines.extend(render_line(h, lang, tz, at) for h in [*profile, *hits])
     else:
         if profile:
             lines.append(f"## {_PROFILE_TITLE[lang]}")
-            lines.extend(render_line(h, lang, tz) for h in profile)
+            lines.extend(render_line(h, lang, tz, at) for h in profile)
         for kind in _ORDER:
             of_kind = [h for h in hits if h.record.kind is kind]
             if of_kind:
                 lines.append(f"## {_TITLES[lang][kind]}")
-                lines.extend(render_line(h, lang, tz) for h in of_kind)
+                lines.extend(render_line(h, lang, tz, at) for h in of_kind)
     if past:
         lines.append(f"## {_PAST_TITLE[lang]}")
-        lines.extend(render_line(h, lang, tz) for h in past)
+        lines.extend(render_line(h, lang, tz, at) for h in past)
     if group:
         lines.append(f"## {_GROUP_TITLE[lang]}")
-        lines.extend(render_line(h, lang, tz) for h in group)
+        lines.extend(render_line(h, lang, tz, at) for h in group)
     lines.append("</memories>")
     return "\n".join(lines)
 
@@ -125,7 +131,8 @@ def drop_covered_episodes(hits: Sequence[Hit]) -> list[Hit]:
 
 
 def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, count_tokens: TokenCounter, lang: str,
-                        tz: tzinfo = timezone.utc, profile_share: float = PROFILE_SHARE) -> str:
+                        tz: tzinfo = timezone.utc, profile_share: float = PROFILE_SHARE,
+                        at: datetime | None = None) -> str:
     """The block of the most important lines that fit ``budget_tokens``.
 
     ``hits`` is a :class:`Block`, or a ranked list of hits (then turns restated by a memory
@@ -137,18 +144,18 @@ def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, coun
     if not block:
         return ""
     first = (block.profile or block.found or block.past or block.group)[:1]
-    compact = count_tokens(render(first, lang, tz=tz)) > budget_tokens
+    compact = count_tokens(render(first, lang, tz=tz, at=at)) > budget_tokens
     chosen = Block()
 
     def fits() -> bool:
         text = render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, group=chosen.group,
-                      compact=compact)
+                      compact=compact, at=at)
         return count_tokens(text) <= budget_tokens
 
     share = profile_share * budget_tokens
     used = 0
     for hit in block.profile:
-        cost = count_tokens(render_line(hit, lang, tz))
+        cost = count_tokens(render_line(hit, lang, tz, at))
         if chosen.profile and used + cost > share:
             continue
         chosen.profile.append(hit)
@@ -167,4 +174,4 @@ def build_context_block(hits: Sequence[Hit] | Block, *, budget_tokens: int, coun
     if not chosen:
         return ""
     return render(chosen.found, lang, tz=tz, profile=chosen.profile, past=chosen.past, group=chosen.group,
-                  compact=compact)
+                  compact=compact, at=at)

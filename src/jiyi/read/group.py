@@ -17,6 +17,7 @@ member's memories removes them here too, since nothing is copied.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
@@ -64,13 +65,16 @@ def member_standing(rec: MemoryRecord) -> bool:
 
 
 def _member_records(store: Store, member: Scope, session: str, query: str, *, at: datetime,
-                    asked: frozenset[str]) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
-    """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, and
+                    asked: frozenset[str], me: Sequence[str] = ()) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+    """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, their
+    plans still ahead that name the user (``me``: "这周五下午三点跟客户开评审会 小米跟我一起" is 小米's meeting too), and
     when ``query`` names them, the rest of :func:`_tells_of_member` (a memory is of one session: listed once)."""
     flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
                        include_sensitive=bool(asked))
     listed = store.list(member, flt, SCAN)
-    recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or bool(lasting_change(r)))
+    naming = _turns_naming(store, member, session, me) if any(r.kind is Kind.EVENT for r in listed) else set()
+    recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or bool(lasting_change(r))
+                                  or _a_plan_with(r, me, naming, at))
             and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
     said = listed or store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
     if not said or not _named(said[0], query):
@@ -80,6 +84,29 @@ def _member_records(store: Store, member: Scope, session: str, query: str, *, at
     made = {sid for r in listed for sid in r.source_ids}  # a turn a memory was made from: the memory tells it
     return recs, [r for r in more if r.id not in seen and _tells_of_member(r, at)
                   and not (r.kind is Kind.EPISODE and made & {r.id, *r.source_ids})]
+
+
+def _turns_naming(store: Store, member: Scope, session: str, me: Sequence[str]) -> set[str]:
+    """The message ids of ``member``'s turns in ``session`` that name the user (by a name of ``me``)."""
+    if not me:
+        return set()
+    turns = store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), SCAN)
+    return {sid for t in turns if any(says(t.content, name) for name in me) for sid in t.source_ids}
+
+
+def _a_plan_with(rec: MemoryRecord, me: Sequence[str], naming: set[str], at: datetime) -> bool:
+    """Is ``rec`` a member's event still ahead at ``at`` that names the user, itself or in the turn it came from
+    (``naming``: "下周三上午十点 跟供应商开会 阿豪跟我一起" made "林姐…跟供应商开会")?"""
+    return (rec.kind is Kind.EVENT and rec.visibility is Visibility.NORMAL and not lapsed(rec, at)
+            and (rec.valid_until or rec.valid_from or rec.created_at) > at and known_at(rec, at)
+            and (any(says(rec.content, name) for name in me) or bool(naming & set(rec.source_ids)))
+            and not instructs_the_bot(rec.content))
+
+
+def my_names(store: Store, scope: Scope, session: str) -> tuple[str, ...]:
+    """The display names the user spoke under in ``session`` (their turns there), two characters or more."""
+    turns = store.list(scope, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), SCAN)
+    return tuple(dict.fromkeys(t.speaker for t in turns if t.speaker and len(t.speaker) >= 2))
 
 
 def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
@@ -139,13 +166,14 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}
     for session, members in store.session_members(scope, mine).items():
+        me = my_names(store, scope, session)
         for user in members[:MEMBERS]:
             member = Scope(scope.tenant, user)
             if user not in declared:
                 declared[user] = group_sessions(store, member)
             if session not in declared[user]:
                 continue  # a session id they share, but not a group chat they said they are in
-            recs, extras = _member_records(store, member, session, query, at=at, asked=asked)
+            recs, extras = _member_records(store, member, session, query, at=at, asked=asked, me=me)
             if not recs and not extras:
                 continue
             vecs = store.vectors(member, [r.id for r in (*recs, *extras)])

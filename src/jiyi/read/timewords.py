@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
+from functools import lru_cache
 
-from jiyi.write.timeparse import find_time_expressions
+from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
 #: Granularities that name a day (a week or a month is left as said).
 _DAYLIKE = frozenset({"day", "daypart", "hour", "minute", "weekend"})
@@ -61,6 +62,19 @@ def moment_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timez
     spans = [s for s in found if s.granularity in _DAYLIKE and not _DATED.search(s.text)]
     if spans and all(s.end + MOMENT_GRACE <= at for s in spans):
         return True
-    # a plan told for a time ahead, whatever its words (国庆, 下个月中旬, "on the 16th"), all of it now over
+    return _all_ahead_and_over(found, said, at)  # a plan for a time ahead, whatever its words (国庆, 下个月中旬)
+
+
+def _all_ahead_and_over(found: list[TimeSpan], said: datetime, at: datetime) -> bool:
     ahead = [s for s in found if s.granularity != "year"]
     return bool(ahead) and all(s.start > said and s.end + MOMENT_GRACE <= at for s in ahead)
+
+
+@lru_cache(maxsize=4096)  # (a block is rendered again for each line it tries)
+def plan_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timezone.utc) -> bool:
+    """Does ``text`` (said at ``said``) tell of times ahead of it (明天, 下个月中旬, 8月11日, "on oct 11"), all of
+    them over by ``at``? The plan it tells is past, whatever lasting thing it also says ("I'm a physical
+    therapist in Austin, training for the marathon on oct 11"). Not a habit, nor something that starts then."""
+    if _HABITUAL.search(text) or _STARTS.search(text):
+        return False
+    return _all_ahead_and_over(find_time_expressions(text, said, tz=tz), said, at)

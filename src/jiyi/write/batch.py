@@ -128,7 +128,7 @@ class BatchResolver:
         self.over_by_source: dict[str, list[str]] = {}  # message id → old values its changes named (OVER_KEY)
 
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
-        similar = self._similar(vec)
+        similar = self._without_the_name(cand, self._similar(vec))
         holders = self._slot_holders(cand.slot) if cand.slot else []
         change = topic_change(cand)
         if change is not None and change.cls == "move":
@@ -387,6 +387,20 @@ class BatchResolver:
             if rec is not None:
                 out.append((rec, float(np.dot(v, vec))))
         return out
+
+    def _without_the_name(self, cand: Candidate, similar: list[tuple[MemoryRecord, float]]
+                          ) -> list[tuple[MemoryRecord, float]]:
+        """``similar`` with the cosine of a near-duplicate of the same named speaker taken again without the name:
+        "洛阳老韩有糖尿病" and "洛阳老韩每天打胰岛素" are alike mostly by the display name both open with."""
+        if not cand.speaker:
+            return similar
+        close = [r for r, cos in similar if cos >= self.ctx.merge_threshold and r.speaker == cand.speaker]
+        if not close:
+            return similar
+        texts = [as_user(r.content, r.speaker, lang_of(r)) for r in (cand, *close)]
+        vecs = self.ctx.embedder.embed_passages(texts)
+        again = {r.id: float(np.dot(vecs[0], v)) for r, v in zip(close, vecs[1:])}
+        return [(r, again.get(r.id, cos)) for r, cos in similar]
 
     def _ended(self, cand: Candidate, vec: np.ndarray, change: Change | None) -> tuple[list[MemoryRecord], bool]:
         """Active memories ``cand`` ends besides its own slot: other slots it names, habits naming its

@@ -131,12 +131,12 @@ def ended_by(ending: Ending, term: str, records: Sequence[MemoryRecord],
     whatever name the group shows (write/groups.py)."""
     turn = ending.turn
     own = [r for r in records if _earlier_own(r, turn, groups)]
-    said = [r for r in own if says(r.content, term) or _said_in_parts(r.content, term)]
+    said = [r for r in own if says(words := _without_name(r), term) or _said_in_parts(words, term)]
     if sum(r.kind is Kind.EPISODE for r in said) > COMMON_TURNS:
         said = []
     kinds = kinds_of(term)
     if kinds:
-        said += [r for r in own if r not in said and kinds & kinds_of(r.content)]
+        said += [r for r in own if r not in said and kinds & kinds_of(_without_name(r))]
     return [r for r in said if not r.metadata.get(ENDED_KEY) and not _ends_it(r, term, kinds)]
 
 
@@ -155,6 +155,11 @@ def _said_in_parts(content: str, term: str) -> bool:
     if not said_in_parts(term):
         return False
     return re.search(f"{_WHEN_PREFIX[term[0]]}[^，。,！!？?\\s]{{0,8}}{term[1]}", content) is not None
+
+
+def _without_name(rec: MemoryRecord) -> str:
+    """``rec``'s words less its speaker's display name ("晚晴不吃香菜要求回复简短" names no 香菜)."""
+    return rec.content.replace(rec.speaker, " ") if rec.speaker else rec.content
 
 
 def _ends_it(rec: MemoryRecord, term: str, kinds: frozenset[str]) -> bool:

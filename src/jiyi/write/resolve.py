@@ -120,14 +120,14 @@ def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
     mention = cand.metadata.get("ends_mention")
     if not isinstance(mention, str) or len(mention) < 2 or rec.status is not Status.ACTIVE:
         return False
+    content = as_user(rec.content, rec.speaker, lang_of(rec)).lower()  # (a display name says nothing it names)
     if cand.metadata.get("ends_person") is True:  # 我和阿强分手了 ends 用户和男朋友阿强吵架了 / 阿强的生日…
         return (rec.kind in (Kind.EVENT, Kind.RELATION, Kind.PREFERENCE, Kind.BEHAVIOR) and rec.slot != cand.slot
-                and mention.lower() in rec.content.lower())
+                and mention.lower() in content)
     if rec.kind not in (Kind.PREFERENCE, Kind.BEHAVIOR) or rec.slot == cand.slot:
         return False
     if rec.slot is not None and not rec.slot.startswith("pref/"):
         return False
-    content = rec.content.lower()
     return mention.lower() in content and not _STOPPED.search(rec.content)  # brands: see topic_targets
 
 
@@ -445,12 +445,16 @@ def _thing_sold(change: topics.Change, text: str, fam: str, lang: str) -> str | 
 
 
 def _names_given(rec: MemoryRecord, lang: str) -> tuple[str, ...]:
-    """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people."""
-    found = [*topics.called(rec.content, lang), *rec.entities, *over.regimen_words(rec.content, lang)]
+    """The names a standing memory holds: what it calls something (叫豆包), its places, organisations, people.
+    Never its speaker's display name nor a word of it ("洛阳老韩是语文老师" holds no 洛阳: that is who speaks)."""
+    content = as_user(rec.content, rec.speaker, lang)
+    speaker = rec.speaker or ""
+    found = [*topics.called(content, lang), *(e for e in rec.entities if not (speaker and e in speaker)),
+             *over.regimen_words(content, lang)]
     if lang == "zh":
         from jiyi.text.lexical import entities
 
-        found += [w for tag in ("PER", "LOC", "ORG") for w in entities(rec.content).get(tag, ())]
+        found += [w for tag in ("PER", "LOC", "ORG") for w in entities(content).get(tag, ())]
     # "Northwind Traders" is said "northwind" (in a memory of either language: "…the Alliance Française, the 静安 branch")
     found += [n.split()[0] for n in found if " " in n and len(n.split()[0]) >= 4 and n.split()[0][:1].isupper()]
     return tuple(dict.fromkeys(n for n in found if len(n) >= 2 and not n.isdigit() and n not in ("User", "用户")))

@@ -46,7 +46,13 @@ _EN_CLAUSE = re.compile(
     r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my)\b)"
 )
 _ZH_QUESTION = re.compile(r"[？?]$|吗[？?]?$|能不能|可不可以|是不是|有没有|怎么(?!样都)|什么(?!都)|多少|几[个点号]|咋|"
-                          r"有啥|干啥|啥时候|来着$")
+                          r"有啥|干啥|啥时候|来着$|"
+                          # a question word near the end, no 都/也 after it (吃啥, 送啥好, 去哪吃比较好, 哪天考): asks;
+                          # 啥都行 / 哪都不想去 / 没啥事 / 怕查出啥 tell
+                          r"^(?!.*(?:怕|担心|没|不管|无论)).*(?:啥|哪(?:儿|里|天|家|个)?)(?![都也])\S{0,4}?"
+                          r"(?:好|呢|啊|呀|比较好|合适|才好|来着)?$|"
+                          # who, once, then what they would do (谁来, 谁去吃烤肉, 谁帮我答个到): asks
+                          r"^[^谁]*(?<![跟和给找])谁(?:来|去|帮|有空|要|能|想|会|赢)[^谁]*$")
 _EN_QUESTION = re.compile(r"\?$|^(?:what|how|why|where|when|which|who|do|does|did|can|could|would|should|will|is|are)"
                           r"\b", re.IGNORECASE)
 
@@ -189,6 +195,10 @@ _ZH_OUR_GROUP = re.compile(r"^(?:我们|咱们|俺们|我|俺)(?:这个|那个)?
                            r"办公室|工作室|班|宿舍|寝室|群|小区|楼|队)(?:里|的|里的)?")
 
 
+#: a name with the address it is called by (哲哥, 薇薇姐, 李叔, 张总), not a kin word (大哥, 表姐, 二姨)
+_ADDRESSED = re.compile(r"(?![大二三四五六表堂亲])[\u4e00-\u9fff]{1,2}(?:哥|姐|叔|姨|总|爷|妹|弟)")
+
+
 def lead_person(text: str, said: str) -> tuple[str, int] | None:
     """(name, where it ends in ``text``) when ``text`` opens with a person the lexical analyser names in ``said``
     (the clause as said, its time words kept: 老贺今天肾结石犯了), maybe after the group they are of
@@ -200,7 +210,8 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     group, heard = _ZH_OUR_GROUP.match(text), _ZH_OUR_GROUP.match(said)
     start = group.end() if group else 0
     words = tagged(said[heard.end() if heard else 0:][:16])
-    if not words or words[0][1] != "PER" or not name_ok_zh(name := words[0][0]) or not text.startswith(name, start):
+    if not words or words[0][1] != "PER" or not (name_ok_zh(name := words[0][0]) or _ADDRESSED.fullmatch(name)) \
+            or not text.startswith(name, start):
         return None
     if tagged_as_place(name) or (len(words) > 1 and words[1][0] in _HERE_THERE):
         return None  # 郑东这边一个单间一千八: a place the analyser took for a name

@@ -57,7 +57,7 @@ _JOBS_EN = (
 #: a job title said alone, the clause's first words (no article or owner before it: "the nurse at the clinic" is
 #: someone else), after a chat lead ("yeah head barista at …")
 _TITLE_LEAD = r"(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*"
-_TITLE_ALONE = rf"(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})"
+_TITLE_ALONE = rf"(?:(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)[\w-]+\s+){{0,2}}(?:{_JOBS_EN})"
 _EN_JOB = (
     re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
     re.compile(rf"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+have\s+been)\s+(?:now\s+|currently\s+)?(?:an?\s+))"
@@ -67,6 +67,9 @@ _EN_JOB = (
     re.compile(rf"(?i:{_TITLE_LEAD})(?P<v>(?i:{_TITLE_ALONE}))(?=\s+(?i:at|for)\s|\s+(?i:life)\b)"),
     re.compile(r"(?i:\bmy\s+job\s+is\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=[.,;!?]|$)"),
 )
+#: "I teach <subject>": the subject, not whom or where (my kids, at home, online)
+_EN_TEACH = re.compile(r"(?i)\bi\s+teach\s+(?!(?:my|the|a|an|him|her|them|it|us|myself|kids|children|students|people|"
+                       r"at|in|for|to|on|part|full|online|from)\b)(?P<v>[a-z]+)(?=\s+(?:at|to|in|for|on)\b|[.,;!?]|$)")
 _LOWER_ORG = (r"(?!(?:home|night|nights|weekends|school|work|it|this|that|the|a|an|my|least|all|once|first|last|times)\b)[a-z][\w&-]{1,20}"
              r"(?=\s+as\b|[.,;!?]|$|\s+(?:now|too|again|currently|since|these\s+days|full[\s-]time|part[\s-]time|"
              r"remotely|last|this|next|in|on|for|and|but|lol|lmao|haha|btw|tho|though|today|yesterday|tomorrow)\b)")
@@ -218,6 +221,9 @@ def en_identity(text: str) -> list[Draft]:
             job = re.sub(r"^(?:an?\s+)", "", m.group("v").strip(), flags=re.IGNORECASE)
             out.append(templated("User's job is {v}", "user/job", job))
             break
+    else:
+        if m := _EN_TEACH.search(text):  # "I teach English at a bilingual school": an English teacher
+            out.append(templated("User's job is {v}", "user/job", f"{m.group('v')} teacher"))
     if m := _EN_EMPLOYER.search(text) or _EN_WORK_DONE_AT.search(text):
         out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
     return out
@@ -287,11 +293,18 @@ def en_preference(text: str) -> list[Draft]:
     return []
 
 
+#: what may follow a habit's verb and name nothing: a pronoun, then a reflexive or a filler
+_ONLY_A_PRONOUN = re.compile(r"(?i)\s*(?:it|that|this|them|things|stuff)\b(?:\s+(?:myself|themselves|themself|haha|lol|"
+                             r"lmao|tho|though|too|again|anyway))*[\s.!,~]*")
+
+
 def en_habit(text: str) -> list[Draft]:
     """always / usually / every morning … → a behaviour with no date."""
     m = _EN_HABIT.search(text)
     if not m or (m.group("verb") and re.search(r"(?:ed|thought|knew|expected|imagined)$", m.group("verb") or "")):
         return []
+    if m.group("verb") and _ONLY_A_PRONOUN.fullmatch(text[m.end():]):
+        return []  # "I always forget it myself haha": done to something said elsewhere, nothing to keep
     start = text.lower().rfind("i ", 0, m.start() + 1) if m.group("adv") is None else m.start()
     content = third_person(text[max(start, 0):].strip().rstrip(".!,"), "en")
     if re.match(r"[a-z]+ing\b", content):  # "teaching at bright hill every day": the user's, said without "I"

@@ -106,6 +106,13 @@ def _said_something(c: Clause, lang: str) -> bool:
                             r"[\s,，。.!！~]*", body)
 
 
+def _names_something(text: str) -> bool:
+    """Does a clause (its time words masked) name what it is about: a noun, a name, a place?"""
+    from jiyi.text.lexical import tagged
+
+    return any(tag in ("n", "nz", "nw", "vn", "PER", "LOC", "ORG") for _, tag in tagged(tidy_zh(text)))
+
+
 #: below this, a bare age ("三岁了", "两岁半") is a child's or a pet's: people who talk to a bot are older
 _YOUNGEST_USER = 12
 
@@ -187,6 +194,7 @@ class MessageExtraction:
         drafts += changes(self)
         drafts += new_job(self, drafts)
         self._now_after_change(drafts)
+        self._habit_of_the_thing_before(drafts)
         drafts += self._standing(drafts)
         drafts = [d for d in remembered(self, merge_slots(drafts, self.lang))
                   if not points_elsewhere(d) and not asks_about_memory(d, self.text, self.remember_at)]
@@ -207,8 +215,9 @@ class MessageExtraction:
         return out
 
     def _now_after_change(self, drafts: list[Draft]) -> None:
-        """A sentence opening with "now" right after the user's change is its new state, kept with it:
-        "我从一隅辞职了！现在自己在网上卖干花" → 用户从一隅辞职了，现在自己在网上卖干花 (nothing else is told of it)."""
+        """A sentence opening with "now" (or an English one whose first clause ends with it: "valorant main now,
+        silver 2") right after the user's change is its new state, kept with it: "我从一隅辞职了！现在自己在网上卖干花"
+        → 用户从一隅辞职了，现在自己在网上卖干花 (nothing else is told of it)."""
         told = {self._sentence_at(d.source_at) for d in drafts}
         for d in drafts:
             at = self._sentence_at(d.source_at)
@@ -216,7 +225,7 @@ class MessageExtraction:
                 continue
             after = [c for c in self.clauses if c.sentence == at + 1]
             if (not after or at + 1 in told or after[0].subject != "self" or any(c.question for c in after)
-                    or not _NOW_LEAD.match(after[0].text.strip())):
+                    or not (_NOW_LEAD.match(after[0].text.strip()) or _NOW_TAIL.search(re.split(r"[,;，]", after[0].text)[0]))):
                 continue
             addition = third_person(" ".join(c.text.strip() for c in after).rstrip("。.!！~～"), self.lang)
             addition = addition[:1].lower() + addition[1:] if self.lang == "en" else addition
@@ -226,6 +235,27 @@ class MessageExtraction:
             for c in after:
                 c.consumed = True
             told.add(at + 1)
+
+    def _habit_of_the_thing_before(self, drafts: list[Draft]) -> None:
+        """A habit with nothing it is done with ("每周六上午上课", "每周日下午排练") right after the user's clause that
+        brought in a thing and made no memory of it (我报了个日语班, 我加入了一个合唱团) is that thing's:
+        用户报了个日语班，每周六上午上课."""
+        if self.lang != "zh":
+            return
+        made = {d.source_at for d in drafts}
+        for d in drafts:
+            c = next((x for x in self.clauses if x.start == d.source_at), None) if d.kind is Kind.BEHAVIOR else None
+            if c is None or _names_something(mask_times(c.text, c.start, c.spans)):
+                continue
+            before = [x for x in self.clauses if x.sentence == c.sentence and x.end <= c.start]
+            if (not before or before[-1].start in made or before[-1].subject != "self" or before[-1].consumed
+                    or not brings_in_a_thing(before[-1].text) or before[-1].question):
+                continue
+            lead = third_person(tidy_zh(before[-1].text), "zh")
+            lead = lead if lead.startswith("用户") else "用户" + lead  # 最近报了个游泳班: the user's, as its subject says
+            if d.content.startswith("用户") and len(lead) + len(d.content) <= MAX_CHARS:
+                d.content = lead + "，" + d.content[2:]
+                before[-1].consumed = True
 
     def _sentence_at(self, start: int) -> int:
         return next((c.sentence for c in self.clauses if c.start == start), -1)
@@ -358,6 +388,8 @@ _EN_NAME_THEN_TITLE = re.compile(
     r"[^.!?,;]+)")
 #: the words that open a statement of how things stand now
 _NOW_LEAD = re.compile(rf"{NOW_LEAD}|这会儿|(?i:i'?m\s+now\b)")
+#: an English clause that ends with its "now": "valorant main now", "Bristol now", "fully remote now lol"
+_NOW_TAIL = re.compile(r"(?i)\b(?:now|these\s+days|nowadays)(?:\s+(?:lol|lmao|haha|tho|though))?[\s.!~]*$")
 
 
 def _before_to(body: str) -> str:

@@ -60,6 +60,8 @@ _ZH_JOB = re.compile(rf"^{ZH_ADV}(?:是|做|当|干)(?:一名|一个|一位|个|
 _ZH_JOB_DO = re.compile(rf"^{ZH_ADV}是(?:做|搞|干)(?P<job>[^，,。！？!?\s]{{1,10}})的$")
 _ZH_ORG_JOB = re.compile(rf"^{ZH_ADV}是(?P<org>[^，,。！？!?\s]{{2,20}}?)的(?P<job>[^，,。！？!?\s]{{1,10}})$")
 _ZH_I_AM = re.compile(rf"^{ZH_ADV}是(?P<v>[^，,。！？!?\s]{{1,6}})$")
+#: the head of a group one joins without being employed by it: 读书会, 跑团, 篮球队, 羽毛球社, 业主群, 合唱团, 市场部
+_A_GROUP = re.compile(r"(?:会|团|队|社|群|班|圈|组|部|俱乐部|联盟|项目)$")
 _JOB_SUFFIX = re.compile(
     r"(?:师|员|工|经理|总监|主管|主任|老板|医生|护士|律师|会计|司机|厨师|记者|编辑|作家|演员|警察|教授|博士生?|硕士生?|"
     r"研究生|本科生|大学生|高中生|初中生|小学生|学生|留学生|实习生|公务员|销售|运营|前端|后端|全栈|自由职业者?|创业者|主播|"
@@ -251,11 +253,13 @@ def zh_work(body: str) -> list[Draft]:
         org = clean_value(m.group("org"))
         if org in _GENERIC_PLACES or not org or org[0] in "找换新":  # 在找工作 / 在换工作: no employer
             return []
+        if "加入" in m.group(0)[: m.start("org")] and _A_GROUP.search(org):
+            return []  # 加入了一个读书会 / 小区的跑团 / 市场部: a group joined, not an employer
         return [_org_or_city(org)]
     if m := _ZH_ORG_JOB.match(body):
         org, job = m.group("org"), m.group("job")
-        if _is_job(job):
-            return [_org_or_city(org), templated("用户是{v}", "user/job", job)]
+        if _is_job(job):  # 退休的语文老师 / 兼职的…: what kind of, not where
+            return [*([] if _says_how(org) else [_org_or_city(org)]), templated("用户是{v}", "user/job", job)]
     if m := _ZH_JOB_DO.match(body):
         return [templated("用户是做{v}的", "user/job", m.group("job"))]
     if m := _ZH_JOB.match(body):
@@ -292,6 +296,14 @@ def zh_i_am_name(body: str) -> list[Draft]:
 _NOT_A_NAME_TAGS = frozenset({"n", "vn", "an", "a", "ad", "v", "TIME", "s", "f"})
 #: what only says who the speaker is or greets: 我是程序员 / 我也是新人 / 大家好 (a 叫X after it is the speaker's name)
 _SPEAKER_IS = re.compile(r"^(?:我|俺|本人)(?:也|就|其实|正好)?是")
+
+
+def _says_how(word: str) -> bool:
+    """Is ``word`` (before 的 + a job) a verb or an adjective to the lexical analyser (退休的, 兼职的), not a place?"""
+    from jiyi.text.lexical import tagged
+
+    tags = tagged(word)
+    return bool(tags) and tags[-1][1] in ("v", "vn", "a", "ad", "an", "d", "p")
 
 
 def _one_common_word(word: str) -> bool:
