@@ -17,8 +17,9 @@ member's memories removes them here too, since nothing is copied.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import cache, partial
 
 import numpy as np
 
@@ -65,16 +66,19 @@ def member_standing(rec: MemoryRecord) -> bool:
 
 
 def _member_records(store: Store, member: Scope, session: str, query: str, *, at: datetime,
-                    asked: frozenset[str], me: Sequence[str] = ()) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+                    asked: frozenset[str], me: Callable[[], Sequence[str]] = tuple
+                    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
     """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, their
-    plans still ahead that name the user (``me``: "这周五下午三点跟客户开评审会 小米跟我一起" is 小米's meeting too), and
-    when ``query`` names them, the rest of :func:`_tells_of_member` (a memory is of one session: listed once)."""
+    plans still ahead that name the user (``me()``, the names the user goes by there: "这周五下午三点跟客户开评审会
+    小米跟我一起" is 小米's meeting too), and when ``query`` names them, the rest of :func:`_tells_of_member` (a
+    memory is of one session: listed once). Turns and names are read only for a member with a plan ahead."""
     flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
                        include_sensitive=bool(asked))
     listed = store.list(member, flt, SCAN)
-    naming = _turns_naming(store, member, session, me) if any(r.kind is Kind.EVENT for r in listed) else set()
+    ahead = {r.id for r in listed if _a_plan_ahead(r, at)}
+    with_me = _plans_naming(store, member, session, [r for r in listed if r.id in ahead], me()) if ahead else set()
     recs = [r for r in listed if (member_standing(r) and not lapsed(r, at) or bool(lasting_change(r))
-                                  or _a_plan_with(r, me, naming, at))
+                                  or r.id in with_me)
             and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
     said = listed or store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
     if not said or not _named(said[0], query):
@@ -86,21 +90,22 @@ def _member_records(store: Store, member: Scope, session: str, query: str, *, at
                   and not (r.kind is Kind.EPISODE and made & {r.id, *r.source_ids})]
 
 
-def _turns_naming(store: Store, member: Scope, session: str, me: Sequence[str]) -> set[str]:
-    """The message ids of ``member``'s turns in ``session`` that name the user (by a name of ``me``)."""
+def _a_plan_ahead(rec: MemoryRecord, at: datetime) -> bool:
+    """Is ``rec`` a member's event, not sensitive, known and still ahead at ``at``?"""
+    return (rec.kind is Kind.EVENT and rec.visibility is Visibility.NORMAL and not lapsed(rec, at)
+            and (rec.valid_until or rec.valid_from or rec.created_at) > at and known_at(rec, at)
+            and not instructs_the_bot(rec.content))
+
+
+def _plans_naming(store: Store, member: Scope, session: str, plans: Sequence[MemoryRecord],
+                  me: Sequence[str]) -> set[str]:
+    """The ids of ``plans`` that name the user (by a name of ``me``), themselves or in the turn they came from
+    ("下周三上午十点 跟供应商开会 阿豪跟我一起" made "林姐…跟供应商开会")."""
     if not me:
         return set()
     turns = store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), SCAN)
-    return {sid for t in turns if any(says(t.content, name) for name in me) for sid in t.source_ids}
-
-
-def _a_plan_with(rec: MemoryRecord, me: Sequence[str], naming: set[str], at: datetime) -> bool:
-    """Is ``rec`` a member's event still ahead at ``at`` that names the user, itself or in the turn it came from
-    (``naming``: "下周三上午十点 跟供应商开会 阿豪跟我一起" made "林姐…跟供应商开会")?"""
-    return (rec.kind is Kind.EVENT and rec.visibility is Visibility.NORMAL and not lapsed(rec, at)
-            and (rec.valid_until or rec.valid_from or rec.created_at) > at and known_at(rec, at)
-            and (any(says(rec.content, name) for name in me) or bool(naming & set(rec.source_ids)))
-            and not instructs_the_bot(rec.content))
+    naming = {sid for t in turns if any(says(t.content, name) for name in me) for sid in t.source_ids}
+    return {r.id for r in plans if any(says(r.content, name) for name in me) or naming & set(r.source_ids)}
 
 
 def my_names(store: Store, scope: Scope, session: str) -> tuple[str, ...]:
@@ -166,7 +171,7 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}
     for session, members in store.session_members(scope, mine).items():
-        me = my_names(store, scope, session)
+        me = cache(partial(my_names, store, scope, session))  # (read once, and only for a member's plan ahead)
         for user in members[:MEMBERS]:
             member = Scope(scope.tenant, user)
             if user not in declared:

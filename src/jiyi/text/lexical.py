@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
@@ -57,6 +58,11 @@ def tagged(text: str) -> tuple[tuple[str, str], ...]:
     from jiyi.text import zh
 
     return tuple((w, _JIEBA_TAGS.get(t, t)) for w, t in zh.pos_tags(text))
+
+
+def has_tag(text: str, tags: Collection[str]) -> bool:
+    """Does the analyser tag a word of ``text`` with one of ``tags`` (``{"n", "ORG"}``: a noun, an organisation)?"""
+    return any(tag in tags for _, tag in tagged(text))
 
 
 def entities(text: str) -> dict[str, tuple[str, ...]]:

@@ -108,9 +108,9 @@ def _said_something(c: Clause, lang: str) -> bool:
 
 def _names_something(text: str) -> bool:
     """Does a clause (its time words masked) name what it is about: a noun, a name, a place?"""
-    from jiyi.text.lexical import tagged
+    from jiyi.text.lexical import has_tag
 
-    return any(tag in ("n", "nz", "nw", "vn", "PER", "LOC", "ORG") for _, tag in tagged(tidy_zh(text)))
+    return has_tag(tidy_zh(text), ("n", "nz", "nw", "vn", "PER", "LOC", "ORG"))
 
 
 #: below this, a bare age ("三岁了", "两岁半") is a child's or a pet's: people who talk to a bot are older
@@ -244,7 +244,7 @@ class MessageExtraction:
             return
         made = {d.source_at for d in drafts}
         for d in drafts:
-            c = next((x for x in self.clauses if x.start == d.source_at), None) if d.kind is Kind.BEHAVIOR else None
+            c = self._clause_at(d.source_at) if d.kind is Kind.BEHAVIOR else None
             if c is None or _names_something(mask_times(c.text, c.start, c.spans)):
                 continue
             before = [x for x in self.clauses if x.sentence == c.sentence and x.end <= c.start]
@@ -257,8 +257,11 @@ class MessageExtraction:
                 d.content = lead + "，" + d.content[2:]
                 before[-1].consumed = True
 
+    def _clause_at(self, start: int) -> Clause | None:
+        return next((c for c in self.clauses if c.start == start), None)
+
     def _sentence_at(self, start: int) -> int:
-        return next((c.sentence for c in self.clauses if c.start == start), -1)
+        return c.sentence if (c := self._clause_at(start)) is not None else -1
 
     def facts(self, c: Clause) -> list[Draft]:
         """What a clause says about the user: contacts, identity, reply style, preferences."""

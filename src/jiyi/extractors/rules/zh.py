@@ -317,13 +317,13 @@ def brings_in_a_thing(clause: str) -> bool:
     """Does ``clause`` bring in something a following subject-less 叫X names (我找了个新球友 叫老K, 一家公司要我了，
     叫鹭汐科技, 现在住在月子中心 叫馨月)? A noun to the lexical analyser does, unless the clause only says who the
     speaker is (我是程序员，叫小林) or greets."""
-    from jiyi.text.lexical import tagged
+    from jiyi.text.lexical import has_tag
     from jiyi.text.smalltalk import is_chatter
 
     body = tidy_zh(clause)
     if not body or _SPEAKER_IS.match(body) or is_chatter(body):
         return False
-    return any(tag in ("n", "nz", "nw", "ORG", "PER") for _, tag in tagged(body))
+    return has_tag(body, ("n", "nz", "nw", "ORG", "PER"))
 
 
 def _no_need(m: re.Match[str]) -> bool:
