@@ -398,7 +398,9 @@ def test_likes_without_an_object(text: str) -> None:
     [("我每天早上跑步", "用户每天早上跑步"), ("我从不熬夜", "用户从不熬夜"),
      ("一般7点起，8点到图书馆，晚上10点回宿舍", "用户一般7点起，8点到图书馆，晚上10点回宿舍"),
      ("I usually go to bed at 11pm.", "User usually goes to bed at 11pm"),
-     ("I always run in the morning", "User always runs in the morning")],
+     ("I always run in the morning", "User always runs in the morning"),
+     ("so I cycle to work every day", "User cycles to work every day"),
+     ("khachapuri every day", "khachapuri every day")],  # the i that ends a word is no "I" ("User everies day")
 )
 def test_habits_are_behaviour_without_a_date(text: str, content: str) -> None:
     c = only(text, kind=Kind.BEHAVIOR)
@@ -418,11 +420,17 @@ def test_habits_are_behaviour_without_a_date(text: str, content: str) -> None:
      ("no essays ok", "style/length", "User wants short, concise replies"),
      ("三句话以内就行", "style/length", "用户要求助手三句话以内就行"),
      ("别整那些弯弯绕 有啥说啥", "style/tone", "用户要求助手别整那些弯弯绕；有啥说啥"),
-     ("answer me in english from now on", "style/language", "User wants replies in English")],
+     ("answer me in english from now on", "style/language", "User wants replies in English"),
+     ("以后回答分点说", "style/format", "用户要求助手回答分点说"), ("别用表格 手机上看不清", "style/format", "用户要求助手别用表格"),
+     ("pls format answers as bullet points", "style/format", "User wants the assistant to format answers as bullet points")],
 )
 def test_reply_style(text: str, slot: str, content: str) -> None:
     c = only(text, slot)
     assert (c.kind, c.content) == (Kind.PREFERENCE, content)
+
+
+def test_bullet_points_told_of_are_no_request() -> None:
+    assert not [c for c in run("the teacher used bullet points lol") if (c.slot or "").startswith("style/")]
 
 
 def test_several_style_requests_in_one_sentence() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_support import run
 
-from jiyi.extractors.rules.answers import adopted, answered
+from jiyi.extractors.rules.answers import adopted, answered, denied
 
 
 @pytest.mark.parametrize(("question", "reply", "lang", "said"), [
@@ -70,3 +70,37 @@ def test_a_bare_answer_fills_the_slot_the_question_asked_for() -> None:
     cands = run("你现在住哪？", "合肥", roles=("assistant", "user"))
     assert [(c.slot, c.content) for c in cands if c.slot] == [("user/city", "用户住在合肥")]
     assert not run("合肥")  # the reply alone says nothing
+
+
+@pytest.mark.parametrize(("question", "reply", "lang", "said"), [
+    ("老贺，最近烟还抽得凶不？", "早不碰了 俩月了", "zh", "烟早不碰了 俩月了"),
+    ("可乐还天天喝吗？", "早戒了", "zh", "可乐早戒了"),
+    ("still vaping?", "nah quit in march", "en", "I stopped vaping, in march"),
+    ("do you still drink monster every morning?", "nope, not anymore", "en", "I no longer drink monster every morning"),
+])
+def test_a_bare_stop_says_what_the_question_asked_about(question: str, reply: str, lang: str, said: str) -> None:
+    assert denied(question, reply, lang) == said
+
+
+@pytest.mark.parametrize(("question", "reply", "lang"), [
+    ("烟还抽吗？", "还抽 少了点", "zh"),            # no stop
+    ("最近忙啥呢？", "早不弄了", "zh"),              # no question of still doing a thing
+    ("周末还去打球吗？", "不去了", "zh"),            # nothing named to stop (打球 is a verb)
+    ("how was the gym?", "quit lol", "en"),
+])
+def test_no_bare_stop_to_a_still_question_says_nothing(question: str, reply: str, lang: str) -> None:
+    assert denied(question, reply, lang) is None
+
+
+def test_a_bare_stop_ends_the_habit_the_bot_asked_about() -> None:
+    cands = run("老贺，最近烟还抽得凶不？", "早不碰了 俩月了", roles=("assistant", "user"))
+    assert [(c.slot, c.content) for c in cands if c.slot] == [("pref/烟", "用户不再碰烟，俩月了")]
+    assert not any(c.slot == "pref/早" for c in run("我早戒了"))  # 早 is when, not what
+
+
+def test_a_name_the_bot_calls_the_user_by_is_not_whom_it_asks_about() -> None:
+    """"小王，最近怎么样？" speaks to 小王 (the user); "小王最近怎么样？" asks about them."""
+    to_user = run("小王，最近怎么样？", "挺好的 在深圳做HR", roles=("assistant", "user"))
+    assert ("user/job", "用户是HR") in [(c.slot, c.content) for c in to_user]
+    of_them = run("小王最近怎么样？", "在深圳做HR", roles=("assistant", "user"))
+    assert not [c for c in of_them if c.slot and c.slot.startswith("user/")]

@@ -81,6 +81,8 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("最后一次去杭州是前年", "zh"),                # the last time somewhere, no course done
     ("老板跑路了 工资还没发", "zh"),                # someone else fled
     ("我不舒服了 想睡会", "zh"),                    # a state, nothing given up
+    ("我在吃生酮 不碰碳水", "zh"),                  # 不碰 without 了 avoids, it does not stop
+    ("我从不碰酒", "zh"),
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

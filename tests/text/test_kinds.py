@@ -6,7 +6,7 @@ import pytest
 
 from jiyi.text.consumption import kinds_of
 from jiyi.text.kinds import named_kinds
-from jiyi.text.topics import turn_families
+from jiyi.text.turn_topics import turn_families
 
 
 @pytest.mark.parametrize(("text", "kind"), [

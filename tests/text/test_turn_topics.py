@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jiyi.text.subjects import co_subject
-from jiyi.text.topics import turn_families
+from jiyi.text.turn_topics import turn_families
 
 
 @pytest.mark.parametrize(("turn", "lang", "families"), [
@@ -27,6 +27,17 @@ from jiyi.text.topics import turn_families
     ("我做饭的", "zh", set()),                                             # a chore, no trade
     ("行 我那台二手宝来也跑了十五万公里了", "zh", {"vehicle"}),            # a car by what it has run
     ("我今天跑了十公里", "zh", set()),                                     # a run, no car
+    # said in passing: a place with 这边 / "here in", renting there, a title at a workplace, a trade alone
+    ("长沙这边热死了 空调坏了", "zh", {"residence"}),
+    ("东京这边的朋友说要来", "zh", set()),                                 # 这边的: whose friends, not where one is
+    ("also it's raining AGAIN here in Vancouver", "en", {"residence"}),
+    ("here in the office it is freezing", "en", set()),                   # no place
+    ("我们租在北京朝阳双井 一室一厅", "zh", {"residence"}),
+    ("我们组在上海张江 做支付风控的 天天救火", "zh", {"employer"}),
+    ("开玩笑的 别当真", "zh", set()),                                      # 开玩笑 is one word: no trade
+    ("在行政部打杂 订餐订票啥都管", "zh", {"employer"}),
+    ("I'm Hannah, UX researcher at a fintech in Berlin", "en", {"employer"}),
+    ("my sister is a nurse at the clinic", "en", set()),
 ])
 def test_the_families_a_turn_states_a_standing_value_of(turn: str, lang: str, families: set[str]) -> None:
     assert turn_families(turn, lang) == families

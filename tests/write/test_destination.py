@@ -59,3 +59,10 @@ def test_a_move_told_under_a_display_name_takes_the_place_said_before(mem: Memor
         mem.add([{"role": "user", "content": text, "name": "Rosa M", "id": f"n{i}"}], user_id="u", sync=True)
     now = current(mem)
     assert any("Glasgow" in c for c in now) and not any("Norwich" in c for c in now), now
+
+
+def test_a_trip_said_before_is_not_where_the_move_went(mem: Memory, clock: FrozenClock) -> None:
+    """"going to Hong Kong Oct 3-5, visa run" is a stay of days: a later "moved!!!" did not go there."""
+    say(mem, clock, "I live in Nanshan", "going to Hong Kong Oct 3-5, visa run plus dim sum marathon",
+        "moved!!! new place is a 2 min walk from the park")
+    assert not any("moved" in c and "Hong Kong" in c for c in current(mem)), current(mem)

@@ -231,6 +231,12 @@ def test_bare_weekday_in_the_past_tense_is_last_week() -> None:
     assert _one("周五要去杭州").start == _d("2025-03-07")
 
 
+def test_a_bare_month_in_the_past_tense_is_the_one_gone_by() -> None:
+    """Said in March 2025: "left in august" is August 2024; "moving in august" is August 2025."""
+    assert _one("nope, left in august").start == _d("2024-08-01")
+    assert _one("we're moving in august").start == _d("2025-08-01")
+
+
 def test_bare_day_takes_the_month_just_named() -> None:
     spans = find_time_expressions("下个月3号出发，5号回来", REF)
     assert [s.start for s in spans] == [_d("2025-04-03"), _d("2025-04-05")]

@@ -108,6 +108,20 @@ CHANGES = [
     ("pet", "my hamster is called Nugget", "we buried nugget in the garden today", "hamster", "buried"),
     ("pet", "I have a gecko named Pretzel", "had to put pretzel down yesterday, he was 15", "named Pretzel",
      "put pretzel down"),  # the name it was given ties the two
+    ("pet", "我家猫叫可乐 十五岁了", "它昨晚走了 难受", "猫叫可乐", "走了"),  # the only pet, told of as "it"
+    ("pet", "my dog Biscuit is a 10 year old lab", "we had to put him down yesterday", "named Biscuit", "put him down"),
+    ("residence", "我住在青岛", "没 回老家济南了", "住在青岛", "济南"),  # 回老家 + the place
+    ("residence", "I'm based in Glasgow", "packed up the flat, we're in Edinburgh now", "Glasgow", "Edinburgh"),
+    ("vehicle", "我那台老帕萨特开了十年了", "它被我送去报废了 补贴拿了两万", "帕萨特", "报废"),  # the car told of as "it"
+    ("pursuit", "在家备考公务员 天天刷行测", "考公上岸了！！下个月去区税务局报到", "备考公务员", "上岸"),
+    ("partner", "my girlfriend Jess is a vet", "she dumped me last week. whatever", "girlfriend", "dumped"),
+    ("residence", "I live with my parents in Leeds", "got my own place finally, a studio in Manchester", "Leeds",
+     "Manchester"),  # a change no template knows, kept in the user's words
+    ("vehicle", "I drive an old Corolla", "traded the corolla in for a Model 3", "drives an old", "Model 3"),
+    ("habit", "每天一杯starbucks续命", "咖啡quit了 心悸 现在喝茶", "starbucks", "quit"),  # zh and en mixed
+    ("residence", "我住在上海", "上周正式relocate到新加坡了 公司transfer", "住在上海", "新加坡"),
+    ("job", "I'm a line cook at Rosie's Diner", "got the sous chef job at Marlowe's!! start monday", "Rosie",
+     "Marlowe"),
     # a car sold
     ("vehicle", "我开一辆白色的思域", "那辆思域我已经卖掉了", "开一辆", "卖掉"),
     ("vehicle", "我开一辆白色的思域", "车已经转手给朋友了，现在骑电动车", "开一辆", "转手"),
@@ -127,6 +141,7 @@ CHANGES = [
     ("diet", "I eat a vegetarian diet", "I started eating meat again", "vegetarian", "meat"),
     ("diet", "I'm vegan", "I'm on a keto diet now", "vegan", "keto"),
     ("diet", "I'm pescatarian", "I eat meat again now", "pescatarian", "meat"),
+    ("diet", "吃素第三年了 蛋奶也不碰 纯素", "不了 想通了 现在啥都吃 开心最重要", "纯素", "啥都吃"),  # eats everything now
     # said in other words again: a dialect, a home no gazetteer knows, a shop let go, a new number in the next clause
     ("vehicle", "我开一辆白色的朗逸", "车卖咗 钱都收到了", "开一辆", "卖"),
     ("residence", "i live in harbour view", "finally moved!! out of harbour view, now in kellow bay", "lives in harbour",
@@ -169,6 +184,8 @@ UNCHANGED = [
     ("我住在洛阳", "我可能会搬去珠海", "洛阳"),
     ("我住在青岛", "要不要搬去昆明呢", "青岛"),
     ("I live in Leeds", "I might move to Bristol next year", "Leeds"),
+    ("I live in Leeds", "I'm in Paris now, on vacation lol", "Leeds"),  # a trip
+    ("I live in Leeds", "we're in Rome now!! honeymoon", "Leeds"),
     ("I live in Omaha", "I'm thinking about moving to Tucson", "Omaha"),
     ("我住在洛阳", "我是好几年前从武汉搬到洛阳的", "洛阳"),
     ("I live in Leeds", "Years ago I moved from Ohio to Leeds", "Leeds"),
@@ -400,3 +417,26 @@ def test_a_sale_naming_another_thing_leaves_the_car_turn_current(mem: Memory, cl
     say(mem, clock, "I drive an F-150 for work, mostly job sites", "sold some old tools out of the truck bed at the flea market")
     episodes = {r.content: r for r in mem.get_all(user_id="u", status=None) if r.kind is Kind.EPISODE}
     assert not episodes["I drive an F-150 for work, mostly job sites"].metadata.get("outdated_by"), episodes
+
+
+def test_what_was_worked_for_is_not_over_when_it_is_reached(mem: Memory, clock: FrozenClock) -> None:
+    """An admission ends the preparation, not the school it names: "浙大计算机拟录取" keeps 浙大 current."""
+    say(mem, clock, "在准备考研 目标浙大计算机", "上岸了！！浙大计算机拟录取")
+    block = mem.build_context("帮我写个朋友圈", user_id="u")
+    assert "拟录取" in block and "不再：浙大" not in block, block
+    say(mem, clock, "在准备考研 目标复旦新闻", "没考上复旦 准备调剂", user="v")
+    assert "不再：复旦" in mem.build_context("帮我写个朋友圈", user_id="v")
+
+
+@pytest.mark.parametrize(("before", "after", "gone"), [
+    ("my boyfriend Marco is a chef", "my ex marco texted me again lol, blocked", "Marco is a chef"),  # an ex, by name
+    ("I go to F45 every morning", "cancelled my F45 membership, too pricey, running outside now",
+     "F45 every morning"),  # a name of letters and digits
+    ("咖啡我只喝美式 不加糖", "最近改喝燕麦拿铁了 美式太苦", "只喝美式"),  # a routine swapped, not given up
+    ("I have swim practice every Tuesday", "swim moved to Thursdays now", "every Tuesday"),
+    ("I stream on Twitch every night", "moved my stream over to YouTube", "Twitch every night"),
+])
+def test_what_a_later_turn_says_is_over_is_past_in_the_block(mem: Memory, clock: FrozenClock, before: str,
+                                                              after: str, gone: str) -> None:
+    say(mem, clock, before, after)
+    assert not excluded_in_block((Needle(text=gone),), mem.build_context("plans for this weekend?", user_id="u"), True)

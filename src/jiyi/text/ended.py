@@ -49,7 +49,8 @@ OVER_KEY = "over"
 #: 不…了 / 不再 / 没再: "no longer" by the grammar (轻断食不搞了, 德语不学了, 吉他不弹了), and an ending verb
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习合方满清简容安正同顺爽甘耐])"
-                   r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)?都?不(?:沾|碰)(?!过)")
+                   r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)(?!过)|"
+                   r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)")  # 不碰碳水 alone avoids, 不碰了 stopped
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
@@ -122,7 +123,7 @@ _EN_GENERIC = words(
     "first second third other another new old next two three four five six seven eight nine ten couple few several "
     "down")
 _ZH_GENERIC = words("玩意 玩意儿 时候 时间 事情 东西 问题 感觉 样子 地方 今天 昨天 明天 现在 以后 以前 之前 之后 最近 一下 "
-                    "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾")
+                    "这个 那个 什么 自己 大家 用户 一直 已经 彻底 完全 终于 真的 其实 反正 今年 去年 明年 本来 开头 结尾 工作 上班")
 #: who takes a thing away, not what is taken (二手车贩子收走的, 让中介拉走的)
 _ZH_AGENT_NOUN = _P(r"(?:贩子|车商|中介|师傅|买家|收购商|回收站)$")
 #: a thing one has, counted (那台宝来, 这辆老捷达): the word after the measure, up to the clause's next part
@@ -445,14 +446,15 @@ def _content_words(clause: str, lang: str, m: re.Match[str]) -> list[str]:
         if cut := _EN_OBJECT_ENDS.search(clause, m.end()):
             hi = min(hi, cut.start())  # "gave up climbing after the shoulder thing": why, not what
     first = True
-    for w in re.finditer(r"[A-Za-z][A-Za-z']{3,}", clause):  # "the fish-only thing": fish
+    # "the fish-only thing": fish; a name of letters and digits too ("my F45 membership": F45)
+    for w in re.finditer(r"[A-Za-z][A-Za-z']{3,}|\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z\d]{2,8}\b", clause):
         if not lo <= w.start() < hi or m.start() <= w.start() < m.end():
             continue
         word = w.group(0)[:max(0, m.start() - w.start())] if w.start() < m.start() < w.end() else w.group(0)
         word = word.lower()  # ("the soda's gotta go": the word before the ending's own 's)
         gerund = first and lo == m.end() and word.endswith("ing")  # "gave up climbing": the activity
         first = False
-        if word.endswith("'s") or len(word) < 4:
+        if word.endswith("'s") or (len(word) < 4 and word.isalpha()):
             continue  # "tyler's sister": whose, not what
         if (word not in _EN_GENERIC and (not word.endswith(("ly", "ing")) or gerund or kinds_of(word))
                 and not _EN_WIDE.match(word)):

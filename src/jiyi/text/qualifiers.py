@@ -81,7 +81,7 @@ def goes_on(text: str, lang: str) -> bool:
 
 #: being somewhere for a while: 出差, "for a conference"
 _TRIP = Lex(_P(r"出差|旅游|旅行|玩几天|度假|开会|培训|探亲|看病|考试|比赛|过年|过节|中转|转机"),
-             _P(r"(?i)\b(?:trip|vacation|holiday|conference|visiting|visit|work\s+trip|business|layover|"
+             _P(r"(?i)\b(?:trip|vacation|holiday|honeymoon|getaway|conference|visiting|visit|work\s+trip|business|layover|"
                 r"for\s+the\s+(?:weekend|week))\b"))
 
 

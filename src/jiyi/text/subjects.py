@@ -63,6 +63,8 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
         first = words[0] if words else None
         if first is not None and first[1] == "ORG" and len(first[0]) <= 3 and len(words) > 1 and words[1][1] == "v":
             first = (first[0], "PER")  # 建华换工作了: a given name the analyser took for a firm's, doing something
+        if first is not None and first[1] == "PER" and _a_word_to_the_dictionary(first[0], rest):
+            first = (first[0], "n")  # 考公上岸了: 考公 (the civil-service exam) leads, not a person named so
         owner = re.match(r"[\u4e00-\u9fff]{1,4}?的", rest)
         if first is not None and first[1] == "PER" and rest.startswith(first[0] + "的") or (
                 owner and _ZH_OTHER.match(rest[owner.end():])):
@@ -96,6 +98,15 @@ _USER_AS_OBJECT = Lex(
     _P(r"把用户\S{0,4}?(?:裁|开除|辞退|优化|辞了|甩|拉黑|删|踢|赶走|劝退)|(?:裁|开除|辞退|优化|甩|拉黑)了用户"),
     _P(r"(?i)\b(?:let|laid|fired|sacked|dumped|ghosted|blocked|dropped|divorced|kicked|cut|axed|made)\s+User\b"
        r"(?:\s+(?:go|off|out|redundant))?"))
+
+
+def _a_word_to_the_dictionary(word: str, text: str) -> bool:
+    """Does jieba's dictionary read ``word`` (which the lexical analyser took for a person) as a common noun or a
+    verb where ``text`` begins with it? Two analysers must agree before a statement is someone else's."""
+    from jiyi.text import zh
+
+    tags = zh.pos_tags(text[:12])
+    return bool(tags) and tags[0][0] == word and tags[0][1] in ("n", "v", "vn", "vd")
 
 
 def users_change(text: str, lang: str, change: Change | None, *, named_subject: bool = False) -> bool:

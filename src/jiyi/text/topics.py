@@ -118,13 +118,15 @@ _CUES: dict[str, Lex] = {
                      _P(r"(?i)\b(?:job|work|employer|company|office|position|role|boss|notice|firm)\b")),
     "partner": Lex(_P(r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚|我们俩|我俩|在一起|单身"),
                     _P(r"(?i)\b(?:girlfriend|boyfriend|partner|wife|husband|fianc\w*|together|single|relationship)\b")),
-    "pet": _STANDING["pet"],
+    # …or a pet told of as "it" (它走了) or put down: a loss no person suffers
+    "pet": Lex(_P(_STANDING["pet"].zh.pattern + r"|它"),
+                _P(_STANDING["pet"].en.pattern + r"|\bput\s+(?:him|her|it|them)\s+down\b|\bput\s+to\s+sleep\b")),
     "vehicle": Lex(_P(r"车(?!站|票|厢|程|位|祸)|摩托|" + kinds.alternation(kinds.VEHICLES, "zh")),
                     _P(r"(?i)\b(?:car|truck|suv|van|motorcycle|motorbike|vehicle|sedan|scooter|moped|e-?bike|jeep)\b|"
                        + kinds.alternation(kinds.VEHICLES, "en"))),
     "phone": Lex(_P(r"手机号|电话|号码|号(?!称|召)"), _P(r"(?i)\b(?:phone|number|cell|mobile)\b")),
     "email": _STANDING["email"],
-    "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤"),
+    "diet": Lex(_P(r"吃素|素食|纯素|生酮|饮食|断食|吃(?:肉|鱼|荤|海鲜|蛋)|开荤|荤|(?:啥|什么)都吃"),
                  _P(rf"(?i)\b(?:vegetarian|vegan|keto|pescatarian|plant-based|diet)\b|\b{_ANIMAL_FOOD}\b")),
     "habit": Lex(_P(r"喝|抽|吃|烟|酒|饮料|咖啡|茶|零食|甜食|游戏|玩"),
                   _P(r"(?i)\b(?:drink\w*|smok\w*|vap\w*|coffee|tea|soda|alcohol|booze|caffeine|sugar|snacks?|"
@@ -159,8 +161,8 @@ _CLASSES: tuple[_Class, ...] = (
                               r"\b(?:number|email|sim)(?:\s+(?:is|was|has\s+been|got)|['\u2019]s)\s+(?:now\s+)?"
                               r"(?:disconnected|dead|cancell?ed|canceled|gone|deactivated|closed|deleted)\b")),
            ("phone", "email"), "to"),
-    _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
-                           r"(?<![个一有没别])人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几调换])回(?:到)?(?=[\u4e00-\u9fff]{2,3}了)|"
+    _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|(?i:relocate|move)(?:到|去)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
+                           r"(?<![个一有没别])人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几调换])回(?:到)?(?:老家(?!过|探|休|度|玩|看|住|待|办|参|吃|喝|拜|上|扫|结|相|陪))?(?=[\u4e00-\u9fff]{2,3}了)|"
                            r"新(?:的)?城市是|新家在|新地址在|现在窝在|(?:现在|目前|如今)住(?![在着过])[\u4e00-\u9fff]{1,6}了|"
                            r"从\S{1,8}?(?:拉|搬|运)(?:过来|过去|回来)了|"
                            r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?(?:跟|和|陪)[\u4e00-\u9fff]{1,6}?住|"
@@ -169,13 +171,16 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
                         _P(r"(?i)\bnew\s+(?:place|apartment|flat|house|address|home)\s+(?:is\s+)?(?=in\b)|"
                            r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
-                           r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?(?=\s+(?:and\s+)?now\s+(?:in|at)\b)|\bsigned\s+(?:a|the|my)\s+(?:new\s+)?lease\b|"
+                           r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?(?=\s+(?:and\s+)?now\s+(?:in|at)\b)|\bsigned\s+(?:a|the|my)\s+(?:[\w-]+\s+){0,2}?lease\b|"
                            r"\b(?:mov(?:ed|ing)|relocat(?:ed|ing)|settled(?:\s+down)?|resettled|emigrated|"
                            r"immigrated)\b" + THING_MOVED + r"(?:\s+\w+){0,3}?\s+(?:to|in|into)\b|\btransferred\s+to\s+(?=(?:the\s+|our\s+)?"
                            r"(?:[A-Z]\w+|\w+\s+(?:office|branch|site|campus))\b)|\bnow\s+(?:live|living|based|reside)\b|"
                            r"\btransfer\s+to\s+(?=(?:the\s+|our\s+)?\w+\s+(?:office|branch|site|campus|store)\b[^.!?]{0,30}?"
                            r"\b(?:approved|confirmed|went\s+through|came\s+through|is\s+official)\b)|"
-                           r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b")),
+                           r"\b(?:live|living|based)\s+in\s+\S+\s+now\b|\b(?:been|started)\s+(?:living|based)\s+in\b|"
+                           # "we're in Edinburgh now" (a trip says so: qualifiers.on_a_trip); "packed up the flat"
+                           r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:officially\s+)?in\s+(?=(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?\s+now\b)|"
+                           r"\bpacked\s+up\s+(?:the|my|our)\s+(?:flat|apartment|house|place)\b")),
            ("residence",), "to"),
     _Class("end", Lex(_P(r"(?:把|将)(?:我|用户)(?:给)?(?:甩|踹)|分手|分了手|分开了|离婚|离了婚|(?:和|跟)\S{1,6}离了|掰了|吹了|散了|说散就散|散伙了|(?:不|没)(?:再)?在一起|恢复单身|单身了|分道扬镳|"
                           r"(?:我们|我俩|我们俩)\S{0,4}结束了|"
@@ -215,7 +220,7 @@ _CLASSES: tuple[_Class, ...] = (
                            # for a price, to a trader: 三万二给了个车贩子 / 两万出给二手车商了
                            r"[\d一二两三四五六七八九十百千万几]+(?:万|千|块|元)[\d一二两三四五六七八九]?(?:就|才)?(?:给|卖给|出给|转给)了?"
                            r"(?:个|一个)?\S{0,4}?(?:贩子|车商|收购商|回收站|买家)"),
-                        _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+)?in\b|\bscrapped\b|"
+                        _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+){0,2}?in\b|\bscrapped\b|"
                            r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
            ("vehicle",), "from"),
     _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:红本本|小红本|结婚证)(?:到手|领了|拿到了?|领到了?)|"
@@ -238,6 +243,7 @@ _CLASSES: tuple[_Class, ...] = (
                         _P(r"(?i)\bstart(?:ed|ing)\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
                            r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
                            r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
+                           r"\bgot\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:job|role|position|gig)\s+(?:at|with)\b|"
                            r"\bhired\s+me\b|\bjoined\s+(?:\w+\s+){0,3}?(?:as\s+an?|team|company|firm|agency|startup)\b|"
                            r"\bfirst\s+(?:day|week)\s+(?:at|with)\s+(?:the\s+)?new\s+(?:job|place|company|office)\b|"
                            r"\bfirst\s+(?:day|week|shift)\s+(?:at|with)\s+(?:the\s+)?(?:(?-i:[A-Z])\w+|[\w'-]+\s+)?(?:studio|office|shop|"
@@ -247,6 +253,8 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"offer(?:到了|来了|下来了|到手了?)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约|"
+                           # passed at last, or no need to sit it again: 第三次过了, 总算过了, 不用再考了
+                           r"(?:终于|总算|第[一二三四五六七八九十\d]+次)(?:考)?过了|不用再?考了|"
                            r"[一二两三四五六七八九十\d]+(?:科|门)(?:全|都)(?:过|通过)", re.IGNORECASE),
                         _P(r"(?i)\bgot\s+(?:in|into|accepted|admitted)\b|\baccepted\s+(?:to|into|at|an?\s+offer)\b|"
                            r"\badmitted\s+to\b|\bgot\s+(?:an?\s+|the\s+)?offer\b|\bpassed\b|\bfailed\b|\baced\b|"
@@ -268,7 +276,7 @@ _CLASSES: tuple[_Class, ...] = (
                             r"\bcleaned\s+out\s+my\s+(?:desk|locker)\b|\bout\s+of\s+a\s+job\b|\b(?:changed|switched)\s+jobs\b|"
                             r"\b(?:wrapped|finished)\s+up\s+at\b")),
            ("employer", "residence"), "from"),
-    _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|不碰|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|"
+    _Class("stop", Lex(_P(r"戒(?!指)|不再|再也不|(?<!从)不碰(?=[^，。,！!？?\s]{0,6}?了)|停了|停掉|放弃|告别|不喝了|不吃了|不抽了|不玩了|(?i:quit)(?:了|掉了?)|"
                            # a sport or pastime given up by its word: 不跑步了, 不去健身房了, 不撸铁了, 不跑了
                            r"不(?:去)?(?:" + kinds.alternation(kinds.ACTIVITIES, "zh") + r"|跑|练)了|"
                            # a thing's name, then given up: 晨跑这事先拉倒吧 / 健身的事算了
@@ -287,7 +295,7 @@ _CLASSES: tuple[_Class, ...] = (
                            r"\bkicked\b|\bno\s+more\b|\bno\s+longer\b|\banymore\b|\bsworn\s+off\b|\bditched\b|"
                            r"\bswore\s+off\b")),
            ("habit", "diet", "pursuit", "employer"), "from"),
-    _Class("switch", Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素"),
+    _Class("switch", Lex(_P(r"改成|改吃|改为|开始吃|开荤|转成|换成|(?:不|没)(?:再)?吃素|(?:现在|如今|又|已经)(?:啥|什么)都吃"),
                           _P(r"(?i)\bstarted\s+eating\b|\beat(?:s|ing)?\s+meat\s+again\b|\bon\s+an?\s+\w+\s+diet\s+now\b|"
                              r"\bwent\s+(?:vegan|vegetarian|keto|pescatarian)\b|\bswitched\s+to\b|\bnow\s+(?:vegan|"
                              r"vegetarian|keto|pescatarian)\b|\bno\s+longer\s+(?:vegan|vegetarian)\b|"
@@ -306,7 +314,11 @@ _OTHER_WORDS = frozenset({"were", "well", "shell", "hell", "ill", "its", "wed", 
 
 
 #: what before a two-character phrase makes it a score or an amount: 查分了, 扣分了, 几分了
-_NOT_A_SCORE = r"(?<![查打评给扣加得积学计满高低考几多少均总拿\d])"
+_NOT_A_SCORE = r"(?<![查打评给扣加得积学计满高低考几多少均总拿出算\d])"
+
+
+#: the speaker's words as a memory retells them in the third person ("got my own place" → "got User's own place")
+_AS_TOLD = {"my": r"(?:my|User['\u2019]s)", "i": r"(?:i|User)", "me": r"(?:me|User)", "i'm": r"(?:i['\u2019]?m|User\s+is)"}
 
 
 def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
@@ -317,7 +329,8 @@ def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
         phrases.setdefault((cls, lang), []).append(standard_zh(phrase) if lang == "zh" else phrase)
 
     def en(phrase: str) -> str:  # chat drops apostrophes (dont, havent), unless that makes another word (we're, it's)
-        words = [re.escape(w).replace("'", "['\u2019]" if w.replace("'", "") in _OTHER_WORDS else "['\u2019]?")
+        words = [_AS_TOLD.get(w.lower()) or
+                 re.escape(w).replace("'", "['\u2019]" if w.replace("'", "") in _OTHER_WORDS else "['\u2019]?")
                  for w in phrase.split()]
         tail = THING_MOVED if phrase.endswith(("moved", "relocated")) else ""  # "we moved the meeting to friday"
         return r"\b" + r"\s+".join(words) + (r"\b" if phrase[-1].isalnum() else "") + tail
@@ -475,71 +488,6 @@ _FRAMES: tuple[tuple[str, Lex], ...] = (
 )
 
 
-_TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
-_ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在)(?!家|外面|路上|床上|这|那|哪)")
-_ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
-
-
-def turn_families(text: str, lang: str) -> frozenset[str]:
-    """The single-valued families (:data:`SINGLE`) and those owned (:data:`OWNED`) a raw turn of the user's
-    states a standing value of, clause by clause in third person: "我在苏州做UI的 公司叫青梧科技" → employer; "对 在厂里上班" → employer. A clause's
-    lead (对, 嗯, 其实, 现在…) goes first; unlike :func:`jiyi.text.person.tidy_zh` it goes without punctuation
-    after it, since a clause here was cut at spaces too."""
-    from jiyi.text.person import third_person
-
-    found: set[str] = {"phone"} if _PHONE_SHAPE.search(text) else set()  # a number of the speaker's to reach them
-    for clause in _TURN_CLAUSE.split(text):
-        clause = _ZH_TURN_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
-        if len(clause) < 3:
-            continue
-        said = third_person(clause, lang)
-        if lang == "zh" and _ZH_BARE_STATE.match(said):
-            said = "用户" + said  # 在行政部打杂 / 住在厂边上: the user's, said without a subject
-        elif lang == "en" and (bare := _EN_BARE_STATE.match(said)):
-            said = "User is " + said[bare.end():]  # "still living w my parents in tampines": the user's
-        if not said.startswith(("用户", "User")):
-            continue
-        found |= {f for f in SINGLE | OWNED if _STANDING[f].search(said, lang)}
-        if (framed := standing_family(said, lang)) in SINGLE:
-            found.add(framed)
-        if lang == "zh" and "employer" not in found and _works_at(said, clause):
-            found.add("employer")
-    return frozenset(found)
-
-
-#: a phone number as people type it: +86 139 8012 5567, 138-5920-7741, 13905713628 (ten digits or more)
-_PHONE_SHAPE = _P(r"(?<![\d.:/-])\+?\d(?:[\s-]?\d){9,13}(?![\d.:/-])")
-#: a state said without a subject, as chat does: "still living w my parents", "currently based in leeds"
-_EN_BARE_STATE = _P(r"(?i)^(?:(?:still|currently|now|just|tbh)\s+)*(?=(?:living|staying|based|working|renting)\b)")
-#: a clause that is a job title alone, the answer to what one does (工艺工程师 / 我是车间主任)
-_ZH_TITLE_ONLY = _P(r"^用户(?:是|当)?(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}(?:工程师|设计师|程序员|经理|主管|总监|主任|会计|老师|"
-                    r"教师|医生|护士|司机|销售|客服|运营|策划|编辑|记者|律师|文员|专员|助理|店长|厨师|技术员|调度)$")
-_ZH_AT = _P(r"^用户(?:现在|目前|一直|还|也)*在(?P<o>\S{2,16})")
-#: work of one's own, for no employer: freelancing, taking orders, one's own shop
-_ZH_OWN_WORK = _P(r"^用户(?!的|[\u4e00-\u9fff]{0,2}(?:哥|姐|弟|妹|爸|妈|朋友|同事|同学|室友|老公|老婆|舅|姑|叔|姨|婶|嫂))"
-                  r"\S{0,8}?(?:自由职业|自由撰稿|自己接单|接单做|个体户|"
-                  r"(?:自己)?开(?:了)?(?:个|一家|一间|家|间)\S{0,4}(?:店|馆|铺|工作室|公司|厂))")
-#: what may follow the organisation in such a clause: a unit of it, a verb of working, nothing else (在星巴克等朋友 is no job)
-_ZH_AT_WORK = _P(r"^(?:[\u4e00-\u9fff]{0,6}(?:车间|部门|部|厂|公司|门店|总部|分部|项目组|团队|实验室|工作室|科室|分行|支行|网点|店))?"
-                 r"(?:工作|上班|任职|实习|干活|(?:当|做|干)[\u4e00-\u9fffA-Za-z]{0,8})?$")
-
-
-def _works_at(said: str, clause: str) -> bool:
-    """用户在柳岸汽车总装车间 (an organisation by the lexical analyser, after 在) or 用户工艺工程师 (a title alone):
-    a clause of a turn that tells the employer or the role."""
-    if _ZH_TITLE_ONLY.match(said) or _ZH_OWN_WORK.search(said):
-        return True
-    if not (m := _ZH_AT.match(said)):
-        return False
-    from jiyi.text.lexical import entities
-
-    place = m.group("o")
-    for org in entities(clause).get("ORG", ()):
-        if org in place and _ZH_AT_WORK.match(said[m.start("o") + place.index(org) + len(org):]):
-            return True
-    return False
-
-
 _BEFORE_MARRIAGE = Lex(_P(r"男朋友|女朋友|男友|女友|对象|未婚[夫妻]|求婚|订婚|谈恋爱|在一起"),
                       _P(r"(?i)\b(?:boyfriend|girlfriend|bf|gf|fianc\w*|engaged|proposed|propose|dating|wedding\s+planning)\b"))
 
@@ -547,6 +495,11 @@ _BEFORE_MARRIAGE = Lex(_P(r"男朋友|女朋友|男友|女友|对象|未婚[夫�
 def before_marriage(content: str, lang: str) -> bool:
     """Does a partner memory call them what a wedding changes (男朋友, "fiancée", engaged)?"""
     return _BEFORE_MARRIAGE.found(content, lang)
+
+
+def stands_in(family: str, content: str, lang: str) -> bool:
+    """Does ``content`` (用户… / User…) say a standing value of ``family`` in its frame (用户住在…, "User works at")?"""
+    return _STANDING[family].found(content, lang)
 
 
 def standing_family(content: str, lang: str) -> str | None:

@@ -10,6 +10,18 @@ from pathlib import Path
 
 _DATA = Path(__file__).parent / "data"
 
+#: English job titles, as a regex alternation (the longer ones first)
+EN_JOB_TITLES = (
+    "software engineer|data scientist|product manager|police officer|social worker|grad student|phd student|"
+    "stay-at-home mom|stay-at-home dad|engineer|developer|programmer|teacher|nurse|doctor|student|designer|lawyer|"
+    "accountant|manager|writer|artist|chef|cook|driver|pilot|scientist|researcher|professor|consultant|analyst|"
+    "architect|photographer|musician|dentist|pharmacist|therapist|counselor|psychologist|journalist|editor|banker|"
+    "farmer|firefighter|soldier|veteran|electrician|plumber|mechanic|carpenter|salesperson|marketer|entrepreneur|"
+    "freelancer|founder|ceo|cto|intern|barista|waiter|waitress|cashier|librarian|veterinarian|paramedic|surgeon|"
+    "translator|tutor|coach|instructor|retiree|homemaker|nanny|painter|dancer|actor|actress|singer|youtuber|streamer"
+)
+
+
 
 def words(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text`` as a frozenset."""

@@ -203,7 +203,8 @@ class BatchResolver:
         moved out of Birchwood" → no longer: Birchwood): those of the changes resolved (:meth:`_keep_what_it_ends`)
         and of the turns that ended something (write/endings.py). A memory whose wording says so already is left."""
         for ending in said_over:
-            self._note_over(ending.turn.source_ids, ending.terms)
+            if ending.says_over:
+                self._note_over(ending.turn.source_ids, ending.terms)
         for rid in self.new_vectors:
             rec = self.records[rid]
             if rec.kind is Kind.EPISODE or _SAYS_OVER.search(rec.content):

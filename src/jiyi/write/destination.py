@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from jiyi.records import MemoryRecord
 from jiyi.text.places import place_at_start
+from jiyi.text.qualifiers import on_a_trip
 
 #: how far back a move's place is looked for (a move is often told a month or more ahead: "moving end of May")
 LOOK_BACK_DAYS = 62
@@ -33,6 +34,11 @@ _EN_TOWARDS = re.compile(r"(?i)\b(?:mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transfer
 #: a turn that says the speaker is moving, and a place it says with "in" or "to"
 _EN_MOVING = re.compile(r"(?i)\b(?:moving|relocating|relocate|move)\b(?!\s+(?:on|in\s+with|out\s+of\s+the\s+way))")
 _EN_IN_PLACE = re.compile(r"\b(?:in|to)\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
+
+
+#: a stay of a few days, told by its dates: "Oct 3-5", "3号到5号", "10月3日-5日"
+_A_FEW_DAYS = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\w*\.?\s+\d{1,2}\s*(?:-|–|to)\s*\d{1,2}\b|"
+                         r"\d{1,2}(?:号|日)?\s*(?:-|–|到|至)\s*\d{1,2}(?:号|日)")
 
 
 #: a verb that says a home was moved, whatever its place: only such a move takes a place said before
@@ -52,6 +58,8 @@ def headed_for(turns: Sequence[MemoryRecord], before: datetime, home: Sequence[s
     recent = sorted((t for t in turns if since <= (t.valid_from or t.created_at) <= before),
                     key=lambda t: t.valid_from or t.created_at, reverse=True)
     for turn in recent:
+        if on_a_trip(turn.content, lang) or _A_FEW_DAYS.search(turn.content):
+            continue  # "going to Hong Kong Oct 3-5, visa run": a trip there, not a new home
         for place in reversed(_places(turn.content, lang)):
             if not any(place in h or h in place for h in home):
                 return place

@@ -33,6 +33,7 @@ from jiyi.text.ended import (
 )
 from jiyi.text.language import detect_language
 from jiyi.text.over import workplace_left
+from jiyi.text.replaced import replaced_terms
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6
@@ -47,6 +48,8 @@ class Ending:
 
     turn: MemoryRecord
     terms: tuple[str, ...]
+    #: False for a routine moved or swapped ("夜班调到周五了"): the old one is past, yet the turn ends nothing itself
+    says_over: bool = True
 
 
 def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
@@ -69,6 +72,8 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
             terms = (*terms, *(t for t in about if t not in terms))
         if terms:
             out.append(Ending(turn, terms))
+        elif swapped := replaced_terms(turn.content, lang):
+            out.append(Ending(turn, swapped, says_over=False))  # 夜班调到周五了: the Wednesday shifts are past
     return out
 
 

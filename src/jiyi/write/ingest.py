@@ -259,7 +259,8 @@ def _ended_in_batch(drafts: Sequence[EpisodeDraft], said_over: Sequence[Ending])
     order = list(records)
     for ending in said_over:
         turn = records[ending.turn.id]  # the ending keeps what it ends beside it: a block reads it (read/context.py)
-        records[turn.id] = turn.replace(metadata={**turn.metadata, OVER_KEY: list(ending.terms)})
+        if ending.says_over:
+            records[turn.id] = turn.replace(metadata={**turn.metadata, OVER_KEY: list(ending.terms)})
         before = [records[i] for i in order[:order.index(ending.turn.id)]]
         for term in ending.terms:
             for rec in ended_by(ending, term, before):

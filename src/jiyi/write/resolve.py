@@ -28,6 +28,7 @@ from jiyi.text.food import FOOD
 from jiyi.text.language import detect_language
 from jiyi.text.new_value import destination, origin
 from jiyi.text.sold import sold_what
+from jiyi.text.turn_topics import turn_families
 
 log = logging.getLogger("jiyi.write.resolve")
 CORRECTION_MIN_COSINE = 0.80
@@ -333,7 +334,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
 
     "我在苏州做UI的 公司叫青梧科技" gave no employer memory for "进了鹭拾设计做视觉" to close, yet it tells
     the old employer as current; so do "i live in penang" before "moving to ipoh". A turn stands in a
-    family when one of its clauses, in third person, says a standing value of it (:func:`topics.turn_families`);
+    family when one of its clauses, in third person, says a standing value of it (:func:`jiyi.text.turn_topics.turn_families`);
     a car sold ends the turns that tell of driving or owning one, unless the sale names another thing ("sold
     some old tools out of the truck bed"). A change that names its new value keeps the turns that say it; a
     move or a new number naming none outdates nothing (the value is unknown)."""
@@ -356,7 +357,7 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
             continue  # the sale names what was sold: a turn of the truck is not over with the tools
         if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
             continue  # it says the new value: "厦门那边的房子看好了"
-        if families & topics.turn_families(ep.content, lang_of(ep)) or (
+        if families & turn_families(ep.content, lang_of(ep)) or (
                 change.cls == "marry" and _courting(ep.content, lang_of(ep))):
             out.append(ep)
     return out
@@ -425,6 +426,8 @@ def old_names_said(cand: Candidate, change: topics.Change, closed: Sequence[Memo
     ("从建行跳到一家露营公司" closing "我在建行柜台上班" → 建行; "moved out of Birchwood, renting on Pine Rd" → Birchwood)."""
     lang = lang_of(cand)
     text = as_user(cand.content, cand.speaker, lang)
+    if change.cls == "done" and not _FELL_SHORT.search(text):
+        return ()  # "浙大计算机拟录取" after "目标浙大计算机": what was worked for is reached, not over
     low = text.lower()
     new_value = [v.lower() for v in destination(text, lang, change.at)] if change.direction == "to" else []
     said = [n for rec in closed for n in _names_given(rec, lang_of(rec)) if n.lower() in low]
@@ -436,6 +439,10 @@ def old_names_said(cand: Candidate, change: topics.Change, closed: Sequence[Memo
             key in v or v in key for v in new_value)
 
     return tuple(n for n in dict.fromkeys([*over_names(cand, change, closed), *origin(text, lang), *said]) if old(n))
+
+
+#: an outcome that missed what was worked for: its names are over ("没考上浙大", "failed the bar")
+_FELL_SHORT = re.compile(r"(?i)落榜|没考上|没上岸|没过|挂了|被拒|\bfailed\b|\brejected\b|\bdidn'?t\s+(?:get|make|pass)\b")
 
 
 def _thing_sold(change: topics.Change, text: str, fam: str, lang: str) -> str | None:
@@ -507,6 +514,8 @@ def _closed(fam: str, change: topics.Change, group: list[tuple[MemoryRecord, flo
     cued = topics.cue_of(fam, text, lang)
     if (len(group) > 1 or change.cls in _NAMES_ITS_OBJECT) and not cued:
         return []  # "I quit" with two habits: which one is not said; 奶奶去世了 names no pet
+    if fam == "pet" and len({n for r, _ in group for n in _names_given(r, lang_of(r))}) == 1:
+        return [r for r, _ in group]  # 它走了 with one pet: its name, its age, its breed all end with it
     best = group[0][1]
     return [r for r, cos in group if cos >= best - NEAREST_MARGIN]
 

@@ -144,3 +144,43 @@ def _names_something(answer: str, zh: bool) -> bool:
 
     words = tagged(answer)  # a noun phrase: it ends in a naming word, with no verb in it ("说来话长" has one)
     return bool(words) and bool(_NAMING_TAG.match(words[-1][1])) and not any(tag in ("v", "vd", "a", "d") for _, tag in words)
+
+
+#: a reply that says the thing is stopped without naming it: 早不碰了 / 早就戒了 / 不抽了 / 没再喝了 /
+#: "nah, quit" / "not anymore" (what stopped is in the bot's question)
+_ZH_STOPPED_BARE = _P(r"^(?:早|早就|已经|都|也|现在|好久)*(?:(?:不|没)再?(?:碰|抽|喝|玩|吃|打|去|跑|练|用|弄|搞)(?:了|啦)|"
+                      r"戒(?:了|掉了|啦)|不(?:碰|抽|喝|玩)(?:啦|咯|喽)|放弃了|停了|不(?:坚持|练|学|做)了|没(?:坚持|练)了)"
+                      r"(?=$|[\s，,。.!！~～])")
+_EN_STOPPED_BARE = _P(r"(?i)^(?:(?:nah|nope|no|naw|lol|haha)[\s,.!]*)*(?:i\s+)?(?:(?:already\s+|actually\s+)?"
+                      r"(?:quit|stopped|gave\s+(?:it\s+|that\s+)?up|dropped\s+it)|not\s+any\s*more|no\s+more)\b[\s,.!]*")
+#: the bot asking whether the user still does something: 烟还抽吗 / 还在喝可乐吗 / 最近还打游戏不
+_ZH_STILL = _P(r"还(?:在|有)?(?:天天|每天|经常|老|常)?(?P<v>抽|喝|玩|吃|打|去|跑|练|用|碰|弄|搞|坚持|学|做)")
+_EN_STILL = _P(r"(?i)\b(?:are\s+you\s+|you\s+)?still\s+(?P<ing>\w+ing)\b\s*(?P<o>[^?]{0,60}?)\s*\?|"
+               r"\bdo\s+you\s+still\s+(?P<v>\w+)\s+(?P<o2>[^?]{1,60}?)\s*\?")
+
+
+def denied(question: str, reply: str, lang: str) -> str | None:
+    """A reply that something stopped, naming nothing ("早不碰了 俩月了" after "最近烟还抽得凶不？", "nah quit
+    in march" after "still vaping?"), as the stop of what the question asked about: "烟早不碰了 俩月了", "I stopped
+    vaping, in march". None unless the question asks whether the user still does it."""
+    asked = _last_question(question)
+    text = reply.strip()
+    if not asked or not text:
+        return None
+    if lang == "zh":
+        if not (bare := _ZH_STOPPED_BARE.match(text)) or not (still := _ZH_STILL.search(asked)):
+            return None
+        from jiyi.text.lexical import tagged
+
+        things = [w for w, tag in tagged(asked) if tag in ("n", "nz", "ORG", "eng") and w not in ("最近", "现在")]
+        if not things:
+            return None
+        near = min(things, key=lambda w: abs(asked.find(w) - still.start()))
+        return f"{near}{text}"
+    if not (bare := _EN_STOPPED_BARE.match(text)) or not (still := _EN_STILL.search(asked)):
+        return None
+    rest = text[bare.end():].strip()
+    said = f"I stopped {still.group('ing')} {still.group('o')}".strip() if still.group("ing") else \
+        f"I no longer {still.group('v')} {still.group('o2')}"
+    said = re.sub(r"(?i)\byour\b", "my", said)
+    return f"{said}, {rest}" if rest else said

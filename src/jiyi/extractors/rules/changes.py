@@ -121,6 +121,9 @@ def changes(work: MessageExtraction) -> list[Draft]:
     return out
 
 
+#: what belongs to a phone or a mailbox without being its number or address
+_A_PART_OF_IT = re.compile(r"(?i)\b(?:email|e-mail|phone|mail)\s+(?:signature|case|screen|wallpaper|charger|cover|plan|"
+                           r"settings|ringtone|theme|template)\b|手机(?:壳|膜|屏|套|套餐|铃声|壁纸)|邮件签名|邮箱签名")
 #: families a standing statement is kept for when no fact pattern took it
 _UNTAKEN_FAMILIES = frozenset({"vehicle", "pet", "habit", "diet", "pursuit"})
 
@@ -134,6 +137,8 @@ def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause])
     text = _said_by_user(_couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS),
                          work.lang)
     change = topics.change_of(text, work.lang)
+    if change is not None and change.cls == "replace" and _A_PART_OF_IT.search(text):
+        change = None  # "changed my email signature", 换了个手机壳: a part of the thing, not its number
     if change is not None and (qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang)):
         change = None  # "I might sell the car" changes nothing, nor is it a car of the user's
         standing: frozenset[str] = frozenset()

@@ -174,6 +174,28 @@ def _a_place(name: str, clause: str) -> bool:
     return name in entities(clause).get("LOC", ())
 
 
+def _a_loss_of_ones_own(clause: str) -> bool:
+    """Does ``clause`` tell the loss or the sale of a pet or a car (它昨晚走了, 它被我送去报废了)?"""
+    from jiyi.text.topics import change_of
+
+    change = change_of(clause, "zh")
+    return change is not None and change.cls in ("lose", "sell") and bool({"pet", "vehicle"} & set(change.families))
+
+
+def _runs_into_a_verb(name: str, clause: str) -> bool:
+    """房子租在徐汇: the 'name' 房子租 takes in the verb after a noun (by the lexical analyser), so it names no one."""
+    from jiyi.text.lexical import tagged
+
+    at = 0
+    for word, tag in tagged(clause):
+        if at >= len(name):
+            return False
+        if at > 0 and tag.startswith("v"):
+            return True
+        at += len(word)
+    return False
+
+
 def name_ok_en(name: str) -> bool:
     """Is ``name`` (at an English clause's start) a person's name rather than a day, a month or a pronoun?"""
     first = name.split()[0]
@@ -233,7 +255,9 @@ def asked_about(question: str, lang: str) -> str | None:
     if not asking:
         return None
     last = asking[-1]
-    if lang == "zh":  # the name opens the question or a part of it: "哇 阿蕾是你同事吗？", "小王，最近怎么样？"
+    if lang == "zh":  # the name opens the question or a part of it: "哇 阿蕾是你同事吗？", "小王最近怎么样？"
+        if vocative := _ZH_VOCATIVE.match(last):
+            last = last[vocative.end():]  # "老贺，最近烟还抽得凶不？": the bot calls the user by name
         for part in re.split(r"[\s，,]+", tidy_zh(last)):
             if part and (lead := lead_person(part, part)):
                 return lead[0]
@@ -242,6 +266,8 @@ def asked_about(question: str, lang: str) -> str | None:
     return m.group("n") if m and name_ok_en(m.group("n")) else None
 
 
+#: a name alone before a comma, opening the question: whom the bot speaks to, not of ("老贺，最近还跑长途吗？")
+_ZH_VOCATIVE = re.compile(r"^\s*[\u4e00-\u9fffA-Za-z]{1,6}[，,]\s*(?=[^？?]*[？?])(?![^？?]*(?:他|她|它))")
 #: what follows a place, never a person: 郑东这边 / 滨江那里 / 涧西附近
 _HERE_THERE = frozenset({"这边", "那边", "这里", "那里", "这儿", "那儿", "附近", "一带", "周边"})
 
@@ -277,12 +303,14 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
             c.subject, c.person, c.body = "other", recent_rel[1], t[m.end():]  # 带朵朵去体检，她对鸡蛋过敏: 朵朵's
         elif recent_rel and recent_rel[0] and gender and REL_ZH.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # 同学: anyone
             c.subject, c.rel, c.rel_name, c.body = "rel", recent_rel[0], recent_rel[1], t[m.end():]
+        elif m.group("p") == "它" and not recent_rel and _a_loss_of_ones_own(t):
+            c.subject, c.body = "self", t  # 它昨晚走了 / 它被我送去报废了: the user's pet or car, told of as "it"
         else:
             c.subject, c.body = "other", t
         return
     if m := _ZH_NAMED.match(t):
         name = m.group("n")
-        if name_ok_zh(name) and not _a_place(name, t):
+        if name_ok_zh(name) and not _a_place(name, t) and not _runs_into_a_verb(name, t):
             c.subject, c.person, c.body = "other", name, t[m.end("n"):]
             return
     if lead := lead_person(t, tidy_zh(c.text)):  # a name the pattern above does not know the verb after (老贺肾结石犯了)
@@ -315,6 +343,11 @@ EN_REPORTED = re.compile(r"(?i)^(?:(?:so|and|but)\s+)?(?:turns\s+out|apparently|
                           r"dentist|teacher)\s+(?:said|says|told\s+(?:me|us))|(?:we|i)\s+found\s+out)\s*(?:that\s+)?,?\s*")
 
 
+#: a couple's end done to the speaker, after the pronoun of the one who did it ("she dumped me", "he left me")
+_EN_ENDS_IT_WITH_ME = re.compile(r"(?i)^\s+(?:just\s+|finally\s+)?(?:dumped|left|ghosted|broke\s+up\s+with|cheated\s+on|"
+                                 r"walked\s+out\s+on|divorced)\s+me\b")
+
+
 def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation | None) -> None:
     """Set ``c.subject``/``rel``/``body`` from how the English clause starts."""
     t = re.sub(r"^[\s,]+", "", without_times(c))
@@ -334,6 +367,8 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
             c.subject, c.person, c.body = "other", recent_rel[1], rest
         elif recent_rel and recent_rel[0] and gender and REL_EN.get(recent_rel[0], ("", ""))[1] in (gender, ""):  # a cousin
             c.subject, c.rel, c.rel_name = "rel", recent_rel[0], recent_rel[1]
+        elif _EN_ENDS_IT_WITH_ME.match(t[m.end():]):
+            c.subject = "self"  # "she dumped me last week": the user's breakup, told of the one who ended it
         else:
             c.subject = "other"
     elif (m := _EN_NAMED.match(t)) and name_ok_en(m.group("n")):

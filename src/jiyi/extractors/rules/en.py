@@ -14,6 +14,7 @@ from jiyi.records import Kind
 from jiyi.text.person import third_person
 from jiyi.text.places import place_at_start
 from jiyi.text.relations import EN_NAME_DENY
+from jiyi.text.wordlists import EN_JOB_TITLES
 
 _CAP = r"[A-Z][\w'.&-]*(?:\s+(?:(?:of|de|la|upon)\s+)?[A-Z][\w'.&-]*)*(?:,\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?"
 _LOWER_PHRASE = (r"(?:a|an|the|this|that)\s+[a-z][\w\s'-]{2,30}?(?=[.,;!?]|$|\s+(?:and|but|with|for|since|now|because|next|this|"
@@ -43,20 +44,15 @@ _EN_MOVE = re.compile(r"(?i:\b(?:i|we)(?:\s+have|\s+had|'ve|'d)?\s+(?:(?:just|re
                       r"\s+(?:back\s+)?to|\b(?:i'm|i\s+am|we're|we\s+are)\s+moving\s+to)\s+" + _PLACE_EN)
 _EN_LIVE = re.compile(r"(?i:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|"
                       r"are\s+living)\s+in|\b(?:i'm|we're)\s+(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _PLACE_EN)
-_EN_HOMETOWN = re.compile(r"(?i:\b(?:i'm|i\s+am|i\s+come)\s+(?:originally\s+)?from|\bi\s+grew\s+up\s+in)\s+"
+_EN_HOMETOWN = re.compile(r"(?i:\b(?:i'm|i\s+am|i\s+come)\s+(?:originally\s+)?from|\bi\s+grew\s+up\s+in|"
+                          r",\s*(?:but\s+)?originally\s+from)\s+"
                           + _PLACE_EN)
-_JOBS_EN = (
-    "software engineer|data scientist|product manager|police officer|social worker|grad student|phd student|"
-    "stay-at-home mom|stay-at-home dad|engineer|developer|programmer|teacher|nurse|doctor|student|designer|lawyer|"
-    "accountant|manager|writer|artist|chef|cook|driver|pilot|scientist|researcher|professor|consultant|analyst|"
-    "architect|photographer|musician|dentist|pharmacist|therapist|counselor|psychologist|journalist|editor|banker|"
-    "farmer|firefighter|soldier|veteran|electrician|plumber|mechanic|carpenter|salesperson|marketer|entrepreneur|"
-    "freelancer|founder|ceo|cto|intern|barista|waiter|waitress|cashier|librarian|veterinarian|paramedic|surgeon|"
-    "translator|tutor|coach|instructor|retiree|homemaker|nanny|painter|dancer|actor|actress|singer|youtuber|streamer"
-)
+_JOBS_EN = EN_JOB_TITLES
 #: a job title said alone, the clause's first words (no article or owner before it: "the nurse at the clinic" is
 #: someone else), after a chat lead ("yeah head barista at …")
-_TITLE_LEAD = r"(?:^|[.!;]\s*)(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*"
+#: or after a self-introduction ("I'm Hannah, UX researcher at a fintech": the title stands beside the name)
+_TITLE_LEAD = (r"(?:^|[.!;]\s*|\b(?:i'm|i\s+am)\s+(?-i:[A-Z][\w'-]+),\s*(?:a\s+|an\s+)?)"
+               r"(?:(?:yeah|yep|yes|so|well|currently|now|still)[,\s]+)*")
 _TITLE_ALONE = rf"(?:(?!(?:the|my|his|her|a|an|our|their|your|this|that)\b)[\w-]+\s+){{0,2}}(?:{_JOBS_EN})"
 _EN_JOB = (
     re.compile(r"(?i:\bi\s+work\s+as\s+(?:an?\s+)?)(?P<v>[\w\s-]{2,40}?)(?=\s+(?i:at|for|in)\b|[.,;!?]|$)"),
@@ -93,6 +89,9 @@ _WORKPLACE_EN = (r"(?:company|firm|startup|agency|shop|store|bakery|caf[eé]|res
                  r"university|college|warehouse|factory|plant|bank|studio|lab|office|council|charity|supermarket|garage|"
                  r"salon|pharmacy|library|museum|newspaper|magazine|call\s+cent(?:re|er)|nursery|daycare|brewery|"
                  r"roastery|mine|depot|airline|airport|kitchen)")
+#: where one is now, a workplace: "nah, I'm at a bank now, way better pay" (not "I'm at the bank", a visit)
+_EN_AT_WORKPLACE_NOW = re.compile(rf"(?i:\b(?:i'?m|i\s+am)\s+(?:now\s+)?at\s+)(?P<org>(?i:(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?"
+                                  rf"{_WORKPLACE_EN}))(?=\s+now\b)")
 #: work told by what one does there: "i do shift scheduling at karrawong minerals", "I write backend code for a fintech
 #: startup" (a leisure object is none: "I do yoga at the gym")
 _EN_WORK_DONE_AT = re.compile(
@@ -167,6 +166,11 @@ _STYLE_EN: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("style/tone", re.compile(r"(?i)\b(?:don't|do\s+not|stop)\s+(?:lecturing|moralizing|preaching|sugarcoating|"
                               r"being\s+so\s+formal)|\bbe\s+more\s+(?:casual|formal|direct|friendly|funny)\b"),
      "User wants the assistant to {clause}"),
+    ("style/format", re.compile(r"(?i)\b(?:use|format\w*|give\s+me|write|answer|reply|respond|keep|put|send)\b[^.!?]{0,25}?"
+                                r"\b(?:bullet(?:s|\s+points?)|numbered\s+lists?|plain\s+text)\b|"
+                                r"\bbullet(?:s|\s+points?)\s+(?:pls|please|only)\b|"
+                                r"\b(?:no|without|don't\s+use|stop\s+using)\s+(?:lists|markdown|headers|headings|tables|bullet\s+points)\b"),
+     "User wants the assistant to {clause}"),
     ("contact/channel", re.compile(r"(?i)\b(?:email|text|message|whatsapp|dm)\s+me\b|\b(?:don't|do\s+not|never)\s+"
                                    r"call\s+me\b|\bcontact\s+me\s+(?:by|via|through|on)\s+\w+"),
      "User's contact preference: {clause}"),
@@ -224,7 +228,7 @@ def en_identity(text: str) -> list[Draft]:
     else:
         if m := _EN_TEACH.search(text):  # "I teach English at a bilingual school": an English teacher
             out.append(templated("User's job is {v}", "user/job", f"{m.group('v')} teacher"))
-    if m := _EN_EMPLOYER.search(text) or _EN_WORK_DONE_AT.search(text):
+    if m := _EN_EMPLOYER.search(text) or _EN_WORK_DONE_AT.search(text) or _EN_AT_WORKPLACE_NOW.search(text):
         out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
     return out
 
@@ -305,7 +309,10 @@ def en_habit(text: str) -> list[Draft]:
         return []
     if m.group("verb") and _ONLY_A_PRONOUN.fullmatch(text[m.end():]):
         return []  # "I always forget it myself haha": done to something said elsewhere, nothing to keep
-    start = text.lower().rfind("i ", 0, m.start() + 1) if m.group("adv") is None else m.start()
+    if m.group("adv") is None:  # the last "I" before it, a word of its own (not the i of "khachapuri every day")
+        start = max((i.start() for i in re.finditer(r"(?i)\bi\s", text[:m.start() + 2])), default=-1)
+    else:
+        start = m.start()
     content = third_person(text[max(start, 0):].strip().rstrip(".!,"), "en")
     if re.match(r"[a-z]+ing\b", content):  # "teaching at bright hill every day": the user's, said without "I"
         content = "User: " + content

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from jiyi.extractors.protocol import Candidate
-from jiyi.extractors.rules.answers import adopted, answered
+from jiyi.extractors.rules.answers import adopted, answered, denied
 from jiyi.extractors.rules.corrections import Thread
 from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
 from jiyi.extractors.rules.message import MessageExtraction
@@ -56,8 +56,10 @@ class RulesExtractor:
                 continue
             answer = msg
             lang = _lang(msg.content, language_hint)
-            if asked and (said := adopted(asked, msg.content.strip(), lang) or answered(asked, msg.content, lang)):
+            if asked and (said := adopted(asked, msg.content.strip(), lang) or answered(asked, msg.content, lang)
+                          or denied(asked, msg.content, lang)):
                 answer = replace(msg, content=said)  # "yep, Bristol from next week" after "moving out of Leeds?"
+                # (and "早不碰了" after "烟还抽吗？": "烟早不碰了")
             asked = ""
             for cand in self._from_message(answer, language_hint, thread):
                 if (cand.content, cand.slot) not in seen:

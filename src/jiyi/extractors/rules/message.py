@@ -52,6 +52,7 @@ from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_pas
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.standing import standing_facts
 from jiyi.extractors.rules.starts import new_job
+from jiyi.extractors.rules.study import en_study, zh_study
 from jiyi.extractors.rules.zh import (
     brings_in_a_thing,
     style_slots_zh,
@@ -311,7 +312,7 @@ class MessageExtraction:
 
     def _identity(self, c: Clause) -> list[Draft]:
         if self.lang != "zh":
-            out = en_claim(c.text) or en_identity(c.text) + en_health(c.text)
+            out = en_claim(c.text) or en_identity(c.text) + en_health(c.text) + en_study(c.text)
             if (m := _EN_NAME_THEN_TITLE.search(c.text)) and all(d.slot == "user/name" for d in out):
                 rest = m.group("rest") if re.match(r"(?i)(?:an?|the)\s", m.group("rest")) else "a " + m.group("rest")
                 out += en_identity("I'm " + rest)  # "I'm Mira, product designer at Brightleaf": her job too
@@ -324,7 +325,8 @@ class MessageExtraction:
             if not out:
                 age = zh_age(body)
                 age = [] if age and (_a_childs_age(age[0], c.text) or self._age_of_what_came_before(c)) else age
-                out = zh_name(body) + age + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
+                out = (zh_name(body) + age + zh_health(_before_to(body), sentence) + zh_residence(body) + zh_work(body)
+                       + zh_study(body))
                 out = out or zh_i_am_name(body)
         out = [theirs(d, c.text) if (d.slot or "").startswith("allergy/") and "对" in (d.slot or "") else d for d in out]
         timed = self.qualifying(c)

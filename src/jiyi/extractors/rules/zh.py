@@ -30,10 +30,10 @@ _ZH_NAME_CALLED = re.compile(rf"^{ZH_ADV}(?:叫做|名叫|叫){ZH_VAL}")
 _ZH_CALL_ME = re.compile(r"(?:^|你|您|大家|以后|可以|就|都|请|直接)叫我(?P<v>[^，,。！？!?；;\s]{1,12})")
 _ZH_SURNAME = re.compile(r"^姓(?P<v>[\u4e00-\u9fff])(?:[，,。]|$|的|，)")
 _ZH_AGE = re.compile(rf"^{ZH_ADV}(?:已经|都|才|快)?(?P<v>\d{{1,3}}|[一二三四五六七八九十两]{{1,3}})(?:周)?岁(?!的)")
-_ZH_MOVE = re.compile(rf"^{ZH_ADV}(?:要|准备|打算|计划|将|会|刚|已经|终于)?(?:搬家)?"
-                      rf"(?:搬到|搬去|搬进|搬回|迁到|搬家到|搬家去)(?:了)?{ZH_VAL}")
+_ZH_MOVE = re.compile(rf"^{ZH_ADV}(?:要|准备|打算|计划|将|会|刚|已经|终于)?(?:正式)?(?:搬家)?"
+                      rf"(?:搬到|搬去|搬进|搬回|迁到|搬家到|搬家去|(?i:relocate|move)(?:到|去))(?:了)?{ZH_VAL}")
 _ZH_NEWHOME = re.compile(rf"^(?:的)?新家(?:在|位于|是){ZH_VAL}")
-_ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|住){ZH_VAL}")
+_ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:房子)?(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|租住在|租在了?|住){ZH_VAL}")
 _ZH_LIVE_WORK = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:工作生活|生活工作|生活|定居|长大)$")
 #: 在成都住了五年了 / 在杭州生活快十年了: a stay that goes on (its length said, ending in 了)
 _ZH_LIVED_FOR = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:住|生活|定居)了?(?:快|差不多|将近|有|都)?"
@@ -81,7 +81,8 @@ _ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从
 #: 不再打篮球 / 再也不玩游戏了 / 不抽烟了: a habit or liking that stopped
 _ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用|练|弹|追|跑|喝|吃)"
                            r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
-_ZH_TOPIC_NO_LONGER = re.compile(r"^(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
+#: (the topic a thing, not an adverb: 早不碰了 is "long since stopped", its object said before)
+_ZH_TOPIC_NO_LONGER = re.compile(r"^(?!早|都|也|就|还|再|真|从|现在|已经|一直|好久|根本)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
 _VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
 #: 一个多月没喝奶茶了 / 好久都没抽烟了: a habit not done for a while (not 昨天没吃早饭: a day is no while)
 _ZH_LAPSED = re.compile(
@@ -91,7 +92,7 @@ _ZH_LAPSED = re.compile(
 _ZH_WISH = re.compile(r"(?:想|打算|准备|希望|试着|尝试)(?:要)?戒")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|月|周|天|年|礼拜|星期|俩|仨|已经|不了|想|还是|要|就|也|都|会|能|没|不|未|别|还")  # (烟还没戒掉: not quit)
-_ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
+_ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?!早|都|也|就|还|已经|现在|真)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
 _ZH_LIKE = re.compile(
     rf"^{ZH_ADV}(?:{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?)?{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
@@ -124,6 +125,9 @@ _STYLE_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:别|不要|不用)(?:老|总|再|总是|老是)?(?:给我)?(?:灌鸡汤|鸡汤|说教|讲大道理|讲道理|客套|打官腔|拍马屁)|"
         r"(?:正式|随意|幽默|温柔|严肃|口语化|直接)(?:一?点|一些)|(?:别|不要|少)(?:跟我|给我)?(?:整|搞|来|绕)?(?:那些|这些)?(?:弯弯绕绕?|绕弯子?|拐弯抹角)|"
         r"有啥说啥|有什么说什么|直来直去")),
+    ("style/format", re.compile(  # how a reply is laid out: 分点说, 用列表, 别用表格, 别用markdown
+        r"(?:分点|分条|列点|列要点|列清单|用列表|列个表|用表格|一条一条)(?:说|写|回|列|回答|回复)?|"
+        r"(?:别|不要|不用|少)(?:用|搞|列|分)?(?:列表|表格|分点|markdown|标题|加粗)", re.IGNORECASE)),
     ("contact/channel", re.compile(  # how to reach the speaker: 给我发… / …联系我 / 有事发…, not 给导师发邮件
         r"(?:给我|跟我|和我|联系我|通知我|找我|提醒我)(?:就|都)?(?:发|用|通过|走)(?:个)?(?:短信|邮件|邮箱|微信|站内信|推送|QQ|钉钉|飞书)|"
         r"(?:发|用|通过|改成|换成|改用|走)(?:短信|邮件|邮箱|微信|站内信|App推送|APP推送|app推送|推送|QQ|钉钉|飞书)"
@@ -333,7 +337,7 @@ def _no_need(m: re.Match[str]) -> bool:
     from jiyi.text.lexical import tagged
 
     words = tagged(m.group("v"))
-    return bool(words) and words[0][1] in ("v", "vd", "vn")
+    return bool(words) and (words[0][1] in ("v", "vd", "vn") or words[0][0].startswith("再"))  # 不用再考了
 
 
 def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:

@@ -202,6 +202,8 @@ def _en_month(m: re.Match[str], c: Ctx) -> Res | None:
         y = c.today.year
     else:
         y = nearest_year(c.today, mo)
+        if (y, mo) > (c.today.year, c.today.month) and c.past_clause(m.start()):
+            y -= 1  # "left in august", said in June: the August gone by
     return month_part(y, mo, pre if pre in ("early", "mid", "mid-") else ("底" if pre == "late" else None))
 
 

@@ -1,0 +1,70 @@
+"""A habit replaced, not given up: what a turn that moves or swaps a routine says the old one was about.
+
+"夜班调到周五了" after "我每周三晚上上夜班"; "最近改喝燕麦拿铁了 美式太苦" after "咖啡我只喝美式"; "swim moved to
+Thursdays now", "moved my stream over to YouTube", "switched to oat flat whites, black coffee was wrecking my
+stomach". Nothing ends, so :mod:`jiyi.text.ended` finds no word of ending; yet the old routine no longer holds.
+:func:`replaced_terms` gives the words the swap is about (夜班, 美式, swim, stream): the speaker's earlier
+turns and memories that say them are the old routine (write/endings.py marks them past), while the new
+statement stands as it was said.
+
+A swap of residence ("I moved to Leeds", 搬到) is a move (:mod:`jiyi.text.topics`), and a wish, a question or
+someone else's swap ("想改成周五", "did you switch to oat milk?", "my sister switched to decaf") is none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.text.consumption import consumed_words
+from jiyi.text.qualifiers import hedged, told_long_ago
+from jiyi.text.wordlists import words
+
+_P = re.compile
+
+#: a routine moved or swapped: 调到周五, 改喝燕麦拿铁, 换成游泳, 挪到周六; "moved to Thursdays", "switched to oat"
+_ZH_SWAP = _P(r"(?:改|换|调|挪|转)(?:成|到|去|为|喝|吃|用|玩|练|看)(?!手机|衣服|座位|房间)")
+_EN_SWAP = _P(r"(?i)\bswitched\s+(?:over\s+)?(?:to|from)\b|\bswapped\s+(?:\w+\s+){0,3}?(?:for|to)\b|"
+              r"\b(?!(?:i|we|i've|we've|they|he|she)\b)[a-z]+\s+(?:got\s+|was\s+|has\s+been\s+)?moved\s+to\b|"
+              r"\bmoved\s+(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:over\s+)?to\b|\bchanged\s+(?:\w+\s+){0,2}?to\b")
+#: someone else's swap, or the speaker's wish
+_ZH_NOT_MINE = _P(r"他|她|妈|爸|姐|妹|哥|弟|朋友|同事|老公|老婆|对象|想|打算|要不要|准备")
+_EN_NOT_MINE = _P(r"(?i)\b(?:my\s+(?:mom|dad|sister|brother|friend|wife|husband|partner|boss|roommate)|he|she|they)\s+"
+                  r"(?:\w+\s+)?(?:switched|swapped|moved|changed)\b|\b(?:thinking\s+(?:of|about)|might|maybe|want\s+to|"
+                  r"going\s+to|gonna|planning\s+to)\b")
+#: words that tell when, not what: a routine moved to another day keeps its own word
+_EN_WHEN = words("monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday "
+                 "saturdays sunday sundays morning mornings evening evenings night nights weekend weekends week "
+                 "today tonight tomorrow now later earlier every over stomach wrecking")
+_EN_GENERIC = words("that this these those with from into about just really also then them they their some like "
+                    "been have were what when where which while because since again still even only ever here there "
+                    "user user's switched swapped moved changed lol haha honestly finally actually")
+_ZH_WORD_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
+_CLAUSE_CUT = _P(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
+
+
+def replaced_terms(text: str, lang: str) -> tuple[str, ...]:
+    """The words of the routine a turn of the speaker's says was moved or swapped, or ()."""
+    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
+    for i, clause in enumerate(clauses):
+        m = (_ZH_SWAP if lang == "zh" else _EN_SWAP).search(clause)
+        if m is None or re.search(r"[?？]", text[text.find(clause) + len(clause):][:2]):
+            continue
+        if (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause[:m.start()] if lang == "zh" else clause) \
+                or hedged(clause, lang) or told_long_ago(clause, lang):
+            return ()
+        # what came before the swap ("夜班调到", "moved my stream over to") and the next clause ("美式太苦") tell the
+        # old routine; what follows the swap in its clause is the new one (调到周五, 改喝燕麦拿铁)
+        old = clause[:m.start()] if lang == "zh" else clause[:m.end()]
+        return tuple(dict.fromkeys(w for c in (old, *clauses[i + 1:i + 2]) for w in _words(c, lang)))
+    return ()
+
+
+def _words(clause: str, lang: str) -> list[str]:
+    """The thing-words of a clause (nouns by the lexical analyser; English words of four letters or more)."""
+    named = list(consumed_words(clause))  # 美式, 拿铁: what is drunk, however the analyser tags it
+    if lang == "zh":
+        from jiyi.text.lexical import tagged
+
+        return named + [w for w, t in tagged(clause) if t in _ZH_WORD_TAGS and len(w) >= 2 and "用户" not in w]
+    return named + [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z']{3,}", clause)
+            if w.lower() not in _EN_WHEN and w.lower() not in _EN_GENERIC]

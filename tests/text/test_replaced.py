@@ -1,0 +1,32 @@
+"""A routine moved or swapped: the words of the old one (jiyi.text.replaced)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.text.replaced import replaced_terms
+
+
+@pytest.mark.parametrize(("text", "lang", "terms"), [
+    ("夜班调到周五了", "zh", ("夜班",)),                                  # the routine before the swap, not its new day
+    ("羽毛球改到周六了", "zh", ("羽毛球",)),
+    ("最近改喝燕麦拿铁了 美式太苦", "zh", ("美式",)),                     # the old drink, in the next clause
+    ("swim moved to Thursdays now", "en", ("swim",)),
+    ("moved my stream over to YouTube", "en", ("stream",)),
+    ("switched to oat flat whites, black coffee was wrecking my stomach", "en", ("coffee", "black")),
+])
+def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) -> None:
+    assert replaced_terms(text, lang) == terms
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("I moved to Austin last month", "en"),      # a move of home (text/topics.py reads it)
+    ("想改成周五", "zh"),                         # a wish
+    ("我妈改喝豆浆了", "zh"),                     # someone else's
+    ("my sister switched to decaf", "en"),
+    ("did you switch to oat milk?", "en"),       # asked
+    ("我现在改喝茶了", "zh"),                     # only the new one is named: nothing to call old
+    ("改天再聊", "zh"),
+])
+def test_no_routine_of_the_speakers_replaced(text: str, lang: str) -> None:
+    assert replaced_terms(text, lang) == ()
