@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_support import run
 
-from jiyi.extractors.rules.answers import adopted, answered, denied
+from jiyi.extractors.rules.answers import adopted, answered, denied, introduced, pointed
 
 
 @pytest.mark.parametrize(("question", "reply", "lang", "said"), [
@@ -94,7 +94,7 @@ def test_no_bare_stop_to_a_still_question_says_nothing(question: str, reply: str
 
 def test_a_bare_stop_ends_the_habit_the_bot_asked_about() -> None:
     cands = run("老贺，最近烟还抽得凶不？", "早不碰了 俩月了", roles=("assistant", "user"))
-    assert [(c.slot, c.content) for c in cands if c.slot] == [("pref/烟", "用户不再碰烟，俩月了")]
+    assert [(c.slot, c.content) for c in cands if c.slot] == [("pref/烟", "用户早不碰烟了，俩月了")]  # in the user's words
     assert not any(c.slot == "pref/早" for c in run("我早戒了"))  # 早 is when, not what
 
 
@@ -104,3 +104,35 @@ def test_a_name_the_bot_calls_the_user_by_is_not_whom_it_asks_about() -> None:
     assert ("user/job", "用户是HR") in [(c.slot, c.content) for c in to_user]
     of_them = run("小王最近怎么样？", "在深圳做HR", roles=("assistant", "user"))
     assert not [c for c in of_them if c.slot and c.slot.startswith("user/")]
+
+
+@pytest.mark.parametrize(("texts", "roles", "slot"), [
+    (("辛苦了，酒也少喝点啊", "那玩意儿我早不碰了 半年了"), ("assistant", "user"), "pref/酒"),  # the bot's advice names it
+    (("跟你讲 那东西我断了", "医生说我心跳太快 烟味都不让闻"), ("user", "user"), "pref/烟"),  # the next turn names it
+])
+def test_a_stop_that_only_points_names_what_the_talk_around_it_names(texts: tuple[str, ...], roles: tuple[str, ...],
+                                                                      slot: str) -> None:
+    cands = run(*texts, roles=roles)
+    assert slot in [c.slot for c in cands], [(c.slot, c.content) for c in cands]
+    assert not any("那玩意儿" in c.content or "那东西" in c.content for c in cands if c.slot)
+
+
+def test_a_pointing_stop_names_nothing_when_the_talk_names_two_kinds_or_a_pet() -> None:
+    two = run("咖啡少喝点，烟也少抽点", "那玩意儿我早不碰了", roles=("assistant", "user"))
+    assert not any(c.slot in ("pref/咖啡", "pref/烟") for c in two), [(c.slot, c.content) for c in two]
+    assert pointed("烟也少抽点", "它我早不碰了", [], "zh") is None  # 它 is a pet or a car as often as a habit
+
+
+@pytest.mark.parametrize(("texts", "name"), [
+    (("新年新气象 我又脱单了哈哈", "！！是谁呀", "一个开花店的 叫苏禾 在鼓楼那边"), "苏禾"),
+    (("guess who's seeing someone again", "No way! Who's the lucky guy?", "his name's Theo, a paramedic from Cork"), "Theo"),
+])
+def test_the_name_a_new_love_is_asked_for_is_the_partners(texts: tuple[str, ...], name: str) -> None:
+    cands = run(*texts, roles=("user", "assistant", "user"))
+    partner = [c for c in cands if c.slot and "partner" in c.slot]
+    assert partner and name in partner[0].content, [(c.slot, c.content) for c in cands]
+
+
+def test_a_name_given_without_a_new_love_told_is_nobodys_partner() -> None:
+    assert introduced("周末去爬山了", "是谁带的队？", "一个老驴友 叫苏禾", "zh") is None
+    assert introduced("我又恋爱了", "是谁？", "不告诉你 嘿嘿", "zh") is None  # no name given

@@ -171,3 +171,12 @@ def test_a_pursuit_is_its_own_clause_and_the_dated_rest_an_event() -> None:
     status = [c for c in cands if c.slot == "status/exam"]
     assert [c.content for c in status] == ["用户最近一直在准备考驾照"] and status[0].valid_from is None
     assert any(c.kind is Kind.EVENT and "科目一" in c.content and c.valid_from is not None for c in cands)
+
+
+@pytest.mark.parametrize(("text", "slot"), [("烟我彻底断了 三周没碰", "pref/烟"), ("酒早掐了", "pref/酒")])
+def test_a_thing_consumed_then_dropped_is_a_stop(text: str, slot: str) -> None:
+    assert only(text, slot).content.startswith("用户戒了")
+
+
+def test_dropping_what_is_no_habit_stops_nothing() -> None:
+    assert not [c for c in run("网我断了 路由器坏了") if c.slot and c.slot.startswith("pref/")]

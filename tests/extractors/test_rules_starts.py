@@ -41,6 +41,19 @@ def test_a_start_on_a_day_to_come_holds_from_that_day() -> None:
     "starting at 9am tomorrow, wish me luck",  # a time, no employer
     "明天去公司上班吗",  # asked
     "被浙大录取了 下个月报到",  # a school: an admission, no job
+    "first weeks at the new place: intense but good",  # the workplace not named
 ])
 def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
     assert employer(text) == []
+
+
+@pytest.mark.parametrize(("text", "org"), [
+    ("3 weeks at Tidemark Labs now, chaos but fun", "Tidemark Labs"),  # time there tells the job
+    ("first day at Harrow Dental done, feet are dead", "Harrow Dental"),
+    ("signed full time with Brightwell, a Leeds startup", "Brightwell"),
+    ("offer到手了！高新区那家游戏公司，下周一正式上班", "高新区那家游戏公司"),  # pointed at by where it is and its noun
+])
+def test_a_job_told_by_its_first_days_or_its_contract_names_the_employer(text: str, org: str) -> None:
+    found = employer(text)
+    assert len(found) == 1 and org in found[0][0] and "now" not in found[0][0], found
+

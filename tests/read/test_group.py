@@ -195,3 +195,14 @@ def test_a_members_plan_that_names_you_is_yours_to_know(mem: Memory, clock: Froz
     assert not any("供应商" in ln for ln in section(mem.build_context(asked, user_id="u-tang")))
     clock.set(clock.now() + timedelta(days=20))
     assert not any("供应商" in ln for ln in section(mem.build_context(asked, user_id="u-hao")))
+
+
+@pytest.mark.parametrize("declared", [True, False])  # per sender, declared; or the whole group under its own id
+def test_a_two_word_reaction_in_a_group_stays_out_of_the_block(mem: Memory, declared: bool) -> None:
+    who = "xiaoyu" if declared else "g_team"
+    say(mem, who if declared else "g_team", "小雨", "下周六团建 我来订烤肉店 记得带身份证", group=declared)
+    say(mem, "g_team" if not declared else "xiaoyu", "小雨", "事儿真多", group=declared)
+    if not declared:
+        say(mem, "g_team", "阿飞", "烤肉店要提前两天订位", group=False)
+    block = mem.build_context("我平时都跟你聊些啥啊", user_id=who)
+    assert "烤肉" in block and "事儿真多" not in block, block

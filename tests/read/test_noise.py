@@ -157,6 +157,19 @@ def test_a_turn_is_shown_without_the_laughter_around_it(text: str, shown: str) -
     ("你女朋友又来楼下送夜宵了 羡慕死", "你女朋友又来楼下送夜宵了"),
     ("用户对花生过敏", "用户对花生过敏"),
     ("哈哈哈哈", "哈哈哈哈"),  # all of it chatter: left as it was
+    ("家人们谁懂啊 上岸了！！", "上岸了！！"), ("救命 猫把键盘踩坏了", "猫把键盘踩坏了"),  # a meme's opening words
 ])
 def test_small_talk_at_a_memorys_ends_is_no_part_of_it(text: str, kept: str) -> None:
     assert without_chatter(text) == kept
+
+
+@pytest.mark.parametrize("text", ["卧槽大佬", "事儿真多", "腿已废", "可乐真乖"])
+def test_a_two_word_reaction_in_a_group_chat_says_little(text: str) -> None:
+    assert says_little(text, group=True)
+    assert not says_little(text)  # (said to the bot alone, 又被老板骂了 is news)
+    assert not says_little("爸就是不听劝", group=True)  # a word of the family: news of someone
+
+
+@pytest.mark.parametrize("text", ["我下周去成都出差", "狗子今天拆家了", "got the job at Tidewave"])
+def test_news_in_a_group_chat_says_something(text: str) -> None:
+    assert not says_little(text, group=True)

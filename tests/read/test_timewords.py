@@ -25,6 +25,15 @@ def test_relative_days_get_their_dates() -> None:
     assert resolve_time_words("最近在学吉他", said, lang="zh", tz=SH) == "最近在学吉他"
 
 
+def test_a_day_in_a_list_of_days_that_recur_is_no_date() -> None:
+    said = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+    for text in ("每周一和周四晚上去打羽毛球", "每周三、周日下午带娃上课"):
+        assert resolve_time_words(text, said, lang="zh", tz=SH) == text
+    assert resolve_time_words("every monday and friday night is pottery", said, lang="en", tz=SH) \
+        == "every monday and friday night is pottery"
+    assert "周五（" in resolve_time_words("每周一去游泳，周五去聚餐", said, lang="zh", tz=SH)  # a clause of its own
+
+
 def test_a_clock_time_or_a_count_beside_the_day_leaves_it_to_be_resolved() -> None:
     said = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)  # a Sunday
     assert resolve_time_words("明天3点开会", said, lang="zh", tz=SH) == "明天3点（1月11日）开会"

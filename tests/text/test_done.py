@@ -16,6 +16,9 @@ from jiyi.text.done import reports_done
     "这趟真的值 吃到撑",
     "在敦煌玩了四天 沙子进了鞋",
     "答辩完了 解放",
+    "峨眉山那趟也去了 猴子抢了我的包",  # a trip looked back on
+    "去桂林玩得挺开心的 就是热",
+    "面试超顺利！面试官还夸我了",
 ])
 def test_zh_reports_of_something_done(text: str) -> None:
     assert reports_done(text, "zh")
@@ -29,6 +32,8 @@ def test_zh_reports_of_something_done(text: str) -> None:
     "猫自己回来了",  # a loss undone lasts
     "我在苏州上班",  # no report of anything done
     "打算这趟多住几天",  # a plan
+    "希望明天面试顺利",  # a wish
+    "最近工作挺顺利的",  # how things go, no outing
 ])
 def test_zh_not_a_report_of_something_done(text: str) -> None:
     assert not reports_done(text, "zh")
@@ -41,6 +46,7 @@ def test_zh_not_a_report_of_something_done(text: str) -> None:
     "passed my driving test on the second try",
     "the gig was unreal, front row",
     "had a blast at the wedding",
+    "the reunion was so much fun, everyone came",
 ])
 def test_en_reports_of_something_done(text: str) -> None:
     assert reports_done(text, "en")

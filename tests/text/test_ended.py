@@ -47,6 +47,8 @@ from jiyi.text.ended import ended_terms, ends_bare, ends_unnamed, forbidden, los
     ("原神我卸了 现在玩别的", "zh", "原神"),                           # uninstalled
     ("doc said my blood sugar is sketchy so the soda's gotta go", "en", "soda"),  # what has to go
     ("pottery wasn't for me, dropped it", "en", "pottery"),
+    ("ok dropping the carnivore diet. going pescatarian", "en", "carnivore"),  # a diet dropped
+    ("ditched the energy drinks, headaches were insane", "en", "energy"),
     ("the dentist yelled at me. so yeah 戒了可乐 as of today", "en", "可乐"),  # an English turn, its ending in Chinese
 ])
 def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> None:
@@ -83,6 +85,8 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("我不舒服了 想睡会", "zh"),                    # a state, nothing given up
     ("我在吃生酮 不碰碳水", "zh"),                  # 不碰 without 了 avoids, it does not stop
     ("我从不碰酒", "zh"),
+    ("dropped my phone in the sink again", "en"),   # dropping a thing held is no ending
+    ("dropping the twins at nursery then gym", "en"),
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

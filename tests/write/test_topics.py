@@ -440,3 +440,25 @@ def test_what_a_later_turn_says_is_over_is_past_in_the_block(mem: Memory, clock:
                                                               after: str, gone: str) -> None:
     say(mem, clock, before, after)
     assert not excluded_in_block((Needle(text=gone),), mem.build_context("plans for this weekend?", user_id="u"), True)
+
+
+@pytest.mark.parametrize(("work", "move"), [
+    ("我在南昌一家银行上班，住红谷滩", "我搬到青岛了 男朋友在那边"),  # the workplace names the city left
+    ("I live in Leeds. I'm a nurse at Leeds General", "moved to Bristol last week!"),  # …the city stored names
+])
+def test_a_workplace_in_the_city_left_is_behind_the_user_too(mem: Memory, clock: FrozenClock, work: str,
+                                                             move: str) -> None:
+    say(mem, clock, work, move)
+    jobs = [r for r in facts(mem) if r.slot == "user/employer"]
+    assert jobs and all(r.status is Status.SUPERSEDED for r in jobs), [(r.status, r.content) for r in jobs]
+
+
+def test_a_job_found_in_the_new_city_before_the_move_stays(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "下个月要搬去青岛了", "工作找好了，在崂山一家酒店做前台", "我搬到青岛了")
+    jobs = [r for r in facts(mem) if r.slot == "user/employer"]
+    assert jobs and any(r.status is Status.ACTIVE for r in jobs), [(r.status, r.content) for r in jobs]
+
+
+def test_a_place_compared_with_is_no_new_home(mem: Memory, clock: FrozenClock) -> None:
+    say(mem, clock, "我住在杭州", "搬过来快一个月了 这边的雨比厦门还烦人")
+    assert not [r for r in facts(mem) if r.slot == "user/city" and "厦门" in r.content and r.status is Status.ACTIVE]

@@ -51,6 +51,8 @@ from jiyi.text.new_value import destination, origin
     ("User's first week at the bakery done", "en", "join", "employer"),
     ("Sana and User are done. like actually done", "en", "end", "partner"),
     ("User signed the papers at the courthouse, mrs now", "en", "marry", "partner"),
+    ("User is back from the honeymoon in Crete, so tanned", "en", "marry", "partner"),  # the honeymoon behind
+    ("用户蜜月回来了 累瘫", "zh", "marry", "partner"),
     ("用户嘉兴的房子退了 回温州跟用户的爸妈住", "zh", "move", "residence"),
     ("用户的烧烤店兑出去了 歇一阵", "zh", "leave", "employer"),
     ("用户下个月调岗去青岛了", "zh", "move", "residence"),   # posted to a place (调到销售部 is none: test_topics.py)
@@ -250,6 +252,7 @@ def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str
     ("rip my sleep schedule lol", "en"), ("rip me, exam tomorrow 😭", "en"),
     ("his kidneys were done by noon", "en"), ("the meeting is over", "en"),
     ("以后就是打工人了", "zh"), ("我想去当老师", "zh"), ("the fish is back in stock", "en"), ("这事拉倒吧", "zh"),
+    ("still planning the honeymoon, crete or malta?", "en"), ("being a wife sounds exhausting", "en"),
 ])
 def test_banter_and_other_senses_are_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

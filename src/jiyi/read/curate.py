@@ -37,7 +37,7 @@ lines. So, for the block only:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -66,6 +66,7 @@ from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
 from jiyi.text.smalltalk import is_chatter
 from jiyi.text.topics import change_of
+from jiyi.write.groups import group_sessions
 
 #: Memories at or below this importance are small talk (the write path's mark).
 TRIVIAL = 0.1
@@ -118,7 +119,7 @@ def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_li
 def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *, at: datetime, historical: bool,
            include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
            shown: Iterable[MemoryRecord] = (), query: str = "",
-           context: Mapping[str, Sequence[MemoryRecord]] | None = None) -> Selection:
+           context: Mapping[str, Sequence[MemoryRecord]] | None = None, groups: Collection[str] = ()) -> Selection:
     """The hits worth a bot's prompt, split into current and past, each ordered by :func:`block_score`.
 
     ``derived`` maps a message id to the memories made from it (any status), for the turns
@@ -126,10 +127,12 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     can cover turns too. The bot's own turns come only when ``query`` asks what it said.
     ``context`` maps a turn's id to the memories made from the turns just before it (see
     :func:`context_memories`): a short reply that gave nothing itself ("一个插画展" after
-    "看什么展呀？") shares the lapse of the plan it answers.
+    "看什么展呀？") shares the lapse of the plan it answers. ``groups`` are the user's group chats (sessions
+    where several people speak among ``hits`` count too): a two-word reaction there tells nothing.
     """
     bot_wanted, asked_wanted = asks_about_bot(query), asks_what_was_asked(query)
     past_wanted = asks_past(query)
+    groups = {*groups, *_many_voiced(hits)}
     current: list[Hit] = []
     past: list[Hit] = []
     made_of: dict[str, list[MemoryRecord]] = {}
@@ -140,7 +143,8 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
             continue  # (memory poisoning — "ignore your rules", "from now on you are …", "I'm the admin" — stays out)
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, bot_wanted=bot_wanted,
-                                asked_wanted=asked_wanted) if rec.kind is Kind.EPISODE else "keep"
+                                asked_wanted=asked_wanted, group=rec.session_id in groups) \
+            if rec.kind is Kind.EPISODE else "keep"
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
             verdict = _lapse_verdict([m for m in context[rec.id] if not _a_change(m)], at)
@@ -186,14 +190,25 @@ def _made_from(rec: MemoryRecord, derived: Mapping[str, Sequence[MemoryRecord]])
     return list(out.values())
 
 
+def _many_voiced(hits: Sequence[Hit]) -> set[str]:
+    """The sessions among ``hits`` where more than one person speaks as the user (a group chat stored under
+    the group's id, each turn with its speaker's name)."""
+    voices: dict[str, set[str]] = {}
+    for h in hits:
+        rec = h.record
+        if rec.kind is Kind.EPISODE and rec.session_id and rec.speaker and rec.metadata.get("role") != "assistant":
+            voices.setdefault(rec.session_id, set()).add(rec.speaker)
+    return {session for session, names in voices.items() if len(names) > 1}
+
+
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
-                  bot_wanted: bool, asked_wanted: bool = False) -> str:
+                  bot_wanted: bool, asked_wanted: bool = False, group: bool = False) -> str:
     """"drop", "past", "keep", "lapsed" or "outdated" (what a later turn replaced) for a raw turn, from its
     text and the memories made from it."""
     bot = rec.metadata.get("role") == "assistant"
     if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
         return "drop"
-    if not made and (says_little(rec.content) or (not bot and not asked_wanted and only_asks(rec.content))):
+    if not made and (says_little(rec.content, group=group) or (not bot and not asked_wanted and only_asks(rec.content))):
         return "drop"  # "面包店关门了吗？" asked once tells the bot nothing now
     if any(m.visibility is not Visibility.NORMAL for m in made):
         return "drop"  # a sensitive value, even asked for, is the memory's to show: the turn may say an old one beside it
@@ -273,7 +288,7 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     context = context_memories(store, scope, hits, derived)
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
-                 context=context)
+                 context=context, groups=group_sessions(store, scope))
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
     if is_chatter(query):  # "早上好" / "morning!": turns found by a greeting are other greetings, no context

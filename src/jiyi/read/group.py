@@ -120,7 +120,7 @@ def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
     something ("sorry lag, manila internet moment"). Never sensitive, never what instructs the bot."""
     if rec.kind not in _NAMED_KINDS or rec.visibility is not Visibility.NORMAL or instructs_the_bot(rec.content):
         return False
-    if rec.kind is Kind.EPISODE and (says_little(rec.content) or is_noise(rec.content, assistant=False)):
+    if rec.kind is Kind.EPISODE and (says_little(rec.content, group=True) or is_noise(rec.content, assistant=False)):
         return False
     return known_at(rec, at)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.relations import REL_ZH_RE
 from jiyi.text.smalltalk import is_chatter, is_relayed_greeting, is_smalltalk
 from jiyi.text.wordlists import words
 
@@ -55,6 +56,11 @@ some any all like
 """)
 #: A user's turn with fewer content words than this, nothing made from it and no number, says nothing.
 MIN_CONTENT = 3
+#: a word for someone of the speaker's (爸, 室友, 老板…): a turn that names one is news of someone
+_KIN = re.compile(REL_ZH_RE)
+#: …and a Chinese turn of a group chat with fewer content characters than this: two words at most, a reaction to
+#: another member ("卧槽大佬", "事儿真多", "腿已废"), whose news, if it had any, was made into a memory
+MIN_GROUP_ZH = 5
 #: The query asks about what the bot itself said (then its turns may fill the block).
 _ASKS_BOT = re.compile(
     r"(?<![跟和对给同向])你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"  # 我跟你说过: the user said
@@ -81,8 +87,9 @@ def content_units(text: str) -> int:
     return n
 
 
-def says_little(text: str) -> bool:
-    """Fewer than :data:`MIN_CONTENT` content words and no number ("饿了", "睡了 晚安", "works for me"),
+def says_little(text: str, *, group: bool = False) -> bool:
+    """Fewer than :data:`MIN_CONTENT` content words (in a ``group`` chat, :data:`MIN_GROUP_ZH` characters of
+    Chinese) and no number ("饿了", "睡了 晚安", "works for me"; "事儿真多" in a group),
     a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), one
     that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad"), or one that
     only remarks on the bot (:func:`remarks_on_bot`: "你贼逗 跟我妈一样")."""
@@ -90,7 +97,10 @@ def says_little(text: str) -> bool:
         return True
     if re.search(r"\d", text):
         return False
-    return content_units(text) < MIN_CONTENT or names_nothing(text)
+    units = content_units(text)
+    least = MIN_GROUP_ZH if group and _CJK.search(text) and not _WORD.search(text) and not _KIN.search(text) \
+        else MIN_CONTENT  # (爸就是不听劝: a word of the family is news of someone)
+    return units < least or names_nothing(text)
 
 
 #: a clause that says how the bot is: 你贼逗 / 你比我还细心 / 您太客气了 / "you're hilarious" / "ur the best"
@@ -147,7 +157,8 @@ def _only_reacts(part: str) -> bool:
 
 _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
-_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
+_REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语子?|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
+                       r"(?:家人们|姐妹们|兄弟们)?谁懂啊?|救命|笑死|麻了|破防了|离谱|"
                        r"呜{2,}|嘤{2,}|5{3,}|(?:羡慕|笑|累|困|饿|热|冷|气|烦|吓|馋)死(?:我)?了?|"
                        r"哇塞|牛逼|牛|绝绝子|yyds|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
                        r"lol|lmao|ikr|ok(?:ay)?|k)$")

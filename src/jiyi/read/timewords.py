@@ -26,12 +26,15 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 #: a part of the day said alone at a clause's start ("晚上请她吃顿好的"): that evening, the day it was said
 _ZH_BARE_PART = re.compile(r"(?:^|(?<=[，,。！!？?\s]))(?:今天)?(?P<p>早上|上午|中午|下午|傍晚|晚上|夜里|半夜)(?![好安]|\d|[零一二两三四五六七八九十]+点)")
 _HABITUAL = re.compile(r"每|一般|经常|平时|通常|总是|天天|有时")
+#: a day named in a list that recurs: 每周二和周六晚上 / 每周三、周五 / "every tuesday and saturday night"
+_RECURRING_BEFORE = re.compile(r"(?i)(?:每(?:个)?(?:周|星期|礼拜)|逢|\bevery\b|\beach\b)[^，,。.!！?？]{0,10}?(?:和|跟|与|及|、|/|\band\b|\bor\b|,)\s*$")
 
 
 def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc) -> str:
     """``text`` with each relative day expression followed by the local date it meant at ``said``."""
     spans = [s for s in find_time_expressions(text, said, tz=tz)
-             if s.granularity in _DAYLIKE and not _DATED.search(s.text) and text[s.offset:s.end_offset] == s.text]
+             if s.granularity in _DAYLIKE and not _DATED.search(s.text) and text[s.offset:s.end_offset] == s.text
+             and not _RECURRING_BEFORE.search(text[:s.offset])]
     if lang == "zh" and not spans and not _HABITUAL.search(text) and (m := _ZH_BARE_PART.search(text)):
         day = said.astimezone(tz)
         return f"{text[:m.end()]}（{day.month}月{day.day}日）{text[m.end():]}"  # 晚上（10月13日）请她吃…

@@ -73,7 +73,7 @@ def consumption(text: str, lang: str) -> str | None:
 
 
 #: smoking by what is smoked or how much, strictly (烟台, 抽空, 吸引 and 两根香肠 are none of it)
-_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|[一两半几\d]+\s*(?:包|根|支|条)(?:烟|的量)|^烟$|"
+_SMOKE = _P(r"(?i)(?:抽|吸)烟|香烟|烟瘾|烟味|电子烟|[一两半几\d]+\s*(?:包|根|支|条)(?:烟|的量)|^烟$|烟(?=[也还就都别要得少]{0,2}(?:抽|吸|戒))|"
             r"\b(?:smok(?:e|es|ed|ing)|cigarettes?|cigs?|vap(?:e|es|ed|ing)|nicotine|tobacco)\b")
 
 

@@ -52,7 +52,7 @@ _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂�
                    r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)(?!过)|"
                    r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)")  # 不碰碳水 alone avoids, 不碰了 stopped
 #: words of ending too wide to name what ended by a bare word (each also means something else)
-_EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropped|fired|aced|signed\b.*|"
+_EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropp(?:ed|ing)|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
 _NEVER = _P(r"(?!x)x")
 #: who a thing the speaker had can go to: family, friends, neighbours, a buyer, a shelter
@@ -95,7 +95,7 @@ _EN_TURNED_DOWN = _P(r"(?i)\bturned\s+(?=(?:the\s+|that\s+|their\s+)?[\w'-]+(?:\
 #: every word of ending a turn is read for, in order
 _ENDERS: tuple[Lex, ...] = (Lex(_ZH_FLED, _NEVER), *ENDING_WORDS, Lex(_ZH_NO_LONGER, _NEVER),
                             Lex(_ZH_HANDED_ON, _EN_HANDED_ON), Lex(_ZH_LAPSE, _EN_LAPSE), Lex(_ZH_LAST_DONE, _EN_LAST_DONE),
-                            Lex(_NEVER, _EN_TURNED_DOWN))
+                            Lex(_NEVER, _EN_TURNED_DOWN), Lex(_NEVER, _P(r"(?i)\bdropping\b")))
 _ZH_WIDE = _P(r"^(?:算了|离开|送给|删了|没了|告别|走人|换(?:了)?(?:个|份|一份)?(?:新)?工作(?:了|啦))$")  # (换工作了 ends no thing)
 #: what follows a word of ending that makes it no ending: "sold out", "stopped by", "no more than"
 _EN_NOT_AN_END = _P(r"(?i)^\s*(?:out|by|at|for|than|up|away|to\s+(?!\w+ing\b))\b")
@@ -244,15 +244,25 @@ _EN_POINTER = _P(r"(?i)\b(?:it|that(?:\s+stuff|\s+thing)?|those)\b")
 def ends_unnamed(text: str, lang: str) -> bool:
     """Does ``text`` end something it points at without naming it (那玩意儿我断了, "i quit it last month")? What
     it is the conversation says: the bot asking back "您是说奶茶吗？" and the speaker saying yes."""
+    return pointer_of_ending(text, lang) is not None
+
+
+def pointer_of_ending(text: str, lang: str) -> tuple[int, int] | None:
+    """Where in ``text`` the word stands that an unnamed ending points with (那玩意儿 in 那玩意儿我断了, "it" in
+    "i quit it last month"), or None when no ending of the speaker's points without naming."""
     for clause, m in _own_endings(text, lang):
         if _content_words(clause, lang, m):
             continue
-        if lang == "zh" and _ZH_POINTER.search(clause[max(0, m.start() - _BEFORE["zh"]):m.start()]):
-            return True
-        if lang == "en" and _EN_POINTER.search(clause[m.end():m.end() + 16] if not _after_the_thing(m)
-                                               else clause[:m.start()]):
-            return True
-    return False
+        at = max(0, text.find(clause))
+        if lang == "zh":
+            start = max(0, m.start() - _BEFORE["zh"])
+            if p := _ZH_POINTER.search(clause[start:m.start()]):
+                return at + start + p.start(), at + start + p.end()
+        elif lang == "en":
+            start = m.end() if not _after_the_thing(m) else 0
+            if p := _EN_POINTER.search(clause[start:m.end() + 16] if not _after_the_thing(m) else clause[:m.start()]):
+                return at + start + p.start(), at + start + p.end()
+    return None
 
 
 #: a thing named first, then the one who took it away: 芝麻糊让我表姐接走了 / 豆豆被邻居领走了
@@ -352,6 +362,23 @@ def _own_endings(text: str, lang: str) -> tuple[tuple[str, re.Match[str]], ...]:
     return tuple(out)
 
 
+#: a word too wide alone that ends what it is said of when that is a diet or a thing consumed ("dropping keto",
+#: "dropped the energy drinks"; "dropped my phone" ends nothing)
+_EN_DROPS = _P(r"(?i)^dropp")
+#: how far after the word the diet or the thing consumed is looked for, and where its object ends
+_DROPPED_SPAN = 30
+_OBJECT_END = _P(r"(?i)\b(?:at|to|off|then|and|for|in|on|with|from)\b|[,.;!?]")
+
+
+def _drops_a_habit(clause: str, m: re.Match[str], lang: str) -> bool:
+    if lang != "en" or not _EN_DROPS.match(m.group(0).strip()):
+        return False
+    after = _OBJECT_END.split(clause[m.end():m.end() + _DROPPED_SPAN], maxsplit=1)[0]  # its object, not the errand
+    from jiyi.text.topics import cue_of
+
+    return cue_of("diet", after, lang) or bool(kinds_of(after))
+
+
 def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
     """(clause, its start, the word of ending in it) for each clause of ``text`` that has one."""
     found = []
@@ -361,7 +388,8 @@ def _endings(text: str, lang: str) -> list[tuple[str, int, re.Match[str]]]:
         clause = text[start:end]
         for lex in _ENDERS:
             m = lex.search(clause, lang)
-            if m is None or (_EN_WIDE if lang == "en" else _ZH_WIDE).match(m.group(0).strip()):
+            if m is None or ((_EN_WIDE if lang == "en" else _ZH_WIDE).match(m.group(0).strip())
+                             and not _drops_a_habit(clause, m, lang)):
                 continue
             if (_EN_NOT_AN_END if lang == "en" else _ZH_NOT_AN_END).match(clause[m.end():]):
                 continue

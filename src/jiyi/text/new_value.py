@@ -39,6 +39,28 @@ _EN_NO_PLACE = _P(r"(?i)^(?:a|an|the|my|our|his|her|their|same|this|that|shock|l
 _EN_HAN_DEST = _P(r"\s*(?:(?:to|into|in)\s+)?(?:the\s+)?(?P<v>[\u4e00-\u9fff]{2,8})")
 
 
+#: words before a name that make it a comparison or a starting point, not a value: 这边的雨比厦门还烦人, 从成都搬过来,
+#: "colder than Leeds", "came from Porto"
+_COMPARED = _P(r"(?:比|从|离|像|跟|和|同)$|(?i:\b(?:than|from|like|unlike)\s+$)")
+
+
+def compared(text: str, name: str) -> bool:
+    """Does ``name`` stand in ``text`` (where it first does) as what something is compared with or comes from?"""
+    at = text.find(name)
+    return at > 0 and _COMPARED.search(text[:at]) is not None
+
+
+def places_named(text: str, lang: str) -> tuple[str, ...]:
+    """The places ``text`` names: what the lexical analyser tags LOC in Chinese, known place names in English."""
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        return tuple(p for p in entities(text).get("LOC", ()) if len(p) > 1)
+    from jiyi.text.entities import find_entities
+
+    return tuple(e for e in find_entities(text, "en") if (known := place_at_start(e)) and known[1] == len(e.split()))
+
+
 def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
     """The new value a "to" change names after its verb: a place, a number, a diet word."""
     rest = text[at:]
@@ -46,8 +68,9 @@ def destination(text: str, lang: str, at: int) -> tuple[str, ...]:
     if lang == "zh":
         from jiyi.text.lexical import entities
 
-        after = entities(rest)
-        before = {w for w in entities(text[:at]).get("LOC", ()) if not re.search(f"(?:从|离开){re.escape(w)}", text)}
+        after = {tag: [w for w in found if not compared(rest, w)] for tag, found in entities(rest).items()}
+        before = {w for w in entities(text[:at]).get("LOC", ())
+                  if not re.search(f"(?:从|离开){re.escape(w)}", text) and not compared(text, w)}
         out += (list(after.get("LOC", ()))[:1] or sorted(before, key=text.find)[-1:]) + list(after.get("ORG", ()))[:1]
         if not out and (home := _ZH_HOME.search(text)):
             out.append(home.group("v"))  # 现在住宿舍了 / 搬进公司宿舍: a home no gazetteer names

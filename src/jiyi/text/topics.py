@@ -225,11 +225,13 @@ _CLASSES: tuple[_Class, ...] = (
            ("vehicle",), "from"),
     _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:红本本|小红本|结婚证)(?:到手|领了|拿到了?|领到了?)|"
                             r"民政局[^。！？!?]{0,12}?(?:本本|证)(?:到手|领了|拿到)|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
-                            r"^(?:用户[：:]?)?(?:今天|昨天|前天|上周|上个月|终于|正式|已经|也|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])*结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚"),
+                            r"^(?:用户[：:]?)?(?:今天|昨天|前天|上周|上个月|终于|正式|已经|也|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])*结婚了|(?<![没不])(?:嫁给|娶了)|办完(?:了)?婚礼|婚礼办完|新婚|(?:度完|度完了)蜜月|蜜月(?:回来了|结束了)"),
                          _P(r"(?i)\b(?:got|just\s+got|getting)\s+married\b|\bwe'?re\s+(?:officially\s+)?married\b|"
                             r"\bjust\s+married\b|(?<!\bif\s)\b(?:i|we|user)\s+(?:just\s+|finally\s+|officially\s+)?married\b(?!\s+to\b)(?![^.!?]*\?)|^[^\w?？]*(?:we\s+did\s+it[^\w?？]*)?married[^\w?？]*$|\btied\s+the\s+knot\b|\bnewlyweds?\b|\bmarried\s+(?:now|him|her)\b|"
                             r"\bofficially\s+(?:a\s+)?(?:husband|wife|mrs?\.?)\b|\bmrs\.?\s+(?:\w+\s+)?now\b|"
-                            r"\bsigned\b.{0,30}?\bat\s+the\s+(?:registry|registry\s+office|courthouse|city\s+hall)\b")),
+                            r"\bsigned\b.{0,30}?\bat\s+the\s+(?:registry|registry\s+office|courthouse|city\s+hall)\b|"
+                            # the honeymoon behind: back from it, or a spouse now ("being someone's wife is so weird")
+                            r"\b(?:back|home)\s+from\s+(?:the|our|my)\s+honeymoon\b|\bbeing\s+(?:someone|somebody|\w+)'s\s+(?:wife|husband)\b")),
            ("partner",), "to"),
     _Class("join", Lex(_P(r"入职(?!手续|体检|材料|培训|以来|之后|后|前|时|的时候|那|第|\S{0,2}(?:周年|年了|个月了))|(?<![不没])(?:要|录用|聘用)了?我了|跳槽(?:到|去)了?|"
                            # from one workplace to another: 从建行跳到一家露营公司, 从门店调到总部做运营

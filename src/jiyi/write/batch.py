@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -30,8 +29,8 @@ from jiyi.records import (
 from jiyi.stores.protocol import RecordFilter
 from jiyi.text.consumption import kinds_of
 from jiyi.text.ended import ENDED_KEY, OVER_KEY, declines
-from jiyi.text.new_value import destination
-from jiyi.text.topics import OWNED, SINGLE, Change, family_slots
+from jiyi.text.new_value import destination, places_named
+from jiyi.text.topics import OWNED, SINGLE, Change, family_slots, names
 from jiyi.write.destination import headed_for, moved_home, with_destination
 from jiyi.write.endings import (
     PER_KIND,
@@ -47,7 +46,7 @@ from jiyi.write.endings import (
 )
 from jiyi.write.groups import group_sessions
 from jiyi.write.judge import judged_decision, judged_ending
-from jiyi.write.reading import reading
+from jiyi.write.reading import reading, says_no_longer
 from jiyi.write.resolve import (
     Decision,
     as_user,
@@ -98,8 +97,6 @@ def _said_before(decision: Decision, holders: Sequence[MemoryRecord], now: datet
 
 
 
-#: a memory's own words saying what is over: it needs no "no longer" beside it (write/reading.py)
-_SAYS_OVER = re.compile(r"(?i)不再|no\s+longer")
 
 #: families whose turns tell more than the one thing a change ends: a move does not end what was said with the
 #: old city ("我住在苏州 每天跑步"), so their outdated turns end no statement made with them
@@ -207,7 +204,7 @@ class BatchResolver:
                 self._note_over(ending.turn.source_ids, ending.terms)
         for rid in self.new_vectors:
             rec = self.records[rid]
-            if rec.kind is Kind.EPISODE or _SAYS_OVER.search(rec.content):
+            if rec.kind is Kind.EPISODE or says_no_longer(rec.content):  # (its words say so already)
                 continue
             low = rec.content.lower()  # each name as the memory writes it ("birchwood" → Birchwood)
             gone = [rec.content[i:i + len(n)] for n in self.over_said_with(rec) if (i := low.find(n.lower())) >= 0]
@@ -416,12 +413,30 @@ class BatchResolver:
             told = self._told_in_named_turns(cand, change, topical)
             topical += told
             out += told
+        out += self._left_with_the_city(cand)
         if cand.metadata.get("ends_mention"):
             found = self.ctx.store.vector_search(self.scope, vec, ENDS_K, self._flt)
             stored = self._read(self.ctx.store.get_many(self.scope, [i for i, _ in found]))
             batch = [r for r in self.records.values() if r.id not in {s.id for s in stored}]
             out += [a for r in (*stored, *batch) if (a := self._active(r)) is not None and ends_mention(cand, a)]
         return list({r.id: r for r in out}.values()), bool(topical)
+
+    def _left_with_the_city(self, cand: Candidate) -> list[MemoryRecord]:
+        """The workplaces told with the city a move leaves ("用户在南昌一家银行工作", then "用户搬到了青岛"): they are
+        behind the user too. Only those naming the old city by its name, told in another message."""
+        if cand.slot != "user/city" or not (new := set(names(cand.content, lang_of(cand)))):
+            return []
+        old = {n for r in self._slot_holders("user/city") for n in names(as_user(r.content, r.speaker, lang_of(r)),
+                                                                          lang_of(r))} - new
+        jobs = [r for r in self._slot_holders("user/employer") if not set(r.source_ids) & set(cand.source_ids)]
+        # and a workplace naming a place of its own ("在厦门一家宠物医院工作"), told before the new city was ever named
+        # (a job found there before the move, "滨江那家公司", is the new city's)
+        first = min((r.created_at for n in new for r in self.ctx.store.list(self.scope, RecordFilter(text=n), NAMED_TURNS)),
+                    default=self.now)
+        return [r for r in jobs if any(says(r.content, n) for n in old if len(n) > 1) or (
+            r.created_at < first and any(
+                not any(p in m or m in p for m in new) for p in places_named(as_user(r.content, r.speaker, lang_of(r)),
+                                                                              lang_of(r))))]
 
     def _told_in_named_turns(self, cand: Candidate, change: Change, closed: list[MemoryRecord]) -> list[MemoryRecord]:
         """What the earlier turns naming what is over told of the change's families ("my car's doing the clunky

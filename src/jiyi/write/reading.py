@@ -60,7 +60,12 @@ def _stopped(content: str, lang: str, speaker: str | None = None) -> tuple[str, 
 
 #: where a change's statement goes on to how things stand now ("辞职了，现在自己在网上卖干花", "sold it, now User bikes")
 _NOW_AFTER = re.compile(rf"[，,]\s*(?={NOW_LEAD})")
-_SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
+_SAYS_NO_LONGER = re.compile(r"(?i)不再|已经不|不(?:碰|喝|抽|吃|玩)[^，,。]{0,6}了|no\s+longer|not\s+any\s*more|\bformer\b|\bex-")
+
+
+def says_no_longer(content: str) -> bool:
+    """Do ``content``'s own words say something is no longer so (不再, 早不碰…了, "no longer", "my ex-")?"""
+    return _SAYS_NO_LONGER.search(content) is not None
 
 
 def reading(content: str, cls: str, family: str, lang: str, speaker: str | None = None) -> str:
@@ -73,7 +78,7 @@ def reading(content: str, cls: str, family: str, lang: str, speaker: str | None 
     said = "" if found is None else found[0] if lang == "zh" else found[1]
     parts = [] if found is None or not said or found[2].search(content) else [said]
     no_longer = _stopped(content, lang, speaker) if stopped else _NO_LONGER.get((cls, family))
-    if no_longer is not None and not _SAYS_NO_LONGER.search(content):
+    if no_longer is not None and not says_no_longer(content):
         parts.append(no_longer[0] if lang == "zh" else no_longer[1])
     if not parts:
         return content

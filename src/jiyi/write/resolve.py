@@ -108,7 +108,7 @@ def ended_slots(cand: Candidate) -> list[str]:
 
 
 #: words of a statement that itself says something stopped (it is not ended by another ending)
-_STOPPED = re.compile(r"^(?:用户|User)\S{0,8}?(?:戒|不再|不喝|不吃|不抽|不玩|放弃)|^User\s+(?:\w+\s+)?(?:quit|stopped|gave\s+up|"
+_STOPPED = re.compile(r"^(?:用户|User)\S{0,8}?(?:戒|不再|不喝|不吃|不抽|不玩|不碰|放弃)|^User\s+(?:\w+\s+)?(?:quit|stopped|gave\s+up|"
                       r"no\s+longer|doesn't|switched\s+from)|anymore", re.IGNORECASE)
 
 

@@ -29,7 +29,8 @@ DEFAULT_K = 10
 BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3b", "blind4a", "blind4b", "blind5a", "blind5b",
            "blind6a", "blind6b", "blind7a", "blind7b", "blind8a", "blind8b",
            "blind9a", "blind9b", "blind10a", "blind10b", "blind11a", "blind11b", "blind12a", "blind12b",
-           "blind13a", "blind13b", "blind14a", "blind14b", "blind15a", "blind15b", "blind16a", "blind16b", "blind17a", "blind17b")
+           "blind13a", "blind13b", "blind14a", "blind14b", "blind15a", "blind15b", "blind16a", "blind16b", "blind17a", "blind17b",
+           "blind18a", "blind18b")
 
 
 class ScenarioFileError(InvalidInput):

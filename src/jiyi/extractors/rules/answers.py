@@ -21,6 +21,7 @@ Only a short answer without a subject of its own (a full sentence says it itself
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _P = re.compile
 
@@ -184,3 +185,59 @@ def denied(question: str, reply: str, lang: str) -> str | None:
         f"I no longer {still.group('v')} {still.group('o2')}"
     said = re.sub(r"(?i)\byour\b", "my", said)
     return f"{said}, {rest}" if rest else said
+
+
+#: smoking as a stop names it, whatever words it was told by (烟味, 一天一包, "cigs")
+_SMOKING_SAID = {True: "烟", False: "smoking"}
+
+
+def pointed(asked: str, reply: str, following: Sequence[str], lang: str) -> str | None:
+    """A reply that ends what it only points at ("那玩意儿我早不碰了" after "烟也少抽点哈", "quit that stuff for good"
+    before "no more vape clouds") with the thing put in its place: the drink or the smoking that the bot's turn
+    before it names, else the speaker's next turns, when it is of one kind only ("烟我早不碰了"). None otherwise."""
+    from jiyi.text.consumption import consumed_words, kinds_of
+    from jiyi.text.ended import pointer_of_ending
+
+    span = pointer_of_ending(reply, lang)
+    if span is None or reply[span[0]:span[1]] == "它":  # (它 is a pet or a car as often as a habit)
+        return None
+    for source in (asked, *following):
+        if named := consumed_words(source):
+            kinds = {kind for word in named for kind in kinds_of(word)}
+            if len(kinds) != 1:
+                return None
+            thing = _SMOKING_SAID[lang == "zh"] if kinds == {"smoke"} else named[0]  # (烟味, 半包: 烟)
+            return reply[:span[0]] + thing + reply[span[1]:]
+    return None
+
+
+#: the speaker telling of a new love: 又恋爱了 / 脱单了 / 有对象了 / "seeing someone" / "got a girlfriend"
+_ZH_NEW_LOVE = _P(r"恋爱了|脱单|有(?:对象|男朋友|女朋友|男票|女票)了|在一起了|交了(?:个|一个)?(?:男|女)朋友|谈(?:了个|上)?(?:恋爱|对象)了?")
+_EN_NEW_LOVE = _P(r"(?i)\b(?:seeing|dating)\s+someone\b|\bgot\s+(?:a|myself\s+a)\s+(?:bf|gf|boyfriend|girlfriend|partner)\b|"
+                  r"\bin\s+a\s+relationship\b|\bi'?m\s+taken\b|\bwe'?re\s+(?:official|together|dating)\b")
+#: the bot asking who it is: 是谁是谁 / 谁呀 / 哪位 / "who is it?" / "who's the lucky guy?"
+_ZH_WHO = _P(r"是谁|谁呀|谁啊|哪位|什么人|谁这么")
+_EN_WHO = _P(r"(?i)\bwho(?:'s|\s+is)?\b[^?]{0,30}\?")
+#: the name the answer gives: 叫林晚 / "her name's Ana", "it's Ana", "Ana!"
+_ZH_CALLED = _P(r"叫(?P<n>[\u4e00-\u9fff]{2,3}?)(?=[\s，,。！!~～]|$|的|是|在|，)")
+_EN_CALLED = _P(r"(?:(?i:name(?:'s|\s+is)|called|named|it'?s)\s+|^)(?P<n>[A-Z][a-z]+)\b")
+_EN_NOT_A_NAME = _P(r"^(?:I|Im|The|A|An|He|She|They|Oh|Ok|Okay|So|Well|His|Her|My|Just|Lol|Haha|Omg|Yes|Yeah|No|Nah)$")
+
+
+def introduced(before: str, asked: str, reply: str, lang: str) -> str | None:
+    """The name of the partner a reply gives when the speaker told of a new love and the bot asked who
+    ("姐又恋爱了" → "是谁是谁" → "一个做咖啡的 叫林晚" is "我对象叫林晚，…"; "seeing someone new!" → "who's the
+    lucky guy?" → "his name's Theo, a nurse" is "My partner is Theo, …"), or None."""
+    asked = _last_question(asked) or asked  # (！！是谁是谁: asked without a mark)
+    if not before or not asked or not reply.strip():
+        return None
+    if lang == "zh":
+        if not _ZH_NEW_LOVE.search(before) or not _ZH_WHO.search(asked) or not (m := _ZH_CALLED.search(reply)):
+            return None
+        rest = re.sub(r"^[\s，,]+|[\s，,]+$", "", reply[:m.start()] + " " + reply[m.end():])
+        return f"我对象叫{m.group('n')}，{rest}" if rest else f"我对象叫{m.group('n')}"
+    if not _EN_NEW_LOVE.search(before) or not _EN_WHO.search(asked) or not (m := _EN_CALLED.search(reply.strip())) \
+            or _EN_NOT_A_NAME.match(m.group("n")):
+        return None
+    rest = reply.strip()[m.end():].strip(" ,.!")
+    return f"My partner is {m.group('n')}, {rest}" if rest else f"My partner is {m.group('n')}"

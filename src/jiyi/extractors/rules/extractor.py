@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from jiyi.extractors.protocol import Candidate
-from jiyi.extractors.rules.answers import adopted, answered, denied
+from jiyi.extractors.rules.answers import adopted, answered, denied, introduced, pointed
 from jiyi.extractors.rules.corrections import Thread
 from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
 from jiyi.extractors.rules.message import MessageExtraction
@@ -49,7 +49,8 @@ class RulesExtractor:
         out: list[Candidate] = []
         seen: set[tuple[str, str | None]] = set()
         asked = ""  # the bot's turn the next user message answers
-        for msg in messages:
+        told = ""  # the user's message before it
+        for index, msg in enumerate(messages):
             if msg.role != "user":
                 if msg.role == "assistant":
                     thread.assistant = asked = msg.content
@@ -60,7 +61,11 @@ class RulesExtractor:
                           or denied(asked, msg.content, lang)):
                 answer = replace(msg, content=said)  # "yep, Bristol from next week" after "moving out of Leeds?"
                 # (and "早不碰了" after "烟还抽吗？": "烟早不碰了")
-            asked = ""
+            elif said := pointed(asked, msg.content, _next_said(messages, index), lang) or introduced(
+                    told, asked, msg.content, lang):
+                answer = replace(msg, content=said)  # "那玩意儿我早不碰了" after "烟也少抽点哈": "烟我早不碰了"
+                # (and "一个做咖啡的 叫林晚" after "姐又恋爱了" and "是谁是谁": "我对象叫林晚，…")
+            asked, told = "", msg.content
             for cand in self._from_message(answer, language_hint, thread):
                 if (cand.content, cand.slot) not in seen:
                     seen.add((cand.content, cand.slot))
@@ -81,6 +86,20 @@ class RulesExtractor:
         for d in drafts:
             cands.extend(_to_candidates(d, msg, lang, work.corrects))
         return cands
+
+
+#: the speaker's next messages looked at for what a pointing word stands for
+_LOOK_AHEAD = 2
+
+
+def _next_said(messages: Sequence[Message], index: int) -> list[str]:
+    """The contents of the speaker's next messages after ``messages[index]``, up to the bot's next turn."""
+    out: list[str] = []
+    for msg in messages[index + 1:]:
+        if msg.role != "user" or len(out) == _LOOK_AHEAD:
+            break
+        out.append(msg.content)
+    return out
 
 
 def _lang(text: str, hint: str | None) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.records import Kind
 from jiyi.text import qualifiers, subjects, topics
+from jiyi.text.new_value import compared
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -75,5 +76,7 @@ def _entity(content: str, tag: str, lang: str) -> str:
     if lang == "zh":
         from jiyi.text.lexical import entities
 
-        return next(iter(entities(content).get(tag, ())), "")
-    return next(iter(topics.names(content, "en")), "")  # names() leaves out "User"
+        found = entities(content).get(tag, ())
+    else:
+        found = topics.names(content, "en")  # (names() leaves out "User")
+    return next((e for e in found if not compared(content, e)), "")  # (比厦门还烦人: no value)

@@ -12,6 +12,7 @@ import re
 from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.records import Kind
 from jiyi.text import zh
+from jiyi.text.consumption import kinds_of
 from jiyi.text.person import tidy_zh
 from jiyi.text.relations import NAME_DENY, looks_like_name_zh, name_at_start
 from jiyi.text.wordlists import words
@@ -47,9 +48,10 @@ _ZH_WORK_DESCRIBED = re.compile(
     rf"事务所|工作室|机构|集团|中心|单位))(?:里|里面)?(?:做|当|担任|干|搞|负责|帮忙)(?P<job>[^，,。！？!?\s]{{0,12}})$")
 #: work told by what one does at a workplace named as one (在一家外包公司写vue, 在高新区一家培训机构教编程): the noun
 #: says it is an employer, so the verb may be any ("在星巴克写论文" names no workplace noun: no job)
+#: the nouns that say a place is a workplace
+ZH_WORKPLACE_NOUN = "(?:公司|厂|工厂|医院|学校|银行|酒店|餐厅|店|事务所|工作室|机构|集团|中心|单位|诊所|幼儿园|超市)"
 _ZH_WORK_DOING = re.compile(
-    rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{0,8}}?(?:一家|一个|一所|家)[^，,。！？!?\s]{{1,10}}?(?:公司|厂|工厂|医院|学校|银行|酒店|"
-    rf"餐厅|店|事务所|工作室|机构|集团|中心|单位|诊所|幼儿园|超市))(?:里|里面)?(?:写|教|带|管|负责|搞|跑|修|卖|送|接|剪|画|"
+    rf"^{ZH_ADV}在(?P<org>[^，,。！？!?\s]{{0,8}}?(?:一家|一个|一所|家)[^，,。！？!?\s]{{1,10}}?{ZH_WORKPLACE_NOUN})(?:里|里面)?(?:写|教|带|管|负责|搞|跑|修|卖|送|接|剪|画|"
     rf"拍|开)(?P<job>[^，,。！？!?\s]{{1,12}})$")  # (做 / 当 / 干 a title: _ZH_WORK_AS keeps the title too)
 #: a teacher told by what is taught: 我教初中语文, 在培训班教钢琴
 _ZH_TEACHES = re.compile(rf"^{ZH_ADV}(?:在[^，,。！？!?\s]{{1,12}}?)?教(?P<lvl>小学|初中|高中|初一|初二|初三|高一|高二|高三|大学|"
@@ -82,7 +84,7 @@ _ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从
 _ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用|练|弹|追|跑|喝|吃)"
                            r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
 #: (the topic a thing, not an adverb: 早不碰了 is "long since stopped", its object said before)
-_ZH_TOPIC_NO_LONGER = re.compile(r"^(?!早|都|也|就|还|再|真|从|现在|已经|一直|好久|根本)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早|现在)*不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
+_ZH_TOPIC_NO_LONGER = re.compile(r"^(?!早|都|也|就|还|再|真|从|现在|已经|一直|好久|根本)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?P<adv>(?:也|已经|都|早就|早|现在)*)不(?P<verb>吃|喝|抽|玩|打|看|碰)了")
 _VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|用|去|穿|养|打|踢|抽|弹|练|追)(?=.)")
 #: 一个多月没喝奶茶了 / 好久都没抽烟了: a habit not done for a while (not 昨天没吃早饭: a day is no while)
 _ZH_LAPSED = re.compile(
@@ -93,6 +95,9 @@ _ZH_WISH = re.compile(r"(?:想|打算|准备|希望|试着|尝试)(?:要)?戒")
 _ZH_QUIT = re.compile(r"(?:戒了|戒掉了|戒掉|在戒|开始戒|决定戒|要戒|戒)(?![不了掉])(?P<v>[\u4e00-\u9fff]{1,4}?)(?:了|啦|吧)?$")
 _NOT_A_HABIT_OBJECT = re.compile(r"快|个月|月|周|天|年|礼拜|星期|俩|仨|已经|不了|想|还是|要|就|也|都|会|能|没|不|未|别|还")  # (烟还没戒掉: not quit)
 _ZH_QUIT_TOPIC = re.compile(r"^(?:把)?(?!早|都|也|就|还|已经|现在|真)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?(?:也|已经|都|早就|早)?(?:给)?戒(?:了|掉了|掉)")
+#: a thing consumed, then dropped: 烟我彻底断了 / 那玩意儿我撂下了 (its name put in) / 酒早掐了
+_ZH_DROPPED_TOPIC = re.compile(r"^(?:把)?(?!早|都|也|就|还|已经|现在|真)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:我)?"
+                               r"(?:也|已经|都|早就|早|彻底|完全)*(?:给)?(?:断|撂|掐|扔)(?:了|掉了|掉|下了)")
 _ZH_LIKE = re.compile(
     rf"^{ZH_ADV}(?:{_ZH_RECUR}(?:的时候)?(?:早上|上午|中午|下午|晚上)?)?{ZH_ADV}(?:(?:最|特别|很|超|超级|非常|比较|挺|还挺|真的|蛮|也|还|一直|都|更|尤其)*)"
     r"(?P<neg>不太|不怎么|不是很|没那么|不)?(?:太|很|怎么)?"
@@ -361,7 +366,8 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
         return [d]
     if (m3 := _ZH_TOPIC_NO_LONGER.match(body)) and not _NOT_A_HABIT_OBJECT.search(m3.group("v")):
         item = m3.group("v")
-        d = fact(f"用户不再{m3.group('verb')}{item}", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)
+        adv = m3.group("adv").replace("也", "")  # in the user's words: 烟早不碰了 → 用户早不碰烟了
+        d = fact(f"用户{adv}不{m3.group('verb')}{item}了", f"pref/{item}", item, kind=Kind.PREFERENCE, importance=0.7)
         d.ends_mention = item
         return [d]
     if (m4 := _ZH_LAPSED.match(body)) and not _NOT_A_HABIT_OBJECT.search(m4.group("v")):
@@ -370,7 +376,10 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
                  kind=Kind.PREFERENCE, importance=0.7)
         d.ends_mention = item
         return [d]
-    for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body)):
+    dropped = _ZH_DROPPED_TOPIC.match(body)
+    if dropped and not kinds_of(dropped.group("v")):
+        dropped = None  # 烟我断了 is a stop; 网我断了 is not
+    for m in (_ZH_QUIT.search(body), _ZH_QUIT_TOPIC.match(body), dropped):
         if m and _ZH_WISH.search(body[:m.start() + 1]):
             return []  # 想戒烟，但是每次都失败: a wish to quit is no quitting
         if m and not _NOT_A_HABIT_OBJECT.search(m.group("v")):  # not 戒了快四个月 / 想想还是戒了
