@@ -239,6 +239,8 @@ def _stem(term: str, lang: str) -> tuple[str, ...]:
 #: what stands for a thing already talked about: 那玩意儿我断了, "gave it up", "quit that stuff"
 _ZH_POINTER = _P(r"(?:那|这)(?:种|些|样)?(?:玩意儿?|东西|个)|它")
 _EN_POINTER = _P(r"(?i)\b(?:it|that(?:\s+stuff|\s+thing)?|those)\b")
+#: the letters any English pointing word is made of, wherever they stand (a cheap test before the endings are read)
+_EN_POINTER_LETTERS = _P(r"(?i)it|that|those")
 
 
 def ends_unnamed(text: str, lang: str) -> bool:
@@ -250,6 +252,8 @@ def ends_unnamed(text: str, lang: str) -> bool:
 def pointer_of_ending(text: str, lang: str) -> tuple[int, int] | None:
     """Where in ``text`` the word stands that an unnamed ending points with (那玩意儿 in 那玩意儿我断了, "it" in
     "i quit it last month"), or None when no ending of the speaker's points without naming."""
+    if not (_ZH_POINTER.search(text) if lang == "zh" else _EN_POINTER_LETTERS.search(text)):
+        return None  # (no pointing word anywhere: the endings need not be read, on every message of every batch)
     for clause, m in _own_endings(text, lang):
         if _content_words(clause, lang, m):
             continue
