@@ -64,7 +64,10 @@ def test_city(text: str, content: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "content"), [("我搬到了浦东", "用户搬到了浦东"), ("我们搬到浦东那边了", "用户搬到了浦东"),
-                                               ("I moved to Seattle", "User moved to Seattle")])
+                                               ("I moved to Seattle", "User moved to Seattle"),
+                                               ("we're leaving Kunming. found a little courtyard place in Dali",
+                                                "User moved to Dali"),  # a home found there
+                                               ("we bought a house in Leeds!", "User moved to Leeds")])
 def test_move_writes_the_city_slot(text: str, content: str) -> None:
     assert only(text, "user/city").content == content
 
@@ -86,7 +89,8 @@ def test_lowercase_chat_without_apostrophes_or_subject(text: str, slot: str | No
 
 
 @pytest.mark.parametrize("text", ["moved to tears lol", "i moved to vegan food",
-                                  "i live in fear of exams"])
+                                  "i live in fear of exams", "i found a great coffee place in Soho",
+                                  "my sister found a flat in Paris"])
 def test_a_lowercase_word_after_live_in_is_a_city_only_if_it_is_a_place(text: str) -> None:
     assert all(c.slot != "user/city" for c in run(text))
 

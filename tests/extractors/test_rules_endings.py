@@ -114,6 +114,15 @@ def test_habits_keep_their_words_and_have_no_date(text: str, content: str) -> No
     assert (c.valid_from, c.valid_until, c.expires_at) == (None, None, None)
 
 
+@pytest.mark.parametrize(("text", "kept"), [
+    ("球馆周三被包场了 以后改成周五打 周三不打了", ("改成周五打", "周三不打了")),
+    ("合唱排练从下周起挪到周四晚上", ("挪到周四晚上",)),
+])
+def test_a_routine_moved_to_another_weekday_keeps_its_weekdays(text: str, kept: tuple[str, ...]) -> None:
+    contents = [c.content for c in run(text)]
+    assert any(all(k in c for k in kept) for c in contents), contents
+
+
 @pytest.mark.parametrize("text", ["周末去爬山", "这周末想去爬山", "I'm going hiking this weekend", "周五要去体检"])
 def test_a_plan_on_a_named_day_is_still_an_event(text: str) -> None:
     c = only(text, kind=Kind.EVENT)

@@ -22,6 +22,7 @@ from jiyi import Kind, Memory
 from jiyi.clock import FrozenClock, utc_now
 
 RUNS = 3
+MESSAGES = 40  # per run (every 7th a long one)
 WRITER = textwrap.dedent("""
     import sys
     from jiyi import Memory
@@ -46,10 +47,10 @@ def test_kill9_at_random_points_loses_no_accepted_message(tmp_path: Path, clock:
     rng = random.Random(19)
     db, accepted = tmp_path / "jiyi.db", set()
     for run in range(RUNS):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(tmp_path), f"r{run}", "80"],
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(tmp_path), f"r{run}", str(MESSAGES)],
                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert proc.stdout is not None
-        kill_after = rng.randint(5, 90)  # past 80 lines: killed while the worker drains
+        kill_after = rng.randint(5, MESSAGES + 10)  # past the last line: killed while the worker drains
         for seen, line in enumerate(proc.stdout, 1):
             if line.strip() != "done":
                 accepted.add(line.strip())

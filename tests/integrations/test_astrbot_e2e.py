@@ -28,6 +28,9 @@ import httpx
 import pytest
 from fake_openai import FakeOpenAI, Recorded, Reply, chat
 
+#: one AstrBot virtualenv is shared (~/.cache/jiyi): its tests run in one worker under pytest-xdist
+pytestmark = pytest.mark.xdist_group("astrbot")
+
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "integrations" / "astrbot_plugin_jiyi"
 PASSWORD = "E2eTest-Passw0rd"
@@ -239,7 +242,7 @@ def wait_for_plugin(bot: Bot) -> None:
     raise AssertionError(f"the plugin never answered /mem stats:\n{bot.log_tail()}")
 
 
-def wait_until_listed(bot: Bot, text: str, timeout: float = 60) -> str:
+def wait_until_listed(bot: Bot, text: str, timeout: float = 180) -> str:
     """Turns are stored in the background: poll /mem list until ``text`` shows up."""
     deadline = time.monotonic() + timeout
     listed = ""

@@ -45,6 +45,9 @@ from test_astrbot_e2e import (
 sys.path.insert(0, str(REPO / "tests" / "rerankers"))
 from fake_rerank import Answer, FakeRerank
 
+#: one AstrBot virtualenv is shared (~/.cache/jiyi): its tests run in one worker under pytest-xdist
+pytestmark = pytest.mark.xdist_group("astrbot")
+
 MEMORY_TAG = "<memories>"
 TOOL_NAMES = {"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory"}
 FAVOURITE: list[str] = [""]  # what the fake reranker prefers (set by the rerank test)

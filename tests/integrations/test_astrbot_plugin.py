@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+#: one AstrBot virtualenv is shared (~/.cache/jiyi): its tests run in one worker under pytest-xdist
+pytestmark = pytest.mark.xdist_group("astrbot")
+
 SCRIPT = Path(__file__).resolve().parents[2] / "integrations" / "astrbot_plugin_jiyi" / "run_tests.sh"
 
 

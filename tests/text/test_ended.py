@@ -38,6 +38,13 @@ from jiyi.text.ended import ended_terms, ends_bare, ends_unnamed, forbidden, los
     ("haven't had a soda since september", "en", "soda"),
     ("羽毛球馆的次卡我转给室友了", "zh", "羽毛球"),                   # the activity a place or pass is of
     ("今天最后一次针灸做完了 医生说不用再来了", "zh", "针灸"),          # the last of a course, done
+    ("企业微信以后不用了 全员换飞书", "zh", "微信"),                   # 以后不用了: no longer used
+    ("钉钉太烦 以后不用了", "zh", "钉钉"),                            # bare: the topic of the clause before
+    ("那个网盘老是掉线 以后都不用了", "zh", "网盘"),
+    ("以后改成周五打 周三不打了", "zh", "周三"),                        # the weekday a routine leaves
+    ("淘宝店关了 现在专心做抖音", "zh", "淘宝"),                        # a shop closed: what it was a shop of
+    ("强基初审没过 被刷了", "zh", "强基"),                              # applied for, turned down
+    ("also iloilo said no. didn't get the residency", "en", "residency"),
     ("我不读会计了 太枯燥", "zh", "会计"),
     ("turned harlow down in the end, staying put", "en", "harlow"),   # an offer turned down                               # 不 + verb + object + 了: no longer
     ("终于从外贸成功跑路 下个月去做运营", "zh", "外贸"),                 # fled a job or a major
@@ -87,6 +94,15 @@ def test_the_thing_said_to_be_over_is_named(text: str, lang: str, term: str) -> 
     ("我从不碰酒", "zh"),
     ("dropped my phone in the sink again", "en"),   # dropping a thing held is no ending
     ("dropping the twins at nursery then gym", "en"),
+    ("不用了谢谢", "zh"),                          # no thanks, nothing used before
+    ("空调关了 好冷", "zh"),                        # switched off: no shop closed
+    ("雅思没过 还得再考", "zh"),                    # failed once, going on
+    ("没过多久他就走了", "zh"),
+    ("I didn't get much sleep", "en"),
+    ("my mom said no to the trip", "en"),
+    ("老板太坑 不干了", "zh"),                      # a person opens the clause before: no thing of theirs ends
+    ("周末太忙 不去了", "zh"),                      # a time
+    ("阿杰太忙了 不去了", "zh"),
 ])
 def test_nothing_is_over(text: str, lang: str) -> None:
     assert ended_terms(text, lang) == ()

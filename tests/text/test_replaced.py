@@ -14,6 +14,10 @@ from jiyi.text.replaced import replaced_terms
     ("swim moved to Thursdays now", "en", ("swim",)),
     ("moved my stream over to YouTube", "en", ("stream",)),
     ("switched to oat flat whites, black coffee was wrecking my stomach", "en", ("coffee", "black")),
+    ("book club moving to tuesdays, same time", "en", ("book", "club")),   # a routine moving, said as it happens
+    ("房租下个月涨到3200了", "zh", ("房租",)),                             # a value raised: the old one is past
+    ("會費調漲到 250", "zh", ("會費",)),
+    ("rent went up to 2400, landlord is greedy", "en", ("rent",)),          # what the old value was of, only
 ])
 def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) -> None:
     assert replaced_terms(text, lang) == terms
@@ -27,6 +31,10 @@ def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) 
     ("did you switch to oat milk?", "en"),       # asked
     ("我现在改喝茶了", "zh"),                     # only the new one is named: nothing to call old
     ("改天再聊", "zh"),
+    ("we're moving to Leeds next month", "en"),  # the speakers' own home
+    ("my sister is moving to Perth", "en"),
+    ("体重想降到60", "zh"),                       # a wish
+    ("我妈的工资涨到五千了", "zh"),                # someone else's
 ])
 def test_no_routine_of_the_speakers_replaced(text: str, lang: str) -> None:
     assert replaced_terms(text, lang) == ()

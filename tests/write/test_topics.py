@@ -152,6 +152,11 @@ CHANGES = [
     ("phone", "我手机号是15011112222", "之前那个号注销了，打不通的话加我微信", "15011112222", "注销"),
     ("phone", "My number is (312) 555-0170", "that 312 number is gone, im on a 206 number now", "0170", "gone"),
     ("partner", "my bf is Kenji", "signed the papers at the courthouse this morning. mrs now", "bf", "Mrs"),
+    # a promotion names the new title; a pet's death said by its name alone
+    ("job", "我在一家建材公司做仓管员", "升职了！现在是仓储主管了 管八个人", "仓管员", "仓储主管"),
+    ("job", "I'm a junior designer at a small studio", "got promoted to senior designer today!!", "junior", "senior"),
+    ("pet", "我家有只仓鼠 叫布丁", "布丁今天早上没动了 难受", "叫布丁", "没动了"),
+    ("pet", "our cat is named Juniper", "Juniper crossed the rainbow bridge last night", "named Juniper", "rainbow"),
 ]
 
 
@@ -435,11 +440,29 @@ def test_what_was_worked_for_is_not_over_when_it_is_reached(mem: Memory, clock: 
     ("咖啡我只喝美式 不加糖", "最近改喝燕麦拿铁了 美式太苦", "只喝美式"),  # a routine swapped, not given up
     ("I have swim practice every Tuesday", "swim moved to Thursdays now", "every Tuesday"),
     ("I stream on Twitch every night", "moved my stream over to YouTube", "Twitch every night"),
+    ("报了个强基计划 在等初审结果", "强基初审没过 被刷了", "在等初审结果"),  # applied for, turned down
+    ("applied to the artist residency in Porto, hear back in may", "porto said no. didn't get the residency",
+     "hear back in may"),
 ])
 def test_what_a_later_turn_says_is_over_is_past_in_the_block(mem: Memory, clock: FrozenClock, before: str,
                                                               after: str, gone: str) -> None:
     say(mem, clock, before, after)
     assert not excluded_in_block((Needle(text=gone),), mem.build_context("plans for this weekend?", user_id="u"), True)
+
+
+@pytest.mark.parametrize(("before", "after", "query", "gone", "kept"), [
+    ("我们小区物业费一个月280 贵死", "物业费下个月起涨到350了 真服了", "帮我算下每个月固定开销", "280", "350"),  # a value raised
+    ("my rent is 1800 a month for a tiny studio", "rent went up to 2100, landlord said market rate lol",
+     "help me budget my monthly expenses", "1800", "2100"),
+    ("我们公司内部沟通全靠企业微信 消息多到爆", "企业微信以后不用了 老板说全员换飞书", "我们公司平时用什么软件沟通来着",
+     "企业微信", "飞书"),  # no longer used
+])
+def test_a_value_raised_or_a_tool_dropped_leaves_the_old_turn_past(mem: Memory, clock: FrozenClock, before: str,
+                                                                   after: str, query: str, gone: str,
+                                                                   kept: str) -> None:
+    say(mem, clock, before, after)
+    block = mem.build_context(query, user_id="u")
+    assert kept in block and not excluded_in_block((Needle(text=gone),), block, True), block
 
 
 @pytest.mark.parametrize(("work", "move"), [

@@ -34,8 +34,8 @@ from jiyi.text.dialect import standard_zh
 from jiyi.text.kinds import ACTIVITIES, DRINKS
 from jiyi.text.kinds import alternation as alternation_of
 from jiyi.text.over import ENDING_WORDS
-from jiyi.text.qualifiers import hedged, told_long_ago
-from jiyi.text.relations import REL_EN, REL_ZH, alternation
+from jiyi.text.qualifiers import goes_on, hedged, told_long_ago
+from jiyi.text.relations import REL_EN, REL_ZH, REL_ZH_RE, alternation
 from jiyi.text.topics import CLAUSE_CUT, ZH_CAR_OUT, Lex
 from jiyi.text.verb_senses import degree_complement
 from jiyi.text.wordlists import word_list, words
@@ -50,7 +50,7 @@ OVER_KEY = "over"
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习合方满清简容安正同顺爽甘耐])"
                    r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)(?!过)|"
-                   r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)")  # 不碰碳水 alone avoids, 不碰了 stopped
+                   r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)|(?:以后|往后|再也|从此)(?:就|都|也)?不用了?(?=$|[\s，,。！!～~]|啦|了)")  # 不碰碳水 alone avoids, 不碰了 stopped
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropp(?:ed|ing)|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")
@@ -155,7 +155,8 @@ def _terms(text: str, lang: str) -> list[str]:
     out: list[str] = []
     for clause, m in _own_endings(text, lang):
         for term in (_content_words(clause, lang, m) or _activity_in(m) or _done_earlier(text, clause, m, lang)
-                     or _named_before(text, clause, m, lang)):
+                     or _named_before(text, clause, m, lang) or _topic_before(text, clause, m, lang)
+                     or _weekday_left(clause, m, lang)):
             out.extend(t for t in (term, *_stem(term, lang)) if t not in out)
     return out
 
@@ -198,6 +199,46 @@ def _named_before(text: str, clause: str, m: re.Match[str], lang: str) -> list[s
     return [found[-1]] if found else []
 
 
+#: a weekday a routine no longer keeps, right before a bare "no longer": 周二不练了, 礼拜三就不去了
+_ZH_WEEKDAY_LEFT = _P(r"(?:每)?(?P<d>(?:周|星期|礼拜)[一二三四五六日天])(?:晚上|早上|上午|下午)?(?:就|也|都)?$")
+
+
+def _weekday_left(clause: str, m: re.Match[str], lang: str) -> list[str]:
+    """The weekday a routine leaves: "周二不练了" (after "以后每周二 周六晚上练") ends the Tuesdays, not the routine."""
+    if lang != "zh" or not _ZH_BARE_END.match(m.group(0)):
+        return []
+    day = _ZH_WEEKDAY_LEFT.search(clause[:m.start()])
+    return [day.group("d")] if day else []
+
+
+#: a word of an outcome that turned the speaker down (its thing is over unless they try again)
+_FAILED = _P(r"(?i)没过|没通过|被刷|被拒|落选|没录上|没被录取|didn'?t\s+get|rejected|turned|said\s+no")
+_ZH_KIN = _P(REL_ZH_RE)
+#: a clause's topic before what it says of it: "YY太卡", "健身房太远了", "那个网盘老是掉线"
+_ZH_TOPIC = _P(r"^(?:那个|这个|那|这|我们的|我的)?(?P<t>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)"
+               r"(?:太|真|又|老是|总是|特别|有点儿?|超级?|巨|实在|越来越|也太|根本)")
+
+
+def _topic_before(text: str, clause: str, m: re.Match[str], lang: str) -> list[str]:
+    """What a bare Chinese ending (以后不用了, 不去了) is said of when its clause names nothing: the topic the
+    clause before it is about ("YY太卡 以后不用了" ends YY; "健身房太远了 不去了" ends 健身房). A person, a
+    time or a pronoun there ("老板太坑 不干了", "周末太忙 不去了") is none: only a thing or a name."""
+    if lang != "zh" or not (_ZH_BARE_END.match(m.group(0)) or m.group(0).endswith(("不用", "不用了"))):
+        return []
+    before = text[:max(0, text.rfind(clause))].rstrip(" ，,。.!！")
+    last = re.split(r"[\s，,。.!！?？；;]+", before)[-1] if before else ""
+    topic = _ZH_TOPIC.match(last)
+    if topic is None:
+        return []
+    from jiyi.text.lexical import entities
+
+    word = topic.group("t")
+    if word in _ZH_GENERIC or _ZH_OTHER.search(word) or _ZH_KIN.search(word) or (len(word) < 2 and not word.isascii()) \
+            or any(word in found for tag in ("PER", "TIME") for found in entities(last).get(tag, ())):
+        return []
+    return [word]
+
+
 def _done_earlier(text: str, clause: str, m: re.Match[str], lang: str) -> list[str]:
     """What a bare "不学了" ends, when the turn said the same verb with its thing before it: "尤克里里学了四节
     手指疼得要命 不学了" ends 尤克里里. The dropped object is the one that verb had in the same turn."""
@@ -227,7 +268,7 @@ def _done_earlier(text: str, clause: str, m: re.Match[str], lang: str) -> list[s
 
 
 #: the place, pass or class of an activity, after its name: 游泳馆 / 健身卡 / 瑜伽课 / 篮球场 / 舞蹈班
-_ZH_ACTIVITY_THING = _P(r"^(?P<a>[\u4e00-\u9fff]{2,4})(?:馆|卡|课|班|场|池|房|社|队|团)$")
+_ZH_ACTIVITY_THING = _P(r"^(?P<a>[\u4e00-\u9fff]{2,4})(?:馆|卡|课|班|场|池|房|社|队|团|店|铺)$")
 
 
 def _stem(term: str, lang: str) -> tuple[str, ...]:
@@ -360,8 +401,8 @@ def _own_endings(text: str, lang: str) -> tuple[tuple[str, re.Match[str]], ...]:
         if _denied(clause[:m.start()], lang) or _anothers(sentence, lang) or (
                 lang == "en" and _named_subject(clause[:m.start()], m)):
             continue
-        if hedged(clause, lang) or told_long_ago(clause, lang):
-            continue
+        if hedged(clause, lang) or told_long_ago(clause, lang) or (_FAILED.search(m.group(0)) and goes_on(text, lang)):
+            continue  # (雅思没过 还得再考: one attempt failed, the preparation goes on)
         out.append((clause, m))
     return tuple(out)
 

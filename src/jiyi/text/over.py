@@ -24,10 +24,12 @@ from jiyi.text.verb_senses import degree_complement
 _P = re.compile
 
 #: words that say something is over, whatever it is
-_OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|注销|退坑|卸载|删了|扔了|"
+_OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|租出去|卖了|卖掉|送人|送给|送走|转让|倒闭|关门|(?<=[店铺档摊馆室])(?:也|都)?关了|关店|注销|退坑|卸载|删了|扔了|"
                r"拉黑|告别|到期|毕业了|离了|不干了|不做了|不去了|不养了|不开了|不骑了|不玩了|再见了|拜拜了|停了|算了|破戒|坚持不下去|"
                r"不学了|不练了|不续了|不续费了|退卡|(?:卡|会员)(?:也|都)?退了|退会|退群|退团|退社|退出了?|"
-               r"前(?:男友|女友|男朋友|女朋友|任|夫|妻)"),  # 我前男友阿凯: the one it names is an ex
+               r"前(?:男友|女友|男朋友|女朋友|任|夫|妻)|"  # 我前男友阿凯: the one it names is an ex
+               r"(?:没过(?!多久|几天|一会|两天|几分钟|敏|来|去|年|节|生日)|没通过|被刷|被拒|落选|没录上|没被录取)"
+               r"(?![^。！？!?]{0,10}?(?:再|重考|下次|二战|继续|明年))"),  # 初审没过: applied for, turned down
             _P(r"(?i)\b(?:gone(?!\s+(?:for|to|till|until|out|on|off|home|back|shopping|away|crazy|wild|up|down))|ghosted|"
                r"ended|closed|shut\s+down|deleted|uninstalled|cancel+ed|returned|"
                r"handed\s+(?:back|in)|anymore|no\s+more|no\s+longer|done\s+with|passed\s+away|sold|dumped|quit|"
@@ -35,7 +37,11 @@ _OVER = Lex(_P(r"结束了|断了|没了|不在了|甩了|离开|退租|转租|�
                r"(?:is|was|'s)\s+(?:over|finished|done)|(?:thing|plan|diet|experiment|idea|project|streak|phase|era)\s+"
                r"(?:is|was|'s)\s+dead|(?:experiment|streak|challenge|phase)\s+over|didn'?t\s+last|"
                r"broke|caved|dropped(?!\s+(?:off|by|in)\b)|(?<=[a-z])(?:'s|\s+has)\s+(?:gotta|got\s+to)\s+go|"
-               r"(?:was|is)n'?t\s+(?:really\s+)?for\s+me|my\s+ex(?:-?(?:bf|gf|boyfriend|girlfriend|husband|wife))?)\b"))
+               r"(?:was|is)n'?t\s+(?:really\s+)?for\s+me|my\s+ex(?:-?(?:bf|gf|boyfriend|girlfriend|husband|wife))?|"
+               # applied for, turned down: "didn't get the residency", "the fellowship rejected me", "iloilo said no"
+               r"didn'?t\s+get\s+(?=(?:the|a|an|my|that)\s+(?:[\w-]+\s+)?(?:job|role|position|offer|place|spot|residency|"
+               r"fellowship|scholarship|grant|visa|internship|flat|apartment|house|loan|promotion|lease)\b)|"
+               r"rejected\s+(?:me|us)|turned\s+(?:me|us)\s+down|(?<=[a-z])\s+said\s+no)\b"))
 #: every word of ending: the change classes' that end something, and the rest
 _ENDERS: tuple[Lex, ...] = (*ENDINGS, _OVER)
 #: the words of ending that end a thing the speaker had or did, whatever it is (text/ended.py)

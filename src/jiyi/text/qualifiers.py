@@ -68,10 +68,11 @@ def paused(text: str, lang: str) -> bool:
 
 
 #: a step passed on a way that goes on: 还在继续找, 下一轮, "3 more to go", "passed the phone screen"
-_GOING_ON = Lex(_P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差"),
+_GOING_ON = Lex(_P(r"还在继续|继续(?:找|投|申|考|准备|备考)|还要(?:继续|再)|还没(?:决定|定下来|结束|考完|拿到)|下一(?:轮|步|关|阶段|门)|还剩|还差|"
+                   r"(?:还得|得|要|准备)再(?:考|申|试|约|来)|重考|(?:下次|明年|下个月|下半年)再"),
                  _P(r"(?i)\b(?:(?:\d+|one|two|three|four|a\s+few)\s+more\s+to\s+go|still\s+(?:looking|searching|applying|hunting|"
                   r"waiting|studying|prepping)|next\s+(?:round|step|stage)|one\s+step\s+closer|(?:phone|first|initial|"
-                  r"recruiter)\s+(?:screen|round|interview)|halfway)\b"))
+                  r"recruiter)\s+(?:screen|round|interview)|halfway|retak(?:e|ing)|reapply(?:ing)?|try(?:ing)?\s+again)\b"))
 
 
 def goes_on(text: str, lang: str) -> bool:

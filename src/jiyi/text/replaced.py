@@ -24,12 +24,20 @@ _P = re.compile
 #: a routine moved or swapped: 调到周五, 改喝燕麦拿铁, 换成游泳, 挪到周六; "moved to Thursdays", "switched to oat"
 _ZH_SWAP = _P(r"(?:改|换|调|挪|转)(?:成|到|去|为|喝|吃|用|玩|练|看)(?!手机|衣服|座位|房间)")
 _EN_SWAP = _P(r"(?i)\bswitched\s+(?:over\s+)?(?:to|from)\b|\bswapped\s+(?:\w+\s+){0,3}?(?:for|to)\b|"
-              r"\b(?!(?:i|we|i've|we've|they|he|she)\b)[a-z]+\s+(?:got\s+|was\s+|has\s+been\s+)?moved\s+to\b|"
+              r"(?<![\w'])(?!(?:i|we|i've|we've|they|he|she|i'm|we're|im|you|you're)\b)[a-z]+\s+(?:got\s+|was\s+|has\s+been\s+|is\s+)?"
+              r"(?:moved|moving)\s+to\b|"
               r"\bmoved\s+(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:over\s+)?to\b|\bchanged\s+(?:\w+\s+){0,2}?to\b")
+#: a value raised or cut to a new one: 社费调涨到250, 房租涨到3200, "rent went up to 2400", "fees raised to $60";
+#: the thing before it is what the old value was of
+_VALUE_MOVED = {
+    "zh": _P(r"(?:[调調][涨漲降]|[上下][调調]|[涨漲][价價]|[降][价價]|[涨漲降])(?:到|至|成)(?=\s*[\d一二两三四五六七八九十百千万几])"),
+    "en": _P(r"(?i)\b(?:(?:went|gone|goes|going)\s+(?:up|down)|raised|increased|bumped\s+up|hiked|cut|dropped|lowered)"
+             r"\s+to\b(?=\s*[$€£¥]?\d)"),
+}
 #: someone else's swap, or the speaker's wish
 _ZH_NOT_MINE = _P(r"他|她|妈|爸|姐|妹|哥|弟|朋友|同事|老公|老婆|对象|想|打算|要不要|准备")
 _EN_NOT_MINE = _P(r"(?i)\b(?:my\s+(?:mom|dad|sister|brother|friend|wife|husband|partner|boss|roommate)|he|she|they)\s+"
-                  r"(?:\w+\s+)?(?:switched|swapped|moved|changed)\b|\b(?:thinking\s+(?:of|about)|might|maybe|want\s+to|"
+                  r"(?:\w+\s+)?(?:switched|swapped|moved|moving|changed)\b|\b(?:thinking\s+(?:of|about)|might|maybe|want\s+to|"
                   r"going\s+to|gonna|planning\s+to)\b")
 #: words that tell when, not what: a routine moved to another day keeps its own word
 _EN_WHEN = words("monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday "
@@ -37,7 +45,7 @@ _EN_WHEN = words("monday mondays tuesday tuesdays wednesday wednesdays thursday 
                  "today tonight tomorrow now later earlier every over stomach wrecking")
 _EN_GENERIC = words("that this these those with from into about just really also then them they their some like "
                     "been have were what when where which while because since again still even only ever here there "
-                    "user user's switched swapped moved changed lol haha honestly finally actually")
+                    "user user's switched swapped moved moving changed lol haha honestly finally actually heads same time")
 _ZH_WORD_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
 _CLAUSE_CUT = _P(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 
@@ -46,6 +54,10 @@ def replaced_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the routine a turn of the speaker's says was moved or swapped, or ()."""
     clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
     for i, clause in enumerate(clauses):
+        if (value := _VALUE_MOVED.get(lang, _VALUE_MOVED["en"]).search(clause)) is not None:
+            if (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause) or hedged(clause, lang):
+                return ()
+            return tuple(dict.fromkeys(_words(clause[:value.start()], lang)))
         m = (_ZH_SWAP if lang == "zh" else _EN_SWAP).search(clause)
         if m is None or re.search(r"[?？]", text[text.find(clause) + len(clause):][:2]):
             continue

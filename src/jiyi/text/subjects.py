@@ -63,7 +63,8 @@ def about_user(content: str, lang: str, speaker: str | None = None, *, named_sub
         first = words[0] if words else None
         if first is not None and first[1] == "ORG" and len(first[0]) <= 3 and len(words) > 1 and words[1][1] == "v":
             first = (first[0], "PER")  # 建华换工作了: a given name the analyser took for a firm's, doing something
-        if first is not None and first[1] == "PER" and _a_word_to_the_dictionary(first[0], rest):
+        if first is not None and first[1] == "PER" and (_a_word_to_the_dictionary(first[0], rest)
+                                                        or _ZH_ANIMAL.search(first[0])):
             first = (first[0], "n")  # 考公上岸了: 考公 (the civil-service exam) leads, not a person named so
         owner = re.match(r"[\u4e00-\u9fff]{1,4}?的", rest)
         if first is not None and first[1] == "PER" and rest.startswith(first[0] + "的") or (
@@ -98,6 +99,10 @@ _USER_AS_OBJECT = Lex(
     _P(r"把用户\S{0,4}?(?:裁|开除|辞退|优化|辞了|甩|拉黑|删|踢|赶走|劝退)|(?:裁|开除|辞退|优化|甩|拉黑)了用户"),
     _P(r"(?i)\b(?:let|laid|fired|sacked|dumped|ghosted|blocked|dropped|divorced|kicked|cut|axed|made)\s+User\b"
        r"(?:\s+(?:go|off|out|redundant))?"))
+
+
+#: a kind of animal, which the analyser may take for a person's name (垂耳兔, 金毛): a pet, no one else
+_ZH_ANIMAL = _P(r"(?:兔|猫|狗|犬|鼠|鸟|鹦鹉|龟|鱼|蛇|猪|羊|马|貂|蜥蜴|刺猬|柯基|泰迪|金毛|哈士奇|比熊|柴犬|布偶|英短|美短|蓝猫)$")
 
 
 def _a_word_to_the_dictionary(word: str, text: str) -> bool:

@@ -46,6 +46,7 @@ from jiyi.write.endings import (
 )
 from jiyi.write.groups import group_sessions
 from jiyi.write.judge import judged_decision, judged_ending
+from jiyi.write.pets import mentions_a_death, pet_gone, pet_names
 from jiyi.write.reading import reading, says_no_longer
 from jiyi.write.resolve import (
     Decision,
@@ -127,7 +128,7 @@ class BatchResolver:
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._without_the_name(cand, self._similar(vec))
         holders = self._slot_holders(cand.slot) if cand.slot else []
-        change = topic_change(cand)
+        change = topic_change(cand) or self._pet_lost(cand)
         if change is not None and change.cls == "move":
             cand, change = self._headed_for(cand, change)
             new = new.replace(content=cand.content)
@@ -168,6 +169,19 @@ class BatchResolver:
                 self._keep_what_it_ends(cand, change, decision.record, ended)
         self.history.extend(decision.history)
         return decision
+
+    def _pet_lost(self, cand: Candidate) -> Change | None:
+        """A loss of the pet whose name the statement opens with ("芝麻昨天早上没动了": write/pets.py), or None."""
+        text = as_user(cand.content, cand.speaker, lang_of(cand))
+        if cand.kind in (Kind.EPISODE, Kind.SUMMARY) or not mentions_a_death(text):
+            return None
+        kept = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.RELATION, Kind.FACT)), PER_KIND))
+        mine = [r for r in (*kept, *self.records.values()) if (r.speaker or None) == (cand.speaker or None)]
+        name = pet_gone(text, pet_names(mine))
+        if name is None:
+            return None
+        log.debug("pet %s lost: %r", name, cand.content)
+        return Change("lose", ("pet",), "from", len(text))
 
     def _keep_what_it_ends(self, cand: Candidate, change: Change, new: MemoryRecord,
                            ended: Sequence[MemoryRecord]) -> None:

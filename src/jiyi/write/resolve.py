@@ -134,9 +134,25 @@ def ends_mention(cand: Candidate, rec: MemoryRecord) -> bool:
 
 def _same_value(old: MemoryRecord, new: MemoryRecord, similar: Sequence[tuple[MemoryRecord, float]],
                 threshold: float) -> bool:
+    """The same value of a slot: the same words, or a near duplicate. Two job titles that each say something
+    the other does not (调度员 / 调度主管, "junior analyst" / "senior analyst": a promotion) are two values,
+    however close their vectors; "用户是护士" / "用户是一名护士" are one."""
     if _canon(old.content) == _canon(new.content):
         return True
+    a, b = _value_units(old.content), _value_units(new.content)
+    if new.slot in _TITLE_SLOTS and not (a <= b or b <= a):
+        return False
     return any(r.id == old.id and is_duplicate(r.content, new.content, s, threshold) for r, s in similar)
+
+
+#: slots whose value is a title, where a near duplicate may be a new one
+_TITLE_SLOTS = frozenset({"user/job"})
+
+
+def _value_units(text: str) -> set[str]:
+    """The characters (Chinese) and words (other scripts) of a memory's text."""
+    low = text.lower()
+    return set(re.findall(r"[\u4e00-\u9fff]", low)) | set(re.findall(r"[^\W\d_]+|\d+", re.sub(r"[\u4e00-\u9fff]", " ", low)))
 
 
 def is_duplicate(a: str, b: str, cosine: float, threshold: float) -> bool:

@@ -41,7 +41,11 @@ _EN_AGE = (
     re.compile(r"(?i:\bi\s+(?:just\s+)?turned\s+)(?P<v>\d{1,3})\b"),
 )
 _EN_MOVE = re.compile(r"(?i:\b(?:i|we)(?:\s+have|\s+had|'ve|'d)?\s+(?:(?:just|recently|finally|officially|now|already)\s+)?(?:moved|relocated)"
-                      r"\s+(?:back\s+)?to|\b(?:i'm|i\s+am|we're|we\s+are)\s+moving\s+to)\s+" + _PLACE_EN)
+                      r"\s+(?:back\s+)?to|\b(?:i'm|i\s+am|we're|we\s+are)\s+moving\s+to|"
+                      # a home found or taken somewhere: "found a little courtyard place in Dali", "rented a flat in Porto"
+                      r"(?:^|[.!;]\s*|\b(?:i|we)\s+(?:just\s+|finally\s+)?)(?:found|rented|bought|signed\s+for)\s+(?:a|an|our|my)\s+"
+                      r"(?:(?:[\w-]+\s+){0,2}(?:flat|apartment|house|studio|condo)|(?:(?:new|own|little|tiny|small|cute|cozy|cosy|"
+                      r"courtyard|rental)\s+){1,2}place)\s+in)\s+" + _PLACE_EN)
 _EN_LIVE = re.compile(r"(?i:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|"
                       r"are\s+living)\s+in|\b(?:i'm|we're)\s+(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _PLACE_EN)
 _EN_HOMETOWN = re.compile(r"(?i:\b(?:i'm|i\s+am|i\s+come)\s+(?:originally\s+)?from|\bi\s+grew\s+up\s+in|"

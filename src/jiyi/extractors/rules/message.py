@@ -48,6 +48,7 @@ from jiyi.extractors.rules.hygiene import (
 )
 from jiyi.extractors.rules.others import named_person
 from jiyi.extractors.rules.people import Referent, recent_relation, referent_names, relations
+from jiyi.extractors.rules.promotions import new_role
 from jiyi.extractors.rules.recurring import one_off, told_as_coming, told_as_past
 from jiyi.extractors.rules.sensitive import en_contact, en_health, zh_contact, zh_health
 from jiyi.extractors.rules.standing import standing_facts
@@ -194,6 +195,7 @@ class MessageExtraction:
         drafts += events(self)
         drafts += changes(self)
         drafts += new_job(self, drafts)
+        drafts += new_role(self, drafts)
         self._now_after_change(drafts)
         self._habit_of_the_thing_before(drafts)
         drafts += self._standing(drafts)

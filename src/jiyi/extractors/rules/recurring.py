@@ -30,7 +30,8 @@ _BARE_ZH = re.compile(r"^(?:周|星期|礼拜)(?:[一二三四五六日天末]|�
 _BARE_EN = re.compile(r"(?i)^(?:the\s+)?(?:weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
                       r"(?:\s+(?:mornings?|afternoons?|evenings?|nights?))?$")
 _CUE_ZH = re.compile(r"喜欢|爱|讨厌|习惯|一般|通常|经常|常常|总是|老是|总会|都会|都(?!没|不是)|平时|平常|偶尔|有时|一向|向来|每"
-                     r"|在(?:练|学|上\S{0,2}课|健身|跑步)|打工|兼职")  # 周末在练滑板 / 周末在奶茶铺打工: kept up, on weekends
+                     r"|在(?:练|学|上\S{0,2}课|健身|跑步)|打工|兼职"  # 周末在练滑板 / 周末在奶茶铺打工: kept up, on weekends
+                     r"|以后|往后|今后|从此|(?:改|换|调|挪)(?:成|到|在)")  # 以后改成周五打: a routine moved, from now on
 _CUE_EN = re.compile(r"(?i)\b(?:usually|always|often|normally|typically|generally|tend\s+to|like|love|enjoy|prefer|"
                      r"hate|sometimes|never|rarely|every|each|on\s+(?:weekends|\w+days))\b")
 _CLAUSE_EDGE = re.compile(r"[，,。！？!?；;\n]|\.(?=\s)")  # ("got the offer. start date nov 2": two sentences)
@@ -70,6 +71,11 @@ _EN_NOUN_AFTER = re.compile(r"(?i)\s+(?!(?:and|or|with|to|at|in|on|for|so|but|be
                             r"though|tho|lol|haha|now|there|here|is|'s|im|i'm)\b)[a-z]{3,}\b")
 
 
+#: a day left by a routine moved in the same message: "周三不打了" beside "以后改成周五打"
+_ZH_STOPS = re.compile(r"^(?:就|都|也)?不(?:再)?[\u4e00-\u9fff]{1,2}了")
+_ZH_MOVED = re.compile(r"(?:以后|往后|今后|从此)[^，,。！？!?]{0,6}?(?:改|换|调|挪)(?:成|到|在)|(?:改|换|调|挪)(?:成|到)(?:每)?(?:周|星期|礼拜)")
+
+
 def is_recurring(text: str, span: TimeSpan) -> bool:
     """Does ``span`` name a recurring day (周末 in 周末喜欢喝咖啡, "rent due on the 5th every month") rather than one
     date?"""
@@ -83,6 +89,8 @@ def is_recurring(text: str, span: TimeSpan) -> bool:
     clause = _clause_around(text, span)
     rest = clause.replace(span.text, " ", 1)
     cue = _CUE_ZH if re.search(r"[\u4e00-\u9fff]", clause) else _CUE_EN
+    if _ZH_STOPS.match(rest.strip()) and _ZH_MOVED.search(text):
+        return True  # 以后改成周五打 周三不打了: the Wednesdays the routine leaves, no one Wednesday
     return bool(cue.search(rest)) or bool(re.match(r"(?i)^(?:the\s+)?(?:weekends|\w+days)\b", words))
 
 

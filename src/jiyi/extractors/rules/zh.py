@@ -69,7 +69,7 @@ _JOB_SUFFIX = re.compile(
     r"研究生|本科生|大学生|高中生|初中生|小学生|学生|留学生|实习生|公务员|销售|运营|前端|后端|全栈|自由职业者?|创业者|主播|"
     r"博主|模特|歌手|画家|农民|军人|保安|店主|宝妈|全职妈妈|HR|CEO|CTO|产品|老师|教练|导游|翻译|客服|助理|秘书|专员|"
     r"顾问|分析师|架构师|会计师|药剂师|董事长|总裁|经纪人|外卖小哥|快递小哥|退休职工|退休了|文案|策划|写手|设计|剪辑|"
-    r"摄影|插画|自媒体|up主|UP主)$"
+    r"摄影|插画|自媒体|up主|UP主|领班|(?:组|店|班|队|科|处|厂|校|院|部|行|站|所|车间|护士|机|船)长)$"
 )
 _PLACE_SUFFIX = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛)$")
 _PLACE_TRIM = re.compile(r"(?:对吧|对吗|是吧|是吗|吗|那边|这边|那里|这里|那儿|这儿|附近|一带|去了|去|来|住|的家|了|啦|吧|呢|啊|哦|哈|的)+$")
@@ -166,7 +166,8 @@ def tagged_as_place(word: str) -> bool:
     return len(tags) >= 1 and all(flag == "ns" for _, flag in tags)
 
 
-def _is_job(word: str) -> bool:
+def is_job(word: str) -> bool:
+    """Does ``word`` end like a job title (调度主管, 前端, 护士) and say nothing else (我的, 不是)?"""
     return bool(_JOB_SUFFIX.search(word)) and not re.search(r"[的了不很我你他她]", word)
 
 
@@ -245,17 +246,17 @@ def zh_work(body: str) -> list[Draft]:
     if m := _ZH_WORK_DESCRIBED.match(body):
         job = clean_value(m.group("job"))
         out = [templated("用户在{v}工作", "user/employer", clean_value(m.group("org")))]
-        return out + ([templated("用户是{v}", "user/job", job)] if job and _is_job(job) else [])
+        return out + ([templated("用户是{v}", "user/job", job)] if job and is_job(job) else [])
     if m := _ZH_WORK_DOING.match(body):
         return [templated("用户在{v}工作", "user/employer", clean_value(m.group("org")))]
     if m := _ZH_TEACHES.match(body):
         return [templated("用户是{v}老师", "user/job", (m.group("lvl") or "") + m.group("subj"))]
     if m := _ZH_WORK_AS.match(body):
         org, job = clean_value(m.group("org")), clean_value(m.group("job"))
-        if not _is_job(job) and not _names_a_place_or_org(org):
+        if not is_job(job) and not _names_a_place_or_org(org):
             return []  # 最近在学做饭 / 在家做饭: learning and cooking, no workplace
         out = [] if org in _GENERIC_PLACES else [_org_or_city(org)]
-        if _is_job(job):
+        if is_job(job):
             out.append(templated("用户是{v}", "user/job", job))
         return out
     if m := _ZH_WORK_AT.match(body) or _ZH_EMPLOYED.match(body):
@@ -267,13 +268,13 @@ def zh_work(body: str) -> list[Draft]:
         return [_org_or_city(org)]
     if m := _ZH_ORG_JOB.match(body):
         org, job = m.group("org"), m.group("job")
-        if _is_job(job):  # 退休的语文老师 / 兼职的…: what kind of, not where
+        if is_job(job):  # 退休的语文老师 / 兼职的…: what kind of, not where
             return [*([] if _says_how(org) else [_org_or_city(org)]), templated("用户是{v}", "user/job", job)]
     if m := _ZH_JOB_DO.match(body):
         return [templated("用户是做{v}的", "user/job", m.group("job"))]
     if m := _ZH_JOB.match(body):
         job = m.group("job")
-        if _is_job(job):
+        if is_job(job):
             return [templated("用户是{v}", "user/job", job)]
     return []
 
@@ -295,7 +296,7 @@ def _org_or_city(org: str) -> Draft:
 def zh_i_am_name(body: str) -> list[Draft]:
     """我是小王 — only once job and hometown patterns have declined, and not 我是左撇子 / 我是团长 (one common
     noun to the lexical analyser: what the user is, not what they are called)."""
-    if ((m := _ZH_I_AM.match(body)) and looks_like_name_zh(m.group("v")) and not _is_job(m.group("v"))
+    if ((m := _ZH_I_AM.match(body)) and looks_like_name_zh(m.group("v")) and not is_job(m.group("v"))
             and not _one_common_word(m.group("v"))):
         return [templated("用户名字是{v}", "user/name", m.group("v"), importance=0.8)]
     return []
