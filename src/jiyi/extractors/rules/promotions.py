@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from jiyi.extractors.rules.drafts import Draft, templated
+from jiyi.extractors.rules.starts import job_news
 from jiyi.extractors.rules.zh import is_job
-from jiyi.text import qualifiers
-from jiyi.text.dialect import standard_zh
 from jiyi.text.wordlists import EN_JOB_TITLES
 
 if TYPE_CHECKING:
+    from jiyi.extractors.rules.drafts import Draft
     from jiyi.extractors.rules.message import MessageExtraction
 
 _P = re.compile
@@ -49,23 +48,8 @@ _EN_NOT_MINE = _P(r"(?i)\b(?:he|she|they|my\s+(?:wife|husband|partner|bf|gf|boyf
 
 def new_role(work: MessageExtraction, drafts: list[Draft]) -> list[Draft]:
     """The user's job from a message that tells a promotion with its title, or nothing (see the module notes)."""
-    if any(d.slot == "user/job" for d in drafts):
-        return []
-    text = standard_zh(work.text) if work.lang == "zh" else work.text
-    if qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang):
-        return []
-    title = _zh_title(text) if work.lang == "zh" else _en_title(text)
-    if not title:
-        return []
-    template = "用户是{v}" if work.lang == "zh" else "User's job is {v}"
-    draft = templated(template, "user/job", title, importance=0.8)
-    spans = [s for c in work.clauses for s in work.qualifying(c) if s.start > work.ref]
-    if spans:  # 下个月生效: the title from that day on
-        draft.valid_from = min(s.start for s in spans)
-    start = next((c for c in work.clauses if title in c.text), None)
-    if start is not None:
-        draft.source, draft.source_at = start.text, start.start
-    return [draft]
+    return job_news(work, drafts, "user/job", ("用户是{v}", "User's job is {v}"),
+                    lambda text, lang: _zh_title(text) if lang == "zh" else _en_title(text))
 
 
 def _zh_title(text: str) -> str:

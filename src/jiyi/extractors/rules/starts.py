@@ -15,6 +15,7 @@ at", "joining", "job at"…) gives the user's employer, true from the day it nam
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from jiyi.extractors.rules.drafts import Draft, templated
@@ -57,20 +58,28 @@ _EN_NOT_MINE = _P(r"(?i)\b(?:didn'?t|did\s+not|never|no)\s+(?:get|got|take|took|
 
 def new_job(work: MessageExtraction, drafts: list[Draft]) -> list[Draft]:
     """The user's employer from a message that tells a new job in parts, or nothing (see the module notes)."""
-    if any(d.slot == "user/employer" for d in drafts):
+    return job_news(work, drafts, "user/employer", ("用户在{v}工作", "User works at {v}"),
+                    lambda text, lang: _zh_employer(text) if lang == "zh" else _en_employer(text))
+
+
+def job_news(work: MessageExtraction, drafts: list[Draft], slot: str, templates: tuple[str, str],
+             value_of: Callable[[str, str], str]) -> list[Draft]:
+    """A draft for ``slot`` (Chinese or English template) from news of the user's work the message tells, read by
+    ``value_of(text, lang)`` (a new employer here, a new title in :mod:`.promotions`): none when the message
+    has one for the slot already, is hedged or told as long ago; true from the day it names when that is to come."""
+    if any(d.slot == slot for d in drafts):
         return []
     text = standard_zh(work.text) if work.lang == "zh" else work.text
     if qualifiers.hedged(text, work.lang) or qualifiers.told_long_ago(text, work.lang):
         return []
-    org = _zh_employer(text) if work.lang == "zh" else _en_employer(text)
-    if not org:
+    value = value_of(text, work.lang)
+    if not value:
         return []
-    template = "用户在{v}工作" if work.lang == "zh" else "User works at {v}"
-    draft = templated(template, "user/employer", org, importance=0.8)
+    draft = templated(templates[0] if work.lang == "zh" else templates[1], slot, value, importance=0.8)
     spans = [s for c in work.clauses for s in work.qualifying(c) if s.start > work.ref]
-    if spans:  # 下个月2号入职: the employer from that day on
+    if spans:  # 下个月2号入职 / 下个月生效: from that day on
         draft.valid_from = min(s.start for s in spans)
-    start = next((c for c in work.clauses if org in c.text), work.clauses[0] if work.clauses else None)
+    start = next((c for c in work.clauses if value in c.text), work.clauses[0] if work.clauses else None)
     if start is not None:
         draft.source, draft.source_at = start.text, start.start
     return [draft]
