@@ -18,24 +18,24 @@ from jiyi.text import topics
 from jiyi.text.language import detect_language
 
 _P = re.compile
-#: the soft words of a death after a name, time words between: 芝麻昨天早上没动了, 豆豆今天凌晨走了
+#: the soft words of a death, said after a pet's name (走了 is as often "left": only a pet's name makes it a death)
+_ZH_DEATH = (r"走了|没了|没动了|不动了|不在了|去世了|过世了|死了|离开了|离开我们了|去了?(?:喵星|汪星|天堂)|"
+             r"回(?:喵星|汪星)|过了?彩虹桥|没挺过[去来]|没熬过[去来]|没救过来|睡过去了")
+_EN_DEATH = (r"passed\s+away|passed(?!\s+(?:the|a|an|his|her|its|my|our|their)\b)|died|didn'?t\s+make\s+it|is\s+gone|"
+             r"'s\s+gone|crossed\s+the\s+rainbow\s+bridge|went\s+over\s+the\s+rainbow\s+bridge|is\s+no\s+longer\s+with\s+us")
+#: the name, time words between, then the death: 芝麻昨天早上没动了, 豆豆今天凌晨走了
 _ZH_GONE = _P(r"^(?:[今昨前]天|[今昨]晚|早上|早晨|凌晨|晚上|上午|下午|中午|半夜|夜里|上周\S?|周[一二三四五六日天]|"
               r"\d{4}年|\d{1,2}月|\d{1,2}[日号]|\d{1,2}[点:：]\d{0,2}|还是|终于|已经|最后|刚刚|刚|也|就|在\S{1,6}?[里上])*"
-              r"(?:走了|没了|没动了|不动了|不在了|去世了|过世了|死了|离开了|离开我们了|去了?(?:喵星|汪星|天堂)|"
-              r"回(?:喵星|汪星)|过了?彩虹桥|没挺过[去来]|没熬过[去来]|没救过来|睡过去了)")
-_EN_GONE = _P(r"(?i)^\W*(?:\w+\W+){0,3}?(?:passed\s+away|passed(?!\s+(?:the|a|an|his|her|its|my|our|their)\b)|died|didn'?t\s+make\s+it|is\s+gone|'s\s+gone|"
-              r"crossed\s+the\s+rainbow\s+bridge|went\s+over\s+the\s+rainbow\s+bridge|is\s+no\s+longer\s+with\s+us)\b")
+              rf"(?:{_ZH_DEATH})")
+_EN_GONE = _P(rf"(?i)^\W*(?:\w+\W+){{0,3}}?(?:{_EN_DEATH})\b")
+#: any of those words anywhere (the cheap test before a store is read for pet names)
+_ANY_GONE = _P(rf"(?i){_ZH_DEATH}|(?:{_EN_DEATH})\b")
 #: what in the user's words precedes a clause of their own ("用户：", "User: ")
 _LEAD = _P(r"^(?:用户|User)\s*[:：]\s*")
 
 
-#: any soft word of a death in a text (the cheap test before a store is read for pet names)
-_ANY_GONE = _P(r"(?i)走了|没了|没动了|不动了|不在了|去世|过世|死了|离开了|离开我们|喵星|汪星|天堂|彩虹桥|没挺过|没熬过|没救过来|"
-               r"睡过去了|\bpassed\b|\bdied\b|didn'?t\s+make\s+it|\bgone\b|rainbow\s+bridge|no\s+longer\s+with\s+us")
-
-
 def mentions_a_death(text: str) -> bool:
-    """Does ``text`` say any soft word of a death (the test before pet names are looked up)?"""
+    """Does ``text`` say any soft word of a death that :func:`pet_gone` reads (the test before pet names are looked up)?"""
     return _ANY_GONE.search(text) is not None
 
 
