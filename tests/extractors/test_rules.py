@@ -126,7 +126,8 @@ def test_hometown(text: str, content: str) -> None:
      ("yeah head barista at a little place called Mossgrove Coffee", "User's job is head barista",
       "User works at Mossgrove Coffee"),
      ("I've been a pharmacist for 6 years", "User's job is pharmacist", None),
-     ("yep. ICU nurse life, 7pm to 7am all week", "User's job is ICU nurse", None)],  # what one's days are as one
+     ("yep. ICU nurse life, 7pm to 7am all week", "User's job is ICU nurse", None),  # what one's days are as one
+     ("是一家做景观设计的 在城南", None, None)],  # a company told by what it does is no title
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)

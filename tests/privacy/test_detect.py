@@ -308,6 +308,9 @@ def test_a_mistyped_card_needs_its_shape_and_no_order_word(text: str) -> None:
     ("my national insurance number is JX 48 21 73 B", "JX 48 21 73 B"),
     ("驾驶证号 320102198811025417 给你了", "320102198811025417"),
     ("港澳通行证号码 C48219376", "C48219376"),
+    ("我的身分證字號是E224819306 幫我填表", "E224819306"),  # Taiwan, typed in traditional characters
+    ("身分證 N128830417 先記著", "N128830417"),
+    ("my national id number is R248193061", "R248193061"),
 ])
 def test_identity_numbers_of_other_countries_are_found_by_their_name(text: str, value: str) -> None:
     found = [(f.kind, text[f.start:f.end]) for f in find_values(text)]
@@ -315,8 +318,18 @@ def test_identity_numbers_of_other_countries_are_found_by_their_name(text: str, 
     assert level_of(text) is not Visibility.NORMAL
 
 
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("提款卡密碼 5517 別跟別人說", "password", "5517"),
+    ("驗證碼是 660418", "code", "660418"),
+    ("信用卡號碼 4929 1830 2291 7740", "bank_card", "4929 1830 2291 7740"),
+])
+def test_a_secret_named_in_traditional_characters_is_found(text: str, kind: str, value: str) -> None:
+    assert (kind, value) in [(f.kind, text[f.start:f.end]) for f in find_values(text)]
+
+
 @pytest.mark.parametrize("text", ["pan fried dumplings for 12345 people? no way", "i sinned 3 times this week lol",
-                                  "the fin 3 engine part number is 4471", "税号91310115MA1K4B7X2Q，开电子发票"])
+                                  "the fin 3 engine part number is 4471", "税号91310115MA1K4B7X2Q，开电子发票",
+                                  "我身分證掉了 要去補辦 房間號A123456789"])
 def test_words_that_only_look_like_an_id_name_find_nothing(text: str) -> None:
     assert [f for f in find_values(text) if f.kind == "id_number"] == []
 

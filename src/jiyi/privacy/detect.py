@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
 from jiyi.privacy.randomness import LONE_TOKEN, looks_random
 from jiyi.records import Visibility
+from jiyi.text.script import simplified
 
 SECRET, SENSITIVE = Visibility.SECRET, Visibility.SENSITIVE
 
@@ -417,6 +418,10 @@ _NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"driver'?s\s+licen[cs]e(?:\s+(?:number|no\.?|#))?", r"驾驶证(?:号码|号)?|驾照(?:号码|号)",
      r"[A-Za-z]{0,3}\d[\d-]{5,17}", "driver's licence number"),
     (r"itin", None, r"9\d{2}[\s-]?\d{2}[\s-]?\d{4}", "ITIN"),  # a person's; a company's tax number is public
+    # Taiwan (身分證字號 A123456789) and Hong Kong (身份證 A123456(7)) IDs, by the words said there (as simplified)
+    (r"(?:taiwan(?:ese)?\s+)?national\s+id(?:\s+(?:number|no\.?|card))?|taiwan(?:ese)?\s+id(?:\s+(?:number|no\.?|card))?",
+     r"身[份分]证(?:字号|号码|号)?|国民身[份分]证(?:字号|号码|号)?", r"[A-Za-z][12489]\d{8}", "身份证号"),
+    (None, r"身[份分]证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "身份证号"),
     (None, r"社保卡(?:号码|号)?|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号",
      r"[A-Za-z]{0,2}\d{7,18}", "证件号"),
 )
@@ -559,11 +564,16 @@ def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
     """Every sensitive or secret value in ``text``, in text order, without overlaps.
 
     ``lang`` ("zh"/"en") picks the labels' language; by default a text with Chinese
-    characters gets Chinese labels.
+    characters gets Chinese labels. Traditional characters are read as simplified (提款卡密碼 is 提款卡密码:
+    text/script.py); a value keeps the characters typed.
     """
-    if not _MAYBE.search(text):
+    read = simplified(text)
+    if not _MAYBE.search(read):
         return []
-    return list(_find_values(text, lang))
+    found = _find_values(read, lang)
+    if read == text:
+        return list(found)
+    return [replace(f, value=text[f.start:f.end]) for f in found]
 
 
 @lru_cache(maxsize=2048)

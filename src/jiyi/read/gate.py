@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from jiyi.privacy.forget import families_in, memory_families
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 from jiyi.text.food import FOOD
+from jiyi.text.script import simplified
 
 #: A plan past its ``expires_at`` is still recalled this long (ranked lower, shown as past):
 #: "我那个面试是哪天来着" the day after asks about it.
@@ -50,6 +51,7 @@ _SIGHT_CONDITION = re.compile(r"(?i)色盲|色弱|红绿|colou?r[\s-]*blind|deut
 def asked_categories(query: str) -> frozenset[str]:
     """The sensitive categories a query asks for ("我的手机号是多少" → phone; "what's my password" →
     password, which opens nothing sensitive: a secret is never recalled)."""
+    query = simplified(query)
     found = {name for name, _, _ in families_in(query)}
     if _HEALTH.search(query):
         found.add("health")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from jiyi.text.relations import REL_ZH_RE
+from jiyi.text.script import simplified
 from jiyi.text.smalltalk import is_chatter, is_relayed_greeting, is_smalltalk
 from jiyi.text.wordlists import words
 
@@ -92,7 +93,9 @@ def says_little(text: str, *, group: bool = False) -> bool:
     Chinese) and no number ("饿了", "睡了 晚安", "works for me"; "事儿真多" in a group),
     a Chinese turn that names nothing (:func:`names_nothing`: "不知道诶", "还好有你陪我唠"), one
     that only tells the moment (:func:`momentary`: "刷抖音去了", "28 degrees in nov, mad"), or one that
-    only remarks on the bot (:func:`remarks_on_bot`: "你贼逗 跟我妈一样")."""
+    only remarks on the bot (:func:`remarks_on_bot`: "你贼逗 跟我妈一样"). Traditional characters are read as
+    simplified (text/script.py)."""
+    text = simplified(text)
     if momentary(text) or noncommittal(text) or remarks_on_bot(text):
         return True
     if re.search(r"\d", text):
@@ -271,7 +274,7 @@ def only_asks(text: str) -> bool:
     ("我下周去杭州，那边冷吗？") is no mere question. A sentence that only points at being remembered
     ("is it weird to ask you to remember stuff? like please remember this") tells nothing either.
     """
-    text = _SPEAKER.sub("", text.strip())  # "kaizen: what do u think of …": a group member's turn, said by name
+    text = simplified(_SPEAKER.sub("", text.strip()))  # "kaizen: what do u think of …": a group member's turn, said by name
     sentences = [s.strip() for s in _SENTENCES.split(text)
                  if s.strip() and not is_smalltalk(s.strip()) and not _empty_clause(s.strip(" .。!！,，"), False)]
     return bool(sentences) and all(_ASKED.search(s) or _asked_by_word(s) for s in sentences)
@@ -291,6 +294,7 @@ def asks_what_was_asked(query: str) -> bool:
 
 def is_noise(text: str, *, assistant: bool) -> bool:
     """True when every clause of ``text`` is small talk or a courtesy (``assistant``: or too short)."""
+    text = simplified(text)
     if is_smalltalk(text) or is_chatter(text):
         return True
     clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]

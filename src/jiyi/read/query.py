@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
+from jiyi.text.script import simplified
 from jiyi.text.tokens import tokenize
 from jiyi.write.timeparse import TimeSpan, find_time_expressions
 
@@ -48,14 +49,16 @@ class QueryInfo:
 
 
 def asks_past(text: str) -> bool:
-    """Does ``text`` ask about the past or a date ("when did I…", "…去过…吗", "那次…怎么样")?"""
-    return _PAST_ASK.search(text) is not None
+    """Does ``text`` ask about the past or a date ("when did I…", "…去过…吗", "那次…怎么样", 上個月…)?"""
+    return _PAST_ASK.search(simplified(text)) is not None
 
 
 def analyze_query(text: str, *, ref: datetime, tz: tzinfo | None = None) -> QueryInfo:
-    """Everything the routes and the ranker want to know about a query (``tz``: the user's day)."""
-    spans = tuple(find_time_expressions(text, ref, tz=tz))
+    """Everything the routes and the ranker want to know about a query (``tz``: the user's day). Its
+    questions are read in simplified characters (text/script.py); its keywords as typed, as stored."""
+    read = simplified(text)
+    spans = tuple(find_time_expressions(read, ref, tz=tz))
     names = tuple(dict.fromkeys(w for w in _CAPITALISED.findall(text) if w not in _QUESTION_WORDS))
     return QueryInfo(text=text, tokens=tuple(tokenize(text)), spans=spans, names=names,
-                     wants_sensitive=bool(_SENSITIVE_ASK.search(text)),
-                     wants_current=bool(_CURRENT_ASK.search(text)), asks_past=bool(_PAST_ASK.search(text)))
+                     wants_sensitive=bool(_SENSITIVE_ASK.search(read)),
+                     wants_current=bool(_CURRENT_ASK.search(read)), asks_past=bool(_PAST_ASK.search(read)))

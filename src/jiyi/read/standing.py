@@ -22,6 +22,7 @@ from jiyi.read.profile import STANDING_KINDS, is_standing, profile_order
 from jiyi.records import Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.ended import ENDED_KEY
+from jiyi.text.script import simplified
 from jiyi.write.embed import CachedEmbedder
 
 #: Topics a query can be about, each described in a line (compared by embedding, not by words).
@@ -80,6 +81,8 @@ def conditions_asked(query: str) -> frozenset[str]:
     """The categories of :data:`CONDITION_CATEGORIES` that ``query`` asks for (read/gate.py). A question about
     what happened ("when did Joanna make the chocolate tart?") plans nothing: no condition decides it."""
     from jiyi.read.query import asks_past
+
+    query = simplified(query)
 
     return frozenset() if asks_past(query) else asked_categories(query) & CONDITION_CATEGORIES
 

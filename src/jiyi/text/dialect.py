@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.script import simplified
+
 #: one dialect character -> its Mandarin word of one character (grammar words only: no content word
 #: is rewritten, so a name or a place is never changed)
 _ONE_FOR_ONE = str.maketrans({"咗": "了", "唔": "不", "冇": "没", "佢": "他", "嘅": "的", "喺": "在", "係": "是",
@@ -26,7 +28,9 @@ _FINAL_LE = re.compile(r"(?<=[\u4e00-\u9fff])[咧嘞喇啦](?=$|[\s，,。.!！?
 
 
 def standard_zh(text: str) -> str:
-    """``text`` with its dialect grammar characters read as Mandarin, each position where it was."""
+    """``text`` with its dialect grammar characters read as Mandarin, each position where it was, in simplified
+    characters (車賣咗 → 车卖了: text/script.py)."""
+    text = simplified(text)
     return _FINAL_LE.sub("了", _TWO.sub(lambda m: _TWO_FOR_TWO[m.group(0)], text).translate(_ONE_FOR_ONE))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from jiyi.text.script import simplified
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.text.wordlists import word_list
 
@@ -27,7 +28,7 @@ MAX_CHARS = 24
 
 def is_filler(text: str) -> bool:
     """A bare no / yes / meh reply, laughing or not, with nothing else said."""
-    norm = unicodedata.normalize("NFKC", text).strip()
+    norm = simplified(unicodedata.normalize("NFKC", text)).strip()
     if not norm or len(norm) > MAX_CHARS:
         return False
     rest = _MARKS.sub(" ", _LAUGH.sub(" ", norm)).strip()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.text.script import simplified
+
 _ZH = (
     "记住|记一下|记下|记着|记好|帮我记|给我记|别忘|不要忘|千万记得|记得提醒|提醒我"
     "|我一直|我从不|我从来不|我从来没|我向来|我每天|我每周|我平时|我习惯|以后|下次|今后|从今天起|从现在开始"
@@ -42,4 +44,4 @@ _SIGNAL = re.compile(f"(?:{_ZH})|{_EN}", re.IGNORECASE)
 
 def has_memory_signal(text: str) -> bool:
     """True when ``text`` contains a phrase that usually introduces something to remember."""
-    return bool(text) and _SIGNAL.search(text) is not None
+    return bool(text) and _SIGNAL.search(simplified(text)) is not None

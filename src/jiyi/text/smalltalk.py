@@ -15,6 +15,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from jiyi.text.script import simplified
 from jiyi.text.wordlists import words
 
 _PLACEHOLDER = re.compile(
@@ -134,7 +135,9 @@ def _segmentable(s: str, phrases: frozenset[str], longest: int) -> bool:
 
 
 def is_smalltalk(text: str) -> bool:
-    """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji, a wish for a holiday)."""
+    """True when ``text`` carries nothing worth remembering (greeting, thanks, ack, emoji, a wish for a holiday;
+    謝謝 as 谢谢: text/script.py)."""
+    text = simplified(text)
     return _known(text) or _wished(text)
 
 

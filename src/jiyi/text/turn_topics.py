@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from jiyi.text.places import place_at_start
+from jiyi.text.script import simplified
 from jiyi.text.topics import OWNED, SINGLE, standing_family, stands_in
 from jiyi.text.wordlists import EN_JOB_TITLES
 
@@ -29,6 +30,7 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
     after it, since a clause here was cut at spaces too."""
     from jiyi.text.person import third_person
 
+    text = simplified(text)  # 我住臺中 as 我住台中 (text/script.py)
     found: set[str] = {"phone"} if _PHONE_SHAPE.search(text) else set()  # a number of the speaker's to reach them
     for clause in _TURN_CLAUSE.split(text):
         clause = _ZH_TURN_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()

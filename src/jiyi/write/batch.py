@@ -46,6 +46,7 @@ from jiyi.write.endings import (
 )
 from jiyi.write.groups import group_sessions
 from jiyi.write.judge import judged_decision, judged_ending
+from jiyi.write.like_turns import like_turns
 from jiyi.write.pets import mentions_a_death, pet_gone, pet_names
 from jiyi.write.reading import reading, says_no_longer
 from jiyi.write.resolve import (
@@ -124,6 +125,9 @@ class BatchResolver:
         self._flt = RecordFilter(kinds=resolvable_kinds())
         self.group_sessions: list[str] | None = None
         self.over_by_source: dict[str, list[str]] = {}  # message id → old values its changes named (OVER_KEY)
+        self.batch_turns: dict[str, MemoryRecord] = {}  # this write's turns (take_turns)
+        self.turn_vectors: dict[str, np.ndarray] = {}  # their content vectors, by turn id and by message id
+        self.outdated_in_batch: dict[str, str] = {}  # this write's turns a change of it outdated → by what
 
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._without_the_name(cand, self._similar(vec))
@@ -162,6 +166,7 @@ class BatchResolver:
         self._mark_named_turns(cand, change, decision.record.id, ended)
         if change is not None:
             self._mark_family_turns(cand, change, decision.record.id)
+            self._mark_like_turns(cand, change, vec, decision.record.id)
             if change.direction == "from" and not set(change.families) & _KEYED_FAMILIES and cand.kind is not Kind.EVENT:
                 self._end_told_in([r for r in self.records.values() if r.kind is Kind.EPISODE
                                    and r.metadata.get("outdated_by") == decision.record.id], decision.record.id)
@@ -268,11 +273,11 @@ class BatchResolver:
         outdated too (write/resolve.py ``family_turns``)."""
         if not set(change.families) & (SINGLE | OWNED):
             return
-        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
-                                                              FAMILY_TURNS))
+        stored = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)), FAMILY_TURNS))
+        turns = [ep for ep in (*stored, *self.batch_turns.values())
                  if ep.id not in self.records and not ep.metadata.get("outdated_by")]
         for ep in family_turns(cand, change, turns, self.now):
-            self.records[ep.id] = ep.replace(metadata={**ep.metadata, "outdated_by": new_id}, updated_at=self.now)
+            self._outdate(ep, new_id)
         if change.cls not in ("end", "leave"):
             return
         # a couple's or a job's end also ends the speaker's events told of it before ("男朋友阿川下个月生日"), even
@@ -285,6 +290,45 @@ class BatchResolver:
         for ev in family_turns(cand, change, said, self.now):
             old = events[ev.id]
             self.records[ev.id] = old.replace(metadata={**old.metadata, ENDED_KEY: new_id}, updated_at=self.now)
+
+    def take_turns(self, turns: Sequence[MemoryRecord], vectors: Sequence[np.ndarray]) -> None:
+        """This write's turns and their content vectors: a change among them may outdate one said before it."""
+        self.batch_turns = {t.id: t for t in turns}
+        self.turn_vectors = {t.id: v for t, v in zip(turns, vectors)}
+        self.turn_vectors.update((sid, v) for t, v in zip(turns, vectors) for sid in t.source_ids)
+
+    def _mark_like_turns(self, cand: Candidate, change: Change, vec: np.ndarray, new_id: str) -> None:
+        """The earlier turn of the speaker closest in meaning to a change of a single-valued family, when it stands
+        out among their turns, told the state it ends (write/like_turns.py): outdated too. This write's own turns
+        count: a history added in one batch says the old state and its change together. (Things owned are not
+        one at a time: the turn closest to a sale may tell what was bought instead, "出咗部索尼 入咗富士".)"""
+        families = [f for f in change.families if f in SINGLE]
+        if not families:
+            return
+        lang = lang_of(cand)
+        value = destination(as_user(cand.content, cand.speaker, lang), lang, change.at) \
+            if change.direction == "to" else ()
+        stored = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)), FAMILY_TURNS))
+        turns = [ep for ep in (*stored, *self.batch_turns.values()) if earlier_turn(ep, cand, self.now)]
+        vectors = {**self.ctx.store.vectors(self.scope, [t.id for t in stored]), **self.turn_vectors}
+        said = [self.turn_vectors[s] for s in cand.source_ids if s in self.turn_vectors]
+        if said:  # the turn as said, not the memory's wording of it ("User mOVED" is like any short turn)
+            vec = np.mean(said, axis=0)
+        said_text = " ".join(t.content for t in self.batch_turns.values() if set(t.source_ids) & set(cand.source_ids))
+        unnamed = change.direction == "to" and not value
+        for ep in like_turns(families, vec, turns, vectors, value, said_text or cand.content, unnamed):
+            self._outdate(ep, new_id)
+
+    def _outdate(self, turn: MemoryRecord, new_id: str) -> None:
+        """Mark ``turn`` outdated by the memory ``new_id``: a stored turn as a record to write, one of this write's
+        as it is written (build_changes reads :attr:`outdated_in_batch`)."""
+        if turn.id in self.batch_turns:
+            self.outdated_in_batch.setdefault(turn.id, new_id)
+            return
+        turn = self.records.get(turn.id, turn)
+        if not turn.metadata.get("outdated_by"):
+            self.records[turn.id] = turn.replace(metadata={**turn.metadata, "outdated_by": new_id},
+                                                 updated_at=self.now)
 
     def mark_ended(self, found: Sequence[Ending], batch: Sequence[MemoryRecord] = ()) -> None:
         """The speaker's stored turns and memories that a new turn says are over ("奶茶我戒咯" after

@@ -34,6 +34,7 @@ from jiyi.text.ended import (
 from jiyi.text.language import detect_language
 from jiyi.text.over import workplace_left
 from jiyi.text.replaced import replaced_terms
+from jiyi.text.script import restore, simplified
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6
@@ -71,10 +72,17 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
             about = asked_about(turns[i - 1]) or (() if terms else just_named(turns[max(0, i - _LOOK_BACK):i]))
             terms = (*terms, *(t for t in about if t not in terms))
         if terms:
-            out.append(Ending(turn, terms))
+            out.append(Ending(turn, _as_typed(terms, turns[max(0, i - _LOOK_BACK):i + 3])))
         elif swapped := replaced_terms(turn.content, lang):
-            out.append(Ending(turn, swapped, says_over=False))  # 夜班调到周五了: the Wednesday shifts are past
+            out.append(Ending(turn, _as_typed(swapped, [turn]), says_over=False))  # 夜班调到周五了: the Wednesday shifts are past
     return out
+
+
+def _as_typed(terms: Sequence[str], turns: Sequence[MemoryRecord]) -> tuple[str, ...]:
+    """``terms``, read from simplified readings (text/script.py), in the characters ``turns`` typed them in:
+    奔云 is looked for as 奔雲 in what a Taiwanese user said."""
+    sources = [(simplified(t.content), t.content) for t in turns]
+    return tuple(dict.fromkeys(restore(term, sources) for term in terms))
 
 
 #: a reply that says yes to what the bot asked back

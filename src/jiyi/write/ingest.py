@@ -225,6 +225,7 @@ def build_changes(
     said_over = endings(d.record for d in drafts)  # read once: marks this batch's turns, then the stored ones
     drafts = _ended_in_batch(drafts, said_over)
     resolver = BatchResolver(ctx, scope, now)
+    resolver.take_turns([d.record for d in drafts], [channels["content"] for channels in episode_vecs])
     for j, cand in enumerate(candidates):
         vec = vecs[j]
         new = to_record(cand, scope=scope, session_id=session_id, agent_id=agent_id, now=now, model=model)
@@ -241,6 +242,8 @@ def build_changes(
         rec = d.record if d.record.embedding_model == model else d.record.replace(embedding_model=model)
         if gone := resolver.over_said_with(rec):
             rec = with_over(rec, gone)
+        if (by := resolver.outdated_in_batch.get(rec.id)) and not rec.metadata.get("outdated_by"):
+            rec = rec.replace(metadata={**rec.metadata, "outdated_by": by})
         changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
         told.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
     events[:0] = told

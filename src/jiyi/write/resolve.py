@@ -27,6 +27,7 @@ from jiyi.text.dates import names_a_date
 from jiyi.text.food import FOOD
 from jiyi.text.language import detect_language
 from jiyi.text.new_value import destination, origin
+from jiyi.text.script import simplified
 from jiyi.text.sold import sold_what
 from jiyi.text.turn_topics import turn_families
 
@@ -243,7 +244,7 @@ def topic_change(cand: Candidate) -> topics.Change | None:
     if cand.kind in (Kind.EPISODE, Kind.SUMMARY):
         return None
     lang = lang_of(cand)
-    text = as_user(cand.content, cand.speaker, lang)
+    text = simplified(as_user(cand.content, cand.speaker, lang))  # (辭職了 read as 辞职了: text/script.py)
     change = topics.change_of(text, lang)
     if change is None and (at := over.says_over(text, lang)) is not None:
         change = topics.Change("over", (), "from", at)  # 和佳怡彻底断了: ends only what it names (topic_targets)

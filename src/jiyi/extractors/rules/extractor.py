@@ -19,10 +19,12 @@ from jiyi.extractors.rules.corrections import Thread
 from jiyi.extractors.rules.drafts import MAX_CHARS, Draft
 from jiyi.extractors.rules.message import MessageExtraction
 from jiyi.extractors.rules.sensitive import without_secret_values
+from jiyi.privacy.detect import PLACEHOLDER
 from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
+from jiyi.text.script import restore, simplified
 from jiyi.text.smalltalk import is_pleasantry, without_decoration
 
 if TYPE_CHECKING:
@@ -44,7 +46,15 @@ class RulesExtractor:
         self.tz = tz
 
     def extract(self, messages: Sequence[Message], *, language_hint: str | None = None) -> list[Candidate]:
-        """Candidates from the user messages in ``messages`` (oldest first)."""
+        """Candidates from the user messages in ``messages`` (oldest first). Traditional characters are read as
+        simplified (text/script.py: the rules are written in them) and given back in what is proposed."""
+        sources = [(simplified(m.content), m.content) for m in messages]
+        if all(r == o for r, o in sources):
+            return self._extract(messages, language_hint)
+        read = [replace(m, content=r) for m, (r, _) in zip(messages, sources)]
+        return [_restored(c, sources) for c in self._extract(read, language_hint)]
+
+    def _extract(self, messages: Sequence[Message], language_hint: str | None) -> list[Candidate]:
         thread = Thread()
         out: list[Candidate] = []
         seen: set[tuple[str, str | None]] = set()
@@ -86,6 +96,27 @@ class RulesExtractor:
         for d in drafts:
             cands.extend(_to_candidates(d, msg, lang, work.corrects))
         return cands
+
+
+def _restored(cand: Candidate, sources: Sequence[tuple[str, str]]) -> Candidate:
+    """``cand`` in the characters its messages were typed in: its content, entities and the names it ends. A
+    placeholder of a hidden value ("[已隐藏:密码]") is ours, and stays as written."""
+    def text(value: str) -> str:
+        out, at = [], 0
+        for m in PLACEHOLDER.finditer(value):
+            out += [restore(value[at:m.start()], sources), m.group(0)]
+            at = m.end()
+        return "".join([*out, restore(value[at:], sources)])
+
+    def back(value: object) -> object:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, list):
+            return [back(v) for v in value]
+        return value
+
+    return replace(cand, content=text(cand.content), entities=tuple(text(e) for e in cand.entities),
+                   metadata={k: back(v) for k, v in cand.metadata.items()})
 
 
 #: the speaker's next messages looked at for what a pointing word stands for

@@ -167,8 +167,10 @@ def tagged_as_place(word: str) -> bool:
 
 
 def is_job(word: str) -> bool:
-    """Does ``word`` end like a job title (调度主管, 前端, 护士) and say nothing else (我的, 不是)?"""
-    return bool(_JOB_SUFFIX.search(word)) and not re.search(r"[的了不很我你他她]", word)
+    """Does ``word`` end like a job title (调度主管, 前端, 护士) and say nothing else (我的, 不是)? Not a place
+    counted out (一间做IC设计, 一家搞装修: a company told by what it does, not a title)."""
+    return bool(_JOB_SUFFIX.search(word)) and not re.search(r"[的了不很我你他她]", word) \
+        and not re.match(r"[一两几][间家个所座]", word)
 
 
 def zh_name(body: str) -> list[Draft]:

@@ -8,10 +8,12 @@ as a habit (每天7点起). ``X到Y`` / "X to Y" becomes one span.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from jiyi.clock import ensure_utc
+from jiyi.text.script import simplified
 from jiyi.write.timeparse.en import EN_RULES, EN_WEEKDAYS
 from jiyi.write.timeparse.numbers import NUMERIC_RULES
 from jiyi.write.timeparse.spans import (
@@ -233,10 +235,14 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
 
     ``ref`` is the message's timestamp (or "now" for a query); ``tz`` the zone whose
     calendar "today" refers to (default ``ref``'s zone, UTC for naive values).
-    Returned datetimes are aware UTC; ``end`` is exclusive.
+    Returned datetimes are aware UTC; ``end`` is exclusive. Traditional characters are read as simplified
+    (下個月 is 下个月: text/script.py); each span's ``text`` is as typed.
     """
     if not text:
         return []
+    read = simplified(text)
+    if read != text:
+        return [dataclasses.replace(s, text=text[s.offset:s.end_offset]) for s in find_time_expressions(read, ref, tz=tz)]
     ref = ensure_utc(ref) if ref.tzinfo is None else ref
     zone = tz or ref.tzinfo or timezone.utc
     local = ref.astimezone(zone)
