@@ -128,6 +128,7 @@ class BatchResolver:
         self.batch_turns: dict[str, MemoryRecord] = {}  # this write's turns (take_turns)
         self.turn_vectors: dict[str, np.ndarray] = {}  # their content vectors, by turn id and by message id
         self.outdated_in_batch: dict[str, str] = {}  # this write's turns a change of it outdated → by what
+        self._turns: list[MemoryRecord] | None = None  # the stored turns (_stored_turns)
 
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
         similar = self._without_the_name(cand, self._similar(vec))
@@ -237,8 +238,7 @@ class BatchResolver:
         said = as_user(cand.content, cand.speaker, lang)  # "Dana O: Settled in": the speaker is no place
         if destination(said, lang, 0) or not moved_home(said):
             return cand, change
-        turns = [ep for ep in self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
-                                                              FAMILY_TURNS)) if earlier_turn(ep, cand, self.now)]
+        turns = [ep for ep in self._stored_turns() if earlier_turn(ep, cand, self.now)]
         home = [r.content for r in self._slot_holders("user/city")]
         place = headed_for(turns, cand.valid_from or self.now, home, lang)
         if place is None:
@@ -273,8 +273,7 @@ class BatchResolver:
         outdated too (write/resolve.py ``family_turns``)."""
         if not set(change.families) & (SINGLE | OWNED):
             return
-        stored = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)), FAMILY_TURNS))
-        turns = [ep for ep in (*stored, *self.batch_turns.values())
+        turns = [ep for ep in (*self._stored_turns(), *self.batch_turns.values())
                  if ep.id not in self.records and not ep.metadata.get("outdated_by")]
         for ep in family_turns(cand, change, turns, self.now):
             self._outdate(ep, new_id)
@@ -308,7 +307,7 @@ class BatchResolver:
         lang = lang_of(cand)
         value = destination(as_user(cand.content, cand.speaker, lang), lang, change.at) \
             if change.direction == "to" else ()
-        stored = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)), FAMILY_TURNS))
+        stored = self._stored_turns()
         turns = [ep for ep in (*stored, *self.batch_turns.values()) if earlier_turn(ep, cand, self.now)]
         vectors = {**self.ctx.store.vectors(self.scope, [t.id for t in stored]), **self.turn_vectors}
         said = [self.turn_vectors[s] for s in cand.source_ids if s in self.turn_vectors]
@@ -422,6 +421,14 @@ class BatchResolver:
         """Each record to write, its new vector (None: keep the stored one) and the ``updated_at``
         the store must still hold for it (None for a new record)."""
         return [(r, self.new_vectors.get(r.id), self.read_at.get(r.id)) for r in self.records.values()]
+
+    def _stored_turns(self) -> list[MemoryRecord]:
+        """The speaker's newest :data:`FAMILY_TURNS` stored turns, listed once a write (the store does not change
+        under it): a move's destination, the family turns and the like turns of each change all read them."""
+        if self._turns is None:
+            self._turns = self._read(self.ctx.store.list(self.scope, RecordFilter(kinds=(Kind.EPISODE,)),
+                                                         FAMILY_TURNS))
+        return self._turns
 
     def _read(self, records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
         """Stored records, noting the version each was first read at (the change set expects it)."""

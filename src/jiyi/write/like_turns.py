@@ -65,21 +65,22 @@ def like_turns(families: Sequence[str], vec: np.ndarray, turns: Sequence[MemoryR
         if z < LIKE_Z:
             break
         turn = have[int(i)]
-        if _states_it(turn, families, value) and _about_it(turn.content, "" if unnamed else said, families) \
-                and not (unnamed and _shared_any(turn.content, said)):
+        shared = bool(said) and bool(_names(turn.content) & _names(said))
+        # a name shared with a change going somewhere unnamed may be that new place: then it counts against
+        about = (_names_family(turn.content, families) and not shared) if unnamed \
+            else (shared or _names_family(turn.content, families))
+        if about and _states_it(turn, families, value):
             log.debug("turn %r like the change (z %.2f)", turn.content[:60], z)
             out.append(turn)
     return out
 
 
-def _about_it(text: str, said: str, families: Sequence[str]) -> bool:
-    """Does the turn ``text`` name a thing of ``families`` (住, 公司, flat, car…) or a name the change ``said``
-    names too (西营盘, 奔雲, Graça)? Numbers are no names: two turns may share a price by chance."""
+def _names_family(text: str, families: Sequence[str]) -> bool:
+    """Does the turn ``text`` name a thing of ``families`` (住, 公司, flat, car…)? (Or else it must share a name
+    with the change, 西营盘, 奔雲, Graça: numbers are no names, two turns may share a price by chance.)"""
     lang = detect_language(text)
     read = standard_zh(text) if lang == "zh" else text
-    if any(topics.cue_of(f, read, lang) for f in families):
-        return True
-    return bool(said) and bool(_names(text) & _names(said))
+    return any(topics.cue_of(f, read, lang) for f in families)
 
 
 #: parts of speech of a two-character word that name nothing (今天, 每天, 这样, 一直, 好吃…)
@@ -97,11 +98,6 @@ def _names(text: str) -> set[str]:
             if ZH_STOP.isdisjoint(pair) and not _names_nothing(pair):
                 names.add(pair)
     return names
-
-
-def _shared_any(text: str, said: str) -> bool:
-    """Do ``text`` and ``said`` share a name?"""
-    return bool(_names(text) & _names(said))
 
 
 def _names_nothing(pair: str) -> bool:
