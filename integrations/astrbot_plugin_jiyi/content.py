@@ -58,3 +58,9 @@ def _text_of(content: Any) -> str:
     if isinstance(content, list):
         return "\n".join(str(p.get("text") or "") for p in content if isinstance(p, dict) and p.get("type") == "text")
     return ""
+
+
+def command_rest(message: str, sub: str) -> str:
+    """The text after ``mem <sub>`` in a command message (free text with spaces)."""
+    match = re.search(rf"(?:^|[\s/])mem\s+{re.escape(sub)}(?:\s+|$)(.*)", message or "", re.DOTALL)
+    return match.group(1).strip() if match else ""

@@ -217,3 +217,9 @@ def _when(epoch: Any, text: Any) -> str:
         except ValueError:
             pass
     return datetime.now(timezone.utc).isoformat()
+
+
+def platform_map(text: Any) -> dict[str, str]:
+    """``aiocqhttp=qq1`` lines: LivingMemory's platform names → AstrBot platform ids."""
+    pairs = (line.partition("=") for line in str(text or "").splitlines())
+    return {k.strip(): v.strip() for k, sep, v in pairs if sep and k.strip() and v.strip()}

@@ -25,29 +25,26 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
-import time
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from astrbot.api import AstrBotConfig, logger
 from astrbot.api.event import AstrMessageEvent, filter
 from astrbot.api.provider import LLMResponse, ProviderRequest
 from astrbot.api.star import Context, Star
-from astrbot.core.agent.message import TextPart
 
 from .aliases import AliasBook
-from .content import clean_text, recent_turns
+from .content import clean_text, command_rest, recent_turns
 from .install import forget_attempt, let_astrbot_install, missing_hint
-from .livingmemory import read_livingmemory
-from .mnemosyne import MigrationReport, read_jsonl_rows, read_milvus_rows, rows_to_records
+from .livingmemory import platform_map
+from .migrate import export_jsonl, import_livingmemory, import_mnemosyne
 from .panel import ALL, LinkServer, PanelData, Signer, register_pages
+from .request import GLOBAL_HEAD, TOOLS_NOTE, inject, other_tools
 from .scopes import GLOBAL_OWNER, Speaker, normalize_persona, owner_id, speaker_name
 from .store import MemoryHolder, SessionEpochs, plugin_data_dir
-from .tools import ASKED_KEY, ForgetGate, hit_lines
+from .tools import ASKED_KEY, ForgetGate, hit_lines, to_forget
 
 TURN_KEY = "jiyi_turn"
 REPLY_KEY = "jiyi_reply"
@@ -256,32 +253,12 @@ class JiyiMemory(Star):
                 "只有用户在下一条消息里明确说确认后，才用 confirmed=true 再调用一次。")
 
     async def _matching(self, owner: str, query: str) -> list[Any]:
-        """The memories ``query`` names: an id prefix, else the best search hits.
-
-        Stored memories first: the best one and those about as good (``FORGET_CLOSE``), the
-        conversation turns that said them (their sources, or a turn containing the sentence) and
-        what was extracted from those turns; only when no memory matches, the best turns. Messages not stored yet are never offered.
-        """
+        """The memories ``query`` names: an id prefix, else those its best search hits name (tools.to_forget)."""
         query = clean_text(query)
         rec = await self._resolve(owner, query) if re.fullmatch(r"[0-9a-fA-F-]{4,64}", query or "") else None
         if rec is not None:
             return [rec]
-        hits = [h for h in await self.holder.run("search", query, user_id=owner, limit=6)
-                if not h.id.startswith(BUFFERED)]  # a message not stored yet is no memory to delete
-        memories = [h for h in hits if h.kind.value != "episode"]
-        turns = [h for h in hits if h.kind.value == "episode"]
-        pool = memories or turns
-        if not pool:
-            return []
-        chosen = [h.record for h in pool if h.score >= pool[0].score * FORGET_CLOSE]
-        if memories:
-            sources = {s for r in chosen for s in r.source_ids}
-            said = [t.record for t in turns
-                    if t.id in sources or set(t.source_ids) & sources or any(r.content in t.content for r in chosen)]
-            # and what was extracted from those turns (the same thing, said again)
-            keys = {k for t in said for k in (t.id, *t.source_ids)}
-            chosen += [m.record for m in memories if m.record not in chosen and set(m.source_ids) & keys] + said
-        return chosen
+        return to_forget(await self.holder.run("search", query, user_id=owner, limit=6))
 
     def _tools_on(self, event: AstrMessageEvent) -> bool:
         return self._active(event) and bool(self.cfg.get("tools", True))
@@ -563,14 +540,7 @@ class JiyiMemory(Star):
         if JIYI_MISSING:
             yield event.plain_result(missing_hint())
             return
-        owner = self._owner(event)
-        mem = await self.holder.memory()
-        rows = await asyncio.to_thread(lambda: list(mem.export(user_id=owner)))
-        safe_owner = re.sub(r"[^\w.-]+", "_", owner)
-        path = self.data_dir / "exports" / f"{safe_owner}-{int(time.time())}.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-        yield event.plain_result(f"已导出 {len(rows)} 条记忆到 {path}")
+        yield event.plain_result(await export_jsonl(self.holder, self._owner(event), self.data_dir))
 
     @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("reembed")
@@ -594,21 +564,8 @@ class JiyiMemory(Star):
         if JIYI_MISSING:
             yield event.plain_result(missing_hint())
             return
-        mcfg = dict(self.cfg.get("mnemosyne") or {})
-        try:
-            if source.endswith((".jsonl", ".json")):
-                rows = await asyncio.to_thread(read_jsonl_rows, Path(source))
-            else:
-                collection = source or str(mcfg.get("collection_name") or "default")
-                rows = await asyncio.to_thread(read_milvus_rows, mcfg, collection)
-        except (OSError, ValueError, RuntimeError) as exc:
-            yield event.plain_result(f"迁移失败：{exc}")
-            return
-        report = MigrationReport()
-        records = list(rows_to_records(rows, scope=self.scope, tenant="", report=report))
-        if records:
-            await self.holder.run("import_", records)
-        yield event.plain_result(report.summary())
+        yield event.plain_result(await import_mnemosyne(self.holder, dict(self.cfg.get("mnemosyne") or {}),
+                                                        self.scope, source))
 
     @filter.permission_type(filter.PermissionType.ADMIN)
     @mem.command("import_livingmemory")
@@ -617,16 +574,8 @@ class JiyiMemory(Star):
         if JIYI_MISSING:
             yield event.plain_result(missing_hint())
             return
-        path = Path(source) if source else self.data_dir.parent / "astrbot_plugin_livingmemory" / "livingmemory.db"
-        try:
-            records, report = await asyncio.to_thread(read_livingmemory, path, scope=self.scope,
-                                                      platform_ids=platform_map(self.cfg.get("livingmemory_platform_ids")))
-        except (OSError, ValueError) as exc:
-            yield event.plain_result(f"迁移失败：{exc}")
-            return
-        if records:
-            await self.holder.run("import_", records)
-        yield event.plain_result(report.summary())
+        platforms = platform_map(self.cfg.get("livingmemory_platform_ids"))
+        yield event.plain_result(await import_livingmemory(self.holder, self.data_dir, self.scope, platforms, source))
 
     async def _resolve(self, owner: str, memory_id: str) -> Any:
         """A memory of ``owner`` by id or by the 8-character prefix that ``/mem list`` shows."""
@@ -638,44 +587,3 @@ class JiyiMemory(Star):
         records = await self.holder.run("get_all", user_id=owner, status=None)
         found = [r for r in records if r.id.startswith(memory_id)]
         return found[0] if len(found) == 1 else None
-
-
-BUFFERED = "buffer:"  # search hits from the short-term buffer (read/buffered.py), not stored memories
-FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
-TOOLS_NOTE = "（以上记忆仅供参考；需要工具时照常调用工具。）"
-GLOBAL_HEAD = "以下是本机器人对所有用户都适用的共享信息："
-
-
-#: Tools that do not make a request "a tool call": this plugin's own memory tools and the two AstrBot
-#: offers in every request (4.29: ``send_message_to_user``, ``future_task``). Only other tools (web
-#: search, MCP, other plugins') get the tighter memory block, or every default setup would.
-QUIET_TOOLS = frozenset({"search_long_term_memory", "remember_long_term_memory", "forget_long_term_memory",
-                         "send_message_to_user", "future_task"})
-
-
-def other_tools(tools: Any) -> list[str]:
-    """The names of the request's tools that are neither the plugin's nor AstrBot's always-on ones."""
-    names = getattr(tools, "names", None)
-    if not callable(names):
-        return []
-    return [n for n in names() if n not in QUIET_TOOLS]
-
-
-def inject(req: ProviderRequest, block: str, where: str) -> None:
-    """Put the memory block in the request: a temporary user content part (default) or the system prompt."""
-    if where == "system_prompt":
-        req.system_prompt = f"{req.system_prompt}\n\n{block}" if req.system_prompt else block
-    else:
-        req.extra_user_content_parts.append(TextPart(text=block).mark_as_temp())
-
-
-def platform_map(text: Any) -> dict[str, str]:
-    """``aiocqhttp=qq1`` lines: LivingMemory's platform names → AstrBot platform ids."""
-    pairs = (line.partition("=") for line in str(text or "").splitlines())
-    return {k.strip(): v.strip() for k, sep, v in pairs if sep and k.strip() and v.strip()}
-
-
-def command_rest(message: str, sub: str) -> str:
-    """The text after ``mem <sub>`` in a command message (free text with spaces)."""
-    match = re.search(rf"(?:^|[\s/])mem\s+{re.escape(sub)}(?:\s+|$)(.*)", message or "", re.DOTALL)
-    return match.group(1).strip() if match else ""

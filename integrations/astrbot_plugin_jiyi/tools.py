@@ -74,3 +74,29 @@ def hit_lines(hits: Sequence[Any]) -> str:
         label = "最近" if rec.id.startswith("buffer:") else rec.id[:8]  # said just now, not stored yet
         lines.append(f"- [{label}] ({rec.kind.value}, {when}) {rec.content}")
     return "\n".join(lines)
+
+
+BUFFERED = "buffer:"  # search hits from the short-term buffer (read/buffered.py), not stored memories
+FORGET_CLOSE = 0.9  # a second search hit is forgotten with the first only when it scores at least this share of it
+
+
+def to_forget(hits: Sequence[Any]) -> list[Any]:
+    """What a forget request's search ``hits`` name: stored memories first, the best one and those about as
+    good (:data:`FORGET_CLOSE`), the conversation turns that said them (their sources, or a turn containing
+    the sentence) and what was extracted from those turns; only when no memory matches, the best turns.
+    Messages not stored yet are never offered."""
+    hits = [h for h in hits if not h.id.startswith(BUFFERED)]  # a message not stored yet is no memory to delete
+    memories = [h for h in hits if h.kind.value != "episode"]
+    turns = [h for h in hits if h.kind.value == "episode"]
+    pool = memories or turns
+    if not pool:
+        return []
+    chosen = [h.record for h in pool if h.score >= pool[0].score * FORGET_CLOSE]
+    if memories:
+        sources = {s for r in chosen for s in r.source_ids}
+        said = [t.record for t in turns
+                if t.id in sources or set(t.source_ids) & sources or any(r.content in t.content for r in chosen)]
+        # and what was extracted from those turns (the same thing, said again)
+        keys = {k for t in said for k in (t.id, *t.source_ids)}
+        chosen += [m.record for m in memories if m.record not in chosen and set(m.source_ids) & keys] + said
+    return chosen

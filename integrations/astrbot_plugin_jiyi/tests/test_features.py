@@ -14,7 +14,8 @@ from astrbot.core.pipeline.context_utils import call_event_hook
 from astrbot.core.provider.entities import LLMResponse, RerankResult
 from astrbot.core.star.star_handler import EventType
 from astrbot_harness import FakeChatProvider, FakeContext, command, llm_turn, make_event
-from astrbot_plugin_jiyi.main import TOOLS_NOTE, JiyiMemory
+from astrbot_plugin_jiyi.main import JiyiMemory
+from astrbot_plugin_jiyi.request import TOOLS_NOTE
 from astrbot_plugin_jiyi.tools import says_yes
 from test_plugin import memory_parts, run
 

@@ -22,7 +22,8 @@ from astrbot_harness import (
     load_plugin,
     make_event,
 )
-from astrbot_plugin_jiyi.main import JiyiMemory, command_rest
+from astrbot_plugin_jiyi.content import command_rest
+from astrbot_plugin_jiyi.main import JiyiMemory
 
 Scenario = Callable[[JiyiMemory, FakeContext], Awaitable[None]]
 
