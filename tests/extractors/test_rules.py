@@ -344,6 +344,7 @@ def test_pronoun_in_an_event_names_the_relative(text: str, content: str) -> None
      ("我是1990年5月20日出生的", "user/birthday", "用户的生日是1990年5月20日"),
      ("我妈妈的生日是五月二十日", "relation/mother/birthday", "用户的妈妈的生日是5月20日"),
      ("我老婆的生日是农历八月十五", "relation/wife/birthday", "用户的老婆的生日是农历8月15日"),
+     ("我妈生日是腊月初八", "relation/mother/birthday", "用户的妈妈的生日是腊月初八"),  # lunar, kept as said
      ("我们的结婚纪念日是10月1日", "user/wedding_anniversary", "用户的结婚纪念日是10月1日"),
      ("My birthday is May 20th", "user/birthday", "User's birthday is May 20"),
      ("my mom's birthday is June 3", "relation/mother/birthday", "User's mom's birthday is June 3"),

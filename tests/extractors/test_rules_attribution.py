@@ -238,3 +238,10 @@ def test_a_name_with_the_address_it_is_called_by_opens_a_clause_about_them(text:
     cands = run(text)
     assert any((c.slot or "").startswith(f"person:{who}/allergy") for c in cands), [(c.slot, c.content) for c in cands]
     assert not any((c.slot or "").startswith("allergy/") for c in cands)
+
+
+def test_a_fact_said_of_someone_named_leaves_no_template_in_what_follows() -> None:
+    """"她妈" after 朵朵's allergy: the allergy's template (朵朵对{v}过敏) names no relative to refer back to."""
+    cands = run("朵朵对坚果过敏 她妈特意叮嘱过 别带零食")
+    assert any(c.slot == "person:朵朵/allergy/坚果" for c in cands)
+    assert not any("{v}" in c.content for c in cands), [c.content for c in cands]

@@ -53,6 +53,26 @@ def test_address_also_gives_the_city() -> None:
     assert slots["user/city"].visibility is Visibility.NORMAL
 
 
+def test_an_address_asked_to_be_updated_is_the_users_and_gives_its_district() -> None:
+    slots = {c.slot: c for c in run("快递地址帮我改下：江屿区澄湖苑7栋2单元 收件人是我")}
+    assert slots["user/address"].content == "用户的地址是江屿区澄湖苑7栋2单元"
+    assert slots["user/city"].content == "用户住在江屿区"
+
+
+@pytest.mark.parametrize(("text", "where"), [("嗯咯 在容桂租了个单间 八百一个月", "容桂"), ("我在鼓楼租了套两居", "鼓楼")])
+def test_a_home_rented_in_a_place_is_where_the_user_lives(text: str, where: str) -> None:
+    assert where in only(text, "user/city").content
+
+
+@pytest.mark.parametrize("text", ["我在园区租了个工位", "在万达租了个铺面卖奶茶"])
+def test_a_desk_or_a_shop_rented_is_no_home(text: str) -> None:
+    assert not [c for c in run(text) if c.slot == "user/city"]
+
+
+def test_a_workplaces_address_is_not_the_users() -> None:
+    assert not [c for c in run("公司地址是南湾区科技园8栋") if c.slot in ("user/address", "user/city")]
+
+
 @pytest.mark.parametrize(("text", "new", "old"), [
     ("换号了 新号13905713628 旧的18657320419别再打了", "13905713628", "18657320419"),
     ("老号13800001111停机了 以后打这个13905713628", "13905713628", "13800001111"),
@@ -60,3 +80,16 @@ def test_address_also_gives_the_city() -> None:
 def test_the_number_said_to_be_old_is_not_the_users_phone(text: str, new: str, old: str) -> None:
     phones = [c for c in run(text) if c.slot == "user/phone"]
     assert [c.content for c in phones] == [f"用户的手机号是{new}"], [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize(("text", "who"), [("大壮那小子电话 151 3720 6648 下回找不着他你提醒我", "大壮"),
+                                          ("领养人小葛电话 136 0987 1234 回访要用", "小葛")])
+def test_a_number_labelled_as_someone_elses_is_theirs(text: str, who: str) -> None:
+    cands = run(text)
+    assert not [c for c in cands if c.slot == "user/phone"], [c.content for c in cands]
+    assert any(who in c.content and c.kind is Kind.RELATION for c in cands), [c.content for c in cands]
+
+
+@pytest.mark.parametrize("text", ["帮我记下我手机号 186 5502 1974 填表老忘", "手机 13812345678", "家里电话 13812345678"])
+def test_the_users_own_number_stays_theirs(text: str) -> None:
+    assert [c for c in run(text) if c.slot == "user/phone"]

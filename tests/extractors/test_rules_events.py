@@ -444,3 +444,9 @@ def test_an_event_keeps_the_short_deeds_before_its_time(text: str, said: str | N
 
 def test_a_day_of_every_month_is_no_one_date() -> None:
     assert not [c for c in run("the gas bill is due on the 12th every month, about 90 dollars") if c.kind is Kind.EVENT]
+
+
+def test_a_lunar_date_is_shown_as_said_beside_its_day() -> None:
+    """腊月二十六 names a different solar day each year: the memory keeps the words with the day they mean."""
+    c = only("腊月二十六走 车票抢到了", kind=Kind.EVENT)
+    assert "腊月二十六（" in c.content and "日）" in c.content, c.content

@@ -197,3 +197,12 @@ def test_an_activity_named_by_its_time_ends_what_said_it_in_parts(mem: Memory, c
     episodes = turns(mem)
     assert episodes["我每天晚上都沿着河边跑 五公里"].get(ENDED_KEY), episodes
     assert not episodes["每天中午睡一会"].get(ENDED_KEY), episodes
+
+
+def test_a_latin_name_in_chinese_ends_the_turns_that_named_it(mem: Memory, clock: FrozenClock) -> None:
+    """"Emberfall 我卸了": the name with a space before the Chinese is read as one word (text/mixed.py)."""
+    history = ("I main Emberfall every night 9pm 有人双排吗", "今天猫又把花盆打翻了", "Emberfall 我卸了 匹配机制烂透了")
+    say(mem, clock, *history)
+    episodes = turns(mem)
+    assert episodes[history[0]].get(ENDED_KEY), episodes
+    assert not episodes[history[1]].get(ENDED_KEY)

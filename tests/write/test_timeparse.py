@@ -403,3 +403,33 @@ def test_an_evening_told_in_the_small_hours(text: str, day: str) -> None:
     said = datetime(2025, 3, 6, 0, 40, tzinfo=sh)
     (span,) = find_time_expressions(text, said, tz=sh)
     assert span.start.astimezone(sh).date().isoformat() == day
+
+
+# ---------------------------------------------------------------- lunar dates (timeparse/lunar.py)
+
+#: a message sent in the lunar twelfth month before the Year of the Horse (大年初一 is 2026-02-17)
+WINTER = datetime(2026, 1, 20, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("text", "said", "day", "ref"), [
+    ("腊月二十六走 车票抢到了", "腊月二十六", "2026-02-13", WINTER),
+    ("年廿八 年宵花市摆档", "年廿八", "2026-02-15", WINTER),
+    ("除夕一起吃年夜饭", "除夕", "2026-02-16", WINTER),
+    ("大年初一去拜年", "大年初一", "2026-02-17", WINTER),
+    ("正月初八出第一趟车", "正月初八", "2026-02-24", WINTER),
+    ("今年中秋回家", "今年中秋", "2025-10-06", REF),
+    ("农历八月十五是我生日", "农历八月十五", "2025-10-06", datetime(2025, 8, 1, tzinfo=timezone.utc)),
+])
+def test_a_lunar_date_is_its_solar_day(text: str, said: str, day: str, ref: datetime) -> None:
+    span = _one(text, ref)
+    assert (span.text, span.start.date().isoformat(), span.granularity) == (said, day, "day")
+
+
+def test_a_bare_lunar_day_takes_the_lunar_month_named_before_it() -> None:
+    spans = find_time_expressions("正月初八出第一趟车 初七得把车检做了", WINTER)
+    assert [(s.text, s.start.date().isoformat()) for s in spans] == [("正月初八", "2026-02-24"), ("初七", "2026-02-23")]
+
+
+@pytest.mark.parametrize("text", ["我初一的时候学过", "今年三十岁了", "三月十五号开会"])
+def test_what_only_looks_lunar_is_not(text: str) -> None:
+    assert all(s.text not in ("初一", "年三十", "三月十五") for s in find_time_expressions(text, REF))

@@ -50,7 +50,10 @@ def _alts(words: list[str]) -> str:
 
 _ZH_LEAD = re.compile(
     rf"^(?:(?:{_alts(_ZH_FILLERS)})[啊呀哈啦呢吧]?[，,、\s!！~～。.]+"
-    rf"|(?:{_alts(_ZH_CONNECTORS)}|但(?=我|俺|咱))[啊呀哈啦呢吧哦噢]?[，,、\s!！~～]*)+"
+    rf"|(?:{_alts(_ZH_CONNECTORS)}|但(?=我|俺|咱))[啊呀哈啦呢吧哦噢]?[，,、\s!！~～]*"
+    # English ones before Chinese, as people who mix write them ("and 我搬到…", "btw 我…", "update: 终于…")
+    rf"|(?i:and|also|btw|so|anyway|anyways|oh|ok|okay|update|fyi|ps|but|plus|lol|omg|tbh|ngl)[:：,，!！.\s]*"
+    rf"(?=[\u4e00-\u9fff]))+"
 )
 _ZH_TAIL = re.compile(r"[吧啊呢哈啦呀嘛哦噢喔哟咯嘞哇\s~～，,。.!！…\"'“”‘’「」『』]+$")
 

@@ -80,3 +80,32 @@ def _words(clause: str, lang: str) -> list[str]:
         return named + [w for w, t in tagged(clause) if t in _ZH_WORD_TAGS and len(w) >= 2 and "用户" not in w]
     return named + [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z']{3,}", clause)
             if w.lower() not in _EN_WHEN and w.lower() not in _EN_GENERIC]
+
+
+#: a routine, a place or a time said to be moved or swapped, in more ways than :data:`_ZH_SWAP` names its
+#: old thing by: 竞赛课挪了, 以后改一三五, 改到南门…, 时间调一下, "practice got rescheduled", "from now on it's…"
+_ZH_MOVED = _P(r"(?:改|换|调|挪|转|变)(?:成|到|去|为|至)|(?<![空修])(?:改|调|挪)(?:了|一下|过了)(?![吗嘛])|"
+               r"(?:以后|今后|现在|从今天起|从下周起|下周起|这周起)都?(?:改|换)(?!天)|"
+               r"改(?=[一二三四五六日]|周|每|星期|礼拜|\d)|"
+               # a price, a rate or a rent replaced: 腊肉涨价了 现在78一斤, 房租降了 (the number is the new one)
+               r"(?:涨|降|加|减)(?:价|薪|租)(?:了)?|(?<![上下])(?:涨|降)了(?=[^，,。！？!?]{0,12}\d)")
+_EN_MOVED = _P(r"(?i)\bswitched\b|\bswapped\b|\brescheduled\b|\bmoved\s+(?:\w+\s+){0,3}?to\b|\bchanged\s+(?:\w+\s+){0,2}?to\b|"
+               r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bnow\s+(?:on|at|every)\b|\bis\s+now\b|"
+               r"\b(?:raised|hiked|went\s+up|went\s+down|cut|dropped)\b(?=[^.!?]{0,30}\d)")
+
+
+def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
+    """Where a turn of the speaker's says a routine, a place or a time of theirs was moved or swapped (the verb's
+    span; what follows it in its clause is the new one), or None: no such verb, a question, a wish or a plan,
+    long ago, or someone else's."""
+    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
+    for clause in clauses:
+        m = (_ZH_MOVED if lang == "zh" else _EN_MOVED).search(clause)
+        if m is None:
+            continue
+        if re.search(r"[?？吗]\s*$", clause) or (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(
+                clause[:m.start()] if lang == "zh" else clause) or hedged(clause, lang) or told_long_ago(clause, lang):
+            return None
+        at = text.find(clause)
+        return at + m.start(), at + m.end()
+    return None

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from jiyi.text.mixed import JOINER, Reading
+
 _TABLE = Path(__file__).with_name("data") / "t2s_chars.tsv.gz"
 #: texts longer than this are restored only where they match whole (a long text's pieces are searched in it)
 _MAX_RESTORE = 4000
@@ -46,32 +48,34 @@ def simplified(text: str) -> str:
     return text.translate(_table()) if _traditional().search(text) else text
 
 
-def restore(content: str, sources: Sequence[tuple[str, str]]) -> str:
-    """``content``, written from simplified readings, in the characters of the texts it came from.
+def restore(content: str, sources: Sequence[tuple[str, str] | Reading]) -> str:
+    """``content``, written from readings, in the characters of the texts it came from.
 
-    ``sources`` are ``(reading, original)`` pairs (:func:`simplified` of each original): every stretch of
-    ``content`` found in a reading, longest first, takes the original's characters at that place. What no
+    ``sources`` are readings (:class:`jiyi.text.mixed.Reading`), or ``(reading, original)`` pairs of the same
+    length (:func:`simplified` of each original): every stretch of ``content`` found in a reading, longest
+    first, takes the original's characters at that place (the spaces a reading left out, included). What no
     source holds (用户, a template's words) stays as it is.
     """
-    pairs = [(r, o) for r, o in sources if r != o]
-    if not pairs or len(content) > _MAX_RESTORE:
-        return content
+    readings = [s if isinstance(s, Reading) else Reading(s[0], s[1], tuple(range(len(s[0])))) for s in sources]
+    readings = [r for r in readings if r.text != r.original]
+    if not readings or len(content) > _MAX_RESTORE:
+        return content.replace(JOINER, " ")
     out: list[str] = []
     i = 0
     while i < len(content):
         best = ("", 0)
-        for reading, original in pairs:
-            n = _longest_at(content, i, reading)
+        for r in readings:
+            n = _longest_at(content, i, r.text)
             if n > best[1]:
-                at = reading.find(content[i:i + n])
-                best = (original[at:at + n], n)
+                at = r.text.find(content[i:i + n])
+                best = (r.span(at, at + n), n)
         if best[1] == 0:
             out.append(content[i])
             i += 1
         else:
             out.append(best[0])
             i += best[1]
-    return "".join(out)
+    return "".join(out).replace(JOINER, " ")
 
 
 def _longest_at(content: str, i: int, reading: str) -> int:

@@ -458,7 +458,10 @@ _EN_PET = (r"(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tort
 #: (:mod:`jiyi.extractors.rules.standing`): stricter than :data:`_STANDING` where a family's
 #: nouns are common words (a pet must be had or named, a vehicle driven or owned, a habit consumed)
 _FRAMES: tuple[tuple[str, Lex], ...] = (
-    ("residence", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房|租的房|租了(?:个|间|套)房))"),
+    ("residence", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*(?:住在|定居在|家在|租住在|租的房子在|在\S{1,10}?(?:住|生活|定居|租房|租了房|租的房|"
+                           # 在容桂租了个单间, 在鼓楼租了套两居: what is rented in a place is a home, not a shop or a car
+                           r"租(?:了|的)一?(?:个|间|套|栋|处)?(?![^，,。\s]{0,4}(?:车|铺|店|门面|档口|仓库|办公|工位|车位|场地|"
+                           r"设备|摊|工作室|琴房|排练|会议|球场|自行车))))"),
                        _P(r"(?i)^User (?:now |currently )?(?:lives|is living|is based|resides|rents|is renting|"
                           r"has an? (?:apartment|flat|house|place) in)\b"))),
     ("employer", Lex(_P(r"^用户(?:现在|目前|一直|还|仍然|依然|也)*在(?!家|外面|路上|宿舍|床上|这|那|哪)\S{1,14}?"

@@ -29,7 +29,9 @@ from jiyi.records import (
 from jiyi.stores.protocol import RecordFilter
 from jiyi.text.consumption import kinds_of
 from jiyi.text.ended import ENDED_KEY, OVER_KEY, declines
+from jiyi.text.language import detect_language
 from jiyi.text.new_value import destination, places_named
+from jiyi.text.replaced import moved_or_swapped
 from jiyi.text.topics import OWNED, SINGLE, Change, family_slots, names
 from jiyi.write.destination import headed_for, moved_home, with_destination
 from jiyi.write.endings import (
@@ -49,6 +51,7 @@ from jiyi.write.judge import judged_decision, judged_ending
 from jiyi.write.like_turns import like_turns
 from jiyi.write.pets import mentions_a_death, pet_gone, pet_names
 from jiyi.write.reading import reading, says_no_longer
+from jiyi.write.rearranged import rearranged_turn
 from jiyi.write.resolve import (
     Decision,
     as_user,
@@ -128,6 +131,7 @@ class BatchResolver:
         self.batch_turns: dict[str, MemoryRecord] = {}  # this write's turns (take_turns)
         self.turn_vectors: dict[str, np.ndarray] = {}  # their content vectors, by turn id and by message id
         self.outdated_in_batch: dict[str, str] = {}  # this write's turns a change of it outdated → by what
+        self.ended_in_batch: dict[str, str] = {}  # this write's turns a later one of it rearranged → by which
         self._turns: list[MemoryRecord] | None = None  # the stored turns (_stored_turns)
 
     def decide(self, cand: Candidate, new: MemoryRecord, vec: np.ndarray) -> Decision:
@@ -317,6 +321,32 @@ class BatchResolver:
         unnamed = change.direction == "to" and not value
         for ep in like_turns(families, vec, turns, vectors, value, said_text or cand.content, unnamed):
             self._outdate(ep, new_id)
+
+    def mark_rearranged(self) -> None:
+        """The earlier turn each of this write's turns says was moved or swapped ("竞赛课挪了 现在是周四晚上"),
+        found by meaning (write/rearranged.py), is ended by it, and so are the memories made from it: past in a
+        block."""
+        stored: list[MemoryRecord] | None = None
+        vectors: dict[str, np.ndarray] = dict(self.turn_vectors)
+        batch = sorted(self.batch_turns.values(), key=lambda t: t.created_at)
+        for i, turn in enumerate(batch):
+            lang = detect_language(turn.content)
+            if turn.metadata.get("role") == "assistant" or moved_or_swapped(turn.content, lang) is None \
+                    or turn.id not in self.turn_vectors:
+                continue
+            if stored is None:
+                stored = [t for t in self._stored_turns() if t.id not in self.batch_turns]
+                vectors.update(self.ctx.store.vectors(self.scope, [t.id for t in stored]))
+            earlier = [self.records.get(t.id, t) for t in stored if t.created_at < turn.created_at] + [
+                t for t in batch[:i] if t.id not in self.ended_in_batch]
+            old = rearranged_turn(turn, self.turn_vectors[turn.id], earlier, vectors)
+            if old is None:
+                continue
+            if old.id in self.batch_turns:
+                self.ended_in_batch.setdefault(old.id, turn.id)
+            else:
+                self.records[old.id] = old.replace(metadata={**old.metadata, ENDED_KEY: turn.id}, updated_at=self.now)
+            self._end_told_in([old], turn.id)  # what was said with it: "用户每周三晚上上物理竞赛课"
 
     def _outdate(self, turn: MemoryRecord, new_id: str) -> None:
         """Mark ``turn`` outdated by the memory ``new_id``: a stored turn as a record to write, one of this write's

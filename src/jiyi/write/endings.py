@@ -32,9 +32,10 @@ from jiyi.text.ended import (
     named_in,
 )
 from jiyi.text.language import detect_language
+from jiyi.text.mixed import rules_reading
 from jiyi.text.over import workplace_left
 from jiyi.text.replaced import replaced_terms
-from jiyi.text.script import restore, simplified
+from jiyi.text.script import restore
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6
@@ -61,8 +62,9 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
         if turn.metadata.get("role") == "assistant":
             continue
         lang = detect_language(turn.content)
-        terms = (ended_terms(turn.content, lang) or lost_names(turn.content, lang) or forbidden(turn.content, lang)
-                 or workplace_left(turn.content, lang))
+        read = rules_reading(turn.content).text  # "Ashfall 我卸了" as "Ashfall我卸了": the name is one word (text/mixed.py)
+        terms = (ended_terms(read, lang) or lost_names(read, lang) or forbidden(read, lang)
+                 or workplace_left(read, lang))
         if not terms and (asked := clarified(turns[i + 1:i + 3])) and ends_unnamed(turn.content, lang):
             terms = asked  # (the bot's asking back is looked at first: it is rare, and reading the turn again is not)
         elif not terms and i and (asked := clarified(turns[i - 1:i + 1])) and ends_something(turn.content, lang):
@@ -73,15 +75,15 @@ def endings(turns: Iterable[MemoryRecord]) -> list[Ending]:
             terms = (*terms, *(t for t in about if t not in terms))
         if terms:
             out.append(Ending(turn, _as_typed(terms, turns[max(0, i - _LOOK_BACK):i + 3])))
-        elif swapped := replaced_terms(turn.content, lang):
+        elif swapped := replaced_terms(read, lang):
             out.append(Ending(turn, _as_typed(swapped, [turn]), says_over=False))  # 夜班调到周五了: the Wednesday shifts are past
     return out
 
 
 def _as_typed(terms: Sequence[str], turns: Sequence[MemoryRecord]) -> tuple[str, ...]:
-    """``terms``, read from simplified readings (text/script.py), in the characters ``turns`` typed them in:
-    奔云 is looked for as 奔雲 in what a Taiwanese user said."""
-    sources = [(simplified(t.content), t.content) for t in turns]
+    """``terms``, read from the rules' readings (text/mixed.py), in the characters ``turns`` typed them in:
+    奔云 is looked for as 奔雲 in what a Taiwanese user said, "Halcyon Games" with its space."""
+    sources = [rules_reading(t.content) for t in turns]
     return tuple(dict.fromkeys(restore(term, sources) for term in terms))
 
 

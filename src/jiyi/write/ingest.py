@@ -236,6 +236,7 @@ def build_changes(
         events.append(WriteEvent(decision.record.id, decision.event, decision.record.content,
                                  decision.record.kind, decision.previous))
     resolver.mark_ended(said_over, [d.record for d in drafts])
+    resolver.mark_rearranged()
     resolver.stamp_over(said_over)
     told: list[WriteEvent] = []
     for d, channels in zip(drafts, episode_vecs):  # after resolving: a turn keeps the old values its change named
@@ -244,6 +245,8 @@ def build_changes(
             rec = with_over(rec, gone)
         if (by := resolver.outdated_in_batch.get(rec.id)) and not rec.metadata.get("outdated_by"):
             rec = rec.replace(metadata={**rec.metadata, "outdated_by": by})
+        if (by := resolver.ended_in_batch.get(rec.id)) and not rec.metadata.get(ENDED_KEY):
+            rec = rec.replace(metadata={**rec.metadata, ENDED_KEY: by})
         changes.upserts.append(Upsert(rec, channels, keywords_text(d.content_text)))
         told.append(WriteEvent(rec.id, EventType.ADD, rec.content, rec.kind))
     events[:0] = told

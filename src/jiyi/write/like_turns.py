@@ -65,7 +65,7 @@ def like_turns(families: Sequence[str], vec: np.ndarray, turns: Sequence[MemoryR
         if z < LIKE_Z:
             break
         turn = have[int(i)]
-        shared = bool(said) and bool(_names(turn.content) & _names(said))
+        shared = bool(said) and bool(names(turn.content) & names(said))
         # a name shared with a change going somewhere unnamed may be that new place: then it counts against
         about = (_names_family(turn.content, families) and not shared) if unnamed \
             else (shared or _names_family(turn.content, families))
@@ -87,7 +87,7 @@ def _names_family(text: str, families: Sequence[str]) -> bool:
 _NAMING_NOTHING = ("t", "r", "d", "m", "q", "p", "c", "u", "y", "e", "o", "f", "a", "v", "l")
 
 
-def _names(text: str) -> set[str]:
+def names(text: str) -> set[str]:
     """The names in ``text``: capitalised names and codes (:func:`find_entities`), and for Chinese each two
     characters in a row that are no grammar word and no word naming nothing (an unknown name like 奔雲 is cut
     into characters by any dictionary; its pairs are what two turns share)."""
@@ -108,6 +108,12 @@ def _names_nothing(pair: str) -> bool:
 #: options weighed, not a state: "subiaco or leederville", 鼓楼或者仓山
 _OPTIONS = re.compile(r"(?i)\w\s+or\s+\w|或者")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+def states_a_thing(turn: MemoryRecord) -> bool:
+    """Does the speaker's ``turn`` state a standing thing of theirs of no single-valued family (a routine, a
+    place they go, a habit): not a question, a plan, a change, someone else's?"""
+    return _states_it(turn, (), ())
 
 
 def _states_it(turn: MemoryRecord, families: Sequence[str], value: Sequence[str]) -> bool:

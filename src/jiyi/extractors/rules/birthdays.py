@@ -23,6 +23,7 @@ from jiyi.extractors.rules.drafts import Clause, Draft, fact
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.text.relations import REL_EN, REL_ZH, REL_ZH_RE, SINGLE_VALUED, alternation
 from jiyi.write.timeparse import cn_to_int
+from jiyi.write.timeparse.lunar import lunar_month_day
 
 if TYPE_CHECKING:
     from jiyi.extractors.rules.message import MessageExtraction
@@ -62,6 +63,8 @@ def calendar_date(text: str, lang: str) -> tuple[re.Match[str], str] | None:
             if 1 <= month <= 12 and 1 <= day <= 31:
                 year = f"{m.group('y')}年" if m.group("y") else ""
                 return m, f"{year}{m.group('lunar') or ''}{month}月{day}日"
+        if lunar := lunar_month_day(text):  # 生日是腊月初八: a lunar date, kept as said
+            return lunar, lunar.group(0).removeprefix(lunar.group("ry") or "")
         return None
     for m in _EN_DATE.finditer(text):
         name = (m.group("mon") or m.group("mon2")).capitalize()

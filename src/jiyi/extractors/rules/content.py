@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from jiyi.extractors.rules.drafts import Clause
 from jiyi.text.person import third_person, tidy_zh
 from jiyi.write.timeparse import TimeSpan
+from jiyi.write.timeparse.lunar import is_lunar
 
 _ZH_PART_WORDS = ("凌晨", "清晨", "早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "深夜", "半夜")
 _ZH_SHORT_PARTS = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}
@@ -91,7 +92,9 @@ def substitute_times(text: str, base: int, spans: Sequence[TimeSpan], lang: str,
         if lo < 0 or hi > len(out):
             continue
         rendered = render_span(span, lang, tz)
-        if lang != "zh":
+        if is_lunar(span.text):  # 腊月初八（2027年1月15日）: a birthday kept by the lunar calendar moves year by year
+            rendered = f"{span.text}（{rendered}）" if lang == "zh" else f"{span.text} ({rendered})"
+        elif lang != "zh":
             rendered = _en_with_preposition(rendered, span, out[:lo])
         out = out[:lo] + rendered + out[hi:]
     return out

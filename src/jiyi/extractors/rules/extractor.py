@@ -23,8 +23,9 @@ from jiyi.privacy.detect import PLACEHOLDER
 from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
+from jiyi.text.mixed import Reading, rules_reading
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
-from jiyi.text.script import restore, simplified
+from jiyi.text.script import restore
 from jiyi.text.smalltalk import is_pleasantry, without_decoration
 
 if TYPE_CHECKING:
@@ -46,12 +47,13 @@ class RulesExtractor:
         self.tz = tz
 
     def extract(self, messages: Sequence[Message], *, language_hint: str | None = None) -> list[Candidate]:
-        """Candidates from the user messages in ``messages`` (oldest first). Traditional characters are read as
-        simplified (text/script.py: the rules are written in them) and given back in what is proposed."""
-        sources = [(simplified(m.content), m.content) for m in messages]
-        if all(r == o for r, o in sources):
+        """Candidates from the user messages in ``messages`` (oldest first). The rules read each message's
+        :func:`~jiyi.text.mixed.rules_reading` (traditional characters as simplified, the Latin names in Chinese
+        as one value); what is proposed is given back in what was typed."""
+        sources = [rules_reading(m.content) for m in messages]
+        if all(r.text == r.original for r in sources):
             return self._extract(messages, language_hint)
-        read = [replace(m, content=r) for m, (r, _) in zip(messages, sources)]
+        read = [replace(m, content=r.text) for m, r in zip(messages, sources)]
         return [_restored(c, sources) for c in self._extract(read, language_hint)]
 
     def _extract(self, messages: Sequence[Message], language_hint: str | None) -> list[Candidate]:
@@ -98,7 +100,7 @@ class RulesExtractor:
         return cands
 
 
-def _restored(cand: Candidate, sources: Sequence[tuple[str, str]]) -> Candidate:
+def _restored(cand: Candidate, sources: Sequence[Reading]) -> Candidate:
     """``cand`` in the characters its messages were typed in: its content, entities and the names it ends. A
     placeholder of a hidden value ("[已隐藏:密码]") is ours, and stays as written."""
     def text(value: str) -> str:

@@ -154,12 +154,15 @@ def _relation_statement(work: MessageExtraction, c: Clause, names: list[str]) ->
     return [Draft(Kind.RELATION, text, None, values, importance, 0.8)]
 
 
+_NAMING = re.compile(r"^(?:用户的|User's ).+(?:叫\{v\}| is named \{v\})$")
+
+
 def recent_relation(c: Clause, found: list[Draft], recent: RecentRelation | None) -> RecentRelation | None:
     """The relative a following 她/他/she/he most likely refers to: one named, the subject of the clause, or
     the one relative the user's own clause names (陪奶奶去复诊，她糖尿病好多年了 / "took grandma to her
     checkup, she's had diabetes for years")."""
-    named = [d for d in found if d.kind is Kind.RELATION and d.template]
-    if named:
+    named = [d for d in found if d.kind is Kind.RELATION and d.template and _NAMING.search(d.template)]
+    if named:  # (a template of another fact, 朵朵对{v}过敏, names no relative)
         word = re.sub(r"^(?:用户的|User's )|(?:叫\{v\}| is named \{v\})$", "", named[-1].template or "")
         return word, named[-1].values[0] if named[-1].values else None
     if c.subject == "rel" and c.rel:

@@ -17,7 +17,10 @@ from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.extractors.rules.zh import ADDR_LIKE, ZH_ADV, zh_address
 from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
 from jiyi.privacy.mask import placeholder, placeholder_level
+from jiyi.records import Kind
+from jiyi.text import zh
 from jiyi.text.person import tidy_zh
+from jiyi.text.relations import MORE_KIN_ZH, REL_ZH, alternation
 
 # ---------------------------------------------------------------- secrets
 
@@ -61,8 +64,11 @@ def _inside_secret(m: re.Match[str], secrets: list[Finding]) -> bool:
 
 # ---------------------------------------------------------------- Chinese
 
-_ZH_ADDRESS = re.compile(r"(?:收货地址|家庭住址|新地址|地址|住址|新家在|家在|住在|寄到|送到)"
-                         r"(?:是|为|:|：|在|改成|改为|换成|填的?)?\s*(?P<v>[\u4e00-\u9fffA-Za-z0-9\-#－]{4,60})")
+_ZH_ADDRESS = re.compile(r"(?<!公司)(?<!单位)(?<!店)(?<!铺)(?<!学校)(?<!医院)(?<!餐厅)"  # not a workplace's
+                         r"(?:收货地址|家庭住址|新地址|地址|住址|新家在|家在|住在|寄到|送到)"
+                         # 地址帮我改下：…, 地址更新一下: … (a few words of asking, then the colon)
+                         r"(?:是|为|:|：|在|改成|改为|换成|填的?|[^：:，,。\d\s]{1,6}?[：:])?\s*"
+                         r"(?P<v>[\u4e00-\u9fffA-Za-z0-9\-#－]{4,60})")
 _ZH_BARE_ADDRESS = re.compile(r"^(?P<v>[\u4e00-\u9fff]{2,20}(?:路|街|大道|巷|道)\d+(?:弄|号)[\dA-Za-z\-号弄室栋幢单元楼层]*)$")
 _PHONE = re.compile(r"(?<![\d*])(?:\+?86[-\s]?)?(?P<v>1[3-9]\d(?:[\s-]?\d{4}){2})(?![\d*])")  # 138 5920 7741 too
 _LANDLINE = re.compile(r"(?:电话|座机|固话|号码)(?:是|为|:|：)?\s*(?P<v>0\d{2,3}-?\d{7,8})(?!\d)")
@@ -102,12 +108,38 @@ def _zh_old_number(text: str, m: re.Match[str]) -> bool:
     return bool(_ZH_OLD_BEFORE.search(text[max(0, m.start() - 8):m.start()]) or _ZH_OLD_AFTER.match(text[m.end():]))
 
 
+#: the number's label and who it is of, just before it: 二蛋那小子电话 151…, 领养人小葛电话 136…, 他手机…
+_ZH_LABELLED = re.compile(r"(?P<who>[\u4e00-\u9fffA-Za-z]{1,10}?)(?:的)?(?:电话号码|电话|手机号码|手机号|手机|号码|"
+                          r"联系方式|微信号|微信)(?:是|为|:|：)?\s*$")
+_ZH_OTHER_WORD = re.compile(rf"(?:他|她|他们|她们|人|{alternation([*REL_ZH, *MORE_KIN_ZH])})$")
+
+
+def _someone_elses_number(text: str, m: re.Match[str]) -> str | None:
+    """Whose number ``m`` is, when its label names someone else (二蛋那小子电话, 领养人小葛电话, 他手机): a name, a
+    relative, a pronoun or a person's role; None when it is the user's (我手机, 手机, 家里电话, 记下电话)."""
+    label = _ZH_LABELLED.search(text[max(0, m.start() - 16):m.start()])
+    if label is None:
+        return None
+    who = re.sub(r"^.*?(?:帮我|给我|我|俺)(?:记下|记一下|记|存下|存一下|存)?", "", label.group("who"))
+    if not who or re.search(r"(?:我|俺|自己|本人|咱)$", who):
+        return None
+    words = zh.pos_tags(who)
+    return who if _ZH_OTHER_WORD.search(who) or (words and words[-1][1] == "nr") else None
+
+
 def zh_contact(text: str) -> list[Draft]:
-    """Mobile or landline, email, ID number, address (all sensitive)."""
+    """Mobile or landline, email, ID number, address (all sensitive). A mobile number labelled as someone
+    else's (二蛋那小子电话 151…) is theirs: a statement about them, not the user's number."""
     secrets = _secret_spans(text)
     out = secret_facts(text, zh=True)
-    out += [templated("用户的手机号是{v}", "user/phone", re.sub(r"[\s-]", "", m.group("v")), importance=0.7, visibility=S)
-            for m in _PHONE.finditer(text) if not _inside_secret(m, secrets) and not _zh_old_number(text, m)]
+    for m in _PHONE.finditer(text):
+        if _inside_secret(m, secrets) or _zh_old_number(text, m):
+            continue
+        number = re.sub(r"[\s-]", "", m.group("v"))
+        if who := _someone_elses_number(text, m):
+            out.append(fact(f"{who}的电话是{number}", None, number, kind=Kind.RELATION, importance=0.6))
+        else:
+            out.append(templated("用户的手机号是{v}", "user/phone", number, importance=0.7, visibility=S))
     if not out and (landline := _LANDLINE.search(text)) and not _inside_secret(landline, secrets):
         out.append(templated("用户的电话是{v}", "user/phone", landline.group("v"), importance=0.7, visibility=S))
     if email := _EMAIL.search(text):

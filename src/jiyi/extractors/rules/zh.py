@@ -76,7 +76,8 @@ _PLACE_TRIM = re.compile(r"(?:对吧|对吗|是吧|是吗|吗|那边|这边|那�
 _GENERIC_PLACES = words("家 家里 这 那 这里 那里 公司 单位 宿舍 学校 酒店 宾馆 外地 外面 老家 国外 本地 附近 哪 哪里")
 #: house numbers and the like: what makes 漕溪北路88弄 an address rather than a city
 ADDR_LIKE = re.compile(r"\d+\s*(?:号|弄|室|栋|幢|单元|楼|层|号楼)|(?:路|街|巷|道|弄|村|里)\d")
-_ZH_CITY_OF_ADDR = re.compile(r"^(?P<c>[\u4e00-\u9fff]{2,4}?)市")
+#: the city an address opens with (上海市… → 上海), or its district (弋江区澄溪苑… → 弋江区)
+_ZH_CITY_OF_ADDR = re.compile(r"^(?P<c>[\u4e00-\u9fff]{2,4}?(?=市)|[\u4e00-\u9fff]{1,4}?区)")
 _ZH_VEG = re.compile(rf"^{ZH_ADV}(?:只)?(?:吃素|是素食者|是素食主义者|吃全素|是纯素食?者?)")
 _ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|再也不|不再|不)(?P<verb>吃|喝|碰)"
                         r"(?P<v>[^，,。！？!?\s]{1,12})")

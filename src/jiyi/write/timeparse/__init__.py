@@ -24,8 +24,8 @@ Conventions (each is a choice; tests pin them):
 - ``N个月前``/"3 months ago" is the whole month it lands in; likewise weeks and years;
   days are days. Clock times (``下午3点``, "at 3pm") are one-hour spans.
 - ``X到Y``/"X to Y" becomes one span from X's start to Y's end.
-- lunar dates (春节, 中秋) are not resolved; fixed solar holidays are (国庆, 五一,
-  元旦, 618, 双十一, Christmas, Halloween…), nearest occurrence.
+- lunar dates (腊月二十六, 正月初八, 年廿八, 中秋, 除夕: :mod:`.lunar`) take the lunar year nearest to
+  the reference; so do fixed solar holidays (国庆, 五一, 元旦, 618, 双十一, Christmas, Halloween…).
 - anything after ``每``/"every" is a habit, not a date, and is skipped.
 
 Modules: :mod:`.spans` (:class:`TimeSpan`, calendar arithmetic), :mod:`.numbers`

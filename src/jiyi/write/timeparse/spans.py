@@ -123,6 +123,7 @@ class Ctx:
     today: date
     anchor_day: date | None = None  # last day-level date resolved in this text
     anchor_month: tuple[int, int] | None = None
+    lunar_month: int | None = None  # last lunar month named in this text (timeparse/lunar.py)
     _past_cache: dict[int, bool] = field(default_factory=dict)
 
     def past(self, pos: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from jiyi.write.timeparse.lunar import LUNAR_RULES
 from jiyi.write.timeparse.numbers import cn_to_int, opt_int
 from jiyi.write.timeparse.spans import (
     ZH_PARTS,
@@ -203,6 +204,7 @@ ZH_RULES: list[Rule] = [
                 r"(?P<u2>天|日|周|年|星期|礼拜|小时|钟头|分钟))(?P<half>半)?(?P<dir>之前|以前|前|之后|以后|后)"),
      _zh_offset, False),
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?P<hol>{_HOL_ZH})"), _zh_holiday, False),
+    *LUNAR_RULES,
     (re.compile(rf"(?P<part>{_ZH_PART_RE})(?:(?P<h>\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})(?:点|點|时)(?!点)"
                 r"(?:(?P<half>半)|(?P<q>一刻|三刻)|(?P<mi>\d{1,2}|[零一二三四五六七八九十]{1,3})分?)?(?P<sfx>钟|整)?)?"),
      _zh_tod, False),

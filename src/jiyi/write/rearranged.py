@@ -1,0 +1,119 @@
+"""The earlier turn a routine moved or swapped is about, found by meaning (SPEC §2.8).
+
+"竞赛课挪了 现在是周四晚上" after "物理竞赛课每周三晚上"; "以后改一三五 晚上十点开" after "每周二四六晚上八点开";
+"改到南门菜鸟驿站旁边的货架" after "自提点老地方：3号楼门卫室"; a group's notice "体育课调到每周五上午第三节"
+after another member's "体育课每周三下午第二节". :mod:`jiyi.text.replaced` finds the old routine by the words said
+before the verb; many swaps name none ("以后改一三五"). What the swap and the old routine share is their topic,
+which their embeddings see: the earlier turn closest to the swap that shares a name with it or tells a day of
+the week or an hour as it does, when it stands above the rest (:data:`ANCHORED_Z`), told it.
+
+The old turn must state something standing (not a question, a plan, another change, someone else's, a value
+of a single-valued family: those are read by :mod:`jiyi.write.like_turns`), be the same speaker's or speak of
+no one (a group's notice, whoever posts the next one), and not say the new value. It is marked ended by the
+swap's turn (``metadata["ended_by"]``), and so are the statements made from it (write/batch.py): a block shows
+them as past, the swap as what holds now.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from jiyi.records import MemoryRecord
+from jiyi.text import zh
+from jiyi.text.ended import ENDED_KEY
+from jiyi.text.entities import find_entities
+from jiyi.text.language import detect_language
+from jiyi.text.replaced import moved_or_swapped
+from jiyi.write.like_turns import MIN_TURNS, names, states_a_thing
+
+log = logging.getLogger("jiyi.write.rearranged")
+
+#: how far above the mean of the earlier turns (in standard deviations) a turn sharing a name or a time of the
+#: week with the swap must stand (the like turn of a change stands :data:`LIKE_Z` above, sharing a name too)
+ANCHORED_Z = 1.0
+#: …and one giving another number of the same measure (一小时150 → 一小时180): the measure is the topic, it need
+#: only be closer than the speaker's usual turn
+MEASURED_Z = 0.0
+#: a day of the week or an hour: 每周三, 周五, 星期天, 二四六, 八点; Thursdays, 9pm
+_WHEN = {
+    "zh": re.compile(r"(?:每|周|星期|礼拜)[一二三四五六日天]|[一二三四五六七八九十两\d]{1,3}点|"
+                     r"(?<![第初高])[一二三四五六日]{2,}(?![年月号日个次])"),
+    "en": re.compile(r"(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?s?\b|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
+}
+#: first person: a turn saying it speaks of its speaker
+_FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
+
+
+def rearranged_turn(turn: MemoryRecord, vec: np.ndarray, earlier: Sequence[MemoryRecord],
+                    vectors: Mapping[str, np.ndarray]) -> MemoryRecord | None:
+    """The turn of ``earlier`` (said before ``turn``, its vectors in ``vectors``) that told the routine
+    ``turn`` says was moved or swapped, or None."""
+    lang = detect_language(turn.content)
+    verb = moved_or_swapped(turn.content, lang)
+    if verb is None:
+        return None
+    have = [t for t in earlier if t.id in vectors and t.id != turn.id and t.metadata.get("role") != "assistant"
+            and not set(t.source_ids) & set(turn.source_ids)]
+    if len(have) < MIN_TURNS:
+        return None
+    sims = np.array([float(np.dot(vectors[t.id], vec)) for t in have])
+    mean, sd = float(sims.mean()), float(sims.std())
+    if sd <= 1e-6:
+        return None
+    new_part = _words(_clause_after(turn.content, verb[1]))
+    said = {n for n in names(turn.content) if not any(n in w or w in n for w in new_part)}
+    when = _WHEN.get(lang, _WHEN["en"])
+    timed = when.search(turn.content) is not None
+    for i in np.argsort(-sims):
+        z = (sims[i] - mean) / sd
+        if z < MEASURED_Z:
+            break
+        old = have[int(i)]
+        measured = _same_measure(old.content, turn.content)
+        if not (measured or z >= ANCHORED_Z and (said & names(old.content) or timed and when.search(old.content))):
+            continue  # alike in shape only: no name shared, no time of the week or measure told by both
+        if old.metadata.get(ENDED_KEY) or old.metadata.get("outdated_by") or any(w in old.content for w in new_part):
+            return None  # it is over already, or it says the new one
+        if not states_a_thing(old) or (old.speaker or None) != (turn.speaker or None) \
+                and _FIRST_PERSON.search(old.content):
+            continue  # no standing thing, or another member's own (a notice speaks of no one)
+        log.debug("turn %r rearranged by %r (z %.2f)", old.content[:60], turn.content[:60], z)
+        return old
+    return None
+
+
+#: a number with what it measures on either side: 一小时150, 68一斤, 月薪25k (not a date, an hour, an age)
+_NUMBER = re.compile(r"(?P<b>[^\d\s，,。！？!?：:]{0,2}?)(?P<n>\d+(?:\.\d+)?)(?P<a>[^\d\s，,。！？!?]{0,2})")
+_NOT_MEASURE = re.compile(r"^[月号日年点时分秒岁:/.\-]|^(?:am|pm)", re.IGNORECASE)
+
+
+def _measures(text: str) -> set[tuple[str, str, str]]:
+    out = set()
+    for m in _NUMBER.finditer(text):
+        if _NOT_MEASURE.match(m.group("a")) or m.group("b").endswith(("周", "第", "星期")):
+            continue
+        out.add((m.group("b").lower(), m.group("n"), m.group("a").lower()))
+    return out
+
+
+def _same_measure(old: str, new: str) -> bool:
+    """Does ``new`` give another number of a measure ``old`` gives one of (一小时150 → 一小时180, 68一斤 → 78一斤)?"""
+    said = _measures(old)
+    return any(n != n2 and (len(b) == 2 and b == b2 or len(a) == 2 and a == a2)
+               for b, n, a in _measures(new) for b2, n2, a2 in said)
+
+
+def _words(text: str) -> set[str]:
+    """The naming words of ``text`` (a new routine's place, a new app): nouns and names, not times."""
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return {w for w, tag in zh.pos_tags(text) if len(w) >= 2 and tag[0] in "n" or tag == "eng" and len(w) >= 3}
+    return {e for e in find_entities(text, "en") if not e.isdigit()}
+
+
+def _clause_after(text: str, at: int) -> str:
+    """What follows the verb in its clause: the new routine (调到**每周五上午第三节**)."""
+    return re.split(r"[，,。.;；!！?？\n]|\s(?=[\u4e00-\u9fff])", text[at:], maxsplit=1)[0]
