@@ -5,7 +5,8 @@
 after another member's "体育课每周三下午第二节". :mod:`jiyi.text.replaced` finds the old routine by the words said
 before the verb; many swaps name none ("以后改一三五"). What the swap and the old routine share is their topic,
 which their embeddings see: the earlier turn closest to the swap that shares a name with it or tells a day of
-the week or an hour as it does, when it stands above the rest (:data:`ANCHORED_Z`), told it.
+the week or an hour as it does, when it stands above the rest (:data:`ANCHORED_Z`), told it; so did a turn giving
+another number of the same measure ("一小时150" before "涨价了 一小时180"), when it is closer than the usual turn.
 
 The old turn must state something standing (not a question, a plan, another change, someone else's, a value
 of a single-valued family: those are read by :mod:`jiyi.write.like_turns`), be the same speaker's or speak of
@@ -33,7 +34,7 @@ from jiyi.write.like_turns import MIN_TURNS, names, states_a_thing
 log = logging.getLogger("jiyi.write.rearranged")
 
 #: how far above the mean of the earlier turns (in standard deviations) a turn sharing a name or a time of the
-#: week with the swap must stand (the like turn of a change stands :data:`LIKE_Z` above, sharing a name too)
+#: week with the swap must stand (the like turn of a change stands ``like_turns.LIKE_Z`` = 1.5 above)
 ANCHORED_Z = 1.0
 #: …and one giving another number of the same measure (一小时150 → 一小时180): the measure is the topic, it need
 #: only be closer than the speaker's usual turn
