@@ -11,8 +11,8 @@ import pytest
 
 from jiyi.extractors.rules.extractor import RulesExtractor
 from jiyi.records import Message
-from jiyi.text.mixed import JOINER, rules_reading, tight
-from jiyi.text.script import restore
+from jiyi.text.mixed import JOINER, tight
+from jiyi.text.script import restore, rules_reading
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
 

@@ -10,7 +10,8 @@ nothing and "我在 Halcyon Games 上班" named no workplace. :func:`tight` give
   term set between Chinese words (做 senior associate) is :data:`JOINER`, so the name is one value.
 
 Every character of the reading keeps the index of the character it stands for in the text as typed
-(:class:`Reading`), so :func:`jiyi.text.script.restore` gives back what was typed, spaces included.
+(:class:`Reading`), so :func:`jiyi.text.script.restore` gives back what was typed, spaces included
+(:func:`jiyi.text.script.rules_reading` reads traditional characters as simplified first).
 A text without a Chinese character, or read as English, is left as it is.
 """
 
@@ -135,11 +136,3 @@ def _drops(text: str, i: int, j: int) -> bool:
     # a word typed against the Chinese on its other side ("通知 YY太卡") is that side's: the space is a boundary
     return word is not None and not _CALENDAR.match(word.group(0)) and not glued
 
-
-def rules_reading(text: str) -> Reading:
-    """What the rules read for ``text``: traditional characters as simplified (:mod:`jiyi.text.script`), then
-    :func:`tight`; positions index ``text`` as typed (the simplified reading is one character for one)."""
-    from jiyi.text.script import simplified
-
-    r = tight(simplified(text))
-    return Reading(r.text, text, r.positions)

@@ -61,14 +61,20 @@ def replaced_terms(text: str, lang: str) -> tuple[str, ...]:
         m = (_ZH_SWAP if lang == "zh" else _EN_SWAP).search(clause)
         if m is None or re.search(r"[?？]", text[text.find(clause) + len(clause):][:2]):
             continue
-        if (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause[:m.start()] if lang == "zh" else clause) \
-                or hedged(clause, lang) or told_long_ago(clause, lang):
+        if _not_the_speakers_now(clause, m, lang):
             return ()
         # what came before the swap ("夜班调到", "moved my stream over to") and the next clause ("美式太苦") tell the
         # old routine; what follows the swap in its clause is the new one (调到周五, 改喝燕麦拿铁)
         old = clause[:m.start()] if lang == "zh" else clause[:m.end()]
         return tuple(dict.fromkeys(w for c in (old, *clauses[i + 1:i + 2]) for w in _words(c, lang)))
     return ()
+
+
+def _not_the_speakers_now(clause: str, verb: re.Match[str], lang: str) -> bool:
+    """Is the swap ``verb`` of ``clause`` someone else's (我妹改喝… / "my sister switched"), a wish or a plan, or
+    long ago?"""
+    mine = (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause[:verb.start()] if lang == "zh" else clause)
+    return bool(mine) or hedged(clause, lang) or told_long_ago(clause, lang)
 
 
 def _words(clause: str, lang: str) -> list[str]:
@@ -103,8 +109,7 @@ def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
         m = (_ZH_MOVED if lang == "zh" else _EN_MOVED).search(clause)
         if m is None:
             continue
-        if re.search(r"[?？吗]\s*$", clause) or (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(
-                clause[:m.start()] if lang == "zh" else clause) or hedged(clause, lang) or told_long_ago(clause, lang):
+        if re.search(r"[?？吗]\s*$", clause) or _not_the_speakers_now(clause, m, lang):
             return None
         at = text.find(clause)
         return at + m.start(), at + m.end()

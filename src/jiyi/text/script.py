@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from jiyi.text.mixed import JOINER, Reading
+from jiyi.text.mixed import JOINER, Reading, tight
 
 _TABLE = Path(__file__).with_name("data") / "t2s_chars.tsv.gz"
 #: texts longer than this are restored only where they match whole (a long text's pieces are searched in it)
@@ -46,6 +46,14 @@ def simplified(text: str) -> str:
     read on the hot paths of both sides: a text without one is found so by one regex scan, 15 times faster
     than translating it.)"""
     return text.translate(_table()) if _traditional().search(text) else text
+
+
+def rules_reading(text: str) -> Reading:
+    """What the rules read for ``text``: traditional characters as simplified, then :func:`jiyi.text.mixed.tight`
+    (Latin names in Chinese as one value); positions index ``text`` as typed (:func:`simplified` is one character
+    for one)."""
+    r = tight(simplified(text))
+    return Reading(r.text, text, r.positions)
 
 
 def restore(content: str, sources: Sequence[tuple[str, str] | Reading]) -> str:

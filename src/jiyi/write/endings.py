@@ -32,10 +32,9 @@ from jiyi.text.ended import (
     named_in,
 )
 from jiyi.text.language import detect_language
-from jiyi.text.mixed import rules_reading
 from jiyi.text.over import workplace_left
 from jiyi.text.replaced import replaced_terms
-from jiyi.text.script import restore
+from jiyi.text.script import restore, rules_reading
 
 #: a word said in more of the speaker's earlier turns than this names no one thing
 COMMON_TURNS = 6

@@ -49,14 +49,17 @@ _WHEN = {
 _FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
 
 
-def rearranged_turn(turn: MemoryRecord, vec: np.ndarray, earlier: Sequence[MemoryRecord],
+def swap_in(turn: MemoryRecord) -> tuple[int, int] | None:
+    """Where a turn of the speaker's says a routine of theirs was moved or swapped (:func:`moved_or_swapped`)."""
+    return None if turn.metadata.get("role") == "assistant" else moved_or_swapped(turn.content,
+                                                                                   detect_language(turn.content))
+
+
+def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, earlier: Sequence[MemoryRecord],
                     vectors: Mapping[str, np.ndarray]) -> MemoryRecord | None:
-    """The turn of ``earlier`` (said before ``turn``, its vectors in ``vectors``) that told the routine
-    ``turn`` says was moved or swapped, or None."""
+    """The turn of ``earlier`` (said before ``turn``, its vectors in ``vectors``) that told the routine ``turn``
+    says was moved or swapped at ``verb`` (:func:`swap_in`), or None."""
     lang = detect_language(turn.content)
-    verb = moved_or_swapped(turn.content, lang)
-    if verb is None:
-        return None
     have = [t for t in earlier if t.id in vectors and t.id != turn.id and t.metadata.get("role") != "assistant"
             and not set(t.source_ids) & set(turn.source_ids)]
     if len(have) < MIN_TURNS:

@@ -23,9 +23,9 @@ from jiyi.privacy.detect import PLACEHOLDER
 from jiyi.records import Message
 from jiyi.text.entities import find_entities
 from jiyi.text.language import detect_language
-from jiyi.text.mixed import Reading, rules_reading
+from jiyi.text.mixed import Reading
 from jiyi.text.person import EN_USER, ZH_USER, name_subject, speaker_name
-from jiyi.text.script import restore
+from jiyi.text.script import restore, rules_reading
 from jiyi.text.smalltalk import is_pleasantry, without_decoration
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class RulesExtractor:
 
     def extract(self, messages: Sequence[Message], *, language_hint: str | None = None) -> list[Candidate]:
         """Candidates from the user messages in ``messages`` (oldest first). The rules read each message's
-        :func:`~jiyi.text.mixed.rules_reading` (traditional characters as simplified, the Latin names in Chinese
+        :func:`~jiyi.text.script.rules_reading` (traditional characters as simplified, the Latin names in Chinese
         as one value); what is proposed is given back in what was typed."""
         sources = [rules_reading(m.content) for m in messages]
         if all(r.text == r.original for r in sources):

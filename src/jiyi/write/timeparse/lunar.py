@@ -48,8 +48,8 @@ def _rule(kind: str) -> Handler:
     return handler
 
 
-#: (pattern, handler, skipped after 每): tried with the Chinese rules (timeparse/zh.py)
-LUNAR_RULES: list[Rule] = [
+#: a lunar month and day (a birthday kept by the lunar calendar is one of these: :func:`lunar_month_day`)
+_MONTH_DAY_RULES: list[Rule] = [
     # 腊月二十六, 正月初八, 冬月十五: these months are lunar whatever the day
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历)?{_MONTH}月{_DAY}(?![号日])"), _rule("month_day"), True),
     # 二月初二, 八月廿三: a day said 初X or 廿X is lunar (a solar day says 号 or 日)
@@ -57,6 +57,10 @@ LUNAR_RULES: list[Rule] = [
                 r"(?![号日])"), _rule("month_day"), True),
     # 农历八月十五: said to be lunar
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历){_ANY_MONTH}月{_DAY}(?![号日])"), _rule("month_day"), True),
+]
+#: (pattern, handler, skipped after 每): tried with the Chinese rules (timeparse/zh.py)
+LUNAR_RULES: list[Rule] = [
+    *_MONTH_DAY_RULES,
     # 年廿八, 年三十, 大年初二 (the last month's days, the first month's): not 今年三十 (an age)
     (re.compile(r"(?<![今去明前后\d])大?年(?P<yd>廿[一二三四五六七八九]|二十[一二三四五六七八九]|三十|初[一二三四五六七八九十])"),
      _rule("new_year"), True),
@@ -68,7 +72,7 @@ LUNAR_RULES: list[Rule] = [
 
 def lunar_month_day(text: str) -> re.Match[str] | None:
     """The first lunar month and day in ``text`` (腊月初八, 农历八月十五, 二月初二), for a birthday kept by it."""
-    found = [m for pattern, _, _ in LUNAR_RULES[:3] if (m := pattern.search(text))]
+    found = [m for pattern, _, _ in _MONTH_DAY_RULES if (m := pattern.search(text))]
     return min(found, key=lambda m: m.start()) if found else None
 
 
