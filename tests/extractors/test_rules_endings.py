@@ -57,6 +57,11 @@ def test_pursuits_and_their_ends_share_a_slot(text: str, slot: str) -> None:
     only(text, slot)
 
 
+@pytest.mark.parametrize("text", ["猫胖了两斤 兽医让它减肥", "他在考研 天天泡图书馆"])
+def test_anothers_pursuit_is_not_the_speakers(text: str) -> None:
+    assert not [c.slot for c in run(text) if (c.slot or "").startswith("status/")]
+
+
 @pytest.mark.parametrize("text", ["我俩分了", "咱俩还是分了"])
 def test_we_two_split_is_a_breakup(text: str) -> None:
     (c,) = [c for c in run(text) if c.slot]

@@ -29,7 +29,8 @@ def test_a_condition_told_by_what_it_does_is_kept(text: str, slot: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["吃辣会上火", "我吃多了会胖", "i get tired when i eat pasta", "上周带儿子去医院看了过敏科",
-                                  "给小宝喂了口虾泥 全身起疹子 医生说是虾过敏 吓死我", "我对芒果过敏 吃一口就起疹子"])
+                                  "给小宝喂了口虾泥 全身起疹子 医生说是虾过敏 吓死我", "我对芒果过敏 吃一口就起疹子",
+                                  "我有关节炎 一碰膝盖就肿"])  # where it swells is no allergen
 def test_an_effect_that_is_no_allergy_is_none(text: str) -> None:
     """…and how much was eaten is no allergen: 吃一口就起疹子 after 我对芒果过敏 names mango alone."""
     assert not [c for c in run(text) if (c.slot or "").startswith("allergy/") and "芒果" not in c.slot]
@@ -131,3 +132,17 @@ def test_not_quitting_anything(text: str) -> None:
 
 def test_topic_first_quitting() -> None:
     assert only("咖啡也戒了快四个月了", "pref/咖啡").content == "用户戒了咖啡"
+
+
+def test_each_food_refused_with_its_own_verb_is_its_own_preference() -> None:
+    """不吃牛肉不吃羊肉: the verb said again starts another object (not one pref keyed 牛肉不吃羊肉)."""
+    slots = {c.slot for c in run("我不吃牛肉不吃羊肉 猪肉可以")}
+    assert {"pref/牛肉", "pref/羊肉"} <= slots and not any("不吃" in (s or "") for s in slots), slots
+
+
+@pytest.mark.parametrize(("text", "slot"), [("我开始吃牛肉了", "pref/牛肉"), ("现在能吃辣了", "pref/辣"),
+                                            ("我重新喝奶茶了", "pref/奶茶")])
+def test_a_food_taken_up_again_is_the_stance_on_it_now(text: str, slot: str) -> None:
+    """Keyed as the refusal was (pref/牛肉), so it replaces "用户不吃牛肉"; a meal had again (又吃火锅了) is no stance."""
+    assert slot in {c.slot for c in run(text)}
+    assert not any((c.slot or "").startswith("pref/") for c in run("昨天又吃火锅了"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: pg_serve
 from pg_server import pg_server  # noqa: F401  (the session's PostgreSQL)
 
 from jiyi.memory import Memory
-from jiyi.read.gate import asked_categories
+from jiyi.read.gate import asked_categories, decides
+from jiyi.records import Kind, MemoryRecord
 from jiyi.stores.protocol import Store
 
 PHONE, EMAIL, ADDRESS, PASSPORT = "13907559876", "ke.wen@example.org", "文一西路77号", "E76543210"
@@ -80,6 +82,17 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
     ("下周去成都出差三天", {"outing_health"}),  # a trip for work is a trip
     ("最近想开始晨跑，帮我排个训练计划", {"outing_health"}),  # a run: the knee that limits it
     ("which color should i paint my bedroom?", {"sight_health"}),  # colours: the colour blindness
+    ("晚上跟同事撸串 点点啥", {"diet_health"}),  # skewers are food
+    ("回老家路上要带点啥", {"outing_health"}), ("any tips for a long road trip?", {"outing_health"}),  # the carsickness
 ])
 def test_asked_categories(query: str, expected: set[str]) -> None:
     assert set(asked_categories(query)) == expected
+
+
+@pytest.mark.parametrize(("content", "query"), [("用户晕车，坐大巴必吐", "回老家路上要带点啥"),
+                                                ("User gets carsick on long drives", "any tips for a long road trip?")])
+def test_motion_sickness_decides_a_journey(content: str, query: str) -> None:
+    now = datetime(2026, 12, 1, tzinfo=timezone.utc)
+    rec = MemoryRecord(id="r", tenant="t", user_id="u", content=content, kind=Kind.FACT, created_at=now, updated_at=now)
+    assert decides(rec, asked_categories(query))
+    assert not decides(rec, asked_categories("帮我写个周报"))

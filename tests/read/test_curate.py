@@ -160,3 +160,18 @@ def test_a_claimed_role_stays_out_of_a_block_that_does_not_ask_about_roles(make_
     said = "自称" if told[0] > "z" else "says they are"
     assert said not in mem.build_context(unrelated, user_id="u")
     assert said in mem.build_context(asked, user_id="u")
+
+
+@pytest.mark.parametrize("query", ["在吗", "唉 好累啊", "喺度？", "wakaka ok lah"])
+def test_a_query_saying_nothing_brings_no_turns_and_nothing_past(query: str) -> None:
+    """Turns alike to "在吗" are alike in saying nothing; what stands and what is ahead stay."""
+    chat = rec("t1", "今天又加班到十点 领导真能画饼", source="m1")
+    trip = rec("e1", "用户上周去苍山徒步，下雪了", Kind.EVENT, source="m2", valid_until=NOW - timedelta(days=5))
+    ahead = rec("e2", "用户下周三去医院复查", Kind.EVENT, source="m3", valid_until=NOW + timedelta(days=6))
+    allergy = rec("f1", "用户对芒果过敏", Kind.FACT, source="m4")
+    hits = [hit(chat), hit(trip), hit(ahead), hit(allergy)]
+    picked = run(hits, {}, query=query)
+    assert [h.id for h in picked.current] == ["e2", "f1"] or {h.id for h in picked.current} == {"e2", "f1"}
+    assert picked.past == []
+    asked = run(hits, {}, query="帮我想想周末干嘛")
+    assert "t1" in {h.id for h in asked.current} and "e1" in {h.id for h in [*asked.current, *asked.past]}

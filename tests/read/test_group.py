@@ -206,3 +206,11 @@ def test_a_two_word_reaction_in_a_group_stays_out_of_the_block(mem: Memory, decl
         say(mem, "g_team", "阿飞", "烤肉店要提前两天订位", group=False)
     block = mem.build_context("我平时都跟你聊些啥啊", user_id=who)
     assert "烤肉" in block and "事儿真多" not in block, block
+
+
+def test_a_number_a_member_gave_the_group_opens_only_when_asked_for_by_their_name(group: Memory) -> None:
+    say(group, "u-lin", "林姐", "我换号了 新号13912345678 有事打这个")
+    asked = section(group.build_context("林姐电话多少来着 联系不上她", user_id="u-tang"))
+    assert any("林姐" in ln and "13912345678" in ln for ln in asked), asked
+    assert not any("13912345678" in ln for ln in section(group.build_context("阿豪电话多少", user_id="u-tang")))
+    assert "13912345678" not in group.build_context("周末聚餐定哪家", user_id="u-tang")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.text.replaced import replaced_terms
+from jiyi.text.replaced import now_contrasted, replaced_terms
 
 
 @pytest.mark.parametrize(("text", "lang", "terms"), [
@@ -38,3 +38,25 @@ def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) 
 ])
 def test_no_routine_of_the_speakers_replaced(text: str, lang: str) -> None:
     assert replaced_terms(text, lang) == ()
+
+
+@pytest.mark.parametrize(("text", "lang", "cue"), [
+    ("这边两班倒 不是以前那种三班了", "zh", "不是以前"),
+    ("现在挂的是蓝鲸跑腿的箱子", "zh", "现在挂的是"),
+    ("医生话油太多 而家每朝去公园打太极", "zh", "而家每朝"),
+    ("these days I'm on the night desk", "en", "these days"),
+])
+def test_now_contrasted_finds_what_holds_now(text: str, lang: str, cue: str) -> None:
+    span = now_contrasted(text, lang)
+    assert span is not None and text[span[0]:span[1]] == cue
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("现在是不是该换个工作？", "zh"),  # a question
+    ("我妹现在每天喝三杯咖啡", "zh"),  # someone else's
+    ("我打算现在每天跑五公里", "zh"),  # a plan
+    ("现在几点了", "zh"),  # no state
+    ("now that you mention it, sure", "en"),
+])
+def test_now_contrasted_is_none_without_a_state_of_the_speakers(text: str, lang: str) -> None:
+    assert now_contrasted(text, lang) is None

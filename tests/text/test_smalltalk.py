@@ -20,6 +20,7 @@ SMALLTALK = [
     "Good morning!", "bye", "no worries", "sure", "yes", "me too",
     "+1", "gm gm", "anyone here?", "morning all", "早上好各位", "扣1",  # group chatter
     "晚安兄弟", "兄弟 在不", "morning bro", "night guys", "ok man",  # a greeting to someone by how they are called
+    "[摸鱼]", "[旺柴][旺柴]", "[Facepalm]", "早上好[太阳]",  # stickers, written as their codes
     "国庆快乐呀", "哈哈 元旦快乐", "新婚快乐!!", "happy new year all!", "Merry Xmas", "食饱未",  # wishes, greetings
 ]
 NOT_SMALLTALK = [
@@ -28,6 +29,7 @@ NOT_SMALLTALK = [
     "no, I'm vegan", "I love you", "I have 1 cat", "1 more thing: my flight is at 9", "大家好，我是新来的小周",
     "兄弟 明天见", "宝 我到家了", "bro my dog died",  # said to someone, and telling something
     "老婆生日快乐", "happy birthday to my mom, she turns 60 today", "今天我生日",  # whose day it is
+    "我对芒果过敏[捂脸]", "[已隐藏:密码]", "see [notes](https://example.org)",  # a sticker beside news; ours; a link
 ]
 
 

@@ -94,3 +94,27 @@ def test_another_members_own_routine_is_not_ended_by_a_swap(mem: Memory, clock: 
 ])
 def test_what_says_a_routine_was_moved(text: str, lang: str, found: bool) -> None:
     assert (moved_or_swapped(text, lang) is not None) is found
+
+
+@pytest.mark.parametrize(("old", "now"), [
+    ("我在城西的老年大学教书法 每周去两次", "老年大学那边我早不去了 现在是在社区活动室带书法兴趣班"),
+    ("我跑蜂鸟的 主要在滨江这块 一天二十来单", "现在用的是顺丰同城的账号 蜂鸟那个号给我弟跑了"),
+    ("I drive for QuickCab on weekends, mostly airport runs", "so these days I'm driving for MetroRide, gave my QuickCab login to my cousin"),
+])
+def test_a_state_said_as_what_holds_now_ends_the_earlier_turn_it_shares_a_name_with(
+        mem: Memory, clock: FrozenClock, old: str, now: str) -> None:
+    others = OTHERS_EN if old.isascii() else OTHERS_ZH
+    turns = say(mem, clock, old, *others, now)
+    assert turns[old].metadata.get(ENDED_KEY) == turns[now].id, [(k, v.metadata) for k, v in turns.items()]
+    assert not any(turns[t].metadata.get(ENDED_KEY) for t in others)
+
+
+@pytest.mark.parametrize("now", [
+    "我现在在地铁上 好挤",  # where one is at the moment, no name of the old state shared
+    "你现在是书法老师 帮我写副对联",  # an instruction to the bot
+    "我现在要不要换个兴趣班？",  # a question
+])
+def test_now_said_of_no_earlier_state_ends_nothing(mem: Memory, clock: FrozenClock, now: str) -> None:
+    old = "我在城西的老年大学教书法 每周去两次"
+    turns = say(mem, clock, old, *OTHERS_ZH, now)
+    assert not turns[old].metadata.get(ENDED_KEY)

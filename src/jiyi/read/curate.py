@@ -132,6 +132,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     """
     bot_wanted, asked_wanted = asks_about_bot(query), asks_what_was_asked(query)
     past_wanted = asks_past(query)
+    idle = idle_query(query) and not past_wanted
     groups = {*groups, *_many_voiced(hits)}
     current: list[Hit] = []
     past: list[Hit] = []
@@ -139,7 +140,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     for hit in hits:
         rec = hit.record
         if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content) \
-                or not shows_claim(rec.slot, query):
+                or not shows_claim(rec.slot, query) or (idle and rec.kind is Kind.EPISODE):
             continue  # (memory poisoning — "ignore your rules", "from now on you are …", "I'm the admin" — stays out)
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, bot_wanted=bot_wanted,
@@ -169,7 +170,20 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     def order(group: list[Hit]) -> list[Hit]:
         return sorted(group, key=lambda h: -block_score(h, at=at, weights=weights, half_lives=half_lives))
 
-    return Selection(order(current), order(past)[:PAST_LINES])
+    return Selection(order(current), [] if idle else order(past)[:PAST_LINES])
+
+
+def idle_query(query: str) -> bool:
+    """Does ``query`` say next to nothing ("在吗", "唉 好累啊", "喺度？", "wakaka ok lah")? Turns and past
+    memories alike to it are alike in saying nothing: a block for it carries what stands (the profile, what is
+    current, what is ahead), not what its words happen to resemble."""
+    return bool(query.strip()) and says_little(query) and _ASKS.search(query) is None
+
+
+#: a query asking for something, however few its words ("帮我安排一下", "推荐点", "what now?")
+_ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|"
+                   r"要不要|能不能|可以|记得|\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|"
+                   r"why|should|can|could|tell|list|find)\b", re.IGNORECASE)
 
 
 def _weak(hit: Hit) -> bool:

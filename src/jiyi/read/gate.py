@@ -31,13 +31,14 @@ _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|血糖|血压|血脂|高尿�
                              r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
 #: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
 _OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|晨跑|夜跑|训练|"
-                     r"练腿|撸铁|打球|游泳|骑行|景点|周末|"
+                     r"练腿|撸铁|打球|游泳|骑行|景点|周末|路上|坐车|大巴|长途|自驾|坐船|"
                      r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
-                     r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday|business\s+trip|offsite|retreat)\b")
+                     r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday|business\s+trip|offsite|retreat|"
+                     r"road\s+trip|bus\s+ride|long\s+drive|ferry)\b")
 #: … asks, too, for the conditions that limit it ("outing_health")
 _OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
                                r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
-                               r"diabet|hypoglyc|"  # (a long walk without sugar at hand is a diabetic's danger)
+                               r"diabet|hypoglyc|晕车|晕船|晕机|car\s*sick|motion\s+sick|sea\s*sick|"  # (a long walk without sugar at hand is a diabetic's danger)
                                # an injury that limits moving: a knee, an ankle, a back
                                r"膝|半月板|韧带|脚踝|踝|扭伤|骨折|腰伤|椎|knee|ankle|ligament|\bacl\b|menisc|sprain|fractur|"
                                r"back\s+(?:pain|injury)|slipped\s+disc|herniat")

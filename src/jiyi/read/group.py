@@ -23,7 +23,7 @@ from functools import cache, partial
 
 import numpy as np
 
-from jiyi.read.gate import decides, known_at, lapsed, passes_gate
+from jiyi.read.gate import asked_categories, decides, known_at, lapsed, passes_gate
 from jiyi.read.noise import is_noise, says_little
 from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS, lasting_change
 from jiyi.read.standing import conditions_asked
@@ -49,6 +49,8 @@ _KINDS = (Kind.FACT, Kind.PREFERENCE, Kind.RELATION)
 _KIN_WORD = re.compile(r"(?<=[我咱俺])(?:" + REL_ZH_RE + r")")
 #: What a member's other memories (:func:`_tells_of_member`) rank below their standing facts and lasting changes.
 EXTRA = 0.15
+#: the sensitive categories a member gives the group to be reached by
+CONTACT_CATEGORIES = frozenset({"phone", "email"})
 #: what else of a member a query that names them may be shown (:func:`_tells_of_member`)
 _NAMED_KINDS = (Kind.EVENT, Kind.BEHAVIOR, Kind.EPISODE)
 _SUBJECT = re.compile(r"^(?:用户|User)(?=\W|的|是|在|对|不|有|喜|讨|住|叫|养|s\b|'s\b)")
@@ -66,12 +68,17 @@ def member_standing(rec: MemoryRecord) -> bool:
 
 
 def _member_records(store: Store, member: Scope, session: str, query: str, *, at: datetime,
-                    asked: frozenset[str], me: Callable[[], Sequence[str]] = tuple
-                    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+                    asked: frozenset[str], me: Callable[[], Sequence[str]] = tuple,
+                    contact: frozenset[str] = frozenset()) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
     """What of ``member``'s, said in ``session``, may be shown: their standing facts and lasting changes, their
     plans still ahead that name the user (``me()``, the names the user goes by there: "这周五下午三点跟客户开评审会
     小米跟我一起" is 小米's meeting too), and when ``query`` names them, the rest of :func:`_tells_of_member` (a
-    memory is of one session: listed once). Turns and names are read only for a member with a plan ahead."""
+    memory is of one session: listed once). Turns and names are read only for a member with a plan ahead.
+    ``contact`` (a phone, an email) is asked for: a number the member gave in the group opens for a query that
+    names them ("茜茜电话多少"), as they gave it for others to reach them."""
+    if contact:
+        first = store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
+        asked = asked | contact if first and _named(first[0], query) else asked
     flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
                        include_sensitive=bool(asked))
     listed = store.list(member, flt, SCAN)
@@ -167,6 +174,7 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
     A member's condition that decides the query (their shellfish allergy for "what snacks should i get",
     a pregnancy for "周末去哪爬山") comes first, sensitive or not: they told it to the group for this."""
     asked = conditions_asked(query)
+    contact = asked_categories(query) & CONTACT_CATEGORIES
     found: list[tuple[float, MemoryRecord]] = []
     mine = group_sessions(store, scope)[:SESSIONS]
     declared: dict[str, list[str]] = {}
@@ -178,7 +186,7 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
                 declared[user] = group_sessions(store, member)
             if session not in declared[user]:
                 continue  # a session id they share, but not a group chat they said they are in
-            recs, extras = _member_records(store, member, session, query, at=at, asked=asked, me=me)
+            recs, extras = _member_records(store, member, session, query, at=at, asked=asked, me=me, contact=contact)
             if not recs and not extras:
                 continue
             vecs = store.vectors(member, [r.id for r in (*recs, *extras)])

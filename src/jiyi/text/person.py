@@ -53,7 +53,9 @@ _ZH_LEAD = re.compile(
     rf"|(?:{_alts(_ZH_CONNECTORS)}|但(?=我|俺|咱))[啊呀哈啦呢吧哦噢]?[，,、\s!！~～]*"
     # English ones before Chinese, as people who mix write them ("and 我搬到…", "btw 我…", "update: 终于…")
     rf"|(?i:and|also|btw|so|anyway|anyways|oh|ok|okay|update|fyi|ps|but|plus|lol|omg|tbh|ngl)[:：,，!！.\s]*"
-    rf"(?=[\u4e00-\u9fff]))+"
+    rf"(?=[\u4e00-\u9fff])"
+    # the one spoken to, before what the speaker says of themselves ("兄弟 我跑外卖的", "姐妹们，我分手了")
+    rf"|(?:兄弟们?|哥们儿?|老铁们?|老哥|姐妹们?|家人们|朋友们|宝子们?|亲们?|大佬们?)[啊呀哈啦呢吧]?[，,、\s!！~～]+(?=[我俺咱]))+"
 )
 _ZH_TAIL = re.compile(r"[吧啊呢哈啦呀嘛哦噢喔哟咯嘞哇\s~～，,。.!！…\"'“”‘’「」『』]+$")
 

@@ -114,3 +114,28 @@ def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
         at = text.find(clause)
         return at + m.start(), at + m.end()
     return None
+
+
+#: a state said as what holds now, against what held before: 现在挂的是橙鸟的箱子, 不是以前那种三班了, 而家每朝打太极,
+#: "these days I'm on nights", "now i'm doing deliveries". Weaker than a swap's verb: read only beside a turn it
+#: stands out as alike to and shares a name with (write/rearranged.py)
+_ZH_NOW = _P(r"不是以前|不像以前|(?:跟|和)以前不一样|不再是|"
+             r"(?:现在|如今|而家|目前|而今)(?:已经|都)?(?:改|换|转)?(?:是|係|成|(?:用|挂|跑|喝|开|播|玩|做|干|住|带|管|吃|坐|骑|练)"
+             r"(?:的|嘅)是|只(?:喝|吃|用|跑|玩|做|练)|每(?:天|周|个?礼拜|个?星期|朝|晚)|一(?:天|周|个礼拜))")
+_EN_NOW = _P(r"(?i)\b(?:i'?m|i\s+am|we'?re)\s+now\b|\bnow\s+(?:i\s|i'm\b|we\s|it'?s\b|doing\b|working\b|living\b|"
+             r"using\b|driving\b|riding\b|drinking\b)|\bthese\s+days\b|\bnowadays\b|\binstead\b")
+
+
+def now_contrasted(text: str, lang: str) -> tuple[int, int] | None:
+    """Where a turn of the speaker's says what holds now, in words that set it against before (the cue's span;
+    what follows it in its clause is the new state), or None: no such words, a question, a wish or a plan, long
+    ago, or someone else's."""
+    for clause in (c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()):
+        m = (_ZH_NOW if lang == "zh" else _EN_NOW).search(clause)
+        if m is None:
+            continue
+        if re.search(r"[?？吗]\s*$", clause) or _not_the_speakers_now(clause, m, lang):
+            return None
+        at = text.find(clause)
+        return at + m.start(), at + m.end()
+    return None

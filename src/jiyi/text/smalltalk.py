@@ -18,8 +18,11 @@ from functools import lru_cache
 from jiyi.text.script import simplified
 from jiyi.text.wordlists import words
 
+#: a chat app's placeholder or sticker code: [图片], [语音], and the stickers QQ and WeChat write as a word or two
+#: in brackets ([捂脸], [猫猫头], [玫瑰], [Facepalm]); never one of ours ([已隐藏:密码] has a colon) nor a link's text
 _PLACEHOLDER = re.compile(
-    r"\[(?:图片|表情|动画表情|语音|视频|文件|链接|红包|位置|名片|emoji|image|photo|sticker|gif|voice|video)\]",
+    r"\[(?:图片|表情|动画表情|语音|视频|文件|链接|红包|位置|名片|emoji|image|photo|sticker|gif|voice|video)\]"
+    r"|\[[\u4e00-\u9fff]{1,4}\](?!\()|\[[A-Z][a-z]{1,11}\](?!\()",
     re.IGNORECASE,
 )
 #: emoji of acknowledgement and applause (👍 👏 🙏 🌹 🎉 👌 ✌️ 🤝 💪): a group's nod, no fact's words; other emoji

@@ -49,7 +49,7 @@ from jiyi.write.judge import judged_decision, judged_ending
 from jiyi.write.like_turns import like_turns
 from jiyi.write.pets import mentions_a_death, pet_gone, pet_names
 from jiyi.write.reading import reading, says_no_longer
-from jiyi.write.rearranged import rearranged_turn, swap_in
+from jiyi.write.rearranged import contrast_in, rearranged_turn, swap_in
 from jiyi.write.resolve import (
     Decision,
     as_user,
@@ -328,14 +328,17 @@ class BatchResolver:
         vectors: dict[str, np.ndarray] = dict(self.turn_vectors)
         batch = sorted(self.batch_turns.values(), key=lambda t: t.created_at)
         for i, turn in enumerate(batch):
-            if turn.id not in self.turn_vectors or (verb := swap_in(turn)) is None:
+            if turn.id not in self.turn_vectors:
+                continue
+            contrast = (verb := swap_in(turn)) is None
+            if contrast and (verb := contrast_in(turn)) is None:
                 continue
             if stored is None:
                 stored = [t for t in self._stored_turns() if t.id not in self.batch_turns]
                 vectors.update(self.ctx.store.vectors(self.scope, [t.id for t in stored]))
             earlier = [self.records.get(t.id, t) for t in stored if t.created_at < turn.created_at] + [
                 t for t in batch[:i] if t.id not in self.ended_in_batch]
-            old = rearranged_turn(turn, verb, self.turn_vectors[turn.id], earlier, vectors)
+            old = rearranged_turn(turn, verb, self.turn_vectors[turn.id], earlier, vectors, contrast=contrast)
             if old is None:
                 continue
             if old.id in self.batch_turns:

@@ -27,9 +27,11 @@ from jiyi.records import MemoryRecord
 from jiyi.text import zh
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.entities import find_entities
+from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
-from jiyi.text.replaced import moved_or_swapped
-from jiyi.write.like_turns import MIN_TURNS, names, states_a_thing
+from jiyi.text.replaced import moved_or_swapped, now_contrasted
+from jiyi.text.wordlists import words
+from jiyi.write.like_turns import LIKE_Z, MIN_TURNS, names, states_a_thing, states_any
 
 log = logging.getLogger("jiyi.write.rearranged")
 
@@ -45,6 +47,8 @@ _WHEN = {
                      r"(?<![第初高])[一二三四五六日]{2,}(?![年月号日个次])"),
     "en": re.compile(r"(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?s?\b|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
 }
+#: words of time two turns may share by chance (the lexical analyser tags 礼拜 a place)
+_TIME_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天")
 #: first person: a turn saying it speaks of its speaker
 _FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
 
@@ -55,10 +59,21 @@ def swap_in(turn: MemoryRecord) -> tuple[int, int] | None:
                                                                                    detect_language(turn.content))
 
 
+def contrast_in(turn: MemoryRecord) -> tuple[int, int] | None:
+    """Where a turn of the speaker's says what holds now against what held before (:func:`now_contrasted`:
+    现在挂的是橙鸟的箱子, 不是以前那种三班了), unless it talks to the bot as an instruction ("你现在是猫娘")."""
+    if turn.metadata.get("role") == "assistant" or instructs_the_bot(turn.content):
+        return None
+    return now_contrasted(turn.content, detect_language(turn.content))
+
+
 def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, earlier: Sequence[MemoryRecord],
-                    vectors: Mapping[str, np.ndarray]) -> MemoryRecord | None:
+                    vectors: Mapping[str, np.ndarray], *, contrast: bool = False) -> MemoryRecord | None:
     """The turn of ``earlier`` (said before ``turn``, its vectors in ``vectors``) that told the routine ``turn``
-    says was moved or swapped at ``verb`` (:func:`swap_in`), or None."""
+    says was moved or swapped at ``verb`` (:func:`swap_in`), or None. With ``contrast``, ``verb`` is where the
+    turn says what holds now (:func:`contrast_in`): a weaker word, so the old turn must stand out as a change's
+    like turn does (:data:`LIKE_Z`) and share a name with it (a day or an hour alike is not enough); it may be
+    of any family (做什么、在哪、跑哪家: "我跑快驹外卖的" before "现在挂的是橙鸟跑腿的箱子 快驹那个号给表哥用了")."""
     lang = detect_language(turn.content)
     have = [t for t in earlier if t.id in vectors and t.id != turn.id and t.metadata.get("role") != "assistant"
             and not set(t.source_ids) & set(turn.source_ids)]
@@ -78,11 +93,17 @@ def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, 
             break
         old = have[int(i)]
         measured = _same_measure(old.content, turn.content)
-        if not (measured or z >= ANCHORED_Z and (said & names(old.content) or timed and when.search(old.content))):
+        if contrast:
+            if z < LIKE_Z:
+                break
+            anchored = bool({n for n in said & names(old.content) if not when.search(n) and n not in _TIME_NAMES})
+        else:
+            anchored = z >= ANCHORED_Z and bool(said & names(old.content) or timed and when.search(old.content))
+        if not (measured or anchored):
             continue  # alike in shape only: no name shared, no time of the week or measure told by both
         if old.metadata.get(ENDED_KEY) or old.metadata.get("outdated_by") or any(w in old.content for w in new_part):
             return None  # it is over already, or it says the new one
-        if not states_a_thing(old) or (old.speaker or None) != (turn.speaker or None) \
+        if not (states_any(old) if contrast else states_a_thing(old)) or (old.speaker or None) != (turn.speaker or None) \
                 and _FIRST_PERSON.search(old.content):
             continue  # no standing thing, or another member's own (a notice speaks of no one)
         log.debug("turn %r rearranged by %r (z %.2f)", old.content[:60], turn.content[:60], z)

@@ -76,6 +76,8 @@ _PURSUITS: tuple[tuple[str, str, str], ...] = (
      r"job\s+hunt(?:ing)?|job[\s-]searching|looking\s+for\s+(?:a\s+)?(?:new\s+)?(?:job|work)|applying\s+for\s+jobs"),
     ("weight_loss", r"减肥|减脂|瘦身", r"los(?:e|ing)\s+weight|on\s+a\s+diet|dieting"),
 )
+#: another one named as who pursues it, right before it: 让它减肥, 他在考研, 叫她们备考
+_ZH_ANOTHER_PURSUES = re.compile(r"(?:[它他她](?:们)?|[它他她]俩)(?:也|还|都)?(?:在|正在|开始|准备|要|得)?$")
 _BARE_PURSUITS = frozenset({"备考", "考研", "考公", "找工作", "求职", "减肥"})
 _ZH_PURSUING = re.compile(r"(?:在|正在|开始|准备|打算|要|忙着|一直在)?(?:准备|备战|复习|备考|忙着|开始|在)")
 _EN_PURSUING = re.compile(r"(?i)\b(?:studying\s+for|preparing\s+for|prepping\s+for|getting\s+ready\s+for|"
@@ -204,6 +206,8 @@ def _pursuit(text: str, zh: bool) -> tuple[str, tuple[str, ...]] | None:
             return f"status/{topic}", ()
     for topic, zh_words, en_words in _PURSUITS:
         m = re.search(zh_words, text, re.IGNORECASE) if zh else None
+        if m and _ZH_ANOTHER_PURSUES.search(text[:m.start()]):
+            continue  # 兽医让它减肥, 他在考研: the pet's or another's pursuit, not the speaker's
         if m and (_ZH_PURSUING.search(text[:m.start()]) or m.group() in _BARE_PURSUITS) and not re.search(
                 r"^的|过|了(?!解)|完|^[那这]?[堆些本套摞]?(?:书|资料|笔记|教材|真题|卷子)", text[m.end():m.end() + 4]):
             # 考研过了 / 面试完了: done; 考研的书, 考研那堆书: a thing of it

@@ -159,6 +159,10 @@ _ZH_REACTION = re.compile(r"^(?:我|俺)?(?:一|只要|每次)?(?:吃|喝|碰|�
                           r"(?:就|会|都会|就会)(?:嘴|嘴巴|嘴唇|喉咙|脸|眼睛)?(?:肿|发肿|发痒|痒|喘不上气|休克)")
 
 
+#: a part of the body, which swells or itches, never what one is allergic to (no food is named so: 鸭脖 and 鸡爪 are)
+_BODY_PART = re.compile(r"(?:脚脖子|脚踝|膝盖|皮肤|关节|眼睛|嘴巴|嘴唇|喉咙|脸|腰|肚子|后背|肩膀|手指|手臂|胳膊|大腿|小腿|伤口)$")
+
+
 #: an allergy a doctor or a test found, said of whoever was seen
 _ZH_DIAGNOSED = re.compile(r"(?:医生|大夫|检查|化验|测试|查)(?:说|显示|结果|出来)?(?:是|为)?[^，。,]{0,8}过敏")
 
@@ -168,8 +172,8 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
     if m is None and (r := _ZH_REACTION.match(body)) is not None and "不" not in body[:r.start("v" if r.group("v") else "w")]:
         item = r.group("v") or r.group("w")
-        if re.match(r"[一两几点多少些口了]|这|那", item):
-            return []  # 吃一点就起疹子: how much, said of an allergen named before
+        if re.match(r"[一两几点多少些口了]|这|那", item) or _BODY_PART.search(item):
+            return []  # 吃一点就起疹子: how much, said of an allergen named before; 一碰脚脖子就肿: where it hurts
         return [fact(f"用户对{item}过敏", f"allergy/{item}", item, importance=0.9, template="用户对{v}过敏")]
     if m is None or "不过敏" in body:
         return []

@@ -81,6 +81,9 @@ _ZH_CITY_OF_ADDR = re.compile(r"^(?P<c>[\u4e00-\u9fff]{2,4}?(?=市)|[\u4e00-\u9f
 _ZH_VEG = re.compile(rf"^{ZH_ADV}(?:只)?(?:吃素|是素食者|是素食主义者|吃全素|是纯素食?者?)")
 _ZH_NO_EAT = re.compile(rf"^{ZH_ADV}(?P<neg>一点都不|完全不|从来不|从不|不能|不敢|再也不|不再|不)(?P<verb>吃|喝|碰)"
                         r"(?P<v>[^，,。！？!?\s]{1,12})")
+#: 开始吃肉了 / 重新喝咖啡了 / 现在能吃辣了: a food or drink taken up again, the user's stance on it now (a
+#: later "又吃火锅了" is a meal, not a stance: 又 is not among the words)
+_ZH_EATS_AGAIN = re.compile(rf"^{ZH_ADV}(?P<again>开始|重新|恢复|又开始|能|可以)(?P<verb>吃|喝)(?P<v>[\u4e00-\u9fff]{{1,4}}?)(?:了|啦)$")
 #: 不再打篮球 / 再也不玩游戏了 / 不抽烟了: a habit or liking that stopped
 _ZH_NO_LONGER = re.compile(rf"^{ZH_ADV}(?:(?P<neg>不再|再也不|不)(?P<verb>抽|玩|打|踢|看|去|用|练|弹|追|跑|喝|吃)"
                            r"(?P<v>[^，,。！？!?\s了]{1,8})(?P<le>了)?(?:啦|呀|哦)?$)")
@@ -353,14 +356,23 @@ def zh_diet(body: str, content: str, timed: bool) -> list[Draft]:
     """吃素 / 不吃辣 / 戒了咖啡, keyed by the object so a later change supersedes."""
     if _ZH_VEG.match(body):
         return [fact("用户吃素", "diet/type", "素食", kind=Kind.PREFERENCE, importance=0.7)]
+    if (m := _ZH_EATS_AGAIN.match(body)) and not timed:
+        item = m.group("v")  # the same key as 不吃肉's: the stance now replaces the one before
+        return [fact(f"用户{m.group('again')}{m.group('verb')}{item}了", f"pref/{item}", item, kind=Kind.PREFERENCE,
+                     importance=0.7)]
     if (m := _ZH_NO_EAT.match(body)) and not timed:
         item = re.sub(r"(?:的|了|东西|啊|哦)+$", "", clean_value(m.group("v")))
         if item and not re.match(r"[就也都会了的得太过没还]", item):  # 不喝就没精神: no object
-            d = fact(f"用户{m.group('neg')}{m.group('verb')}{item}", f"pref/{item}", item,
-                     kind=Kind.PREFERENCE, importance=0.7)
-            if m.group("neg") in ("不再", "再也不") or clean_value(body).endswith("了"):
-                d.ends_mention = item  # 不喝奶茶了: a change, it ends 每天喝奶茶 too
-            return [d]
+            # 不吃肉不吃鱼: the verb said again starts another object, each its own memory
+            items = [i for i in re.split(rf"[，,\s]*(?:也)?{m.group('neg')}{m.group('verb')}", item) if i] or [item]
+            out = []
+            for one in items:
+                d = fact(f"用户{m.group('neg')}{m.group('verb')}{one}", f"pref/{one}", one,
+                         kind=Kind.PREFERENCE, importance=0.7)
+                if m.group("neg") in ("不再", "再也不") or clean_value(body).endswith("了"):
+                    d.ends_mention = one  # 不喝奶茶了: a change, it ends 每天喝奶茶 too
+                out.append(d)
+            return out
     m2 = _ZH_NO_LONGER.match(body)
     if m2 and not (m2.group("neg") == "不" and not m2.group("le")) and not _no_need(m2):
         item = _VERB_LEAD.sub("", m2.group("verb") + m2.group("v"))
