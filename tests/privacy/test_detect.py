@@ -83,6 +83,7 @@ def test_detects(text: str, kind: str, value: str) -> None:
     "我的密码太简单了",  # a password phrase without a password
     "the password is correct",
     "I walked 3 miles down the road",
+    "my login is slow today / weird", "the account is in HK / SG",  # no name and password around the slash
     "我住在杭州，在西湖区上班",  # a city is not a street address
     "我们约在 3 点，人数 12 人",
     "sk-",
@@ -181,6 +182,12 @@ def test_an_ssn_is_never_a_phone_number() -> None:
      "passport number"),  # "no." for number, digits alone
     ("filling the visa thing, passport number box says no dashes ok? mine's KX5820417", "id_number", "KX5820417",
      "passport number"),  # a document's own shape a clause further, after "mine's"
+    ("银行发了个 TAC 码 402913 让我别外传", "code", "402913", "验证码"),
+    ("the game keeps emailing me codes, 662019, no idea why", "code", "662019", "one-time code"),
+    ("saving my 2FA backup code here: 7QX2-M4PD-99KT-ZL3B", "code", "7QX2-M4PD-99KT-ZL3B", "one-time code"),
+    ("区役所要我的マイナンバー 3301 2847 5561 先放你这", "id_number", "3301 2847 5561", "My Number"),
+    ("Finanzamt letter came, Steuer-ID 12 345 678 901 for next year", "id_number", "12 345 678 901", "tax ID"),
+    ("my library login is mchen22 / Tulip$9088 if I forget", "password", "Tulip$9088", "password"),
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
     (found,) = find_values(text)
@@ -196,7 +203,8 @@ def test_a_one_time_code_named_after_it(text: str, value: str, label: str) -> No
     assert (found.kind, found.value, found.label) == ("code", value, label)
 
 
-@pytest.mark.parametrize("text", ["2025 verification code rules changed", "my zip code is 10001",
+@pytest.mark.parametrize("text", ["2025 verification code rules changed", "my zip code is 10001", "promo codes 2024 are out",
+                                  "I write codes 8 hours a day since 2019",
                                   "room 4021, the one with the verification code printer"])
 def test_a_number_beside_a_code_word_that_is_no_code(text: str) -> None:
     assert not [f for f in find_values(text) if f.kind == "code"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 
+from jiyi.privacy.national_ids import NATIONAL_IDS
 from jiyi.privacy.randomness import LONE_TOKEN, looks_random
 from jiyi.records import Visibility
 from jiyi.text.script import simplified
@@ -215,8 +216,15 @@ def _strip_value(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: a login given as a name and its password with a slash between: "my uni login is ethan.wu4 / Frogs&Rain2026!",
+#: "账号 lin_88 / Qwe#2024" (the password after the slash, a name before it)
+_LOGIN_PAIR = re.compile(r"(?P<k>(?i:\b(?:login|log-in|credentials?|account|username)\b)|账号|帐号|用户名)"
+                         r"(?:\s+(?i:is|was)\s+|\s*[:：=是]\s*|\s+)\S{2,40}?\s*/\s*" rf"{_V}[!-~]{{4,64}})")
+
+
 def _passwords(text: str) -> Iterator[Finding]:
-    for pattern, zh in ((_ZH_PASSWORD, True), (_EN_PASSWORD, False), (_EN_PASSWORD_CHANGED, False)):
+    for pattern, zh in ((_ZH_PASSWORD, True), (_EN_PASSWORD, False), (_EN_PASSWORD_CHANGED, False),
+                        (_LOGIN_PAIR, False)):
         for m in pattern.finditer(text):
             start, end = _strip_value(text, m.start("v"), m.end("v"))
             value = text[start:end]
@@ -368,13 +376,16 @@ _NO_MORE = r"(?![0-9A-Za-z_-])"
 #: after the keyword, within a short gap, is that value when the token holding it has the keyword's shape.
 #: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
 _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
-    (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:" + _NAMED_IN_EN.format(
+    (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:TAC\s*码)|(?i:" + _NAMED_IN_EN.format(
         r"one[-\s]time\s+(?:codes?|password|passcode)|otps?|verification\s+codes?|security\s+code|2fa\s+codes?|"
-        r"auth(?:entication)?\s+codes?|authenticator\s+codes?|login\s+codes?|"
+        r"auth(?:entication)?\s+codes?|authenticator\s+codes?|login\s+codes?|backup\s+codes?|recovery\s+codes?|"
+        r"tac(?:\s+codes?)?|(?<!zip\s)(?<!promo\s)(?<!area\s)(?<!postal\s)(?<!discount\s)(?<!coupon\s)codes|"
         # the app that asks for them named first: "steam guard keeps asking me for codes, latest one is 7KQ2X"
         r"guard(?:\s+[a-z']+){0,5}\s+codes?") + "))"),
      # (a code typed in two halves, as an app shows it: "448 193")
-     re.compile(r"(?:\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE), "code", ("验证码", "one-time code"),
+     # (and a backup code in groups of four: 9KQ2-7HXM-P4LZ-88RW)
+     re.compile(r"(?:[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){2,4}|\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE),
+     "code", ("验证码", "one-time code"),
      SECRET),
     # a key named a clause before it: "our render farm API key, stash it for me: rf_live_9QmT2vXb8KpL4sZa";
     # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
@@ -403,38 +414,14 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?") + "))"),
      re.compile(r"(?:\d{3}([-\s])\d{2}\1\d{4}|\d{9})" + _NO_MORE), "id_number", ("SSN", "SSN"), SENSITIVE),
 )
-#: identity numbers of other countries, each by the words that name it and its shape: (English words, Chinese
-#: words, shape, label). Read right after the words (:data:`_BY_CONTEXT`) and a few words on (:data:`_GAPPED`).
-_NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
-    (r"nric|fin\s+(?:number|no\.?)", None, r"[STFGMstfgm]\d{7}[A-Za-z]", "NRIC"),
-    (r"mykad|ic\s+(?:number|no\.?)", None, r"\d{6}-?\d{2}-?\d{4}", "MyKad"),
-    (r"aadhaa?r(?:\s+(?:number|no\.?|card))?", None, r"\d{4}[\s-]?\d{4}[\s-]?\d{4}", "Aadhaar"),
-    (r"pan\s+(?:card|number|no\.?)", None, r"[A-Za-z]{5}\d{4}[A-Za-z]", "PAN"),
-    (r"tfn|tax\s+file\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{2,3}", "TFN"),
-    (r"sin\s+(?:number|no\.?|#)|social\s+insurance\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{3}", "SIN"),
-    (r"national\s+insurance(?:\s+(?:number|no\.?))?|ni\s+(?:number|no\.?)|nino", None,
-     r"[A-Za-z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-Da-d]", "NI number"),
-    (r"hkid(?:\s+(?:number|no\.?|card))?", r"香港身份证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "HKID"),
-    (r"driver'?s\s+licen[cs]e(?:\s+(?:number|no\.?|#))?", r"驾驶证(?:号码|号)?|驾照(?:号码|号)",
-     r"[A-Za-z]{0,3}\d[\d-]{5,17}", "driver's licence number"),
-    (r"itin", None, r"9\d{2}[\s-]?\d{2}[\s-]?\d{4}", "ITIN"),  # a person's; a company's tax number is public
-    # Taiwan (身分證字號 A123456789) and Hong Kong (身份證 A123456(7)) IDs, by the words said there (as simplified)
-    (r"(?:taiwan(?:ese)?\s+)?national\s+id(?:\s+(?:number|no\.?|card))?|taiwan(?:ese)?\s+id(?:\s+(?:number|no\.?|card))?",
-     r"身[份分]证(?:字号|号码|号)?|国民身[份分]证(?:字号|号码|号)?", r"[A-Za-z][12489]\d{8}", "身份证号"),
-    (None, r"身[份分]证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "身份证号"),
-    (None, r"社保卡(?:号码|号)?|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号",
-     r"[A-Za-z]{0,2}\d{7,18}", "证件号"),
-)
-
-
 def _id_words(en: str | None, zh: str | None) -> str:
     return "|".join([*([zh] if zh else []), *([f"(?i:{_NAMED_IN_EN.format(en)})"] if en else [])])
 
 
 _BY_CONTEXT += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), shape, "id_number", label, SENSITIVE)
-                     for en, zh, shape, label in _NATIONAL_IDS)
+                     for en, zh, shape, label in NATIONAL_IDS)
 _GAPPED += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
-                  SENSITIVE) for en, zh, shape, label in _NATIONAL_IDS)
+                  SENSITIVE) for en, zh, shape, label in NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
 #: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
 _OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|我的|(?i:it'?s|it\s+is|mine'?s|mine\s+is|here'?s|no\.?|number|num|#))"
