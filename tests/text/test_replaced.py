@@ -45,6 +45,7 @@ def test_no_routine_of_the_speakers_replaced(text: str, lang: str) -> None:
     ("现在挂的是蓝鲸跑腿的箱子", "zh", "现在挂的是"),
     ("医生话油太多 而家每朝去公园打太极", "zh", "而家每朝"),
     ("these days I'm on the night desk", "en", "these days"),
+    ("终于不用上夜班了", "zh", "终于不用"), ("no longer have to drive to Leeds", "en", "no longer have to"),
 ])
 def test_now_contrasted_finds_what_holds_now(text: str, lang: str, cue: str) -> None:
     span = now_contrasted(text, lang)

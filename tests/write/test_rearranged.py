@@ -99,6 +99,7 @@ def test_what_says_a_routine_was_moved(text: str, lang: str, found: bool) -> Non
 @pytest.mark.parametrize(("old", "now"), [
     ("我在城西的老年大学教书法 每周去两次", "老年大学那边我早不去了 现在是在社区活动室带书法兴趣班"),
     ("我跑蜂鸟的 主要在滨江这块 一天二十来单", "现在用的是顺丰同城的账号 蜂鸟那个号给我弟跑了"),
+    ("我住城北 每天挤一个半小时地铁去公司", "终于不用挤一个半小时地铁了 现在骑车十分钟就到"),  # what is no longer done
     ("I drive for QuickCab on weekends, mostly airport runs", "so these days I'm driving for MetroRide, gave my QuickCab login to my cousin"),
 ])
 def test_a_state_said_as_what_holds_now_ends_the_earlier_turn_it_shares_a_name_with(

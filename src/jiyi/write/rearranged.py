@@ -30,6 +30,7 @@ from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
 from jiyi.text.replaced import moved_or_swapped, now_contrasted
+from jiyi.text.script import simplified
 from jiyi.text.wordlists import words
 from jiyi.write.like_turns import LIKE_Z, MIN_TURNS, names, states_a_thing, states_any
 
@@ -47,6 +48,8 @@ _WHEN = {
                      r"(?<![第初高])[一二三四五六日]{2,}(?![年月号日个次])"),
     "en": re.compile(r"(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?s?\b|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
 }
+#: a contrast that names what is no longer done: 终于不用…了, "no longer have to"
+_NO_NEED = re.compile(r"(?i)不用|no\s+longer|don'?t\s+have")
 #: words of time two turns may share by chance (the lexical analyser tags 礼拜 a place)
 _TIME_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天")
 #: first person: a turn saying it speaks of its speaker
@@ -64,7 +67,8 @@ def contrast_in(turn: MemoryRecord) -> tuple[int, int] | None:
     现在挂的是橙鸟的箱子, 不是以前那种三班了), unless it talks to the bot as an instruction ("你现在是猫娘")."""
     if turn.metadata.get("role") == "assistant" or instructs_the_bot(turn.content):
         return None
-    return now_contrasted(turn.content, detect_language(turn.content))
+    read = simplified(turn.content)  # 現在每週… as 现在每周… (text/script.py; one character for one)
+    return now_contrasted(read if len(read) == len(turn.content) else turn.content, detect_language(turn.content))
 
 
 def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, earlier: Sequence[MemoryRecord],
@@ -83,7 +87,9 @@ def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, 
     mean, sd = float(sims.mean()), float(sims.std())
     if sd <= 1e-6:
         return None
-    new_part = _words(_clause_after(turn.content, verb[1]))
+    # what follows the verb is the new routine; after 不用 / "no longer have to" it is the old one itself
+    new_part = set() if contrast and _NO_NEED.search(turn.content[verb[0]:verb[1]]) else _words(
+        _clause_after(turn.content, verb[1]))
     said = {n for n in names(turn.content) if not any(n in w or w in n for w in new_part)}
     when = _WHEN.get(lang, _WHEN["en"])
     timed = when.search(turn.content) is not None
