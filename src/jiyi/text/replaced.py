@@ -104,9 +104,14 @@ def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
     """Where a turn of the speaker's says a routine, a place or a time of theirs was moved or swapped (the verb's
     span; what follows it in its clause is the new one), or None: no such verb, a question, a wish or a plan,
     long ago, or someone else's."""
-    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
-    for clause in clauses:
-        m = (_ZH_MOVED if lang == "zh" else _EN_MOVED).search(clause)
+    return _first_said(text, lang, _ZH_MOVED if lang == "zh" else _EN_MOVED)
+
+
+def _first_said(text: str, lang: str, words: re.Pattern[str]) -> tuple[int, int] | None:
+    """The span of ``words`` in the first clause of ``text`` that says them, unless that clause asks, wishes or
+    plans, tells of long ago or of someone else (then None)."""
+    for clause in (c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()):
+        m = words.search(clause)
         if m is None:
             continue
         if re.search(r"[?？吗]\s*$", clause) or _not_the_speakers_now(clause, m, lang):
@@ -122,7 +127,8 @@ def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
 _ZH_NOW = _P(r"不是以前|不像以前|(?:跟|和)以前不一样|不再是|(?:终于|再也|以后|现在|已经)不用(?:再)?|"
              r"(?:现在|如今|而家|目前|而今)(?:已经|都)?(?:改|换|转)?(?:是|係|成|(?:用|挂|跑|喝|开|播|玩|做|干|住|带|管|吃|坐|骑|练)"
              r"(?:的|嘅)是|只(?:喝|吃|用|跑|玩|做|练)|每(?:天|周|个?礼拜|个?星期|朝|晚)|一(?:天|周|个礼拜))")
-_EN_NOW = _P(r"(?i)\b(?:i'?m|i\s+am|we'?re)\s+now\b|\bno\s+longer\s+have\s+to\b|\bdon'?t\s+have\s+to\b(?=[^.!?]*\banymore\b)|\bnow\s+(?:i\s|i'm\b|we\s|it'?s\b|doing\b|working\b|living\b|"
+_EN_NOW = _P(r"(?i)\b(?:i'?m|i\s+am|we'?re)\s+now\b|\bno\s+longer\s+have\s+to\b|"
+             r"\bdon'?t\s+have\s+to\b(?=[^.!?]*\banymore\b)|\bnow\s+(?:i\s|i'm\b|we\s|it'?s\b|doing\b|working\b|living\b|"
              r"using\b|driving\b|riding\b|drinking\b)|\bthese\s+days\b|\bnowadays\b|\binstead\b")
 
 
@@ -130,12 +136,4 @@ def now_contrasted(text: str, lang: str) -> tuple[int, int] | None:
     """Where a turn of the speaker's says what holds now, in words that set it against before (the cue's span;
     what follows it in its clause is the new state), or None: no such words, a question, a wish or a plan, long
     ago, or someone else's."""
-    for clause in (c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()):
-        m = (_ZH_NOW if lang == "zh" else _EN_NOW).search(clause)
-        if m is None:
-            continue
-        if re.search(r"[?？吗]\s*$", clause) or _not_the_speakers_now(clause, m, lang):
-            return None
-        at = text.find(clause)
-        return at + m.start(), at + m.end()
-    return None
+    return _first_said(text, lang, _ZH_NOW if lang == "zh" else _EN_NOW)
