@@ -125,7 +125,7 @@ def _first_said(text: str, lang: str, words: re.Pattern[str]) -> tuple[int, int]
 #: "these days I'm on nights", "now i'm doing deliveries". Weaker than a swap's verb: read only beside a turn it
 #: stands out as alike to and shares a name with (write/rearranged.py)
 _ZH_NOW = _P(r"不是以前|不像以前|(?:跟|和)以前不一样|不再是|(?:终于|再也|以后|现在|已经)不用(?:再)?|"
-             r"(?:现在|如今|而家|目前|而今)(?:已经|都)?(?:改|换|转)?(?:是|係|成|(?:用|挂|跑|喝|开|播|玩|做|干|住|带|管|吃|坐|骑|练)"
+             r"(?:现在|如今|而家|目前|而今)(?:已经|都|全)?(?:改|换|转)?(?:是|係|成|(?:用|挂|跑|喝|开|播|玩|做|干|住|带|管|吃|坐|骑|练)"
              r"(?:的|嘅)是|只(?:喝|吃|用|跑|玩|做|练)|每(?:天|周|个?礼拜|个?星期|朝|晚)|一(?:天|周|个礼拜))")
 _EN_NOW = _P(r"(?i)\b(?:i'?m|i\s+am|we'?re)\s+now\b|\bno\s+longer\s+have\s+to\b|"
              r"\bdon'?t\s+have\s+to\b(?=[^.!?]*\banymore\b)|\bnow\s+(?:i\s|i'm\b|we\s|it'?s\b|doing\b|working\b|living\b|"

@@ -50,8 +50,10 @@ _WHEN = {
 }
 #: a contrast that names what is no longer done: 终于不用…了, "no longer have to"
 _NO_NEED = re.compile(r"(?i)不用|no\s+longer|don'?t\s+have")
-#: words of time two turns may share by chance (the lexical analyser tags 礼拜 a place)
-_TIME_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天")
+#: words two turns may share by chance: of time (the lexical analyser tags 礼拜 a place), and people anyone's
+#: story has ("医生说尿酸高" is no topic of "我有胃溃疡 医生说的")
+_COMMON_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天 "
+                      "医生 大夫 老师 同事 朋友 老板 妈妈 爸爸 家里 大家")
 #: first person: a turn saying it speaks of its speaker
 _FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
 
@@ -102,7 +104,7 @@ def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, 
         if contrast:
             if z < LIKE_Z:
                 break
-            anchored = bool({n for n in said & names(old.content) if not when.search(n) and n not in _TIME_NAMES})
+            anchored = bool({n for n in said & names(old.content) if not when.search(n) and n not in _COMMON_NAMES})
         else:
             anchored = z >= ANCHORED_Z and bool(said & names(old.content) or timed and when.search(old.content))
         if not (measured or anchored):
