@@ -181,8 +181,8 @@ def idle_query(query: str) -> bool:
 
 
 #: a query asking for something, however few its words ("帮我安排一下", "推荐点", "what now?")
-_ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|"
-                   r"要不要|能不能|可以|记得|\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|"
+_ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|"
+                   r"怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|要不要|能不能|可以|记得|\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|"
                    r"why|should|can|could|tell|list|find)\b", re.IGNORECASE)
 
 

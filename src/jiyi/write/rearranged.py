@@ -13,6 +13,11 @@ of a single-valued family: those are read by :mod:`jiyi.write.like_turns`), be t
 no one (a group's notice, whoever posts the next one), and not say the new value. It is marked ended by the
 swap's turn (``metadata["ended_by"]``), and so are the statements made from it (write/batch.py): a block shows
 them as past, the swap as what holds now.
+
+A turn that only says what holds now, against before ("现在挂的是橙鸟跑腿的箱子 快驹那个号给表哥用了", "不是以前那种
+三班了", "终于不用每天坐阪急了": :func:`contrast_in`), ends an earlier turn the same way on stricter terms: it stands
+:data:`LIKE_Z` deviations above the rest and shares a name with the new turn that is no word of time or of anyone's
+story (医生, 同事); its state may be of any family.
 """
 
 from __future__ import annotations
