@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from jiyi.read.curate import Selection, covered, curate
+from jiyi.read.curate import Selection, covered, curate, idle_query
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.records import Hit, Kind, MemoryRecord, Status, Visibility
 
@@ -175,3 +175,10 @@ def test_a_query_saying_nothing_brings_no_turns_and_nothing_past(query: str) -> 
     assert picked.past == []
     asked = run(hits, {}, query="帮我想想周末干嘛")
     assert "t1" in {h.id for h in asked.current} and "e1" in {h.id for h in [*asked.current, *asked.past]}
+
+
+@pytest.mark.parametrize(("query", "idle"), [("唉 好累啊", True), ("喺度？", True), ("wakaka ok lah", True),
+                                             ("帮我安排一下", False), ("我最近要注意啥", False),  # a request
+                                             ("签证 续签", False), ("Zorblax", False), ("vexholm ski", False)])  # a name
+def test_a_query_is_idle_when_it_names_nothing_and_asks_for_nothing(query: str, idle: bool) -> None:
+    assert idle_query(query) is idle

@@ -64,7 +64,7 @@ from jiyi.text.done import reports_done
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
-from jiyi.text.smalltalk import is_chatter
+from jiyi.text.smalltalk import is_chatter, is_smalltalk, without_decoration
 from jiyi.text.topics import change_of
 from jiyi.write.groups import group_sessions
 
@@ -177,7 +177,27 @@ def idle_query(query: str) -> bool:
     """Does ``query`` say next to nothing ("在吗", "唉 好累啊", "喺度？", "wakaka ok lah")? Turns and past
     memories alike to it are alike in saying nothing: a block for it carries what stands (the profile, what is
     current, what is ahead), not what its words happen to resemble."""
-    return bool(query.strip()) and says_little(query) and _ASKS.search(query) is None
+    return bool(query.strip()) and says_little(query) and _ASKS.search(query) is None and not _names_something(query)
+
+
+def _names_something(query: str) -> bool:
+    """Does ``query`` name a thing, however few its words ("签证 续签", "Zorblax", "vexholm ski")? A Latin word that is
+    no small talk, laughter or particle (wakaka, lah), or a Chinese noun of two characters or more (喺度, a
+    dialect's "there", is tagged an other proper noun, nz: not counted)."""
+    from jiyi.text.lexical import tagged
+
+    text = without_decoration(query)  # [玫瑰] is a sticker
+    if any(not (is_smalltalk(w) or _LAUGH_OR_PARTICLE.match(w)) for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)):
+        return True
+    return any(len(word.strip()) >= 2 and tag in _NAMING_TAGS and _CJK_WORD.search(word) for word, tag in tagged(text))
+
+
+#: laughter and particles typed in Latin letters: hahaha, wakaka, hehe, lah, leh, lor, meh
+_LAUGH_OR_PARTICLE = re.compile(r"(?i)^(?:(?:ha|he|hi|ho|ka|wa|xi|ja|la|lo|ke)+h?|lah|leh|lor|meh|mah|ah|eh|oh|uh|ya|"
+                                r"yah|yea|yeah|hm+|ugh|omg|lol|lmao|xd)$")
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]")
+#: the lexical analyser's tags of a name or a thing
+_NAMING_TAGS = frozenset({"n", "nr", "ns", "nt", "nw", "ORG", "PER", "LOC"})
 
 
 #: a query asking for something, however few its words ("帮我安排一下", "推荐点", "what now?")
