@@ -202,8 +202,9 @@ _NAMING_TAGS = frozenset({"n", "nr", "ns", "nt", "nw", "ORG", "PER", "LOC"})
 
 #: a query asking for something, however few its words ("帮我安排一下", "推荐点", "what now?")
 _ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|"
-                   r"怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|要不要|能不能|可以|记得|\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|"
-                   r"why|should|can|could|tell|list|find)\b", re.IGNORECASE)
+                   r"怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|要不要|能不能|可以|记得|"
+                   r"\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|why|should|can|could|tell|list|"
+                   r"find)\b", re.IGNORECASE)
 
 
 def _weak(hit: Hit) -> bool:

@@ -38,7 +38,8 @@ _OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅�
 #: … asks, too, for the conditions that limit it ("outing_health")
 _OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
                                r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
-                               r"diabet|hypoglyc|晕车|晕船|晕机|car\s*sick|motion\s+sick|sea\s*sick|"  # (a long walk without sugar at hand is a diabetic's danger)
+                               r"diabet|hypoglyc|"  # (a long walk without sugar at hand is a diabetic's danger)
+                               r"晕车|晕船|晕机|car\s*sick|motion\s+sick|sea\s*sick|"  # a journey: motion sickness
                                # an injury that limits moving: a knee, an ankle, a back
                                r"膝|半月板|韧带|脚踝|踝|扭伤|骨折|腰伤|椎|knee|ankle|ligament|\bacl\b|menisc|sprain|fractur|"
                                r"back\s+(?:pain|injury)|slipped\s+disc|herniat")

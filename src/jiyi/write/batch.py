@@ -49,7 +49,7 @@ from jiyi.write.judge import judged_decision, judged_ending
 from jiyi.write.like_turns import like_turns
 from jiyi.write.pets import mentions_a_death, pet_gone, pet_names
 from jiyi.write.reading import reading, says_no_longer
-from jiyi.write.rearranged import contrast_in, rearranged_turn, swap_in
+from jiyi.write.rearranged import change_cue, rearranged_turn
 from jiyi.write.resolve import (
     Decision,
     as_user,
@@ -328,11 +328,9 @@ class BatchResolver:
         vectors: dict[str, np.ndarray] = dict(self.turn_vectors)
         batch = sorted(self.batch_turns.values(), key=lambda t: t.created_at)
         for i, turn in enumerate(batch):
-            if turn.id not in self.turn_vectors:
+            if turn.id not in self.turn_vectors or (cue := change_cue(turn)) is None:
                 continue
-            contrast = (verb := swap_in(turn)) is None
-            if contrast and (verb := contrast_in(turn)) is None:
-                continue
+            verb, contrast = cue
             if stored is None:
                 stored = [t for t in self._stored_turns() if t.id not in self.batch_turns]
                 vectors.update(self.ctx.store.vectors(self.scope, [t.id for t in stored]))

@@ -15,7 +15,7 @@ swap's turn (``metadata["ended_by"]``), and so are the statements made from it (
 them as past, the swap as what holds now.
 
 A turn that only says what holds now, against before ("现在挂的是橙鸟跑腿的箱子 快驹那个号给表哥用了", "不是以前那种
-三班了", "终于不用每天坐阪急了": :func:`contrast_in`), ends an earlier turn the same way on stricter terms: it stands
+三班了", "终于不用每天坐阪急了": :func:`change_cue`), ends an earlier turn the same way on stricter terms: it stands
 :data:`LIKE_Z` deviations above the rest and shares a name with the new turn that is no word of time or of anyone's
 story (医生, 同事); its state may be of any family.
 """
@@ -63,26 +63,28 @@ _COMMON_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 �
 _FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
 
 
-def swap_in(turn: MemoryRecord) -> tuple[int, int] | None:
-    """Where a turn of the speaker's says a routine of theirs was moved or swapped (:func:`moved_or_swapped`)."""
-    return None if turn.metadata.get("role") == "assistant" else moved_or_swapped(turn.content,
-                                                                                   detect_language(turn.content))
-
-
-def contrast_in(turn: MemoryRecord) -> tuple[int, int] | None:
-    """Where a turn of the speaker's says what holds now against what held before (:func:`now_contrasted`:
-    现在挂的是橙鸟的箱子, 不是以前那种三班了), unless it talks to the bot as an instruction ("你现在是猫娘")."""
-    if turn.metadata.get("role") == "assistant" or instructs_the_bot(turn.content):
+def change_cue(turn: MemoryRecord) -> tuple[tuple[int, int], bool] | None:
+    """Where a turn of the speaker's says a routine of theirs was moved or swapped (:func:`moved_or_swapped`), or
+    else what holds now against what held before (:func:`now_contrasted`: 现在挂的是橙鸟的箱子, 不是以前那种三班了),
+    with True for the second; None for the bot's turns, and for a contrast that talks to the bot as an
+    instruction ("你现在是猫娘")."""
+    if turn.metadata.get("role") == "assistant":
+        return None
+    lang = detect_language(turn.content)
+    if (swap := moved_or_swapped(turn.content, lang)) is not None:
+        return swap, False
+    if instructs_the_bot(turn.content):
         return None
     read = simplified(turn.content)  # 現在每週… as 现在每周… (text/script.py; one character for one)
-    return now_contrasted(read if len(read) == len(turn.content) else turn.content, detect_language(turn.content))
+    contrast = now_contrasted(read if len(read) == len(turn.content) else turn.content, lang)
+    return None if contrast is None else (contrast, True)
 
 
 def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, earlier: Sequence[MemoryRecord],
                     vectors: Mapping[str, np.ndarray], *, contrast: bool = False) -> MemoryRecord | None:
     """The turn of ``earlier`` (said before ``turn``, its vectors in ``vectors``) that told the routine ``turn``
-    says was moved or swapped at ``verb`` (:func:`swap_in`), or None. With ``contrast``, ``verb`` is where the
-    turn says what holds now (:func:`contrast_in`): a weaker word, so the old turn must stand out as a change's
+    says was moved or swapped at ``verb`` (:func:`change_cue`), or None. With ``contrast``, ``verb`` is where the
+    turn says what holds now: a weaker word, so the old turn must stand out as a change's
     like turn does (:data:`LIKE_Z`) and share a name with it (a day or an hour alike is not enough); it may be
     of any family (做什么、在哪、跑哪家: "我跑快驹外卖的" before "现在挂的是橙鸟跑腿的箱子 快驹那个号给表哥用了")."""
     lang = detect_language(turn.content)
