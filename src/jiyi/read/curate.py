@@ -53,6 +53,7 @@ from jiyi.read.noise import (
     only_asks,
     says_little,
 )
+from jiyi.read.overtaken import overtaken
 from jiyi.read.profile import profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
@@ -324,6 +325,9 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
                  context=context, groups=group_sessions(store, scope))
+    if not historical and (moved := overtaken(sel.current, hits)):
+        sel = Selection([h for h in sel.current if h.id not in moved],
+                        [*(h for h in sel.current if h.id in moved), *sel.past][:PAST_LINES])
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
     if is_chatter(query):  # "早上好" / "morning!": turns found by a greeting are other greetings, no context

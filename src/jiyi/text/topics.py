@@ -366,6 +366,7 @@ class Change:
     families: tuple[str, ...]
     direction: str
     at: int  # index just after the change verb (the destination follows it)
+    start: int = 0  # index of the change verb (who did it is said before it)
 
 
 def change_of(text: str, lang: str) -> Change | None:
@@ -374,7 +375,7 @@ def change_of(text: str, lang: str) -> Change | None:
         text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
     if lang == "zh" and (at := place_moved_to(text)) is not None:
-        return Change("move", ("residence",), "to", at)
+        return Change("move", ("residence",), "to", at, at)
     # every class's verbs first, in order; then the ways of saying it (被毕业了 is a layoff before 毕业了 a degree)
     for cls, lex in [(c, c.lex) for c in _CLASSES] + [(c, c.said) for c in _CLASSES if c.said is not None]:
         m = lex.search(text, lang)
@@ -384,7 +385,7 @@ def change_of(text: str, lang: str) -> Change | None:
             continue
         named = tuple(f for f in cls.families if f in cues)
         if cls.name in ("sell", "lose") and not named and "pursuit" in cues:
-            return Change(cls.name, ("pursuit",), cls.direction, m.end())  # 考研的书全挂闲鱼了: the studying is over
+            return Change(cls.name, ("pursuit",), cls.direction, m.end(), m.start())  # 考研的书全挂闲鱼了: the studying is over
         if not named and cls.name in _NEEDS_CUE:
             continue
         if cls.name == "leave" and "employer" not in cues and _STOP.search(text, lang):
@@ -392,7 +393,7 @@ def change_of(text: str, lang: str) -> Change | None:
         if cls.name == "leave" and left_behind(text, m, _CUES["employer"].en):
             continue  # "I left my umbrella on the bus": a thing left somewhere, not a job
         if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
-            return Change("leave", ("employer",), "from", m.end())  # 把工作戒了 / quit the job
+            return Change("leave", ("employer",), "from", m.end(), m.start())  # 把工作戒了 / quit the job
         families = tuple(f for f in named if f != "employer") if cls.name == "stop" else named
         if cls.name == "join":  # a new job, and the search or the application for it over when it says so
             families = ("employer", *(("pursuit",) if "pursuit" in cues else ()))
@@ -400,7 +401,7 @@ def change_of(text: str, lang: str) -> Change | None:
             families = ("employer",)
         if cls.name == "leave" and "residence" in families and "employer" in cues:
             families = ("employer",)
-        return Change(cls.name, families or cls.families[:1], cls.direction, m.end())
+        return Change(cls.name, families or cls.families[:1], cls.direction, m.end(), m.start())
     return None
 
 

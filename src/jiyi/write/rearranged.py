@@ -48,7 +48,7 @@ ANCHORED_Z = 1.0
 #: only be closer than the speaker's usual turn
 MEASURED_Z = 0.0
 #: a day of the week or an hour: 每周三, 周五, 星期天, 二四六, 八点; Thursdays, 9pm
-_WHEN = {
+WHEN = {
     "zh": re.compile(r"(?:每|周|星期|礼拜)[一二三四五六日天]|[一二三四五六七八九十两\d]{1,3}点|"
                      r"(?<![第初高])[一二三四五六日]{2,}(?![年月号日个次])"),
     "en": re.compile(r"(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?s?\b|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
@@ -57,7 +57,7 @@ _WHEN = {
 _NO_NEED = re.compile(r"(?i)不用|no\s+longer|don'?t\s+have")
 #: words two turns may share by chance: of time (the lexical analyser tags 礼拜 a place), and people anyone's
 #: story has ("医生说尿酸高" is no topic of "我有胃溃疡 医生说的")
-_COMMON_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天 "
+COMMON_NAMES = words("礼拜 星期 时候 周末 最近 以前 之前 现在 后来 每天 晚上 早上 上午 下午 中午 今天 昨天 明天 "
                       "医生 大夫 老师 同事 朋友 老板 妈妈 爸爸 家里 大家")
 #: first person: a turn saying it speaks of its speaker
 _FIRST_PERSON = re.compile(r"(?i)[我俺]|\b(?:i|i'm|i've|my|me|mine)\b")
@@ -100,7 +100,7 @@ def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, 
     new_part = set() if contrast and _NO_NEED.search(turn.content[verb[0]:verb[1]]) else _words(
         _clause_after(turn.content, verb[1]))
     said = {n for n in names(turn.content) if not any(n in w or w in n for w in new_part)}
-    when = _WHEN.get(lang, _WHEN["en"])
+    when = WHEN.get(lang, WHEN["en"])
     timed = when.search(turn.content) is not None
     for i in np.argsort(-sims):
         z = (sims[i] - mean) / sd
@@ -111,7 +111,7 @@ def rearranged_turn(turn: MemoryRecord, verb: tuple[int, int], vec: np.ndarray, 
         if contrast:
             if z < LIKE_Z:
                 break
-            anchored = bool({n for n in said & names(old.content) if not when.search(n) and n not in _COMMON_NAMES})
+            anchored = bool({n for n in said & names(old.content) if not when.search(n) and n not in COMMON_NAMES})
         else:
             anchored = z >= ANCHORED_Z and bool(said & names(old.content) or timed and when.search(old.content))
         if not (measured or anchored):

@@ -1,0 +1,175 @@
+"""A turn the block would show as current that a newer turn beside it changed (``build_context`` only).
+
+The write path ends an old turn when a change names it or its vector stands out among all the speaker's turns
+(write/like_turns.py, write/rearranged.py). Often neither holds: "我在顺丰当快递员" before "快递不干了 辞了",
+"12 hours on the cardiac ward at Leeds General" before "handed in my notice at Leeds General", "在果趣直播上卖货"
+before "果趣那边流量越来越差 我搬到村播宝去了". The query that finds both ties them to one topic, which no single
+turn could: when a turn of the speaker's the block shows as current states something standing, and a newer turn
+of theirs among the same search's hits tells a change (:func:`jiyi.text.topics.change_of`, or a routine moved or
+swapped) of the family that turn stands in, or names a thing both say (not a person, a word of time, or a noun
+any two turns share), the older turn goes under the past heading, with the memories made of it that have no
+slot (a slotted one is its slot's to end); so does an unslotted memory the change speaks of.
+
+A question, a hedge, an instruction, someone else's change ("他也搬了", "my labmate Josh is moving") is no change;
+a move ends a home, not what it names (the pet that moves along); a turn that says where the change goes is no
+old state. With ``historical`` (a query about the past at a moment) nothing moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.read.noise import EN_STOP
+from jiyi.records import Hit, Kind, MemoryRecord
+from jiyi.text import qualifiers, subjects, topics, zh
+from jiyi.text.entities import find_entities
+from jiyi.text.injection import instructs_the_bot
+from jiyi.text.language import detect_language
+from jiyi.text.person import third_person, tidy_zh
+from jiyi.text.script import simplified
+from jiyi.text.turn_topics import turn_families
+from jiyi.text.wordlists import words
+from jiyi.write.like_turns import states_any
+from jiyi.write.rearranged import COMMON_NAMES, WHEN, change_cue
+
+log = logging.getLogger("jiyi.read.overtaken")
+
+#: changes that say their family without naming its thing: a move is of a home, a breakup or a wedding of a
+#: partner, a job taken or left of a job
+_OWN_FAMILY = frozenset({"move", "end", "marry", "join", "leave"})
+
+
+def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
+    """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn of the
+    same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories in
+    ``current`` made of such a turn."""
+    changes = [(rec, fams) for rec in _user_turns(found) if (fams := _change_families(rec)) is not None]
+    if not changes:
+        return set()
+    out: set[str] = set()
+    for old in [*_user_turns(current), *_statements(current)]:
+        said = _said(old)
+        for new, families in changes:
+            if new.id == old.id or _said(new) <= said or set(new.source_ids) & set(old.source_ids) \
+                    or old.kind is Kind.EPISODE and (new.speaker or None) != (old.speaker or None):
+                continue  # (a memory names whom it is of in its words: "用户…", "阿强…")
+            if _about_it(old, new, families) and states_any(old) and not _says_new_value(old, new):
+                log.debug("turn %r overtaken by %r", old.content[:60], new.content[:60])
+                out.add(old.id)
+                break
+    told = {s for h in current if h.id in out for s in h.record.source_ids}
+    # what was made of such a turn without a slot of its own says the same old state ("用户：天天被甲方虐")
+    return out | {h.id for h in current if h.record.kind is not Kind.EPISODE and not h.record.slot
+                  and h.record.source_ids and set(h.record.source_ids) <= told}
+
+
+def _user_turns(hits: Sequence[Hit]) -> list[MemoryRecord]:
+    return [h.record for h in hits if h.record.kind is Kind.EPISODE and h.record.metadata.get("role") != "assistant"]
+
+
+def _statements(hits: Sequence[Hit]) -> list[MemoryRecord]:
+    """The memories of ``hits`` that state something without a slot (a slotted one is its slot's to end)."""
+    return [h.record for h in hits if h.record.kind in _STATEMENTS and not h.record.slot]
+
+
+_STATEMENTS = frozenset({Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE})
+
+
+def _said(rec: MemoryRecord) -> datetime:
+    return rec.valid_from or rec.created_at
+
+
+def _change_families(rec: MemoryRecord) -> frozenset[str] | None:
+    """The families a turn of the speaker's tells a change of (empty: a change of a routine, found by the names
+    it shares), or None when it tells none: a question, a hedge, an instruction, someone else's."""
+    text = simplified(rec.content.strip())
+    lang = detect_language(text)
+    if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text):
+        return None
+    if (change := topics.change_of(text, lang)) is not None:
+        if not _the_speakers(text[:change.start], lang):
+            return None  # "我表哥把他那半挂卖了", "my labmate Josh is moving" (not "汤圆送给楼下阿姨养了")
+        # the families it names, or its own (a move is of a home, a job left of a job)
+        return frozenset(f for f in change.families if change.cls in _OWN_FAMILY or topics.cue_of(f, text, lang))
+    cue = change_cue(rec)  # a routine moved or swapped; a contrast ("现在只喝柠檬水") is too weak a word here
+    return frozenset() if cue is not None and not cue[1] and not _someone_elses(text, lang) else None
+
+
+def _someone_elses(text: str, lang: str) -> bool:
+    return subjects.someone_elses(third_person(tidy_zh(text) if lang == "zh" else text, lang), lang)
+
+
+def _the_speakers(before: str, lang: str) -> bool:
+    """Is the change whose verb follows ``before`` (the turn up to it) the speaker's? The nearest clause naming
+    someone tells: another person ("他也搬了 搬去双流了", "我最好的朋友 Nadia 下个月搬去…"), or the speaker; no one
+    named at all is the speaker too."""
+    for clause in reversed(_CUT.split(before)):
+        said = third_person(tidy_zh(clause) if lang == "zh" else clause, lang)
+        if subjects.someone_elses(said, lang) or _OTHER.search(said):
+            return False
+        if _SELF.search(said):
+            return True
+    return True
+
+
+#: where a clause ends: punctuation, or a space before Chinese ("汤圆送人了 室友对毛过敏")
+_CUT = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
+#: another person, or the speaker, as a clause says them in third person
+_OTHER = re.compile(r"[他她]|\b(?i:he|she|they|his|her|their)\b|\bUser's\s+(?:\w+\s+)?(?i:\w*mates?|friends?|[bg]f|"
+                    r"boyfriend|girlfriend|partner|wife|husband|mum|mom|dad|sister|brother|cousin|colleague|"
+                    r"co-?worker|boss|neighbou?r|kids?|son|daughter)\b")
+_SELF = re.compile(r"用户|\bUser\b")
+
+
+def _about_it(old: MemoryRecord, new: MemoryRecord, families: frozenset[str]) -> bool:
+    """Do the two turns speak of one thing: the changed family's word in the old one, or a name both say?"""
+    lang = detect_language(old.content)
+    if families & turn_families(old.content, lang):
+        return True
+    if "residence" in families:
+        return False  # what a move names goes along with it (糯米也带走, "Kiwi loves the new place")
+    when = WHEN.get(lang, WHEN["en"])
+    shared = {n for n in _naming(old.content) & _naming(new.content)
+              if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
+    if _BODY.search(old.content):
+        return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
+    return bool(shared - _people(old.content) - _people(new.content))  # a person both name is no topic (跟小棠商量过了)
+
+
+def _people(text: str) -> set[str]:
+    """The people ``text`` names (the lexical analyser's PER, 小棠, 王秀兰) and the words for family (老伴)."""
+    from jiyi.text.lexical import entities
+
+    return {w.lower() for w in entities(text).get("PER", ())} | {w for w in _KIN if w in text}
+
+
+def _naming(text: str) -> set[str]:
+    """The names and nouns of ``text`` (北京, 实习, 汤圆, Moonbeet, N2), lower-cased: what two turns about one thing
+    share, unlike two characters that happen to stand side by side in both (去医, 吃顿)."""
+    found = {e.lower() for e in find_entities(text, detect_language(text))
+             if not e.isdigit() and len(e) >= 2 and e.lower() not in EN_STOP}
+    if _HAN.search(text):  # (a Latin word among Chinese is a name when the entity finder says so: N2, Pixel)
+        found |= {w for w, tag in zh.pos_tags(text) if len(w) >= 2 and tag[:1] == "n"}
+    return found
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+#: nouns any two turns may share (东西都寄走了 / 给我推东西)
+_GENERIC = words("东西 事情 事儿 地方 感觉 问题 情况 样子 意思 时间 办法 生活 客户")
+#: what the body has (过敏, 哮喘, allergic): no change of another thing ends it
+_BODY = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|allerg|intoleran|asthma|diabet")
+#: words for the people of anyone's family: shared, they are no topic
+_KIN = words("老伴 老婆 老公 媳妇 对象 孩子 儿子 女儿 闺女 爸 妈 哥 姐 弟 妹 室友 家人")
+
+
+def _says_new_value(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """Does the old turn already say what the change goes to (it is the plan of it, or the same news)?"""
+    lang = detect_language(new.content)
+    change = topics.change_of(new.content, lang)
+    if change is None or change.direction != "to":
+        return False
+    after = topics.object_words(new.content[change.at:], lang, 0)  # the words after the verb: where it goes
+    return any(len(w) >= 2 and w.lower() in old.content.lower() for w in after)

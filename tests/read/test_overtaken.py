@@ -1,0 +1,81 @@
+"""A block's turn that a newer turn of the speaker's among the same hits tells a change of is past."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from jiyi.read.overtaken import overtaken
+from jiyi.records import Hit, Kind, MemoryRecord
+
+NOW = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
+
+
+def turn(mid: str, content: str, days_ago: float, kind: Kind = Kind.EPISODE, speaker: str | None = None,
+         **fields: object) -> Hit:
+    at = NOW - timedelta(days=days_ago)
+    rec = MemoryRecord(id=mid, tenant="t", user_id="u", content=content, kind=kind, created_at=at, updated_at=at,
+                       valid_from=at, source_ids=(f"msg-{mid}",), speaker=speaker, metadata={"role": "user"})
+    return Hit(rec.replace(**fields) if fields else rec, 0.5, {"total": 5.0})
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a job left, said without the employer's name (the family of the change is the old turn's)
+    ("早上挤地铁中～我在广州一家4A广告公司做account，天天被甲方虐", "我裸辞了 受不了了 先休息一个月"),
+    ("我在顺丰当快递员 跑城东片区", "快递不干了 辞了 腰受不了"),
+    # a name both say: the hospital, the car, the pet
+    ("hiya! long shift, 12 hours on the cardiac ward at Leeds General, feet are dead",
+     "handed in my notice at Leeds General today, last shift is the 25th"),
+    ("我开一辆白色的思域 每天通勤半小时", "思域卖了 现在骑电驴上班"),
+    ("宿舍偷偷养了只仓鼠 叫汤圆 白白胖胖", "汤圆送人了 室友对毛过敏"),
+])
+def test_a_change_beside_the_old_state_makes_it_past(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o, n], [o, n]) == {"old"}
+    assert overtaken([o], [o, n]) == {"old"}  # the change need only be among the hits
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # no shared topic: a drink given up says nothing of a shop or a job
+    ("我在绍兴开了家小奶茶店，叫「半山茶事」", "还有个事 咖啡我戒了 最近老心慌"),
+    ("I'm a game artist btw, 在成都一家独立游戏工作室 叫 Moonbeet", "功能饮料那种东西我已经不碰了 心跳太快"),
+    # a question, a plan, a hedge, someone else's change
+    ("我在广州一家4A广告公司做account", "要不要辞职啊？"),
+    ("我在广州一家4A广告公司做account", "我可能会辞职吧 再看看"),
+    ("我开一辆白色的思域 每天通勤半小时", "我表哥把他那台思域卖了"),
+    ("I live in a share house in Carlton, 4 housemates", "my labmate Josh is moving to Perth next year"),
+    ("跟三个老乡合租在金牛区 一个月850 挤得很", "原来合租的那几个老乡 有个叫幺娃的 他也搬了 搬去双流了"),
+    ("btw I'm allergic to kiwi 猕猴桃 碰一下嘴就肿", "btw 我最好的朋友 Nadia 下个月搬去成都了 sad"),
+    # what a move names goes with it: the gecko is no home
+    ("I have a leopard gecko named Kiwi, she judges me", "signed a lease on Fraser Street!! Kiwi has a window now"),
+    # an allergy is ended by words about it, not by a name shared with a change (the twins' formula switched)
+    ("米粒对鸡蛋过敏 一点蛋黄就起疹子 豆包倒是啥都能吃", "奶粉也换了 豆包喝小羊驼便秘 换成云牧了"),
+    # a person both name is no topic of a change
+    ("不换车 油费停车费太顶了 跟小棠商量过了 先存钱", "今天跟小棠去民政局了 本本到手"),
+])
+def test_no_change_of_it_leaves_it_current(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o, n], [o, n]) == set()
+
+
+def test_only_an_older_turn_of_the_same_speaker() -> None:
+    o, n = turn("old", "我开一辆白色的思域 每天通勤半小时", 5), turn("new", "思域卖了 现在骑电驴上班", 60)
+    assert overtaken([o, n], [o, n]) == set()  # the change came first: the truck is the newer state
+    o, n = turn("old", o.record.content, 60, speaker="阿强"), turn("new", n.record.content, 5, speaker="大刘")
+    assert overtaken([o, n], [o, n]) == set()  # another member of the group sold his
+
+
+def test_what_was_made_of_the_old_turn_goes_with_it() -> None:
+    o, n = turn("old", "我开一辆白色的思域 每天通勤半小时", 60), turn("new", "思域卖了 现在骑电驴上班", 5)
+    fact = turn("f", "用户每天通勤半小时", 60, kind=Kind.FACT, source_ids=("msg-old",))
+    slotted = turn("s", "用户开白色思域", 60, kind=Kind.FACT, source_ids=("msg-old",), slot="user/car")
+    assert overtaken([o, n, fact, slotted], [o, n]) == {"old", "f"}  # a slotted memory is its slot's to end
+
+
+def test_a_memory_of_the_old_state_goes_too() -> None:
+    n = turn("new", "思域卖了 现在骑电驴上班", 5)
+    fact = turn("f", "用户开一辆白色思域", 60, kind=Kind.FACT)
+    mine = turn("m", "用户开白色思域", 6, kind=Kind.FACT, source_ids=("msg-new",))
+    assert overtaken([fact, n], [n]) == {"f"}
+    assert overtaken([mine, n], [n]) == set()  # made of the change itself
