@@ -14,7 +14,9 @@ lines. So, for the block only:
 - **a turn hiding a secret goes**: one that a sensitive memory was made from, unless
   sensitive memories were asked for;
 - **what the user said is over is not current**: a turn or memory a later turn of theirs ended by
-  its words ("奶茶我戒咯", write/endings.py, ``metadata["ended_by"]``) goes under the past heading;
+  its words ("奶茶我戒咯", write/endings.py, ``metadata["ended_by"]``) goes under the past heading, and so
+  does one that a newer turn among the same hits tells a change of (:mod:`jiyi.read.overtaken`: "煤球走了"
+  beside "煤球是只黑猫");
 - **lapsed things are not current**: an event past its end (and the turn it came from) is
   listed under a *past* heading with its date, and so is a plan in the week after its
   ``expires_at`` (the search gate drops it after that);

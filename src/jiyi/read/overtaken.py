@@ -131,11 +131,11 @@ def _about_it(old: MemoryRecord, new: MemoryRecord, families: frozenset[str]) ->
         return True
     if "residence" in families:
         return False  # what a move names goes along with it (糯米也带走, "Kiwi loves the new place")
+    if _BODY.search(old.content):
+        return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
     when = WHEN.get(lang, WHEN["en"])
     shared = {n for n in _naming(old.content) & _naming(new.content)
               if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
-    if _BODY.search(old.content):
-        return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
     return bool(shared - _people(old.content) - _people(new.content))  # a person both name is no topic (跟小棠商量过了)
 
 
