@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from jiyi.read.noise import EN_STOP
@@ -28,9 +29,9 @@ from jiyi.text import qualifiers, subjects, topics, zh
 from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
-from jiyi.text.person import third_person, tidy_zh
+from jiyi.text.person import of_speaker
 from jiyi.text.script import simplified
-from jiyi.text.turn_topics import turn_families
+from jiyi.text.turn_topics import TURN_CLAUSE, turn_families
 from jiyi.text.wordlists import words
 from jiyi.write.like_turns import states_any
 from jiyi.write.rearranged import COMMON_NAMES, WHEN, change_cue
@@ -46,24 +47,83 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn of the
     same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories in
     ``current`` made of such a turn."""
-    changes = [(rec, fams) for rec in _user_turns(found) if (fams := _change_families(rec)) is not None]
+    changes = [told for rec in _user_turns(found) if (told := _told(rec)) is not None]
     if not changes:
         return set()
     out: set[str] = set()
     for old in [*_user_turns(current), *_statements(current)]:
-        said = _said(old)
-        for new, families in changes:
-            if new.id == old.id or _said(new) <= said or set(new.source_ids) & set(old.source_ids) \
-                    or old.kind is Kind.EPISODE and (new.speaker or None) != (old.speaker or None):
-                continue  # (a memory names whom it is of in its words: "用户…", "阿强…")
-            if _about_it(old, new, families) and states_any(old) and not _says_new_value(old, new):
-                log.debug("turn %r overtaken by %r", old.content[:60], new.content[:60])
-                out.add(old.id)
-                break
+        newer = [c for c in changes if _may_end(c.rec, old)]
+        if not newer or not states_any(old):
+            continue
+        state = _State.of(old)
+        if (by := next((c for c in newer if state.spoken_of(c) and not state.says(c.goes_to)), None)) is not None:
+            log.debug("turn %r overtaken by %r", old.content[:60], by.rec.content[:60])
+            out.add(old.id)
     told = {s for h in current if h.id in out for s in h.record.source_ids}
     # what was made of such a turn without a slot of its own says the same old state ("用户：天天被甲方虐")
     return out | {h.id for h in current if h.record.kind is not Kind.EPISODE and not h.record.slot
                   and h.record.source_ids and set(h.record.source_ids) <= told}
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """A change a newer turn tells, read once: the families it changes, its names (not its people), and where it
+    goes (the words after a "to" change's verb)."""
+
+    rec: MemoryRecord
+    families: frozenset[str]
+    names: frozenset[str]
+    goes_to: tuple[str, ...]
+
+
+def _told(rec: MemoryRecord) -> _Told | None:
+    if (families := _change_families(rec)) is None:
+        return None
+    lang = detect_language(rec.content)
+    change = topics.change_of(rec.content, lang)
+    goes_to = topics.object_words(rec.content[change.at:], lang, 0) \
+        if change is not None and change.direction == "to" else ()  # the words after the verb: where it goes
+    return _Told(rec, families, frozenset(_naming(rec.content) - _people(rec.content)), goes_to)
+
+
+def _may_end(new: MemoryRecord, old: MemoryRecord) -> bool:
+    """Is ``new`` said after ``old``, of other messages, and (for two turns) by the same speaker? A memory names
+    whom it is of in its words ("用户…", "阿强…")."""
+    return new.id != old.id and _said(new) > _said(old) and not set(new.source_ids) & set(old.source_ids) \
+        and (old.kind is not Kind.EPISODE or (new.speaker or None) == (old.speaker or None))
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """An older turn or memory, read once: the families it stands in, its names, whether it tells of the body."""
+
+    low: str
+    families: frozenset[str]
+    names: frozenset[str]
+    body: bool
+
+    @classmethod
+    def of(cls, rec: MemoryRecord) -> _State:
+        lang = detect_language(rec.content)
+        when = WHEN.get(lang, WHEN["en"])
+        names = {n for n in _naming(rec.content) if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
+        return cls(rec.content.lower(), turn_families(rec.content, lang), frozenset(names - _people(rec.content)),
+                   _BODY.search(rec.content) is not None)
+
+    def spoken_of(self, change: _Told) -> bool:
+        """Does ``change`` speak of this state: the changed family's word in it, or a name both say (not a person:
+        跟小棠商量过了)?"""
+        if change.families & self.families:
+            return True
+        if "residence" in change.families:
+            return False  # what a move names goes along with it (糯米也带走, "Kiwi loves the new place")
+        if self.body:
+            return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
+        return bool(self.names & change.names)
+
+    def says(self, words: Sequence[str]) -> bool:
+        """Does it already say where the change goes (it is the plan of it, or the same news)?"""
+        return any(len(w) >= 2 and w.lower() in self.low for w in words)
 
 
 def _user_turns(hits: Sequence[Hit]) -> list[MemoryRecord]:
@@ -99,15 +159,15 @@ def _change_families(rec: MemoryRecord) -> frozenset[str] | None:
 
 
 def _someone_elses(text: str, lang: str) -> bool:
-    return subjects.someone_elses(third_person(tidy_zh(text) if lang == "zh" else text, lang), lang)
+    return subjects.someone_elses(of_speaker(text, lang), lang)
 
 
 def _the_speakers(before: str, lang: str) -> bool:
     """Is the change whose verb follows ``before`` (the turn up to it) the speaker's? The nearest clause naming
     someone tells: another person ("他也搬了 搬去双流了", "我最好的朋友 Nadia 下个月搬去…"), or the speaker; no one
     named at all is the speaker too."""
-    for clause in reversed(_CUT.split(before)):
-        said = third_person(tidy_zh(clause) if lang == "zh" else clause, lang)
+    for clause in reversed(TURN_CLAUSE.split(before)):
+        said = of_speaker(clause, lang)
         if subjects.someone_elses(said, lang) or _OTHER.search(said):
             return False
         if _SELF.search(said):
@@ -115,28 +175,11 @@ def _the_speakers(before: str, lang: str) -> bool:
     return True
 
 
-#: where a clause ends: punctuation, or a space before Chinese ("汤圆送人了 室友对毛过敏")
-_CUT = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 #: another person, or the speaker, as a clause says them in third person
 _OTHER = re.compile(r"[他她]|\b(?i:he|she|they|his|her|their)\b|\bUser's\s+(?:\w+\s+)?(?i:\w*mates?|friends?|[bg]f|"
                     r"boyfriend|girlfriend|partner|wife|husband|mum|mom|dad|sister|brother|cousin|colleague|"
                     r"co-?worker|boss|neighbou?r|kids?|son|daughter)\b")
 _SELF = re.compile(r"用户|\bUser\b")
-
-
-def _about_it(old: MemoryRecord, new: MemoryRecord, families: frozenset[str]) -> bool:
-    """Do the two turns speak of one thing: the changed family's word in the old one, or a name both say?"""
-    lang = detect_language(old.content)
-    if families & turn_families(old.content, lang):
-        return True
-    if "residence" in families:
-        return False  # what a move names goes along with it (糯米也带走, "Kiwi loves the new place")
-    if _BODY.search(old.content):
-        return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
-    when = WHEN.get(lang, WHEN["en"])
-    shared = {n for n in _naming(old.content) & _naming(new.content)
-              if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
-    return bool(shared - _people(old.content) - _people(new.content))  # a person both name is no topic (跟小棠商量过了)
 
 
 def _people(text: str) -> set[str]:
@@ -163,13 +206,3 @@ _GENERIC = words("东西 事情 事儿 地方 感觉 问题 情况 样子 意思
 _BODY = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|allerg|intoleran|asthma|diabet")
 #: words for the people of anyone's family: shared, they are no topic
 _KIN = words("老伴 老婆 老公 媳妇 对象 孩子 儿子 女儿 闺女 爸 妈 哥 姐 弟 妹 室友 家人")
-
-
-def _says_new_value(old: MemoryRecord, new: MemoryRecord) -> bool:
-    """Does the old turn already say what the change goes to (it is the plan of it, or the same news)?"""
-    lang = detect_language(new.content)
-    change = topics.change_of(new.content, lang)
-    if change is None or change.direction != "to":
-        return False
-    after = topics.object_words(new.content[change.at:], lang, 0)  # the words after the verb: where it goes
-    return any(len(w) >= 2 and w.lower() in old.content.lower() for w in after)

@@ -140,6 +140,12 @@ def third_person(text: str, lang: str) -> str:
     return third_person_zh(text) if lang == "zh" else third_person_en(text)
 
 
+def of_speaker(text: str, lang: str) -> str:
+    """A turn as said of its speaker (:func:`third_person`), a Chinese one tidied first: "兄弟 我跑外卖的" → "用户跑外卖的"
+    (a vocative before 我 is spoken to, not the subject)."""
+    return third_person(tidy_zh(text) if lang == "zh" else text, lang)
+
+
 #: Longer "names" are display strings or ids, not something to put in a sentence.
 MAX_NAME_CHARS = 40
 _EN_SUBJECT = re.compile(rf"\b{EN_USER}\b")

@@ -17,6 +17,7 @@ import re
 
 from jiyi.text.consumption import consumed_words
 from jiyi.text.qualifiers import hedged, told_long_ago
+from jiyi.text.turn_topics import TURN_CLAUSE
 from jiyi.text.wordlists import words
 
 _P = re.compile
@@ -47,12 +48,11 @@ _EN_GENERIC = words("that this these those with from into about just really also
                     "been have were what when where which while because since again still even only ever here there "
                     "user user's switched swapped moved moving changed lol haha honestly finally actually heads same time")
 _ZH_WORD_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
-_CLAUSE_CUT = _P(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 
 
 def replaced_terms(text: str, lang: str) -> tuple[str, ...]:
     """The words of the routine a turn of the speaker's says was moved or swapped, or ()."""
-    clauses = [c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()]
+    clauses = [c.strip() for c in TURN_CLAUSE.split(text) if c.strip()]
     for i, clause in enumerate(clauses):
         if (value := _VALUE_MOVED.get(lang, _VALUE_MOVED["en"]).search(clause)) is not None:
             if (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause) or hedged(clause, lang):
@@ -110,7 +110,7 @@ def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:
 def _first_said(text: str, lang: str, words: re.Pattern[str]) -> tuple[int, int] | None:
     """The span of ``words`` in the first clause of ``text`` that says them, unless that clause asks, wishes or
     plans, tells of long ago or of someone else (then None)."""
-    for clause in (c.strip() for c in _CLAUSE_CUT.split(text) if c.strip()):
+    for clause in (c.strip() for c in TURN_CLAUSE.split(text) if c.strip()):
         m = words.search(clause)
         if m is None:
             continue

@@ -18,7 +18,8 @@ from jiyi.text.wordlists import EN_JOB_TITLES
 
 _P = re.compile
 
-_TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
+#: where a turn's clause ends: punctuation, or a space before Chinese ("汤圆送人了 室友对毛过敏")
+TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
 _ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在)(?!家|外面|路上|床上|这|那|哪)")
 _ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
 
@@ -32,7 +33,7 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
 
     text = simplified(text)  # 我住臺中 as 我住台中 (text/script.py)
     found: set[str] = {"phone"} if _PHONE_SHAPE.search(text) else set()  # a number of the speaker's to reach them
-    for clause in _TURN_CLAUSE.split(text):
+    for clause in TURN_CLAUSE.split(text):
         clause = _ZH_TURN_LEAD.sub("", clause.strip()) if lang == "zh" else clause.strip()
         if len(clause) < 3:
             continue

@@ -25,7 +25,7 @@ from jiyi.text.dialect import standard_zh
 from jiyi.text.entities import find_entities
 from jiyi.text.fillers import is_filler
 from jiyi.text.language import detect_language
-from jiyi.text.person import third_person, tidy_zh
+from jiyi.text.person import of_speaker
 from jiyi.text.script import simplified
 from jiyi.text.turn_topics import turn_families
 
@@ -132,7 +132,7 @@ def _states_it(turn: MemoryRecord, families: Sequence[str], value: Sequence[str]
     lang = detect_language(text)
     if topics.change_of(text, lang) is not None or qualifiers.hedged(text, lang) or _OPTIONS.search(text):
         return False  # a change or a plan of its own is read by the rules that know it; options are no state
-    said = third_person(tidy_zh(text) if lang == "zh" else text, lang)  # "兄弟 我跑外卖的": 兄弟 is spoken to
+    said = of_speaker(text, lang)  # "兄弟 我跑外卖的": 兄弟 is spoken to
     if subjects.someone_elses(said, lang):
         return False
     named = turn_families(text, lang)
