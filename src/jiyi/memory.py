@@ -25,7 +25,7 @@ from jiyi.maintain.gc import run_gc
 from jiyi.maintain.portable import export_user, import_records
 from jiyi.privacy.forget import memory_families
 from jiyi.privacy.mask import level_of
-from jiyi.privacy.protect import open_record, open_row, protect_message, protect_record, protect_row
+from jiyi.privacy.protect import open_record, open_row, protect_batch, protect_record, protect_row
 from jiyi.privacy.seal import SEALED_KEY, keyring_from
 from jiyi.read.buffered import buffer_hits
 from jiyi.read.compress import compress_context
@@ -59,7 +59,7 @@ from jiyi.stores.conflicts import redo_on_conflict
 from jiyi.stores.protocol import ChangeSet, FailedJob, Job, RecordFilter, Store, Upsert
 from jiyi.text.language import detect_language
 from jiyi.trace import enable_debug
-from jiyi.write.buffer import clear_buffer, message_to_dict, push_to_buffer, read_buffer
+from jiyi.write.buffer import clear_buffer, last_said, message_to_dict, push_to_buffer, read_buffer
 from jiyi.write.embed import CachedEmbedder
 from jiyi.write.episodes import index_keywords, stored_vectors, turns_by_message
 from jiyi.write.groups import check_group, join_group
@@ -166,7 +166,8 @@ class Memory:
                                  max_messages=self.settings.max_messages_per_add)
         # the user's one display name is the user (a group's is their name there): write/names.py
         own = user_names(self.store, scope, msgs) if not group else ()
-        protected = [protect_message(m, self.keyring) for m in msgs]  # secrets never reach the queue
+        # secrets never reach the queue; a short first message may be the value the session's last one named
+        protected = protect_batch(msgs, self.keyring, before=last_said(self.store, scope, session_id, msgs))
         msgs = [m for m, _ in protected]
         forget = [r.describe() for r in split_forget_messages(msgs)[0]]
         if group and session_id is not None:  # (check_group made sure a group has one)

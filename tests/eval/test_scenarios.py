@@ -362,7 +362,8 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
                                                         ("blind20a", 16, 131), ("blind20b", 16, 139),
                                                         ("blind21a", 17, 113), ("blind21b", 17, 113),
                                                         ("blind22a", 17, 163), ("blind22b", 16, 120),
-                                                        ("blind23a", 17, 146), ("blind23b", 17, 158)])
+                                                        ("blind23a", 17, 146), ("blind23b", 17, 158),
+                                                        ("blind24a", 17, 145), ("blind24b", 17, 156)])
 def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked: int) -> None:
     """Each written blind from a category brief (no code, no dev file seen); kept as regression files."""
     f = load_scenarios(name)

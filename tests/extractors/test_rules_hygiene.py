@@ -292,3 +292,14 @@ def test_a_bare_month_with_no_word_of_the_future_stays_the_nearest() -> None:
 
 def test_an_air_fryer_is_no_weather() -> None:
     assert any(c.kind is Kind.EVENT for c in run("空气净化器今天下午到了，结果我拆开一看，滤网破了"))
+
+
+# ---------------------------------------------------------------- a sticker says nothing
+
+@pytest.mark.parametrize("text", ["来了来了 [狗头]", "哈哈哈[捂脸]", "[玫瑰][玫瑰]", "收到 [OK]"])
+def test_a_reaction_with_a_sticker_is_still_no_memory(text: str) -> None:
+    assert run(text) == [], kinds(text)
+
+
+def test_what_a_message_with_a_sticker_tells_is_kept_without_it() -> None:
+    assert [c.content for c in run("我对花生过敏[捂脸]")] == ["用户对花生过敏"]

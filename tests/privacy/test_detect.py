@@ -360,3 +360,67 @@ def test_a_random_looking_token_with_no_keyword_is_a_secret(text: str, value: st
 ])
 def test_long_strings_that_are_no_token_find_nothing(text: str) -> None:
     assert [f for f in find_values(text) if f.kind == "api_key"] == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # a lock's combination, named by the lock: three digits, a dial's numbers, a keypad's hash
+    ("酒店房间的保险箱我设成了 6061 退房前记得拿东西", "6061"),
+    ("拉杆箱那个锁 我设的 528", "528"),
+    ("bike lock combo is 19-04-33 if you borrow it", "19-04-33"),
+    ("公寓门禁改了 4471# 进门按", "4471#"),
+    # typed digit by digit, and a password said with "pw" or a device's login
+    ("手机锁屏密码 2 7 7 1 9 0 别偷看", "2 7 7 1 9 0"),
+    ("new pw for the work laptop: Kestrel#88", "Kestrel#88"),
+    ("uni vpn login is Marmot-2291", "Marmot-2291"),
+    # a parcel shelf's code, a locker's two halves, and backup codes in a row
+    ("丰巢取件码 5-1-3308 晚点去拿", "5-1-3308"),
+    ("parcel locker pickup code 5527 0193", "5527 0193"),
+    ("备用码 k2m9-x4pq 7hn3-r8tw 先存你这", "k2m9-x4pq 7hn3-r8tw"),
+    # a code whose length is said first, a card's back, part of a card, a bank account
+    ("验证码是6位的 302918 快帮我输", "302918"),
+    ("卡背面那三位是 417", "417"),
+    ("工行卡号开头是 6222 0210 后面忘了", "6222 0210"),
+    ("邮局帐号 0003321-4410982 退税用", "0003321-4410982"),
+    ("房东收租的帐号我存这 建行 621700123398", "621700123398"),
+    ("IBAN DE44 5001 0517 5407 3249 31 for invoices", "DE44 5001 0517 5407 3249 31"),
+    # a network's password said with the network alone, and a gap that asks to remember it
+    ("家里wifi换了 现在是 panda_2288 记一下", "panda_2288"),
+    ("网银密码帮我记住 Qw7788xx", "Qw7788xx"),
+    # a Telegram bot's token
+    ("bot token 7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC", "7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC"),
+])
+def test_secrets_named_by_what_they_open(text: str, value: str) -> None:
+    assert value in [f.value for f in find_values(text) if f.level is SECRET]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("我冷钱包的助记词 存一下：山 河 云 雪 竹 灯 鱼 船 桥 月 风 石", "山 河 云 雪 竹 灯 鱼 船 桥 月 风 石"),
+    ("recovery phrase for the hardware wallet: apple river stone cloud tiger paper lemon frost orbit maple dune fog",
+     "apple river stone cloud tiger paper lemon frost orbit maple dune fog"),
+    ("密保问题 我最喜欢的老师 答案是 周丽萍 别外传", "周丽萍"),
+    ("security question: name of first pet -> Biscuit", "Biscuit"),
+])
+def test_secrets_made_of_words(text: str, value: str) -> None:
+    assert value in [f.value for f in find_values(text) if f.level is SECRET]
+
+
+@pytest.mark.parametrize("text", [
+    "WiFi名字叫 Xiaomi_5G_88A1 密码问房东",  # a network's name
+    "密保问题忘了怎么办",  # no answer given
+    "记一下 下周二 3 点开会 帮我记住",  # a time after 记住
+    "我的快递在 3 号柜",  # no code word
+    "今天背了 12 个单词 seed 那个词老记混",  # words, no phrase
+    "bus pass is 2 dollars now lol",  # a bus pass
+    "我的QQ账号是 12345678",  # an account's name, not a bank's number
+])
+def test_words_near_a_secret_word_that_are_no_secret(text: str) -> None:
+    assert [f.value for f in find_values(text) if f.level is SECRET] == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("报税要用的SIN 先存这 527 314 890", "527 314 890"),
+    ("我的IC是 900315-10-5528 办事用", "900315-10-5528"),
+    ("回乡证号码 H10293847 过关用", "H10293847"),
+])
+def test_identity_numbers_said_with_their_everyday_word(text: str, value: str) -> None:
+    assert ("id_number", value) in kinds(text)

@@ -179,6 +179,12 @@ def test_a_query_saying_nothing_brings_no_turns_and_nothing_past(query: str) -> 
 
 @pytest.mark.parametrize(("query", "idle"), [("唉 好累啊", True), ("喺度？", True), ("wakaka ok lah", True),
                                              ("帮我安排一下", False), ("我最近要注意啥", False),  # a request
-                                             ("签证 续签", False), ("Zorblax", False), ("vexholm ski", False)])  # a name
+                                             ("签证 续签", False), ("Zorblax", False), ("vexholm ski", False),  # a name
+                                             # a mood, an invitation to chat, a remark on the day
+                                             ("今天心情还行吧嘿嘿", True), ("有点emo 陪我聊聊", True),
+                                             ("ugh so tired today", True), ("早安呀", True),
+                                             # … with a request or a topic it is not
+                                             ("心情不好 推荐几首歌", False), ("搬家搬得好累", False),
+                                             ("我女朋友心情不好", False), ("feeling tired, plan my week", False)])
 def test_a_query_is_idle_when_it_names_nothing_and_asks_for_nothing(query: str, idle: bool) -> None:
     assert idle_query(query) is idle

@@ -29,6 +29,8 @@ def turn(mid: str, content: str, days_ago: float, kind: Kind = Kind.EPISODE, spe
      "handed in my notice at Leeds General today, last shift is the 25th"),
     ("我开一辆白色的思域 每天通勤半小时", "思域卖了 现在骑电驴上班"),
     ("宿舍偷偷养了只仓鼠 叫汤圆 白白胖胖", "汤圆送人了 室友对毛过敏"),
+    # what a move leaves, named before its verb: a platform
+    ("晚上在果趣直播上卖货 粉丝两千多咯", "果趣那边流量越来越差 我搬到村播宝去了 官方给新人流量扶持"),
 ])
 def test_a_change_beside_the_old_state_makes_it_past(old: str, new: str) -> None:
     o, n = turn("old", old, 60), turn("new", new, 5)
@@ -49,6 +51,11 @@ def test_a_change_beside_the_old_state_makes_it_past(old: str, new: str) -> None
     ("btw I'm allergic to kiwi 猕猴桃 碰一下嘴就肿", "btw 我最好的朋友 Nadia 下个月搬去成都了 sad"),
     # what a move names goes with it: the gecko is no home
     ("I have a leopard gecko named Kiwi, she judges me", "signed a lease on Fraser Street!! Kiwi has a window now"),
+    ("我养了只猫叫糯米", "带着糯米搬去杭州了"),
+    # what a job taken names after its verb is the new job's, not an old state
+    ("新公司在南宁 叫青禾储能 做电池的", "这边交接到月底 12月1日入职 房子还得去南宁找"),
+    # a move leaves a city, not what is said of it
+    ("成都的火锅是真的好吃 每周都要去", "我在成都上班，最近搬到了高新区"),
     # an allergy is ended by words about it, not by a name shared with a change (the twins' formula switched)
     ("米粒对鸡蛋过敏 一点蛋黄就起疹子 豆包倒是啥都能吃", "奶粉也换了 豆包喝小羊驼便秘 换成云牧了"),
     # a person both name is no topic of a change
@@ -79,3 +86,29 @@ def test_a_memory_of_the_old_state_goes_too() -> None:
     mine = turn("m", "用户开白色思域", 6, kind=Kind.FACT, source_ids=("msg-new",))
     assert overtaken([fact, n], [n]) == {"f"}
     assert overtaken([mine, n], [n]) == set()  # made of the change itself
+
+
+@pytest.mark.parametrize(("old", "memory", "slot"), [
+    # the write path read the change: a move, a breakup, a car sold
+    ("我住在南京鼓楼 离公司近", "用户搬到了杭州", None),
+    ("我开一辆白色的思域 每天通勤半小时", "用户：思域卖了（不再拥有）", None),
+    # a single-valued slot's value that the old turn does not say
+    ("我在字节做后端 天天加班", "用户在腾讯工作", "user/employer"),
+])
+def test_a_newer_memory_that_tells_a_change_makes_the_turn_past(old: str, memory: str, slot: str | None) -> None:
+    o = turn("old", old, 60)
+    m = turn("m", memory, 5, kind=Kind.FACT, slot=slot)
+    assert overtaken([o, m], [o, m]) == {"old"}
+
+
+def test_a_memory_tells_no_change_when_it_says_the_same_value_or_is_older_or_someone_elses() -> None:
+    o = turn("old", "我在字节做后端 天天加班", 60)
+    same = turn("m", "用户在字节工作", 5, kind=Kind.FACT, slot="user/employer")
+    assert overtaken([o, same], [o, same]) == set()  # the same employer, said again
+    older = turn("m", "用户在腾讯工作", 90, kind=Kind.FACT, slot="user/employer")
+    assert overtaken([o, older], [o, older]) == set()  # the turn is the newer state
+    o = turn("old", "我住在南京鼓楼 离公司近", 60, speaker="阿强")
+    theirs = turn("m", "大刘搬到了杭州", 5, kind=Kind.FACT, speaker="大刘")
+    assert overtaken([o, theirs], [o, theirs]) == set()  # another member of the group moved
+    event = turn("e", "用户下个月搬到杭州", 5, kind=Kind.EVENT, valid_from=NOW + timedelta(days=30))
+    assert overtaken([turn("old", "我住在南京鼓楼", 2), event], [event]) == set()  # said before the turn

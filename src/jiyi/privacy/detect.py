@@ -24,41 +24,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 
+from jiyi.privacy.findings import (
+    KINDS,
+    NAMED_IN_EN,
+    SECRET,
+    SENSITIVE,
+    ZH_PASSWORD_WORDS,
+    Finding,
+    strip_value,
+)
+from jiyi.privacy.gapped import PLAIN_NUMBER, after_a_gap, id_words
 from jiyi.privacy.national_ids import NATIONAL_IDS
+from jiyi.privacy.phrases import security_answers, seed_phrases
 from jiyi.privacy.randomness import LONE_TOKEN, looks_random
 from jiyi.records import Visibility
 from jiyi.text.script import simplified
-
-SECRET, SENSITIVE = Visibility.SECRET, Visibility.SENSITIVE
-
-
-@dataclass(slots=True, frozen=True)
-class Finding:
-    """One value found in a text: ``text[start:end]`` is the value itself (never its keyword)."""
-
-    start: int
-    end: int
-    kind: str  # id_number | phone | email | address | bank_card | password | code | api_key
-    label: str  # what the value is, for the placeholder: 支付密码 / WiFi password
-    level: Visibility
-    value: str
-
-
-#: kind → (zh label, en label, level); password findings refine the label from their keyword
-KINDS: dict[str, tuple[str, str, Visibility]] = {
-    "id_number": ("身份证号", "ID number", SENSITIVE),
-    "phone": ("手机号", "phone number", SENSITIVE),
-    "email": ("邮箱", "email", SENSITIVE),
-    "address": ("地址", "address", SENSITIVE),
-    "bank_card": ("银行卡号", "card number", SECRET),
-    "password": ("密码", "password", SECRET),
-    "code": ("验证码", "one-time code", SECRET),
-    "api_key": ("密钥", "API key", SECRET),
-}
 
 # ---------------------------------------------------------------- checksums
 
@@ -117,10 +101,8 @@ _FOUR_BY_FOUR = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?")
 
 _V = r"(?P<v>"
 _ZH_SAY = r"(?:\s*(?:是|为|叫|:|：|=|改成了?|改为|换成了?|设成了?|设置?为|变成了?)\s*|\s+)"
-_ZH_PASSWORD_WORDS = (r"支付密码|银行卡密码|取款密码|交易密码|登录密码|开机密码|锁屏密码|解锁密码|门锁密码|门禁密码|保险箱密码|"
-                      r"(?:wi-?fi|WiFi|WIFI|Wi-Fi|无线网?)\s*密码|密码|口令|PIN\s*码|pin\s*码")
 _ZH_PASSWORD = re.compile(
-    rf"(?P<k>{_ZH_PASSWORD_WORDS}|(?:wi-?fi|WiFi|WIFI|Wi-Fi)(?=\s*(?:是|为|:|：)))"
+    rf"(?P<k>{ZH_PASSWORD_WORDS}|(?:wi-?fi|WiFi|WIFI|Wi-Fi)(?=\s*(?:是|为|:|：)))"
     rf"(?:也|都|就|还)?{_ZH_SAY}?{_V}[!-~]{{3,64}})")
 _EN_PASSWORD = re.compile(
     r"(?i:\b(?P<k>(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
@@ -138,6 +120,7 @@ _API_KEYS = (
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
     re.compile(r"(?<![A-Za-z0-9])" + _V + r"(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])"),
+    re.compile(r"(?<![A-Za-z0-9_:-])" + _V + r"\d{8,10}:[A-Za-z0-9_-]{30,})"),  # a Telegram bot's token
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_\-]{35}))"),
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
     re.compile(r"(?i:\bbearer\s+)" + _V + r"[A-Za-z0-9._~+/=-]{16,})"),
@@ -209,13 +192,6 @@ def _plausible_secret(value: str) -> bool:
     return value.lower() not in _EN_NOT_PASSWORD
 
 
-def _strip_value(text: str, start: int, end: int) -> tuple[int, int]:
-    """Trailing sentence punctuation is not part of a value ("密码是884422。" / "pwd: hunter2.")."""
-    while end > start and text[end - 1] in ".,;:!?)]}'\"，。；：！？、）":
-        end -= 1
-    return start, end
-
-
 #: a login given as a name and its password with a slash between: "my uni login is ethan.wu4 / Frogs&Rain2026!",
 #: "账号 lin_88 / Qwe#2024" (the password after the slash, a name before it)
 _LOGIN_PAIR = re.compile(r"(?P<k>(?i:\b(?:login|log-in|credentials?|account|username)\b)|账号|帐号|用户名)"
@@ -226,7 +202,7 @@ def _passwords(text: str) -> Iterator[Finding]:
     for pattern, zh in ((_ZH_PASSWORD, True), (_EN_PASSWORD, False), (_EN_PASSWORD_CHANGED, False),
                         (_LOGIN_PAIR, False)):
         for m in pattern.finditer(text):
-            start, end = _strip_value(text, m.start("v"), m.end("v"))
+            start, end = strip_value(text, m.start("v"), m.end("v"))
             value = text[start:end]
             if len(value) < 3 or (not zh and not _plausible_secret(value)):
                 continue
@@ -249,7 +225,7 @@ def _api_keys(text: str) -> Iterator[Finding]:
     for m in _API_KEYS[-1].finditer(text):  # a key word, then a long random-looking token
         v = _KEY_VALUE.match(text, m.end())
         if v and re.search(r"\d", v.group()) and re.search(r"[A-Za-z]", v.group()):
-            start, end = _strip_value(text, v.start(), v.end())
+            start, end = strip_value(text, v.start(), v.end())
             yield Finding(start, end, "api_key", "", SECRET, text[start:end])
 
 
@@ -298,7 +274,8 @@ _BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
     (re.compile(r"(?i)(?P<k>cvv2?|cvc|安全码|security\s+code)"), r"\d{3,4}", "code", "安全码", SECRET),
     (re.compile(r"(?i)(?P<k>验证码|动态码|校验码)"), r"[A-Za-z0-9]{3,8}", "code", "验证码", SECRET),
     (re.compile(r"(?i)(?<!zip\s)(?<!post\s)(?<!area\s)(?<!country\s)(?<!postal\s)(?<!promo\s)(?<!discount\s)"
-                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"\d{4,8}", "code", "one-time code", SECRET),
+                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"\d{3,4}\s\d{3,4}|\d{4,8}", "code", "one-time code",
+     SECRET),
     (re.compile(r"(?i)\b(?P<k>pin)(?:\s*(?:code|number|码))?|(?P<k2>PIN码|pin码)"), r"\d{4,8}", "password", "PIN", SECRET),
 )
 _CONTEXT_SAY = r"(?:\s*(?:是|为|:|：|=|＝|#)\s*|\s+(?i:is|was|will\s+be|are)\s*:?\s*|\s*)"
@@ -310,7 +287,7 @@ def _by_context(text: str) -> Iterator[Finding]:
             v = re.compile(_CONTEXT_SAY + rf"(?P<v>{shape})(?![0-9A-Za-z])").match(text, m.end())
             if v is None or sum(c.isdigit() for c in v.group("v")) < 3:
                 continue
-            start, end = _strip_value(text, v.start("v"), v.end("v"))
+            start, end = strip_value(text, v.start("v"), v.end("v"))
             while end > start and text[end - 1] in " -":
                 end -= 1
             zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)))
@@ -343,7 +320,7 @@ def _phones(text: str) -> Iterator[Finding]:
             if _digits_between(m.group(), 7, 15):
                 yield Finding(m.start(), m.end(), "phone", "", SENSITIVE, m.group())
     for m in _PHONE_CONTEXT.finditer(text):
-        start, end = _strip_value(text, m.start("v"), m.end("v"))
+        start, end = strip_value(text, m.start("v"), m.end("v"))
         value = text[start:end]
         if _digits_between(value, 7, 15) and not re.fullmatch(r"(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}", value):
             yield Finding(start, end, "phone", "", SENSITIVE, value)
@@ -361,153 +338,22 @@ _ZH_LEAD = re.compile(r".*(?:是|在|到|为|成|：|:|址|住|寄|送|搬|去|�
 def _addresses(text: str) -> Iterator[Finding]:
     for pattern in (_ZH_ADDRESS, _EN_ADDRESS):
         for m in pattern.finditer(text):
-            start, end = _strip_value(text, m.start(), m.end())
+            start, end = strip_value(text, m.start(), m.end())
             first = _ZH_ADDRESS_START.search(text, start, end)
             if pattern is _ZH_ADDRESS and first is not None and (lead := _ZH_LEAD.match(text, start, first.start())):
                 start = lead.end()  # "我家住在上海市…" / "地址是攻击者路1号": the address begins after the verb
             yield Finding(start, end, "address", "", SENSITIVE, text[start:end])
 
 
-# ---------------------------------------------------------------- a value a few words after its keyword
-
-_NAMED_IN_EN = r"(?<![A-Za-z])(?:{})(?![A-Za-z])"  # English words, bounded by letters (not \b: 我的PIN码)
-_NO_MORE = r"(?![0-9A-Za-z_-])"
-#: (keyword, value shape, kind, (zh label, en label), level), first match wins an overlap: the first number
-#: after the keyword, within a short gap, is that value when the token holding it has the keyword's shape.
-#: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
-_GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
-    (re.compile(r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|(?i:TAC\s*码)|(?i:" + _NAMED_IN_EN.format(
-        r"one[-\s]time\s+(?:codes?|password|passcode)|otps?|verification\s+codes?|security\s+code|2fa\s+codes?|"
-        r"auth(?:entication)?\s+codes?|authenticator\s+codes?|login\s+codes?|backup\s+codes?|recovery\s+codes?|"
-        r"tac(?:\s+codes?)?|(?<!zip\s)(?<!promo\s)(?<!area\s)(?<!postal\s)(?<!discount\s)(?<!coupon\s)codes|"
-        # the app that asks for them named first: "steam guard keeps asking me for codes, latest one is 7KQ2X"
-        r"guard(?:\s+[a-z']+){0,5}\s+codes?") + "))"),
-     # (a code typed in two halves, as an app shows it: "448 193")
-     # (and a backup code in groups of four: 9KQ2-7HXM-P4LZ-88RW)
-     re.compile(r"(?:[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){2,4}|\d{3}[\s-]\d{3}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE),
-     "code", ("验证码", "one-time code"),
-     SECRET),
-    # a key named a clause before it: "our render farm API key, stash it for me: rf_live_9QmT2vXb8KpL4sZa";
-    # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
-    (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|推流码|串流码|授权码|注册码|激活码|(?i:" + _NAMED_IN_EN.format(
-        r"keys?|tokens?") + "))"),
-     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{16,}" + _NO_MORE), "api_key", ("密钥", "API key"),
-     SECRET),
-    (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"cvv2?|cvc") + "))"), re.compile(r"\d{3,4}" + _NO_MORE),
-     "code", ("安全码", "security code"), SECRET),
-    (re.compile(r"(?P<k>(?i:pin\s*码)|" + _NAMED_IN_EN.format(r"PIN") + "|(?i:" + _NAMED_IN_EN.format(
-        r"(?:my|your|his|her|our|their|the|bank|card|atm|debit|credit|phone|sim|door|lock|safe)\s+pin") + "))"
-        r"(?:\s*(?i:code|number))?"),
-     re.compile(r"\d{4,8}" + _NO_MORE), "password", ("PIN码", "PIN"), SECRET),
-    (re.compile(rf"(?P<k>(?:{_ZH_PASSWORD_WORDS})(?!学)|(?i:" + _NAMED_IN_EN.format(
-        r"(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
-        r"(?:password|passcode|passwd|pwd|passphrase)s?") + "))"),
-     re.compile(r"(?=[!-~]*\d)[!-~]{4,32}(?![!-~])"), "password", ("密码", "password"), SECRET),
-    (re.compile(r"(?P<k>(?:银行卡|信用卡|储蓄卡|借记卡)(?:号码|号)?|卡号|(?i:" + _NAMED_IN_EN.format(
-        r"(?:credit|debit|bank)\s+card|card\s+(?:number|no\.?|#)") + "))"),
-     re.compile(r"\d(?:[ -]?\d){12,18}" + _NO_MORE), "bank_card", ("银行卡号", "card number"), SECRET),
-    (re.compile(r"(?P<k>身份证(?:号码|号)?|证件号码?|公民身份号码)"), re.compile(r"(?:\d{17}[\dXx]|\d{15})" + _NO_MORE),
-     "id_number", ("身份证号", "ID number"), SENSITIVE),
-    (re.compile(r"(?P<k>护照(?:号码|号)?|(?i:" + _NAMED_IN_EN.format(r"passport(?:\s+(?:number|no\.?|#))?") + "))"),
-     re.compile(r"(?:[A-Za-z]{1,2}\d{6,9}[A-Za-z]?|\d{8,9})" + _NO_MORE), "id_number", ("护照号", "passport number"),
-     SENSITIVE),
-    (re.compile(r"(?P<k>(?i:" + _NAMED_IN_EN.format(r"ssn|social\s+security(?:\s+(?:number|no\.?|#))?") + "))"),
-     re.compile(r"(?:\d{3}([-\s])\d{2}\1\d{4}|\d{9})" + _NO_MORE), "id_number", ("SSN", "SSN"), SENSITIVE),
-)
-def _id_words(en: str | None, zh: str | None) -> str:
-    return "|".join([*([zh] if zh else []), *([f"(?i:{_NAMED_IN_EN.format(en)})"] if en else [])])
-
-
-_BY_CONTEXT += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), shape, "id_number", label, SENSITIVE)
+_BY_CONTEXT += tuple((re.compile(f"(?P<k>{id_words(en, zh)})"), shape, "id_number", label, SENSITIVE)
                      for en, zh, shape, label in NATIONAL_IDS)
-_GAPPED += tuple((re.compile(f"(?P<k>{_id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
-                  SENSITIVE) for en, zh, shape, label in NATIONAL_IDS)
-_GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
-#: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
-_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|我的|(?i:it'?s|it\s+is|mine'?s|mine\s+is|here'?s|no\.?|number|num|#))"
-                      r"[\s:：,，=-]*)*")
-#: the gap may not end a sentence (the value belongs to the next one) …
-_GAP_END = re.compile(r"[。！？!?；;\n]|(?<!\.)\.(?=\s|$)")
-#: … nor name another number: a model, a room, a phone, an account, a card's last digits, a price, an
-#: order, an error code, an app ("密码管理器用的是 1Password")
-_GAP_OTHER = re.compile(
-    r"型号|编号|房间|房号|教室|门牌|尾号|后四位|末四位|账号|账户|用户名|电话|手机|订单|单号|快递|工单|价|花了|代码|错误码|"
-    r"管理器|软件|应用|(?i:" + _NAMED_IN_EN.format(
-        r"model|room|apt|suite|flight|page|version|order|ticket|reference|phone|mobile|cell|user\s*name|"
-        r"account|ends?\s+(?:in|with)|last\s+(?:four|4)|costs?|paid|price|error|manager|apps?") + ")")
-#: … nor end on a word that makes the number a time, a place, a rank or an amount ("第", "在", "at", "for")
-_GAP_LAST = re.compile(
-    r"(?:第|约|大约|共|总共|在|住|(?i:" + _NAMED_IN_EN.format(
-        r"at|on|(?<!came\s)(?<!come\s)(?<!comes\s)(?<!coming\s)in|since|until|till|from|of|for|about|around|after|before|"
-        r"by|than|per|over|under|within|no\.?"
-        r"|number|room") + r"))[\s:：]*$")
-#: "new number PA7734201": a number word before a value with letters names the value (no rank, no amount)
-_NUMBER_WORD = re.compile(r"(?i)\b(?:number|no\.?)[\s:：]*$")
-#: a year, a date, a time, a price, a range, a version, a size or an ordinal: not a secret
-_PLAIN_NUMBER = re.compile(
-    r"(?:19|20)\d\d|[$¥￥€£#].*|[vV]?\d+(?:[.,:/-]\d+)+.*"
-    r"|\d+(?i:am|pm|st|nd|rd|th|s|k|w|m|h|g|p|v|x|km|kg|cm|mm|ml|gb|mb|tb|[kmg]bps|[kmg]?hz|mah|fps|mins?|hrs?|%)")
-#: … nor a quantity with its unit or currency after it ("2999元", "4000 steps")
-_UNIT_AFTER = re.compile(
-    r"\s*(?:元|块|毛|角|分|秒|小时|点|年|月|日|号|天|周|岁|个|次|遍|位|人|名|张|件|条|楼|层|室|栋|米|公里|斤|克|度|页|章|题|本|教室|房间|"
-    r"集|首|台|套|辆|万|千|百|亿|折|倍|字|级|届|班|路|步|%|％|℃|(?i:" + _NAMED_IN_EN.format(
-        r"dollars?|bucks|usd|rmb|yuan|euros?|pounds?|yen|cents?|years?|yrs?|months?|weeks?|days?|hours?|hrs?|"
-        r"minutes?|mins?|seconds?|secs?|am|pm|a\.m|p\.m|o'clock|times|people|persons?|characters?|chars?|digits?|"
-        r"letters?|numbers?|words?|pages?|miles?|km|kilomet(?:er|re)s?|met(?:er|re)s?|feet|ft|steps|points?|pts|"
-        r"calories|likes|followers|views|units?|items?|pieces?|percent|kg|lbs?") + "))")
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")  # two columns wide: 汉字, ：，, full-width forms
-_DIGIT = re.compile(r"\d")
-
-
-def _width(text: str) -> int:
-    return len(text) + len(_CJK.findall(text))
-
-
-def _short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
-    """The words between a keyword and its value: one short clause or two, naming nothing else. The value may
-    open the next sentence ("passport came back. 583920174, renewing …", "护照办下来了。号码E58214937"): one
-    sentence end, followed by nothing but words that introduce a value (:data:`_OPENING`)."""
-    ends = list(_GAP_END.finditer(gap))
-    if len(ends) > 1 or (ends and not _OPENING.fullmatch(gap, ends[0].end())):
-        return False
-    return _width(gap) <= _GAP_WIDTH * (2 if wide else 1) and not (_GAP_OTHER.search(gap) or (_GAP_LAST.search(gap) and not (
-        _NUMBER_WORD.search(gap) and (lettered or _GAP_END.search(gap) is not None))))
-
-
-def _after_a_gap(text: str) -> Iterator[Finding]:
-    """A secret or ID named a few words before it: "我的支付密码老是记不住，写这儿吧 771203", "passport, in my
-    drawer, E12345678". Only the first number after the keyword is looked at (no other number in between)."""
-    for words, shape, kind, (zh_label, en_label), level in _GAPPED:
-        for m in words.finditer(text):
-            digit = _DIGIT.search(text, m.end(), m.end() + 2 * _GAP_WIDTH)
-            if digit is None or not digit.group().isascii():
-                continue
-            start = digit.start()  # the value is the whole token holding that digit: "abc12345", "E87654321"
-            while start > m.end() and "!" <= text[start - 1] <= "~":
-                start -= 1
-            while start < digit.start() and text[start] in ":=(<[{'\"":  # "码:abc12345", "(4417)"
-                start += 1
-            value = shape.match(text, start)
-            lettered = value is not None and any(c.isalpha() for c in text[start:value.end()])
-            # (a document number in its own shape, letters and digits, may stand a clause further: "passport
-            # number field wants no spaces right? mine's PA4471932")
-            if value is None or not _short_gap(text[m.end():start], lettered=lettered,
-                                               wide=lettered and kind == "id_number"):
-                continue
-            start, end = _strip_value(text, start, value.end())
-            if kind in ("password", "code") and (_PLAIN_NUMBER.fullmatch(text, start, end) or
-                                                 text[start - 1] in "$¥￥€£#" or _UNIT_AFTER.match(text, end)):
-                continue
-            zh = bool(re.search(r"[\u4e00-\u9fff]", m.group("k")))
-            label = m.group("k") if kind == "password" else zh_label if zh else en_label
-            yield Finding(start, end, kind, label, level, text[start:end])
 
 
 #: a one-time code named after its value: "the bank texted me 771204 as a verification code", "558201是验证码"
 _CODE_THEN_WORD = re.compile(
     r"(?<![A-Za-z0-9])(?P<v>\d{4,8}|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{4,8})(?![A-Za-z0-9])"
     r"(?P<gap>[^\d。！？!?.\n]{0,16}?)"
-    r"(?:验证码|动态码|校验码|短信码|(?i:" + _NAMED_IN_EN.format(
+    r"(?:验证码|动态码|校验码|短信码|(?i:" + NAMED_IN_EN.format(
         r"verification\s+code|one[-\s]time\s+(?:code|password|passcode)|otp|security\s+code|login\s+code|2fa\s+code|"
         r"auth(?:entication)?\s+code") + "))")
 #: what may stand between such a value and its word: "as a", "is my", "是", "的", "这个"
@@ -518,16 +364,24 @@ _CODE_GAP = re.compile(r"(?i)^[\s,，:：]*(?:(?:as|is|was|for|my|the|a|an|its|i
 def _code_before_its_word(text: str) -> Iterator[Finding]:
     """A one-time code whose word comes after it ("texted me 771204 as a verification code")."""
     for m in _CODE_THEN_WORD.finditer(text):
-        if not _CODE_GAP.match(m.group("gap")) or _PLAIN_NUMBER.fullmatch(m.group("v")):
+        if not _CODE_GAP.match(m.group("gap")) or PLAIN_NUMBER.fullmatch(m.group("v")):
             continue
         zh = bool(re.search(r"[\u4e00-\u9fff]", m.group(0)[len(m.group("v")):]))
         yield Finding(m.start("v"), m.end("v"), "code", "验证码" if zh else "one-time code", SECRET, m.group("v"))
 
 
+def _word_secrets(text: str) -> Iterator[Finding]:
+    """A wallet's recovery words and a security question's answer (privacy/phrases.py)."""
+    for start, end in seed_phrases(text):
+        yield Finding(start, end, "api_key", "助记词", SECRET, text[start:end])
+    for start, end in security_answers(text):
+        yield Finding(start, end, "password", "密保答案", SECRET, text[start:end])
+
+
 def _lone_tokens(text: str) -> Iterator[Finding]:
     """A key or token nothing names, by its random-looking shape (privacy/randomness.py)."""
     for m in LONE_TOKEN.finditer(text):
-        start, end = _strip_value(text, m.start(), m.end())
+        start, end = strip_value(text, m.start(), m.end())
         word_start = max(text.rfind(c, 0, start) for c in " \n\t") + 1
         if "://" in text[word_start:start]:
             continue  # a link's own part (an image id in its query)
@@ -538,12 +392,13 @@ def _lone_tokens(text: str) -> Iterator[Finding]:
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _after_a_gap,
-    _code_before_its_word, _lone_tokens)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, after_a_gap,
+    _code_before_its_word, _word_secrets, _lone_tokens)
 
 
 #: every value above needs one of these; most turns have none and cost one search
-_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|(?i:pass|pw|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code)")
+_MAYBE = re.compile(r"[0-9０-９@]|[密码令钥号栋室]|助记词|安全问题|(?i:pass|pw|pin|wi-?fi|key|token|secret|bearer|otp|cvv|cvc|code|"
+                    r"seed|phrase|mnemonic|words|security)")
 
 
 

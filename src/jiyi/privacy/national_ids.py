@@ -12,10 +12,13 @@ from __future__ import annotations
 NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"nric|fin\s+(?:number|no\.?)", None, r"[STFGMstfgm]\d{7}[A-Za-z]", "NRIC"),
     (r"mykad|ic\s+(?:number|no\.?)", None, r"\d{6}-?\d{2}-?\d{4}", "MyKad"),
+    (r"ic", None, r"\d{6}-\d{2}-\d{4}", "MyKad"),  # "我的IC是 900315-10-5528": bare IC, the dashes say it
     (r"aadhaa?r(?:\s+(?:number|no\.?|card))?", None, r"\d{4}[\s-]?\d{4}[\s-]?\d{4}", "Aadhaar"),
     (r"pan\s+(?:card|number|no\.?)", None, r"[A-Za-z]{5}\d{4}[A-Za-z]", "PAN"),
     (r"tfn|tax\s+file\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{2,3}", "TFN"),
     (r"sin\s+(?:number|no\.?|#)|social\s+insurance\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{3}", "SIN"),
+    (r"sin", None, r"\d{3}[\s-]\d{3}[\s-]\d{3}", "SIN"),  # "my SIN is 527 314 890"
+    (r"social", None, r"\d{3}[\s-]\d{2}[\s-]\d{4}", "SSN"),  # "social 412 83 6671"
     (r"national\s+insurance(?:\s+(?:number|no\.?))?|ni\s+(?:number|no\.?)|nino", None,
      r"[A-Za-z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-Da-d]", "NI number"),
     (r"hkid(?:\s+(?:number|no\.?|card))?", r"香港身份证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "HKID"),
@@ -26,7 +29,8 @@ NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"(?:taiwan(?:ese)?\s+)?national\s+id(?:\s+(?:number|no\.?|card))?|taiwan(?:ese)?\s+id(?:\s+(?:number|no\.?|card))?",
      r"身[份分]证(?:字号|号码|号)?|国民身[份分]证(?:字号|号码|号)?", r"[A-Za-z][12489]\d{8}", "身份证号"),
     (None, r"身[份分]证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "身份证号"),
-    (None, r"社保卡(?:号码|号)?|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号",
+    (None, (r"社保卡(?:号码|号)?|社保(?:个人)?(?:编号|号码|号)|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|回乡证(?:号码|号)?|"
+            r"台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号"),
      r"[A-Za-z]{0,2}\d{7,18}", "证件号"),
     # Japan's My Number, Korea's resident registration number, Germany's tax ID, the Netherlands' BSN, Spain's DNI/NIE
     (r"my\s+number\s+card|マイナンバー|個人番号", r"个人番号|マイナンバー", r"\d{4}[\s-]?\d{4}[\s-]?\d{4}", "My Number"),
@@ -34,6 +38,8 @@ NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"steuer-?id|steueridentifikationsnummer|tax\s+id(?:\s+(?:number|no\.?))?", None,
      r"\d{2}\s?\d{3}\s?\d{3}\s?\d{3}", "tax ID"),
     (r"bsn|burgerservicenummer", None, r"\d{9}", "BSN"),
+    # an insurance policy's number, which with a name opens the policy
+    (r"policy\s+(?:number|no\.?|#)|insurance\s+policy", r"保单(?:号码|号)", r"[A-Za-z]{0,3}-?\d{6,20}", "保单号"),
     (r"dni|nie\s+(?:number|no\.?)", None, r"[XYZxyz]?\d{7,8}[A-Za-z]", "DNI"),
 )
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from jiyi.privacy.detect import PLACEHOLDER, SECRET, find_values
+from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
 from jiyi.privacy.mask import higher, level_of, mask_values, unmask
 from jiyi.privacy.seal import SEALED_KEY, Keyring, SealError
 from jiyi.records import MemoryRecord, Message, Visibility
@@ -35,9 +35,12 @@ class Protected:
     pairs: tuple[tuple[str, str], ...] = ()
 
 
-def protect_text(text: str, keyring: Keyring | None) -> Protected:
-    """Mask what must not be stored in clear (see the module's policy)."""
+def protect_text(text: str, keyring: Keyring | None, *, before: str | None = None) -> Protected:
+    """Mask what must not be stored in clear (see the module's policy). ``before``, the speaker's message just
+    before, may name what a short one is: "wifi密码" then "是 mengmeng1314" (:func:`told_after`)."""
     findings = find_values(text)
+    if before is not None:
+        findings = sorted([*findings, *told_after(before, text, findings)], key=lambda f: f.start)
     masked_now = [f for f in findings if f.level is SECRET or keyring is not None]
     kept = [f for f in findings if f not in masked_now]
     masked, pairs = mask_values(text, masked_now)
@@ -45,9 +48,42 @@ def protect_text(text: str, keyring: Keyring | None) -> Protected:
     return Protected(masked, level, tuple((p, v) for p, v in pairs) if keyring is not None else ())
 
 
-def protect_message(m: Message, keyring: Keyring | None) -> tuple[Message, dict[str, str] | None]:
+#: a message short enough to be the value its speaker's last message named
+ANSWER_CHARS = 48
+
+
+def told_after(before: str, text: str, found: Sequence[Finding] = ()) -> list[Finding]:
+    """The values of ``text``, a short message, that the words ending ``before`` name: read as one text, a space
+    apart, as if said in one breath (so the gap rules of privacy/detect.py hold)."""
+    if len(text) > ANSWER_CHARS or not before.strip():
+        return []
+    offset = len(before) + 1
+    return [replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
+            if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
+
+
+def opens_short(msgs: Sequence[Message]) -> bool:
+    """Do ``msgs`` open with a user message short enough to be the value the user's last message named?"""
+    first = next((m for m in msgs if m.role == "user"), None)
+    return first is not None and len(first.content) <= ANSWER_CHARS
+
+
+def protect_batch(msgs: Sequence[Message], keyring: Keyring | None,
+                  before: str | None = None) -> list[tuple[Message, dict[str, str] | None]]:
+    """:func:`protect_message` for each of ``msgs``, a user's message read after the user's message before it
+    (``before`` for the first: the session's last, already stored)."""
+    out = []
+    for m in msgs:
+        out.append(protect_message(m, keyring, before=before if m.role == "user" else None))
+        if m.role == "user":
+            before = m.content
+    return out
+
+
+def protect_message(m: Message, keyring: Keyring | None,
+                    before: str | None = None) -> tuple[Message, dict[str, str] | None]:
     """The message as the queue, the buffer and the episode keep it, and its sealed values."""
-    p = protect_text(m.content, keyring)
+    p = protect_text(m.content, keyring, before=before)
     if p.text == m.content:
         return m, None
     sealed = keyring.seal(p.pairs) if keyring is not None and p.pairs else None

@@ -43,6 +43,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from jiyi.read.agenda import ahead, asks_ahead
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
 from jiyi.read.noise import (
@@ -54,9 +55,10 @@ from jiyi.read.noise import (
     is_noise,
     only_asks,
     says_little,
+    without_mood,
 )
 from jiyi.read.overtaken import overtaken
-from jiyi.read.profile import profile_records
+from jiyi.read.profile import lasting_change, profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
 from jiyi.read.timewords import MOMENT_GRACE, moment_passed
@@ -180,7 +182,11 @@ def idle_query(query: str) -> bool:
     """Does ``query`` say next to nothing ("在吗", "唉 好累啊", "喺度？", "wakaka ok lah")? Turns and past
     memories alike to it are alike in saying nothing: a block for it carries what stands (the profile, what is
     current, what is ahead), not what its words happen to resemble."""
-    return bool(query.strip()) and says_little(query) and _ASKS.search(query) is None and not _names_something(query)
+    if not query.strip() or _ASKS.search(query) is not None:
+        return False
+    rest = without_mood(query)  # "今天心情不错嘿嘿", "有点emo 随便聊聊", "ugh so tired today": a mood, nothing asked
+    return any(said is not None and (not said or says_little(said) and not _names_something(said))
+               for said in (query, rest))
 
 
 def _names_something(query: str) -> bool:
@@ -204,9 +210,9 @@ _NAMING_TAGS = frozenset({"n", "nr", "ns", "nt", "nw", "ORG", "PER", "LOC"})
 
 
 #: a query asking for something, however few its words ("帮我安排一下", "推荐点", "what now?")
-_ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|"
+_ASKS = re.compile(r"帮|幫|推荐|推薦|建议|建議|咩|乜|點樣|点样|边度|邊度|几时|幾時|安排|提醒|告诉|说说|讲讲|列|查|算|写|找|咋|"
                    r"怎么|如何|什么|啥|哪|几[点天号个时]|多少|谁|为什么|要不要|能不能|可以|记得|"
-                   r"\b(?:help|recommend|suggest|remind|plan|what|when|where|how|who|which|why|should|can|could|tell|list|"
+                   r"\b(?:help|recommend|suggest|remind|plan|what|whats|when|where|how|who|which|why|should|can|could|tell|list|"
                    r"find)\b", re.IGNORECASE)
 
 
@@ -282,8 +288,9 @@ def _a_change(rec: MemoryRecord) -> bool:
 def _lapse_verdict(made: Sequence[MemoryRecord], at: datetime) -> str:
     """"keep" unless every memory of ``made`` is over: "past", or "lapsed" a week past its expiry."""
     ended = [m for m in made if m.status is Status.EXPIRED or lapsed(m, at)]
-    if not ended or any(m.status is Status.ACTIVE and not lapsed(m, at) for m in made):
-        return "keep"  # nothing of it ended, or it still says something current (搬家了 → 住在杭州)
+    if not ended or any(m.status is Status.ACTIVE and (not lapsed(m, at) or lasting_change(m)) for m in made):
+        return "keep"  # nothing of it ended, or it still says something current (搬家了 → 住在杭州; a move at the end
+        # of last month: its day is over, where it went is not)
     if any(lapsed_share(m, at) >= 1.0 for m in ended):
         return "lapsed"  # a plan a week past its expiry (lunch three months ago) is gone, unless asked for by time
     return "past"
@@ -334,6 +341,9 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
     if is_chatter(query):  # "早上好" / "morning!": turns found by a greeting are other greetings, no context
         found = [h for h in found if h.record.kind is not Kind.EPISODE]
+    if not historical and asks_ahead(query):  # "最近有啥安排": the events ahead, whatever their words
+        have = {h.id for h in [*found, *sel.past]} | {r.id for r in profile}
+        found += [Hit(r, 1.0, {"agenda": 1.0}) for r in ahead(store, scope, at=at) if r.id not in have]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
 
 

@@ -340,3 +340,23 @@ def without_chatter(text: str) -> str:
 
 #: end punctuation a memory keeps when a chatter clause after it is dropped
 _KEEP_END = re.compile(r"^[。.！!？?]+$")
+
+
+#: words that tell how the speaker feels, invite a chat or remark on the day, and name no topic: what a query made
+#: only of them ("今天心情不错嘿嘿", "有点emo，随便聊聊", "i'm so tired today", "wassup") asks nothing of memory
+_MOOD = re.compile(
+    r"心情|情绪|心态|状态|心累|开心|高兴|快乐|难过|伤心|郁闷|无聊|烦|丧|累|困|饿|冷|热|爽|emo|焦虑|紧张|孤独|寂寞|想哭|"
+    r"随便聊聊?|聊聊天?|聊会儿?天?|唠唠嗑?|唠会儿?嗑?|陪我(?:说说话|说会儿?话|聊聊?|待会儿?)?|说说话|"
+    r"早安|午安|晚安|早上好|中午好|下午好|晚上好|天气|周末了|周一了|周五了|下班了|放学了|回来了?|"
+    r"(?i:\b(?:bored|boring|tired|sleepy|exhausted|hungry|sad|happy|upset|lonely|stressed|anxious|meh|ugh|sup|wassup|"
+    r"what'?s\s+up|i'?m\s+back|im\s+back|good\s+(?:morning|night|evening|afternoon)|morning|night|monday|"
+    r"mondays|friday|vibes?|mood|today|tonight|rn|so|feeling|feel|kinda|bit|a|just|i'?m|i\s+am|am|is|it'?s)\b)")
+
+
+def without_mood(text: str) -> str | None:
+    """``text`` without the words that tell a mood, invite a chat or remark on the day ("今天心情不错嘿嘿" → "今天 不错嘿嘿"),
+    or None when it has none of them (or a number)."""
+    text = simplified(text)
+    if not _MOOD.search(text) or re.search(r"\d", text):
+        return None
+    return _MOOD.sub(" ", text).strip(" ，,。.!！~～…?？")

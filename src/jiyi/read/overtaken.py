@@ -8,11 +8,15 @@ turn could: when a turn of the speaker's the block shows as current states somet
 of theirs among the same search's hits tells a change (:func:`jiyi.text.topics.change_of`, or a routine moved or
 swapped) of the family that turn stands in, or names a thing both say (not a person, a word of time, or a noun
 any two turns share), the older turn goes under the past heading, with the memories made of it that have no
-slot (a slotted one is its slot's to end); so does an unslotted memory the change speaks of.
+slot (a slotted one is its slot's to end); so does an unslotted memory the change speaks of. A newer memory of the
+speaker's tells a change too: one the write path read as a change ("Kite搬到了Brightwater", "老大跟她分了（不再是
+伴侣）"), or the value of a single-valued slot ("Tomasz W. works at Pulsewell") that the older turn, standing in
+the slot's family, does not say.
 
 A question, a hedge, an instruction, someone else's change ("他也搬了", "my labmate Josh is moving") is no change;
-a move ends a home, not what it names (the pet that moves along); a turn that says where the change goes is no
-old state. With ``historical`` (a query about the past at a moment) nothing moves.
+a move ends a home, not what it names after its verb (the pet that moves along), but what it names before it
+(果趣那边流量越来越差 我搬到村播宝去了; not a place, which stays what it was); a turn that says where the change
+goes is no old state. With ``historical`` (a query about the past at a moment) nothing moves.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from jiyi.text.turn_topics import TURN_CLAUSE, turn_families
 from jiyi.text.wordlists import words
 from jiyi.write.like_turns import states_any
 from jiyi.write.rearranged import COMMON_NAMES, WHEN, change_cue
+from jiyi.write.resolve import as_user, lang_of, topic_change
 
 log = logging.getLogger("jiyi.read.overtaken")
 
@@ -44,10 +49,12 @@ _OWN_FAMILY = frozenset({"move", "end", "marry", "join", "leave"})
 
 
 def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
-    """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn of the
-    same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories in
-    ``current`` made of such a turn."""
+    """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn or
+    memory of the same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories
+    in ``current`` made of such a turn."""
     changes = [told for rec in _user_turns(found) if (told := _told(rec)) is not None]
+    changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
+    log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
     if not changes:
         return set()
     out: set[str] = set()
@@ -62,35 +69,63 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     told = {s for h in current if h.id in out for s in h.record.source_ids}
     # what was made of such a turn without a slot of its own says the same old state ("用户：天天被甲方虐")
     return out | {h.id for h in current if h.record.kind is not Kind.EPISODE and not h.record.slot
-                  and h.record.source_ids and set(h.record.source_ids) <= told}
+                  and h.record.source_ids and set(h.record.source_ids) <= told
+                  and not _BODY.search(h.record.content)}  # (the ulcer a trucker's turn told outlasts the job)
 
 
 @dataclass(frozen=True, slots=True)
 class _Told:
-    """A change a newer turn tells, read once: the families it changes, its names (not its people), and where it
-    goes (the words after a "to" change's verb)."""
+    """A change a newer turn or memory tells, read once: the families it changes, its names (not its people), where
+    it goes (the words after a "to" change's verb, or a slot's value) and what a move leaves."""
 
     rec: MemoryRecord
     families: frozenset[str]
     names: frozenset[str]
     goes_to: tuple[str, ...]
+    left: frozenset[str] = frozenset()  # what a change "to" leaves, named before its verb (果趣那边…我搬到…)
+    to: bool = False  # a change to somewhere (a move, a job taken, a wedding): what it names after its verb is new
+
+    @classmethod
+    def of(cls, rec: MemoryRecord, text: str, change: topics.Change | None, families: frozenset[str],
+           lang: str) -> _Told:
+        if change is None:
+            return cls(rec, families, _things(text), ())
+        to = change.direction == "to"
+        goes_to = topics.object_words(text[change.at:], lang, 0) if to else ()
+        left = _things(_left_behind(text[:change.start])) if to else frozenset()
+        return cls(rec, families, _things(text), goes_to, left - _places(text) if change.cls == "move" else left, to)
 
 
 def _told(rec: MemoryRecord) -> _Told | None:
     if (families := _change_families(rec)) is None:
         return None
     lang = detect_language(rec.content)
-    change = topics.change_of(rec.content, lang)
-    goes_to = topics.object_words(rec.content[change.at:], lang, 0) \
-        if change is not None and change.direction == "to" else ()  # the words after the verb: where it goes
-    return _Told(rec, families, frozenset(_naming(rec.content) - _people(rec.content)), goes_to)
+    return _Told.of(rec, rec.content, topics.change_of(rec.content, lang), families, lang)
+
+
+def _told_by_memory(rec: MemoryRecord) -> _Told | None:
+    """A change a memory of the speaker's tells: one the write path read ("Kite搬到了Brightwater", "老大跟她分了
+    （不再是伴侣）"), or a single-valued slot's value ("Tomasz W. works at Pulsewell"): a turn before it that stands
+    in the slot's family and does not say the value told an old one."""
+    lang = lang_of(rec)
+    if (change := topic_change(rec)) is not None:
+        text = simplified(as_user(rec.content, rec.speaker, lang))
+        return _Told.of(rec, text, change, _of_its_families(change, text, lang), lang)
+    if not rec.slot or not (families := topics.families_of(rec.content, rec.slot, lang) & topics.SINGLE):
+        return None
+    value = tuple(n for n in _naming(as_user(rec.content, rec.speaker, lang)) if n not in _VALUELESS)
+    return _Told(rec, families, frozenset(), value) if value else None
 
 
 def _may_end(new: MemoryRecord, old: MemoryRecord) -> bool:
-    """Is ``new`` said after ``old``, of other messages, and (for two turns) by the same speaker? A memory names
-    whom it is of in its words ("用户…", "阿强…")."""
-    return new.id != old.id and _said(new) > _said(old) and not set(new.source_ids) & set(old.source_ids) \
-        and (old.kind is not Kind.EPISODE or (new.speaker or None) == (old.speaker or None))
+    """Is ``new`` said after ``old``, of other messages, and by the same speaker? An old memory ended by a turn
+    names whom it is of in its words ("用户…", "阿强…"); a memory that tells a change is said when it was recorded
+    (an event's valid_from is its day)."""
+    told = new.created_at if new.kind is not Kind.EPISODE else _said(new)
+    same_speaker = (new.speaker or None) == (old.speaker or None)
+    return new.id != old.id and told > _said(old) and old.id not in new.source_ids \
+        and not set(new.source_ids) & set(old.source_ids) \
+        and ((old.kind is not Kind.EPISODE and new.kind is Kind.EPISODE) or same_speaker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +141,8 @@ class _State:
     def of(cls, rec: MemoryRecord) -> _State:
         lang = detect_language(rec.content)
         when = WHEN.get(lang, WHEN["en"])
-        names = {n for n in _naming(rec.content) if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
+        said = as_user(rec.content, rec.speaker, lang)  # (a memory's subject, 用户 or the speaker's name, is no topic)
+        names = {n for n in _naming(said) if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
         return cls(rec.content.lower(), turn_families(rec.content, lang), frozenset(names - _people(rec.content)),
                    _BODY.search(rec.content) is not None)
 
@@ -115,8 +151,9 @@ class _State:
         跟小棠商量过了)?"""
         if change.families & self.families:
             return True
-        if "residence" in change.families:
-            return False  # what a move names goes along with it (糯米也带走, "Kiwi loves the new place")
+        if change.to or "residence" in change.families:  # what a change to somewhere names after its verb is new or
+            return bool(self.names & change.left)  # goes along (糯米也带走, 12月1日入职 房子还得去南宁找); before it,
+            # what it leaves (果趣那边…)
         if self.body:
             return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
         return bool(self.names & change.names)
@@ -128,6 +165,14 @@ class _State:
 
 def _user_turns(hits: Sequence[Hit]) -> list[MemoryRecord]:
     return [h.record for h in hits if h.record.kind is Kind.EPISODE and h.record.metadata.get("role") != "assistant"]
+
+
+def _user_memories(hits: Sequence[Hit]) -> list[MemoryRecord]:
+    """The memories of ``hits`` made of what the speaker said (not a raw turn, not a summary)."""
+    return [h.record for h in hits if h.record.kind in _TELLING and h.record.metadata.get("role") != "assistant"]
+
+
+_TELLING = frozenset({Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE, Kind.EVENT, Kind.RELATION})
 
 
 def _statements(hits: Sequence[Hit]) -> list[MemoryRecord]:
@@ -152,10 +197,14 @@ def _change_families(rec: MemoryRecord) -> frozenset[str] | None:
     if (change := topics.change_of(text, lang)) is not None:
         if not _the_speakers(text[:change.start], lang):
             return None  # "我表哥把他那半挂卖了", "my labmate Josh is moving" (not "汤圆送给楼下阿姨养了")
-        # the families it names, or its own (a move is of a home, a job left of a job)
-        return frozenset(f for f in change.families if change.cls in _OWN_FAMILY or topics.cue_of(f, text, lang))
+        return _of_its_families(change, text, lang)
     cue = change_cue(rec)  # a routine moved or swapped; a contrast ("现在只喝柠檬水") is too weak a word here
     return frozenset() if cue is not None and not cue[1] and not _someone_elses(text, lang) else None
+
+
+def _of_its_families(change: topics.Change, text: str, lang: str) -> frozenset[str]:
+    """The families ``change`` names in ``text``, or its own (a move is of a home, a job left of a job)."""
+    return frozenset(f for f in change.families if change.cls in _OWN_FAMILY or topics.cue_of(f, text, lang))
 
 
 def _someone_elses(text: str, lang: str) -> bool:
@@ -189,6 +238,30 @@ def _people(text: str) -> set[str]:
     return {w.lower() for w in entities(text).get("PER", ())} | {w for w in _KIN if w in text}
 
 
+def _things(text: str) -> frozenset[str]:
+    """The names and nouns of ``text`` that are not people."""
+    return frozenset(_naming(text) - _people(text))
+
+
+def _left_behind(before: str) -> str:
+    """Of the words before a change's verb, those of what it leaves: the clauses before its own, and in its own
+    what follows 从 / 离开 / from (带着糯米搬去… names what goes along)."""
+    *earlier, own = TURN_CLAUSE.split(before)
+    if (start := _FROM.search(own)) is not None:
+        earlier.append(own[start.end():])
+    return " ".join(earlier)
+
+
+_FROM = re.compile(r"从|离开|(?i:\bfrom\b)")
+
+
+def _places(text: str) -> frozenset[str]:
+    """The places ``text`` names: a move leaves a city, but what is said of the city stays (成都的火锅)."""
+    from jiyi.text.lexical import entities
+
+    return frozenset(w.lower() for w in entities(text).get("LOC", ()))
+
+
 def _naming(text: str) -> set[str]:
     """The names and nouns of ``text`` (北京, 实习, 汤圆, Moonbeet, N2), lower-cased: what two turns about one thing
     share, unlike two characters that happen to stand side by side in both (去医, 吃顿)."""
@@ -201,8 +274,10 @@ def _naming(text: str) -> set[str]:
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 #: nouns any two turns may share (东西都寄走了 / 给我推东西)
-_GENERIC = words("东西 事情 事儿 地方 感觉 问题 情况 样子 意思 时间 办法 生活 客户")
-#: what the body has (过敏, 哮喘, allergic): no change of another thing ends it
-_BODY = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|allerg|intoleran|asthma|diabet")
+_GENERIC = words("东西 事情 事儿 地方 感觉 问题 情况 样子 意思 时间 办法 生活 客户 用户 user")
+#: what the body has (过敏, 哮喘, allergic) and what a doctor said of it: no change of another thing ends it
+_BODY = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|溃疡|医生|大夫|医嘱|allerg|intoleran|asthma|diabet|ulcer|doctor")
+#: the words of a slotted memory that are not its value (用户, 工作)
+_VALUELESS = words("用户 工作 公司 user")
 #: words for the people of anyone's family: shared, they are no topic
 _KIN = words("老伴 老婆 老公 媳妇 对象 孩子 儿子 女儿 闺女 爸 妈 哥 姐 弟 妹 室友 家人")

@@ -14,7 +14,7 @@ from typing import Any
 
 from jiyi.clock import format_iso
 from jiyi.privacy.forget import detect_forget
-from jiyi.privacy.protect import protect_text
+from jiyi.privacy.protect import opens_short, protect_text
 from jiyi.records import Message, Scope
 from jiyi.stores.protocol import Store
 
@@ -44,6 +44,15 @@ def read_buffer(store: Store, scope: Scope, session_id: str | None = None) -> li
     """Buffered turns, oldest first; only ``session_id``'s when given."""
     items = list(store.state_get(scope, BUFFER_KEY) or [])
     return [i for i in items if session_id is None or i.get("session_id") == session_id]
+
+
+def last_said(store: Store, scope: Scope, session_id: str | None, messages: Sequence[Message]) -> str | None:
+    """The user's last buffered message in ``session_id`` (as stored: its secrets masked), when ``messages`` open
+    with a user message short enough to be the value it named ("wifi密码", then "是 mengmeng1314"); else None."""
+    if not opens_short(messages):
+        return None
+    said = [i for i in read_buffer(store, scope, session_id) if i.get("role") == "user"]
+    return str(said[-1].get("content") or "") if said else None
 
 
 def clear_buffer(store: Store, scope: Scope, session_id: str | None = None) -> int:

@@ -86,8 +86,11 @@ class RulesExtractor:
 
     def _from_message(self, msg: Message, hint: str | None, thread: Thread) -> list[Candidate]:
         text = msg.content.strip()
-        if not text or is_pleasantry(text):  # small talk included
+        bare = without_decoration(text).strip()  # a sticker says nothing: "来了来了 [狗头]" is "来了来了"
+        if not bare or is_pleasantry(text) or is_pleasantry(bare):  # small talk included
             return []
+        if bare != text:
+            msg, text = replace(msg, content=bare), bare
         lang = _lang(text, hint)
         work = MessageExtraction(msg, lang, self.tz)
         drafts = work.run(thread)

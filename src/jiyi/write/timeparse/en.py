@@ -53,6 +53,8 @@ _EN_REL_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "y
 
 def _en_rel_day(m: re.Match[str], c: Ctx) -> Res:
     w = " ".join((maybe_group(m, "w") or group(m, "w2")).lower().split())
+    w = re.sub(r"\btmrw?$", "tomorrow", w)  # the day after tmr
+    w = {"tonite": "tonight", "2nite": "tonight"}.get(w, w)
     d = c.today + timedelta(days=_EN_REL_DAYS[w])
     return daypart_res(d, "tonight", EN_PARTS) if w == "tonight" else Res(*day_span(d), "day")
 
@@ -122,6 +124,12 @@ def _en_rel_unit(m: re.Match[str], c: Ctx) -> Res:
     if unit == "month":
         return shift(c, k, "month")
     return shift(c, k, unit)
+
+
+def _en_month_end(m: re.Match[str], c: Ctx) -> Res:
+    pre = (maybe_group(m, "pre") or "").strip().lower()
+    y, mo = month_add(c.today.year, c.today.month, {"next": 1, "last": -1}.get(pre, 0))
+    return month_part(y, mo, "初" if group(m, "part").lower() != "end" else "底")
 
 
 def _en_the_weekend(m: re.Match[str], c: Ctx) -> Res:
@@ -272,8 +280,11 @@ EN_RULES: list[Rule] = [
     (re.compile(r"\b(?:the\s+)?(?P<o>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+(?P<wd>monday|tuesday"
                 r"|wednesday|thursday|friday|saturday|sunday)\s+(?:of|in)\s+(?:(?P<pre>this|next|last)\s+month\b|"
                 + _MON + ")", _I), _en_nth_weekday, False),
-    (re.compile(r"\b(?:the\s+)?day\s+(?P<w>after\s+tomorrow|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
-                r"|tmrw?|yesterday)\b", _I), _en_rel_day, False),
+    (re.compile(r"\b(?:the\s+)?day\s+(?P<w>after\s+(?:tomorrow|tmrw?)|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
+                r"|tmrw?|yesterday|tonite|2nite)\b", _I), _en_rel_day, False),
+    # the end or the start of a month: "end of the month", "by the end of next month", "start of next month"
+    (re.compile(r"\b(?P<part>end|beginning|start)\s+of\s+(?:the\s+|this\s+)?(?P<pre>next\s+|last\s+)?month\b", _I),
+     _en_month_end, False),
     (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night|arvo)\b", _I),
      _en_day_part, False),
     (re.compile(r"\b(?:(?P<pre>next|this|last|coming|past)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday"

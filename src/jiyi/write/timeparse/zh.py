@@ -35,14 +35,17 @@ from jiyi.write.timeparse.spans import (
 )
 
 _N = r"(?:\d{1,4}|[零〇一二两三四五六七八九十百]{1,4})"
-_REL = r"(?P<pre>上上个?|下下个?|上个|下个|这个|上|下|这|本)"
+_REL = r"(?P<pre>上上个?|下下个?|上个|下个|这个|今个|呢个|上|下|这|本)"  # (今个 / 呢个: Cantonese "this")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 7,
        "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
-_REL_WEEKS = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0,
+_REL_WEEKS = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, "这个": 0, "今个": 0, "呢个": 0, "本": 0,
               "下": 1, "下个": 1, "下下": 2, "下下个": 2}
 _REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿": -1, "昨儿个": -1,
              "今天": 0, "今日": 0, "今儿": 0, "今儿个": 0, "明天": 1, "明日": 1, "明儿": 1,
-             "明儿个": 1, "后天": 2, "大后天": 3}
+             "明儿个": 1, "后天": 2, "大后天": 3,
+             # Cantonese (and southern Min) words for the days around today: 听日 tomorrow, 后日 the day after,
+             # 寻日 / 琴日 / 噚日 yesterday, 前日 the day before
+             "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3}
 _REL_YEARS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}
 _UNIT_ZH = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month",
             "年": "year", "小时": "hour", "钟头": "hour", "分钟": "minute"}
@@ -63,9 +66,9 @@ def _zh_rel_day(m: re.Match[str], c: Ctx) -> Res:
 
 
 def _zh_short_part(m: re.Match[str], c: Ctx) -> Res:
-    """今晚 / 明早 / 昨夜 / 今晨."""
-    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1}[group(m, "d")])
-    part = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}[group(m, "p")]
+    """今晚 / 明早 / 昨夜 / 今晨; Cantonese 听朝 / 琴晚 / 今朝."""
+    d = c.today + timedelta(days={"今": 0, "明": 1, "昨": -1, "听": 1, "寻": -1, "琴": -1}[group(m, "d")])
+    part = {"早": "早上", "晨": "早上", "朝": "早上", "晚": "晚上", "夜": "夜里"}[group(m, "p")]
     return daypart_res(d, part, ZH_PARTS)
 
 
@@ -175,22 +178,27 @@ def _zh_tod(m: re.Match[str], c: Ctx) -> Tod | None:
 
 _ZH_PART_RE = "|".join(sorted((k for k in ZH_PARTS if len(k) > 1), key=len, reverse=True))
 _HOL_ZH = "元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|(?<!\\d)618(?![\\d元块号])"
-_MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末)"
+_MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末|尾)"  # (尾: Cantonese 月尾)
 _DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
 
 #: (pattern, handler, skipped after 每/every), tried only on text with Han characters
 ZH_RULES: list[Rule] = [
-    (re.compile(r"(?:(?P<pre>这个|上个|下个|这|本|上|下)月|(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月)份?的?"
+    (re.compile(r"(?:(?P<pre>这个|今个|呢个|上个|下个|这|本|上|下)月|(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月)份?的?"
                 r"(?:第(?P<o>[一二三四五1-5])个|(?P<last>最后一个))(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
      _zh_nth_weekday, False),
     (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
      _zh_rel_day, False),
+    # (not the 后日 of 以后日子 or the 前日 of 目前日本: a word's second half, or the first of another)
+    (re.compile(r"(?<![以之然最往此其从自落午目眼当提向生年面空跟门日])(?P<w>大后日|大前日|后日|前日|听日|寻日|琴日|噚日)"
+                r"(?![子本常期元程语报文军产式韩方记])"), _zh_rel_day, False),
     (re.compile(r"(?P<d>[今明昨])(?P<p>早|晨|晚|夜)(?:上|晨|里)?"), _zh_short_part, False),
+    (re.compile(r"(?P<d>[听寻琴])(?P<p>朝|晚)"), _zh_short_part, False),  # Cantonese: 听朝 tomorrow morning, 琴晚
+    (re.compile(r"(?P<d>今)(?P<p>朝)(?![有酒醉])"), _zh_short_part, False),  # 今朝 this morning
     (re.compile(rf"{_REL}?(?:周|星期|礼拜)(?P<wd>一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"),
      _zh_week, True),
     (re.compile(rf"{_REL}(?:周|星期|礼拜)(?!一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"), _zh_week, True),
     (re.compile(r"(?<![今明去前后\d])(?P<yp>年初|年底|年末)"), _zh_rel_year, False),
-    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬])月(?P<mp>初|底|末)"), _zh_rel_month, False),
+    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬])月(?P<mp>初|底|末|尾)"), _zh_rel_month, False),
     (re.compile(rf"(?P<y>(?:19|20)\d{{2}}|[〇零一二三四五六七八九]{{4}})年(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?)?"),
      _zh_abs_year, False),
     (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
