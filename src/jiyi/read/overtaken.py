@@ -54,7 +54,8 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     in ``current`` made of such a turn."""
     changes = [told for rec in _user_turns(found) if (told := _told(rec)) is not None]
     changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
-    log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
+    if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
+        log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
     if not changes:
         return set()
     out: set[str] = set()

@@ -87,9 +87,11 @@ class RulesExtractor:
     def _from_message(self, msg: Message, hint: str | None, thread: Thread) -> list[Candidate]:
         text = msg.content.strip()
         bare = without_decoration(text).strip()  # a sticker says nothing: "来了来了 [狗头]" is "来了来了"
-        if not bare or is_pleasantry(text) or is_pleasantry(bare):  # small talk included
+        if not bare or is_pleasantry(text):  # small talk included
             return []
         if bare != text:
+            if is_pleasantry(bare):
+                return []
             msg, text = replace(msg, content=bare), bare
         lang = _lang(text, hint)
         work = MessageExtraction(msg, lang, self.tz)
