@@ -88,6 +88,8 @@ class Settings(BaseSettings):
         False, description="build_context asks the LLM to compress memories that exceed the budget")
     group_context: bool = Field(
         True, description="build_context shows other members' standing facts from group sessions the user shared")
+    secret_context: bool = Field(
+        True, description="build_context may show a line that holds a secret with its value hidden (what it is for)")
 
     episode_context: Literal["joint", "mean", "off"] = Field(
         "joint", description="episode context vectors: embed prev+turn (joint), average the two (mean), or none")

@@ -453,7 +453,8 @@ class Memory:
                              if f.get("created_after") else None,
                              created_before=check_time(f["created_before"], "filters.created_before")
                              if f.get("created_before") else None,
-                             recent=turns, for_prompt=for_prompt)
+                             recent=turns, for_prompt=for_prompt,
+                             masked_lines=for_prompt and self.settings.secret_context)
 
     def build_context(self, query: str, *, user_id: str, budget_tokens: int = 800, limit: int = 20,
                       include_sensitive: bool = False, compress: bool | None = None,

@@ -68,6 +68,11 @@ def kinds(text: str) -> list[tuple[str, str]]:
     # any kind of key by its word, then a long random-looking token: a stream key, a licence key
     ("obs keeps asking for my stream key again: live_58213307_Qx9vTfLmZ2", "api_key", "live_58213307_Qx9vTfLmZ2"),
     ("直播的推流码存一下 rtmp_8823aXb91kLmQ2zz", "api_key", "rtmp_8823aXb91kLmQ2zz"),
+    # a password misspelt, a security answer said as what was filled in, a recovery code in groups of five
+    ("my music app pasword is Vinyl&Static88 btw", "password", "Vinyl&Static88"),
+    ("游戏密保问题 “你最喜欢的老师” 我填的是 王建国", "password", "王建国"),
+    ("for the bank's security question (first pet) I put Biscuit", "password", "Biscuit"),
+    ("account recovery code -> 7J3RJ-3SN47-F3NZ9-4SRR2-S3N58", "code", "7J3RJ-3SN47-F3NZ9-4SRR2-S3N58"),
 ])
 def test_detects(text: str, kind: str, value: str) -> None:
     assert (kind, value) in kinds(text)

@@ -112,3 +112,57 @@ def test_a_memory_tells_no_change_when_it_says_the_same_value_or_is_older_or_som
     assert overtaken([o, theirs], [o, theirs]) == set()  # another member of the group moved
     event = turn("e", "用户下个月搬到杭州", 5, kind=Kind.EVENT, valid_from=NOW + timedelta(days=30))
     assert overtaken([turn("old", "我住在南京鼓楼", 2), event], [event]) == set()  # said before the turn
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("超爱螺蛳粉 一周三顿", "螺蛳粉吃伤了 现在闻到就想吐"),
+    ("最讨厌跑步 上学的时候800米都是走完的", "跑团每周三次了 现在爱上跑步了"),
+    ("ramen is my love language, could eat it every day", "ngl ramen used to be my whole personality but I'm so sick of it"),
+])
+def test_a_feeling_turned_over_makes_the_old_one_past(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o], [o, n]) == {"old"}
+    slotted = turn("pref", old, 60, kind=Kind.PREFERENCE, slot="preference/food")  # a slot holds no turned feeling
+    assert overtaken([slotted], [slotted, n]) == {"pref"}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("超爱螺蛳粉 一周三顿", "超爱螺蛳粉 今天又吃了"),          # the same feeling
+    ("超爱螺蛳粉 一周三顿", "香菜吃伤了 闻到就想吐"),            # of another thing
+    ("超爱螺蛳粉 一周三顿", "我妹说她螺蛳粉吃伤了 闻到就想吐"),   # someone else's
+    ("ramen is my love language", "do you hate ramen?"),          # asked
+])
+def test_no_feeling_turned_over_leaves_it_current(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o], [o, n]) == set()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("闺女晓雯在南京一家银行上班 她说电车好", "晓雯换工作了 不在银行干了 去了南京一个建筑设计院"),
+    ("我闺女刘佳在天津 在建行上班 这孩子老加班", "下周三去天津看闺女 坐高铁 她说她跳槽了 去了个券商"),
+    ("my bro Kelvin is an engineer in Penang", "Kelvin just got transferred to Singapore btw, moving next month"),
+])
+def test_a_change_of_someone_elses_makes_their_old_state_past(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o], [o, n]) == {"old"}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("我在南京一家银行上班", "晓雯换工作了 不在银行干了 去了南京一个建筑设计院"),      # the speaker's own job
+    ("闺女晓雯在南京一家银行上班", "阿杰换工作了 不在银行干了"),                     # another person's change
+    ("闺女晓雯喜欢吃火锅", "晓雯换工作了 不在银行干了 去了南京一个建筑设计院"),        # no job of hers said
+])
+def test_someone_elses_change_leaves_other_states_current(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o], [o, n]) == set()
+
+
+@pytest.mark.parametrize(("old", "new", "moved"), [
+    ("下个月去人民医院复查 十二月八号上午", "不对 我记错了 是九号 不是八号 单子上写的九号", {"old"}),
+    ("team dinner is on friday at 7", "sorry I meant thursday, not friday", {"old"}),
+    ("下个月去人民医院复查 十二月八号上午", "不对 是九号", set()),             # no word of the old one said wrong
+    ("team dinner is on friday at 7", "friday is not great for me", set()),  # no correction
+])
+def test_a_correction_makes_what_it_says_was_wrong_past(old: str, new: str, moved: set[str]) -> None:
+    o, n = turn("old", old, 3), turn("new", new, 2)
+    assert overtaken([o], [o, n]) == moved

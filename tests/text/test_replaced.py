@@ -18,6 +18,9 @@ from jiyi.text.replaced import now_contrasted, replaced_terms
     ("房租下个月涨到3200了", "zh", ("房租",)),                             # a value raised: the old one is past
     ("會費調漲到 250", "zh", ("會費",)),
     ("rent went up to 2400, landlord is greedy", "en", ("rent",)),          # what the old value was of, only
+    ("血压还是高，医生把氨氯地平加到一天一片了", "zh", ("氨氯地平",)),        # an amount raised: what 把 takes
+    ("咖啡减成一天一杯了 心悸", "zh", ("咖啡",)),
+    ("doc said back to 1 tablet a day", "en", ("tablet",)),               # nothing before it: its unit
 ])
 def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) -> None:
     assert replaced_terms(text, lang) == terms
@@ -35,6 +38,7 @@ def test_the_old_routine_is_named(text: str, lang: str, terms: tuple[str, ...]) 
     ("my sister is moving to Perth", "en"),
     ("体重想降到60", "zh"),                       # a wish
     ("我妈的工资涨到五千了", "zh"),                # someone else's
+    ("我想把咖啡减到一天一杯", "zh"),              # a wish
 ])
 def test_no_routine_of_the_speakers_replaced(text: str, lang: str) -> None:
     assert replaced_terms(text, lang) == ()

@@ -453,3 +453,36 @@ def test_a_bare_lunar_day_takes_the_lunar_month_named_before_it() -> None:
 @pytest.mark.parametrize("text", ["我初一的时候学过", "今年三十岁了", "三月十五号开会"])
 def test_what_only_looks_lunar_is_not(text: str) -> None:
     assert all(s.text not in ("初一", "年三十", "三月十五") for s in find_time_expressions(text, REF))
+
+
+MID_NOVEMBER = datetime(2026, 11, 13, 13, 0, tzinfo=timezone.utc)  # a Friday
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("5号要去医院复查", "2026-12-05"),            # a week gone or more, not told as past: next month's
+    ("dentist on the 5th, don't let me forget", "2026-12-05"),
+    ("5号去了医院", "2026-11-05"),                # told as past
+    ("5号那天下大雨", "2026-11-05"),
+    ("went to the dentist on the 5th", "2026-11-05"),
+    ("12号体检结果出来了", "2026-11-12"),          # yesterday is this month's
+])
+def test_a_bare_day_of_the_month_gone_by_is_next_months_unless_told_as_past(text: str, day: str) -> None:
+    assert _one(text, MID_NOVEMBER).start.date().isoformat() == day
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("清明节回老家扫墓", "2027-04-05"),            # a solar term: its day that year
+    ("冬至吃饺子", "2026-12-22"),
+    ("小年那天回家", "2027-01-30"),                # 腊月二十三
+    ("母亲节给我妈买花", "2027-05-09"),            # the second Sunday of May
+    ("bbq next Father's Day", "2027-06-20"),      # the third Sunday of June
+    ("camping the weekend after next", "2026-11-28"),
+])
+def test_days_named_by_the_calendar(text: str, day: str) -> None:
+    assert _one(text, MID_NOVEMBER).start.date().isoformat() == day
+
+
+@pytest.mark.parametrize("text", ["头脑清明的时候再想", "岁月中的点滴", "rent due on the 5th every month",
+                                  "房租5号前交 每个月都是"])
+def test_words_holding_a_day_name_are_no_days(text: str) -> None:
+    assert find_time_expressions(text, MID_NOVEMBER) == []

@@ -106,7 +106,7 @@ _ZH_PASSWORD = re.compile(
     rf"(?:也|都|就|还)?{_ZH_SAY}?{_V}[!-~]{{3,64}})")
 _EN_PASSWORD = re.compile(
     r"(?i:\b(?P<k>(?:wi-?fi\s+|bank\s+|card\s+|atm\s+|phone\s+|laptop\s+|email\s+|account\s+|login\s+)?"
-    r"(?:password|passcode|passwd|pwd|pw|pin(?:\s*(?:code|number))?|passphrase)|wi-?fi)"
+    r"(?:password|passcode|passwd|pas+wo?rd|pas+wrod|pas+owrd|pwd|pw|pin(?:\s*(?:code|number))?|passphrase)|wi-?fi)"
     r"(?:\s+(?:is|was|will\s+be|=)\s+|\s*[:=]\s*|\s+(?:is|was)\s*:\s*))"
     rf"{_V}[!-~]{{3,64}})")
 _EN_PASSWORD_CHANGED = re.compile(
@@ -257,7 +257,8 @@ _PASSPORT = r"[A-Za-z]{0,2}\d{6,9}[A-Za-z]?"
 #: a number right after the word that names it is that thing, whatever its checksum:
 #: 身份证号 1101…(a wrong check digit), SSN 123-45-6789, 银行卡号 6222…(fails Luhn), cvv 123
 _BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
-    (re.compile(r"(?P<k>身份证|证件|公民身份)(?:号码|号)?"), r"\d[\d\s]{4,18}[\dXx]", "id_number", "身份证号", SENSITIVE),
+    (re.compile(r"(?P<k>身份证|证件|公民身份)(?:号码|号)?"), r"\d[\d\s]{4,18}[\dXx]|[A-Za-z]{1,2}\d{6,9}[A-Za-z]?",
+     "id_number", "身份证号", SENSITIVE),
     (re.compile(r"(?P<k>护照)(?:号码|号)?"), _PASSPORT, "id_number", "护照号", SENSITIVE),
     (re.compile(r"(?i)\b(?P<k>ssn|social\s+security(?:\s+(?:number|no\.?|#))?)"), r"\d{3}[-\s]?\d{2}[-\s]?\d{4}",
      "id_number", "SSN", SENSITIVE),

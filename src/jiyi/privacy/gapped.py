@@ -27,7 +27,7 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
      # (a code typed in two halves, as an app shows it: "448 193")
      # (and a backup code in groups of four: 9KQ2-7HXM-P4LZ-88RW)
      # (typed digit by digit, "6 1 9 0 3 7"; a locker's two halves, "8472 1935"; a parcel shelf's, "3-2-4417")
-     re.compile(r"(?:[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){2,4}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d(?:\s\d){3,7}|"
+     re.compile(r"(?:[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){2,5}|[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d(?:\s\d){3,7}|"
                 r"\d{3,4}\s\d{3,4}|\d{3}[\s-]\d{3}|\d{1,2}-\d{1,2}-\d{3,5}|(?=[A-Za-z-]*\d)[A-Za-z0-9-]{4,8})" + _NO_MORE),
      "code", ("验证码", "one-time code"),
      SECRET),

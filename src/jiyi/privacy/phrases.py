@@ -26,7 +26,9 @@ _SENTENCE_WORDS = words("the and your you with for not this that have are was we
 
 #: the words that name a security question, then where its answer starts
 _QUESTION = re.compile(r"密保|安全问题|(?i:\bsecurity\s+(?:q\b|questions?|answers?)|\bsecret\s+question)")
-_ANSWER = re.compile(r"答案\s*(?:是|係|系|为|:|：)?|(?i:\banswers?(?:\s+(?:is|was))?\s*:?)|->|→|=>|(?<=\s)(?:是|係|系)(?=\s)")
+_ANSWER = re.compile(r"答案\s*(?:是|係|系|为|:|：)?|(?:我)?(?:填|写|設|设)的(?:是|係)|"
+                     r"(?i:\banswers?(?:\s+(?:is|was))?\s*:?|\bI\s+(?:put|used|wrote|set|entered)(?:\s+it\s+as)?\b)|"
+                     r"->|→|=>|(?<=\s)(?:是|係|系)(?=\s)")
 #: the answer: the rest of its clause, a few words at most
 _ANSWER_VALUE = re.compile(r"\s*['\"“‘「]?(?P<v>[^\s，,。.!！?？'\"”’」]+(?:\s+[^\s，,。.!！?？'\"”’」]+){0,3})")
 #: what a message adds after the answer, not part of it ("别告诉别人", "keep it safe")

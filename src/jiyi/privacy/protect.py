@@ -148,13 +148,18 @@ def safe_entities(entities: Sequence[str], text: str, keyring: Keyring | None) -
                  and not any(f.level is SECRET or keyring is not None for f in find_values(e)))
 
 
+#: ``metadata`` flag of a record a prompt shows with its values hidden (read/masked.py): never opened
+MASKED_KEY = "masked_for_prompt"
+
+
 def open_record(rec: MemoryRecord, keyring: Keyring | None) -> MemoryRecord:
     """``rec`` as its owner reads it: values put back when a key of ours sealed them.
 
-    Without a key (or with the wrong one) the record stays masked; it never fails a read.
+    Without a key (or with the wrong one) the record stays masked; it never fails a read. A line a prompt shows
+    with its values hidden (:data:`MASKED_KEY`, read/masked.py) stays hidden.
     """
     blob = rec.metadata.get(SEALED_KEY)
-    if blob is None or keyring is None:
+    if blob is None or keyring is None or rec.metadata.get(MASKED_KEY):
         return rec
     pairs = open_pairs([blob], keyring)
     if not pairs:

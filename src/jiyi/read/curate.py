@@ -12,7 +12,7 @@ lines. So, for the block only:
   (``metadata["outdated_by"]``, or a memory made from it that is now superseded), so "我住在
   上海" never sits beside "用户搬到了杭州";
 - **a turn hiding a secret goes**: one that a sensitive memory was made from, unless
-  sensitive memories were asked for;
+  sensitive memories were asked for, or its values are hidden (:mod:`jiyi.read.masked`);
 - **what the user said is over is not current**: a turn or memory a later turn of theirs ended by
   its words ("奶茶我戒咯", write/endings.py, ``metadata["ended_by"]``) goes under the past heading, and so
   does one that a newer turn among the same hits tells a change of (:mod:`jiyi.read.overtaken`: "煤球走了"
@@ -46,6 +46,7 @@ from datetime import datetime
 from jiyi.read.agenda import ahead, asks_ahead
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
+from jiyi.read.masked import MASKED_KEY
 from jiyi.read.noise import (
     EN_STOP,
     ZH_STOP,
@@ -254,7 +255,7 @@ def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: dateti
         return "drop"
     if not made and (says_little(rec.content, group=group) or (not bot and not asked_wanted and only_asks(rec.content))):
         return "drop"  # "面包店关门了吗？" asked once tells the bot nothing now
-    if any(m.visibility is not Visibility.NORMAL for m in made):
+    if any(m.visibility is not Visibility.NORMAL for m in made) and not rec.metadata.get(MASKED_KEY):
         return "drop"  # a sensitive value, even asked for, is the memory's to show: the turn may say an old one beside it
     replaced = [m for m in made if m.status is Status.SUPERSEDED]
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
@@ -334,9 +335,11 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
                  context=context, groups=group_sessions(store, scope))
-    if not historical and (moved := overtaken(sel.current, hits)):
+    standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
+    if not historical and (moved := overtaken([*sel.current, *standing], hits)):  # (a profile line too: 用户最爱螺蛳粉)
         sel = Selection([h for h in sel.current if h.id not in moved],
-                        [*(h for h in sel.current if h.id in moved), *sel.past][:PAST_LINES])
+                        [*(h for h in [*sel.current, *standing] if h.id in moved), *sel.past][:PAST_LINES])
+        profile = [r for r in profile if r.id not in moved]
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
     if is_chatter(query):  # "早上好" / "morning!": turns found by a greeting are other greetings, no context

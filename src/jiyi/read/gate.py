@@ -117,12 +117,24 @@ def passes_gate(rec: MemoryRecord, *, at: datetime, historical: bool,
     ``show_sensitive``: True lets every sensitive memory through (the caller asked for them),
     a set of categories (:func:`asked_categories` of the query) only those of the categories
     asked for: asking for the phone does not open the address, asking for a password opens nothing.
+    A secret never passes.
     """
-    if rec.visibility is Visibility.SECRET:  # never recalled into a prompt, asked for or not
+    return level_opens(rec, show_sensitive) and time_opens(rec, at=at, historical=historical)
+
+
+def level_opens(rec: MemoryRecord, show_sensitive: bool | Collection[str]) -> bool:
+    """Does ``rec``'s level let its values be shown: a normal memory, or a sensitive one of the categories asked
+    for (``show_sensitive``, as for :func:`passes_gate`)? A secret's value never is (read/masked.py may still show
+    its line with the value hidden)."""
+    if rec.visibility is Visibility.SECRET:
         return False
-    if rec.visibility is Visibility.SENSITIVE and not (
-            show_sensitive is True or (not isinstance(show_sensitive, bool) and category_of(rec) & set(show_sensitive))):
-        return False
+    return rec.visibility is not Visibility.SENSITIVE or show_sensitive is True or (
+        not isinstance(show_sensitive, bool) and bool(category_of(rec) & set(show_sensitive)))
+
+
+def time_opens(rec: MemoryRecord, *, at: datetime, historical: bool) -> bool:
+    """:func:`passes_gate` without the level: unexpired (with the grace), known by ``at`` when historical, and
+    active, or superseded or expired with a window that covers ``at``."""
     if rec.expires_at is not None and rec.expires_at + EXPIRY_GRACE <= at:
         return False
     if historical and not known_at(rec, at):

@@ -24,12 +24,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from jiyi.read.noise import EN_STOP
 from jiyi.records import Hit, Kind, MemoryRecord
-from jiyi.text import qualifiers, subjects, topics, zh
+from jiyi.text import liking, qualifiers, subjects, topics, zh
 from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
@@ -52,19 +52,22 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn or
     memory of the same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories
     in ``current`` made of such a turn."""
-    changes = [told for rec in _user_turns(found) if (told := _told(rec)) is not None]
+    changes = [_feeling_of(told) for rec in _user_turns(found) if (told := _told(rec) or _told_by_feeling(rec))]
     changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
         log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
+    out: set[str] = _of_others(current, found) | _corrected(current, found)
     if not changes:
-        return set()
-    out: set[str] = set()
-    for old in [*_user_turns(current), *_statements(current)]:
+        return out
+    for old in [*_user_turns(current), *_statements(current, slotted=any(c.feeling for c in changes))]:
         newer = [c for c in changes if _may_end(c.rec, old)]
-        if not newer or not states_any(old):
+        if not newer:
             continue
-        state = _State.of(old)
-        if (by := next((c for c in newer if state.spoken_of(c) and not state.says(c.goes_to)), None)) is not None:
+        state, stands = _State.of(old), states_any(old)
+        if not stands and not state.feeling:  # ("ramen is my love language" states a feeling)
+            continue
+        if (by := next((c for c in newer if (state.turned(c) or stands and not old.slot and state.spoken_of(c))
+                        and not state.says(c.goes_to)), None)) is not None:
             log.debug("turn %r overtaken by %r", old.content[:60], by.rec.content[:60])
             out.add(old.id)
     told = {s for h in current if h.id in out for s in h.record.source_ids}
@@ -85,6 +88,8 @@ class _Told:
     goes_to: tuple[str, ...]
     left: frozenset[str] = frozenset()  # what a change "to" leaves, named before its verb (果趣那边…我搬到…)
     to: bool = False  # a change to somewhere (a move, a job taken, a wedding): what it names after its verb is new
+    feeling: int = 0  # a feeling said of what it names (text/liking.py): the opposite one before it is over
+    felt_of: frozenset[str] = frozenset()  # what that feeling may be about
 
     @classmethod
     def of(cls, rec: MemoryRecord, text: str, change: topics.Change | None, families: frozenset[str],
@@ -102,6 +107,26 @@ def _told(rec: MemoryRecord) -> _Told | None:
         return None
     lang = detect_language(rec.content)
     return _Told.of(rec, rec.content, topics.change_of(rec.content, lang), families, lang)
+
+
+def _told_by_feeling(rec: MemoryRecord) -> _Told | None:
+    """A feeling of the speaker's about what the turn names ("螺蛳粉吃伤了 现在闻到就想吐", "so sick of ramen now"):
+    an older turn that felt the other way about a thing both name no longer holds."""
+    text = simplified(rec.content.strip())
+    lang = detect_language(text)
+    if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text) \
+            or _someone_elses(text, lang) or not liking.feeling(text, lang):
+        return None
+    return _Told(rec, frozenset(), frozenset(), ())  # (no names: it ends nothing but a feeling turned over)
+
+
+def _feeling_of(told: _Told) -> _Told:
+    """``told`` with the feeling its turn says, and what that feeling may be about."""
+    text = simplified(told.rec.content.strip())
+    lang = detect_language(text)
+    if not (felt := liking.feeling(text, lang)):
+        return told
+    return replace(told, feeling=felt, felt_of=_things(text) | liking.liked_objects(text, lang, EN_STOP))
 
 
 def _told_by_memory(rec: MemoryRecord) -> _Told | None:
@@ -137,6 +162,8 @@ class _State:
     families: frozenset[str]
     names: frozenset[str]
     body: bool
+    feeling: int = 0
+    liked: frozenset[str] = frozenset()  # what its feeling may be about beyond its names
 
     @classmethod
     def of(cls, rec: MemoryRecord) -> _State:
@@ -144,8 +171,10 @@ class _State:
         when = WHEN.get(lang, WHEN["en"])
         said = as_user(rec.content, rec.speaker, lang)  # (a memory's subject, 用户 or the speaker's name, is no topic)
         names = {n for n in _naming(said) if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
+        felt = liking.feeling(simplified(said), lang)
+        liked = liking.liked_objects(simplified(said), lang, EN_STOP) if felt else set()
         return cls(rec.content.lower(), turn_families(rec.content, lang), frozenset(names - _people(rec.content)),
-                   _BODY.search(rec.content) is not None)
+                   _BODY.search(rec.content) is not None, felt, frozenset(liked - {(rec.speaker or "").lower()}))
 
     def spoken_of(self, change: _Told) -> bool:
         """Does ``change`` speak of this state: the changed family's word in it, or a name both say (not a person:
@@ -158,6 +187,11 @@ class _State:
         if self.body:
             return False  # an allergy or a condition is ended by words about it, never by a name shared with a change
         return bool(self.names & change.names)
+
+    def turned(self, change: _Told) -> bool:
+        """Does ``change`` feel the other way about a thing this state feels about (超爱螺蛳粉 → 螺蛳粉吃伤了)?"""
+        return bool(change.feeling) and self.feeling == -change.feeling \
+            and bool((self.names | self.liked) & change.felt_of)
 
     def says(self, words: Sequence[str]) -> bool:
         """Does it already say where the change goes (it is the plan of it, or the same news)?"""
@@ -176,9 +210,10 @@ def _user_memories(hits: Sequence[Hit]) -> list[MemoryRecord]:
 _TELLING = frozenset({Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE, Kind.EVENT, Kind.RELATION})
 
 
-def _statements(hits: Sequence[Hit]) -> list[MemoryRecord]:
-    """The memories of ``hits`` that state something without a slot (a slotted one is its slot's to end)."""
-    return [h.record for h in hits if h.record.kind in _STATEMENTS and not h.record.slot]
+def _statements(hits: Sequence[Hit], *, slotted: bool = False) -> list[MemoryRecord]:
+    """The memories of ``hits`` that state something without a slot (a slotted one is its slot's to end, but for a
+    feeling turned over: no slot holds one thing liked and then disliked), or with one too (``slotted``)."""
+    return [h.record for h in hits if h.record.kind in _STATEMENTS and (slotted or not h.record.slot)]
 
 
 _STATEMENTS = frozenset({Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE})
@@ -216,12 +251,16 @@ def _the_speakers(before: str, lang: str) -> bool:
     """Is the change whose verb follows ``before`` (the turn up to it) the speaker's? The nearest clause naming
     someone tells: another person ("他也搬了 搬去双流了", "我最好的朋友 Nadia 下个月搬去…"), or the speaker; no one
     named at all is the speaker too."""
+    from jiyi.text.lexical import entities
+
     for clause in reversed(TURN_CLAUSE.split(before)):
         said = of_speaker(clause, lang)
         if subjects.someone_elses(said, lang) or _OTHER.search(said):
             return False
         if _SELF.search(said):
             return True
+        if entities(clause).get("PER") if lang == "zh" else _NAMED_SUBJECT.search(clause):
+            return False  # 晓雯换工作了, "Kelvin just got transferred": a person named, not the speaker
     return True
 
 
@@ -282,3 +321,97 @@ _BODY = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|溃疡|医�
 _VALUELESS = words("用户 工作 公司 user")
 #: words for the people of anyone's family: shared, they are no topic
 _KIN = words("老伴 老婆 老公 媳妇 对象 孩子 儿子 女儿 闺女 爸 妈 哥 姐 弟 妹 室友 家人")
+
+
+def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
+    """The turns and memories in ``current`` about someone whom a newer turn of the speaker's among ``found`` tells a
+    change of, in a family the older one stands in: "闺女晓雯在南京一家银行上班" before "晓雯换工作了 不在银行干了 去了…
+    设计院"; "my bro Kelvin is an engineer in Penang" before "Kelvin just got transferred to Singapore" (a move ends
+    what names a place)."""
+    changes = [(rec, who, change) for rec in _user_turns(found) if (told := _others_change(rec)) for who, change in [told]]
+    out: set[str] = set()
+    for old in [*_user_turns(current), *(h.record for h in current if h.record.kind in _STATEMENTS)]:
+        for rec, who, change in changes:
+            if not _may_end(rec, old) or not _about(old, who) or old.slot and not old.slot.startswith("person:"):
+                continue
+            lang = detect_language(old.content)
+            goes_to = topics.object_words(rec.content[change.at:], lang, 0) if change.direction == "to" else ()
+            if any(len(w) >= 2 and w.lower() in old.content.lower() for w in goes_to):
+                continue  # the old one already says where it goes: the same news
+            if any(topics.cue_of(f, old.content, lang) for f in change.families) or change.cls == "move" and (
+                    _places(old.content) or _EN_IN_PLACE.search(old.content)):
+                log.debug("%r overtaken by %r (of %s)", old.content[:60], rec.content[:60], who)
+                out.add(old.id)
+                break
+    return out
+
+
+def _others_change(rec: MemoryRecord) -> tuple[str, topics.Change] | None:
+    """Whom a turn tells a change of, other than its speaker, and the change (晓雯换工作了 → 晓雯; "她说她跳槽了"
+    after "去天津看闺女" → 闺女), or None."""
+    text = simplified(rec.content.strip())
+    lang = detect_language(text)
+    if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text):
+        return None
+    change = topics.change_of(text, lang)
+    if change is None or not change.families or _the_speakers(text[:change.start], lang):
+        return None
+    who = _whom(text[:change.start], lang)
+    return (who, change) if who else None
+
+
+def _whom(before: str, lang: str) -> str | None:
+    """The person the clauses before a change's verb name last (a name, a word for family or a friend), passing over
+    a pronoun to the clause before it; None when the nearest clause naming someone names the speaker."""
+    from jiyi.text.lexical import entities
+
+    for clause in reversed(TURN_CLAUSE.split(before)):
+        if lang == "zh":
+            found = [*entities(clause).get("PER", ()), *(w for w in _OTHERS_ZH.findall(clause))]
+            if found:
+                return max(found, key=clause.rfind)
+            if "我" in clause.replace("我们", "") and not re.search(r"[他她]", clause):
+                return None
+        else:
+            m = [n.group("n") for n in _NAMED_SUBJECT.finditer(clause)] or _MY_OTHERS_EN.findall(clause)
+            if m:
+                return m[-1]
+            if re.search(r"(?i)\b(?:i|i'm|i've|me)\b", clause) and not _OTHER.search(clause):
+                return None
+    return None
+
+
+def _about(old: MemoryRecord, who: str) -> bool:
+    """Is ``old`` about ``who``: named at its front (闺女晓雯在…, "my bro Kelvin is…", "用户的闺女…")?"""
+    front = re.sub(r"^(?:用户的?|我的?|User'?s?\s+|my\s+)", "", old.content.strip(), flags=re.IGNORECASE)
+    return who.lower() in front[:16 if detect_language(front) == "zh" else 40].lower()
+
+
+#: the people a Chinese clause may name besides by their name
+_OTHERS_ZH = re.compile(r"闺女|女儿|儿子|老公|老婆|媳妇|对象|室友|男朋友|女朋友|男友|女友|哥哥|姐姐|弟弟|妹妹|爸爸|妈妈|老爸|老妈|"
+                        r"同事|朋友|老板|表哥|表姐|表弟|表妹|堂哥|堂姐|儿媳|女婿|孙子|孙女|外孙|室友")
+#: … and an English one: a capitalised name as the subject of a verb ("Kelvin just got…", "Sarah moved…"), or
+#: "my sister"
+_NAMED_SUBJECT = re.compile(r"\b(?!(?:I|The|My|He|She|They|We|It|This|That|There)\b)(?P<n>[A-Z][a-z]{2,})\s+"
+                            r"(?:just\s+|finally\s+|also\s+|has\s+|had\s+)?(?:got|gets|is|was|has|had|moved|moves|"
+                            r"moving|quit|left|started|joined|changed|switched|took|sold|broke|became|transferred)\b")
+_MY_OTHERS_EN = re.compile(r"(?i:\bmy\s+(?:bro|brother|sis|sister|mum|mom|dad|wife|husband|bf|gf|boyfriend|girlfriend|"
+                           r"roommate|flatmate|housemate|friend|colleague|boss|son|daughter|cousin)\b)")
+_EN_IN_PLACE = re.compile(r"\b(?:in|at)\s+[A-Z][a-z]+")
+
+
+def _corrected(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
+    """The turns in ``current`` that a newer turn of the same speaker among ``found`` corrects by the words it said
+    wrong: "下个月去人民医院复查 十二月八号上午" before "不对 我记错了 是九号 不是八号"; "dinner's on friday" before "sorry I
+    meant thursday, not friday"."""
+    wrong = [(rec, said) for rec in _user_turns(found) if _CORRECTS.search(rec.content)
+             for m in _NOT_THAT.finditer(simplified(rec.content)) if len(said := (m.group(1) or m.group(2))) >= 2]
+    return {old.id for old in _user_turns(current) for rec, said in wrong
+            if _may_end(rec, old) and said.lower() in simplified(old.content).lower()}
+
+
+#: a correction of what the speaker said before
+_CORRECTS = re.compile(r"不对|记错了?|说错了?|搞错了?|打错了?|写错了?|更正|纠正|口误|(?i:\bcorrection\b|\bi\s+meant\b|"
+                       r"\bmy\s+bad\b|\bmistake\b|\bwrong\b|\btypo\b)")
+#: … and what it says was wrong: 不是八号, "not friday"
+_NOT_THAT = re.compile(r"不是([^\s，,。.!！?？]{2,6})|(?i:\bnot\s+(?:on\s+|the\s+|at\s+)?([a-z0-9:]{3,12}))")

@@ -15,7 +15,8 @@ from jiyi.read.agents import bot_questions_follow, collapse_repeats, is_pleasant
 from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, outdated_drops, successor_lifts
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
-from jiyi.read.gate import asked_categories, passes_gate
+from jiyi.read.gate import asked_categories, level_opens, time_opens
+from jiyi.read.masked import MASKED_RELEVANCE, masked_line, speaks_of
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
 from jiyi.read.recent import RecentTurn
@@ -54,6 +55,7 @@ class RecallRequest:
     created_before: datetime | None = None
     recent: tuple[RecentTurn, ...] = ()  # the conversation before the query, oldest first
     for_prompt: bool = False  # for a bot's prompt (build_context): what ended a memory found ranks above it
+    masked_lines: bool = False  # (for a prompt) a secret's or an unasked sensitive line may come with values hidden
 
 
 @dataclass(slots=True)
@@ -177,11 +179,19 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
 
     def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:
         fetched.update((r.id, r) for r in store.get_many(scope, [i for i in ids if i not in fetched]))
-        return [(rec, fusion.relevance(rec.id, floor)) for i in ids if (rec := fetched.get(i)) is not None
-                and (passes_gate(rec, at=at, historical=historical, show_sensitive=show_sensitive)
-                     or info.asks_past and _past_evidence(rec, at=at, historical=historical,
-                                                          show_sensitive=show_sensitive))
-                and not is_pleasantry_turn(rec)]
+        out = []
+        for i in ids:
+            if (rec := fetched.get(i)) is None or is_pleasantry_turn(rec):
+                continue
+            relevance = fusion.relevance(rec.id, floor)
+            if not level_opens(rec, show_sensitive) and (  # a prompt may show its line with the values hidden
+                    not req.masked_lines or relevance < MASKED_RELEVANCE or (rec := masked_line(rec)) is None
+                    or not speaks_of(info.text, rec.content)):
+                continue
+            if time_opens(rec, at=at, historical=historical) or info.asks_past and _past_evidence(
+                    rec, at=at, historical=historical):
+                out.append((rec, relevance))
+        return out
 
     cands = admit(pool)
     have = {rec.id for rec, _ in cands}
@@ -249,7 +259,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     return out
 
 
-def _past_evidence(rec: MemoryRecord, *, at: datetime, historical: bool, show_sensitive: bool) -> bool:
+def _past_evidence(rec: MemoryRecord, *, at: datetime, historical: bool) -> bool:
     """A lapsed plan (or a turn about one) for a question about the past: what happened is evidence.
 
     It passes the gate as if it had not expired ("when did I go to…", "…去过…吗"); the
@@ -258,7 +268,7 @@ def _past_evidence(rec: MemoryRecord, *, at: datetime, historical: bool, show_se
     if rec.kind not in (Kind.EVENT, Kind.EPISODE) or (rec.expires_at is None and rec.status is not Status.EXPIRED):
         return False
     alive = rec.replace(expires_at=None, status=Status.ACTIVE if rec.status is Status.EXPIRED else rec.status)
-    return passes_gate(alive, at=at, historical=historical, show_sensitive=show_sensitive)
+    return time_opens(alive, at=at, historical=historical)
 
 
 def _raw_scores(routes: Mapping[str, Sequence[tuple[str, float]]], ids: set[str]) -> dict[str, dict[str, float]]:

@@ -31,8 +31,10 @@ _EN_SWAP = _P(r"(?i)\bswitched\s+(?:over\s+)?(?:to|from)\b|\bswapped\s+(?:\w+\s+
 #: a value raised or cut to a new one: 社费调涨到250, 房租涨到3200, "rent went up to 2400", "fees raised to $60";
 #: the thing before it is what the old value was of
 _VALUE_MOVED = {
-    "zh": _P(r"(?:[调調][涨漲降]|[上下][调調]|[涨漲][价價]|[降][价價]|[涨漲降])(?:到|至|成)(?=\s*[\d一二两三四五六七八九十百千万几])"),
-    "en": _P(r"(?i)\b(?:(?:went|gone|goes|going)\s+(?:up|down)|raised|increased|bumped\s+up|hiked|cut|dropped|lowered)"
+    "zh": _P(r"(?:[调調][涨漲降]|[上下][调調]|[涨漲][价價]|[降][价價]|[涨漲降加减減增升]|增加|减少|減少|提高|降低)(?:到|至|成|为|為)"
+             r"(?=\s*(?:每[天日周次顿]|一[天日周次顿])?\s*[\d一二两兩三四五六七八九十百千万萬几幾半])"),
+    "en": _P(r"(?i)\b(?:(?:went|gone|goes|going)\s+(?:up|down|back)|raised|increased|bumped(?:\s+up)?|upped|hiked|cut|"
+             r"dropped|lowered|reduced|(?:back\s+)?down|back)"
              r"\s+to\b(?=\s*[$€£¥]?\d)"),
 }
 #: someone else's swap, or the speaker's wish
@@ -46,7 +48,8 @@ _EN_WHEN = words("monday mondays tuesday tuesdays wednesday wednesdays thursday 
                  "today tonight tomorrow now later earlier every over stomach wrecking")
 _EN_GENERIC = words("that this these those with from into about just really also then them they their some like "
                     "been have were what when where which while because since again still even only ever here there "
-                    "user user's switched swapped moved moving changed lol haha honestly finally actually heads same time")
+                    "user user's switched swapped moved moving changed lol haha honestly finally actually heads same time "
+                    "said says told doc doctor")
 _ZH_WORD_TAGS = frozenset({"n", "nz", "vn", "ORG", "nw"})
 
 
@@ -57,7 +60,11 @@ def replaced_terms(text: str, lang: str) -> tuple[str, ...]:
         if (value := _VALUE_MOVED.get(lang, _VALUE_MOVED["en"]).search(clause)) is not None:
             if (_ZH_NOT_MINE if lang == "zh" else _EN_NOT_MINE).search(clause) or hedged(clause, lang):
                 return ()
-            return tuple(dict.fromkeys(_words(clause[:value.start()], lang)))
+            before = clause[:value.start()]
+            if lang == "zh" and "把" in before:  # 医生把氨氯地平加到一天一片: what 把 takes is what changed
+                before = before[before.rindex("把") + 1:]
+            named = _words(before, lang) or _words(clause[value.end():], lang)  # "back to 1 tablet a day": its unit
+            return tuple(dict.fromkeys(named))
         m = (_ZH_SWAP if lang == "zh" else _EN_SWAP).search(clause)
         if m is None or re.search(r"[?？]", text[text.find(clause) + len(clause):][:2]):
             continue
@@ -94,10 +101,13 @@ _ZH_MOVED = _P(r"(?:改|换|调|挪|转|变)(?:成|到|去|为|至)|(?<![空修]
                r"(?:以后|今后|现在|从今天起|从下周起|下周起|这周起)都?(?:改|换)(?!天)|"
                r"改(?=[一二三四五六日]|周|每|星期|礼拜|\d)|"
                # a price, a rate or a rent replaced: 腊肉涨价了 现在78一斤, 房租降了 (the number is the new one)
-               r"(?:涨|降|加|减)(?:价|薪|租)(?:了)?|(?<![上下])(?:涨|降)了(?=[^，,。！？!?]{0,12}\d)")
+               r"(?:涨|降|加|减)(?:价|薪|租)(?:了)?|(?<![上下])(?:涨|降)了(?=[^，,。！？!?]{0,12}\d)|"
+               # an amount raised or cut: 氨氯地平加到一天一片, 咖啡减成一天一杯, 提成涨到40%
+               r"(?:加|减|增|涨|升|降|增加|减少|提高|降低)(?:到|至|成|为)(?=(?:每[天日周次顿]|一[天日周次顿])?[\d一二两三四五六七八九十百千万几半])")
 _EN_MOVED = _P(r"(?i)\bswitched\b|\bswapped\b|\brescheduled\b|\bmoved\s+(?:\w+\s+){0,3}?to\b|\bchanged\s+(?:\w+\s+){0,2}?to\b|"
                r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bnow\s+(?:on|at|every)\b|\bis\s+now\b|"
-               r"\b(?:raised|hiked|went\s+up|went\s+down|cut|dropped)\b(?=[^.!?]{0,30}\d)")
+               r"\b(?:raised|hiked|went\s+up|went\s+down|cut|dropped)\b(?=[^.!?]{0,30}\d)|"
+               r"\b(?:increased|upped|bumped|reduced|lowered|(?:went\s+)?back)\s+to\b(?=\s*[$€£¥]?\d)")
 
 
 def moved_or_swapped(text: str, lang: str) -> tuple[int, int] | None:

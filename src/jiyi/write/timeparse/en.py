@@ -14,6 +14,7 @@ from jiyi.text.wordlists import words
 from jiyi.write.timeparse.numbers import en_num, opt_int
 from jiyi.write.timeparse.spans import (
     EN_PARTS,
+    RECENT_DAYS,
     Ctx,
     Res,
     Rule,
@@ -132,7 +133,12 @@ def _en_month_end(m: re.Match[str], c: Ctx) -> Res:
     return month_part(y, mo, "初" if group(m, "part").lower() != "end" else "底")
 
 
+_AFTER_NEXT = re.compile(r"\s+after\s+next\b", re.IGNORECASE)
+
+
 def _en_the_weekend(m: re.Match[str], c: Ctx) -> Res:
+    if _AFTER_NEXT.match(m.string, m.end()):  # "the weekend after next"
+        return shift(c, 2, "weekend")
     if c.today.weekday() < 5 and c.past(m.start()):
         return shift(c, -1, "weekend")
     return shift(c, 0, "weekend")
@@ -227,7 +233,8 @@ def _en_holiday(m: re.Match[str], c: Ctx) -> Res | None:
     pre = (maybe_group(m, "pre") or "").lower() or None
     if pre is None and _BY.search(m.string, max(0, m.start() - 10), m.start()):
         pre = "coming"
-    return holiday(c, group(m, "hol").lower().replace("\u2019", "'"), None, pre)
+    name = re.sub(r"\s+", " ", group(m, "hol").lower().replace("\u2019", "'"))
+    return holiday(c, re.sub(r"^(mother|father)s? day$", r"\1's day", name), None, pre)
 
 
 #: what puts a bare "the 11th" on the calendar: "on the 11th", "until the 3rd", "from the 3rd to the 5th"
@@ -239,6 +246,9 @@ _NTH_NOT_DATE_AFTER = re.compile(
     r"|house|term|amendment|pick)\b", re.IGNORECASE)
 
 
+_MONTHLY = re.compile(r"\b(?:every|each)\s+month\b|\bmonthly\b|\ba\s+month\b", re.IGNORECASE)
+
+
 def _en_the_nth(m: re.Match[str], c: Ctx) -> Res | None:
     """A bare day of month ("the 11th") only with a month named before it in the text or a
     preposition of time ("on the 11th"); "apartment in the 11th" / "the 5th floor" are no dates."""
@@ -246,8 +256,13 @@ def _en_the_nth(m: re.Match[str], c: Ctx) -> Res | None:
         return None
     if c.anchor_month is None and not _NTH_DATE_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
         return None
+    lo, hi = c.clause(m.start(), m.end(), ".!?\n;")
+    if _MONTHLY.search(m.string, lo, hi):
+        return None  # "rent due on the 5th every month": a day of every month, none in particular
     y, mo = c.anchor_month or (c.today.year, c.today.month)
     day = safe_date(y, mo, int(group(m, "d")))
+    if day and c.anchor_month is None and day <= c.today - RECENT_DAYS and not c.past_clause(m.start()):
+        day = safe_date(*month_add(y, mo, 1), int(group(m, "d")))  # "dentist on the 5th", said on the 13th
     return Res(*day_span(day), "day") if day else None
 
 
@@ -304,7 +319,8 @@ EN_RULES: list[Rule] = [
     (re.compile(r"\b(?:in|since|during|by|of|until|from|before|after|around)\s+(?P<core>(?:19|20)\d{2})\b(?![-/.]\d)",
                 _I), _en_year, False),
     (re.compile(r"\b(?:(?P<pre>last|next|this)\s+)?(?P<hol>christmas\s+eve|christmas|new\s+year['\u2019]s\s+eve"
-                r"|new\s+year['\u2019]s\s+day|valentine['\u2019]s\s+day|halloween|independence\s+day|thanksgiving)\b",
+                r"|new\s+year['\u2019]s\s+day|valentine['\u2019]s\s+day|halloween|independence\s+day|thanksgiving"
+                r"|mother['\u2019]?s\s+day|father['\u2019]?s\s+day)\b",
                 _I), _en_holiday, False),
     (re.compile(r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b", _I), _en_the_nth, True),
     (re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])", _I), _en_clock, False),

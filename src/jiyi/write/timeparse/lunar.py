@@ -1,4 +1,4 @@
-"""Chinese lunar dates: 腊月二十六, 正月初八, 年廿八, 大年初一, 除夕, 中秋, 端午.
+"""Chinese lunar dates: 腊月二十六, 正月初八, 年廿八, 大年初一, 除夕, 中秋, 端午; and the solar terms (清明, 冬至).
 
 Chinese users date the weeks around the New Year, and the festivals, by the lunar calendar ("腊月二十六走",
 "年后正月初八出第一趟车", Cantonese "年廿八摆档"). The conversion is the ``lunar-python`` package's (6tail's
@@ -34,8 +34,11 @@ FESTIVALS: dict[str, tuple[int, int, int]] = {
     "春节": (1, 1, 7), "大年初一": (1, 1, 1), "元宵节": (1, 15, 1), "龙抬头": (2, 2, 1),
     "端午节": (5, 5, 1), "端午": (5, 5, 1), "七夕": (7, 7, 1), "中元节": (7, 15, 1), "中秋节": (8, 15, 1),
     "中秋": (8, 15, 1), "重阳节": (9, 9, 1), "重阳": (9, 9, 1), "腊八": (12, 8, 1),
-    "除夕": (12, 0, 1), "大年三十": (12, 0, 1), "年三十": (12, 0, 1),
+    "除夕": (12, 0, 1), "大年三十": (12, 0, 1), "年三十": (12, 0, 1), "小年": (12, 23, 1),
 }
+#: solar terms people date things by (清明回老家扫墓, 冬至吃饺子): their days move by a day or two year by year
+SOLAR_TERMS = ("清明", "冬至", "夏至", "立春", "立夏", "立秋", "立冬", "春分", "秋分", "小寒", "大寒", "惊蛰", "谷雨",
+               "白露", "霜降", "小雪", "大雪", "芒种", "处暑", "寒露", "小满", "大暑", "小暑", "雨水")
 _REL_YEARS = {"去年": -1, "今年": 0, "明年": 1}
 _FESTIVAL_RE = "|".join(sorted(FESTIVALS, key=len, reverse=True))
 
@@ -65,6 +68,9 @@ LUNAR_RULES: list[Rule] = [
     (re.compile(r"(?<![今去明前后\d])大?年(?P<yd>廿[一二三四五六七八九]|二十[一二三四五六七八九]|三十|初[一二三四五六七八九十])"),
      _rule("new_year"), True),
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?P<fest>{_FESTIVAL_RE})"), _rule("festival"), True),
+    # a solar term, as a day (清明节, 冬至那天), not a word that holds one (头脑清明, 大雪纷飞, 小雪花)
+    (re.compile(r"(?P<ry>去年|今年|明年)?(?<![脑神政志])(?P<term>清明|冬至|夏至|立春|立夏|立秋|立冬|春分|秋分)节?"
+                r"(?![上河白])"), _rule("term"), True),
     # 初七 after a lunar month named in the same text ("正月初八出车 初七得把车检做了")
     (re.compile(r"(?<![月年大\u4e00-\u9fff])初(?P<bd>[一二三四五六七八九十])(?![中高级一二三])"), _rule("bare_day"), True),
 ]
@@ -124,10 +130,25 @@ def lunar_date(c: Ctx, month: int, day: int, year_shift: int | None) -> date | N
     return min(options, key=lambda d: abs((d - c.today).days)) if options else None
 
 
+def solar_term(c: Ctx, name: str, year_shift: int | None) -> date | None:
+    """The day of the solar term ``name`` in the year ``year_shift`` from this one, else the one nearest to today."""
+    from lunar_python import Solar
+
+    days = {date(s.getYear(), s.getMonth(), s.getDay()) for y in range(c.today.year - 1, c.today.year + 3)
+            if 1901 <= y <= 2099
+            for key, s in Solar.fromYmd(y, 6, 1).getLunar().getJieQiTable().items() if key == name}
+    if year_shift is not None:
+        days = {d for d in days if d.year == c.today.year + year_shift}
+    return min(days, key=lambda d: abs((d - c.today).days)) if days else None
+
+
 def resolve(kind: str, m: re.Match[str], c: Ctx) -> Res | None:
     """The day (or the festival's days) a match of :data:`LUNAR_RULES` names; None if it names none."""
     ry = maybe_group(m, "ry")
     shift = _REL_YEARS[ry] if ry else None
+    if kind == "term":
+        term = solar_term(c, group(m, "term"), shift)
+        return Res(*day_span(term), "day") if term else None
     if kind == "month_day":
         month, day, length = _month_number(group(m, "lm")), _day_number(group(m, "ld")), 1
     elif kind == "new_year":

@@ -256,14 +256,25 @@ def shift(c: Ctx, n: float, unit: str) -> Res:
     return Res(datetime(y, 1, 1), datetime(y + 1, 1, 1), "year")
 
 
+#: a day of the month said alone (5号, "on the 5th") that passed this long ago or more is next month's, unless told as
+#: past: a week back is still spoken of as this month's ("12号体检" on the 13th)
+RECENT_DAYS = timedelta(days=7)
+#: holidays on the nth weekday of a month: name -> (month, weekday with Monday 0, n)
+NTH_WEEKDAY_HOLIDAYS: dict[str, tuple[int, int, int]] = {
+    "thanksgiving": (11, 3, 4), "母亲节": (5, 6, 2), "mother's day": (5, 6, 2), "父亲节": (6, 6, 3),
+    "father's day": (6, 6, 3)}
+
+
 def holiday(c: Ctx, name: str, year_shift: int | None, pre: str | None = None) -> Res | None:
-    """A fixed solar holiday (or Thanksgiving): that year's, last/next, else the nearest."""
-    mo, d, length = HOLIDAYS[name] if name != "thanksgiving" else (11, 0, 1)
+    """A fixed solar holiday (or one on the nth weekday of its month: Thanksgiving, 母亲节): that year's,
+    last/next, else the nearest."""
+    mo, d, length = HOLIDAYS.get(name, (0, 0, 1))
 
     def on(y: int) -> date:
-        if name == "thanksgiving":
-            first = date(y, 11, 1)
-            return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+        if name in NTH_WEEKDAY_HOLIDAYS:
+            month, weekday, n = NTH_WEEKDAY_HOLIDAYS[name]
+            first = date(y, month, 1)
+            return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
         return date(y, mo, d)
 
     if year_shift is not None:

@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from jiyi.write.timeparse.lunar import LUNAR_RULES
 from jiyi.write.timeparse.numbers import cn_to_int, opt_int
 from jiyi.write.timeparse.spans import (
+    RECENT_DAYS,
     ZH_PARTS,
     Ctx,
     Res,
@@ -142,9 +143,29 @@ def _zh_nth_weekday(m: re.Match[str], c: Ctx) -> Res | None:
 
 
 def _zh_bare_day(m: re.Match[str], c: Ctx) -> Res | None:
+    """A day of the month alone (5号): this month's, or next month's when this month's is a week gone or more and the
+    clause does not tell it as past (5号要去医院 said on the 13th is December's; 5号去了医院 November's; 12号体检 on
+    the 13th is yesterday's)."""
+    lo, hi = c.clause(m.start(), m.end(), "，,。！？!?；;\n")
+    if c.anchor_month is None and re.search(r"每个?月|月月", c.text[lo:hi]):
+        return None  # 房租5号前交 每个月都是: a day of every month
     y, mo = c.anchor_month or (c.today.year, c.today.month)
-    day = safe_date(y, mo, cn_to_int(group(m, "d")))
+    n = cn_to_int(group(m, "d"))
+    day = safe_date(y, mo, n)
+    if day and c.anchor_month is None and day <= c.today - RECENT_DAYS and not _zh_told_past(c.text, m.start(), m.end()):
+        day = safe_date(*month_add(y, mo, 1), n)
     return Res(*day_span(day), "day") if day else None
+
+
+#: a clause telling what was: 了/过 (as :func:`_zh_past_after`), 那天 / 那次 / 上次 / 的时候, or 去的 / 做的 (the 的 of
+#: something done)
+_ZH_TOLD_PAST = re.compile(r"那天|那次|上次|上回|以前|之前|当时|的时候|[去来买做办看吃拿交到]的")
+
+
+def _zh_told_past(text: str, start: int, end: int) -> bool:
+    clause_start = max(text.rfind(ch, 0, start) for ch in "，,。！？!?；;\n") + 1
+    clause = text[clause_start:end] + re.split(r"[，,。！？!?；;\n]", text[end:end + 30], maxsplit=1)[0]
+    return _zh_past_after(text, end) or bool(_ZH_TOLD_PAST.search(clause))
 
 
 def _zh_offset(m: re.Match[str], c: Ctx) -> Res | None:
@@ -177,7 +198,8 @@ def _zh_tod(m: re.Match[str], c: Ctx) -> Tod | None:
 
 
 _ZH_PART_RE = "|".join(sorted((k for k in ZH_PARTS if len(k) > 1), key=len, reverse=True))
-_HOL_ZH = "元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|(?<!\\d)618(?![\\d元块号])"
+_HOL_ZH = ("元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|母亲节|父亲节|"
+           "(?<!\\d)618(?![\\d元块号])")
 _MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末|尾)"  # (尾: Cantonese 月尾)
 _DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
 
@@ -198,7 +220,8 @@ ZH_RULES: list[Rule] = [
      _zh_week, True),
     (re.compile(rf"{_REL}(?:周|星期|礼拜)(?!一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"), _zh_week, True),
     (re.compile(r"(?<![今明去前后\d])(?P<yp>年初|年底|年末)"), _zh_rel_year, False),
-    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬])月(?P<mp>初|底|末|尾)"), _zh_rel_month, False),
+    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬岁日风满蜜])月(?P<mp>初|底|末|尾|中旬|中(?![国心间文学央医]))"),
+     _zh_rel_month, False),
     (re.compile(rf"(?P<y>(?:19|20)\d{{2}}|[〇零一二三四五六七八九]{{4}})年(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?)?"),
      _zh_abs_year, False),
     (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
