@@ -73,6 +73,8 @@ def kinds(text: str) -> list[tuple[str, str]]:
     ("游戏密保问题 “你最喜欢的老师” 我填的是 王建国", "password", "王建国"),
     ("for the bank's security question (first pet) I put Biscuit", "password", "Biscuit"),
     ("account recovery code -> 7J3RJ-3SN47-F3NZ9-4SRR2-S3N58", "code", "7J3RJ-3SN47-F3NZ9-4SRR2-S3N58"),
+    ("console backup codes: 8062-0729  6602-0881", "code", "8062-0729  6602-0881"),  # dashed digits, a list
+    ("backup code 8062-0729", "code", "8062-0729"),
 ])
 def test_detects(text: str, kind: str, value: str) -> None:
     assert (kind, value) in kinds(text)

@@ -115,7 +115,7 @@ _CODE = re.compile(
     r"(?P<k>验证码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|"
     r"(?i:one[-\s]time\s+(?:code|password|passcode)|otp(?:\s+code)?|verification\s+code|security\s+code|"
     r"2fa\s+code|auth(?:entication)?\s+code|login\s+code|cvv2?|cvc))"
-    r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9])")
+    r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9]|-[A-Za-z0-9])")
 _API_KEYS = (
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
@@ -275,7 +275,7 @@ _BY_CONTEXT: tuple[tuple[re.Pattern[str], str, str, str, Visibility], ...] = (
     (re.compile(r"(?i)(?P<k>cvv2?|cvc|安全码|security\s+code)"), r"\d{3,4}", "code", "安全码", SECRET),
     (re.compile(r"(?i)(?P<k>验证码|动态码|校验码)"), r"[A-Za-z0-9]{3,8}", "code", "验证码", SECRET),
     (re.compile(r"(?i)(?<!zip\s)(?<!post\s)(?<!area\s)(?<!country\s)(?<!postal\s)(?<!promo\s)(?<!discount\s)"
-                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"\d{3,4}\s\d{3,4}|\d{4,8}", "code", "one-time code",
+                r"(?<!coupon\s)(?<!source\s)(?<!qr\s)\b(?P<k>code)\b"), r"(?:\d{3,4}\s\d{3,4}|\d{4,8})(?!-\d)", "code", "one-time code",
      SECRET),
     (re.compile(r"(?i)\b(?P<k>pin)(?:\s*(?:code|number|码))?|(?P<k2>PIN码|pin码)"), r"\d{4,8}", "password", "PIN", SECRET),
 )

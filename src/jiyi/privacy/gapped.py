@@ -147,6 +147,10 @@ def _short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
         _NUMBER_WORD.search(gap) and (lettered or _GAP_END.search(gap) is not None))))
 
 
+#: codes kept as a list (backup, recovery): digits in dashed groups after them are codes, not a number ("8062-0729")
+_LISTED = re.compile(r"(?i)备用|恢复|backup|recovery")
+
+
 def after_a_gap(text: str) -> Iterator[Finding]:
     """A secret or ID named a few words before it: "我的支付密码老是记不住，写这儿吧 771203", "passport, in my
     drawer, E12345678". Only the first number after the keyword is looked at (no other number in between)."""
@@ -170,7 +174,8 @@ def after_a_gap(text: str) -> Iterator[Finding]:
                                                wide=lettered and kind == "id_number"):
                 continue
             start, end = strip_value(text, start, value.end())
-            if kind in ("password", "code") and not _SHELF.fullmatch(text, start, end) and (
+            if kind in ("password", "code") and not _SHELF.fullmatch(text, start, end) and not (
+                    _LISTED.search(m.group("k")) and "-" in text[start:end]) and (
                     PLAIN_NUMBER.fullmatch(text, start, end) or text[start - 1] in "$¥￥€£#"
                     or _UNIT_AFTER.match(text, end)):
                 continue
