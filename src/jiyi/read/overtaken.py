@@ -328,14 +328,13 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     change of, in a family the older one stands in: "闺女晓雯在南京一家银行上班" before "晓雯换工作了 不在银行干了 去了…
     设计院"; "my bro Kelvin is an engineer in Penang" before "Kelvin just got transferred to Singapore" (a move ends
     what names a place)."""
-    changes = [(rec, who, change) for rec in _user_turns(found) if (told := _others_change(rec)) for who, change in [told]]
+    changes = [told for rec in _user_turns(found) if (told := _others_change(rec)) is not None]
     out: set[str] = set()
-    for old in [*_user_turns(current), *(h.record for h in current if h.record.kind in _STATEMENTS)]:
-        for rec, who, change in changes:
+    for old in [*_user_turns(current), *_statements(current, slotted=True)]:
+        for rec, who, change, goes_to in changes:
             if not _may_end(rec, old) or not _about(old, who) or old.slot and not old.slot.startswith("person:"):
                 continue
             lang = detect_language(old.content)
-            goes_to = topics.object_words(rec.content[change.at:], lang, 0) if change.direction == "to" else ()
             if any(len(w) >= 2 and w.lower() in old.content.lower() for w in goes_to):
                 continue  # the old one already says where it goes: the same news
             if any(topics.cue_of(f, old.content, lang) for f in change.families) or change.cls == "move" and (
@@ -346,9 +345,9 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     return out
 
 
-def _others_change(rec: MemoryRecord) -> tuple[str, topics.Change] | None:
-    """Whom a turn tells a change of, other than its speaker, and the change (晓雯换工作了 → 晓雯; "她说她跳槽了"
-    after "去天津看闺女" → 闺女), or None."""
+def _others_change(rec: MemoryRecord) -> tuple[MemoryRecord, str, topics.Change, tuple[str, ...]] | None:
+    """The turn, whom it tells a change of other than its speaker, the change and where it goes (晓雯换工作了 → 晓雯;
+    "她说她跳槽了" after "去天津看闺女" → 闺女), or None."""
     text = simplified(rec.content.strip())
     lang = detect_language(text)
     if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text):
@@ -357,7 +356,9 @@ def _others_change(rec: MemoryRecord) -> tuple[str, topics.Change] | None:
     if change is None or not change.families or _the_speakers(text[:change.start], lang):
         return None
     who = _whom(text[:change.start], lang)
-    return (who, change) if who else None
+    if not who:
+        return None
+    return rec, who, change, topics.object_words(rec.content[change.at:], lang, 0) if change.direction == "to" else ()
 
 
 def _whom(before: str, lang: str) -> str | None:
@@ -389,7 +390,7 @@ def _about(old: MemoryRecord, who: str) -> bool:
 
 #: the people a Chinese clause may name besides by their name
 _OTHERS_ZH = re.compile(r"闺女|女儿|儿子|老公|老婆|媳妇|对象|室友|男朋友|女朋友|男友|女友|哥哥|姐姐|弟弟|妹妹|爸爸|妈妈|老爸|老妈|"
-                        r"同事|朋友|老板|表哥|表姐|表弟|表妹|堂哥|堂姐|儿媳|女婿|孙子|孙女|外孙|室友")
+                        r"同事|朋友|老板|表哥|表姐|表弟|表妹|堂哥|堂姐|儿媳|女婿|孙子|孙女|外孙")
 #: … and an English one: a capitalised name as the subject of a verb ("Kelvin just got…", "Sarah moved…"), or
 #: "my sister"
 _NAMED_SUBJECT = re.compile(r"\b(?!(?:I|The|My|He|She|They|We|It|This|That|There)\b)(?P<n>[A-Z][a-z]{2,})\s+"

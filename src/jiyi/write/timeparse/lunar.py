@@ -36,9 +36,6 @@ FESTIVALS: dict[str, tuple[int, int, int]] = {
     "中秋": (8, 15, 1), "重阳节": (9, 9, 1), "重阳": (9, 9, 1), "腊八": (12, 8, 1),
     "除夕": (12, 0, 1), "大年三十": (12, 0, 1), "年三十": (12, 0, 1), "小年": (12, 23, 1),
 }
-#: solar terms people date things by (清明回老家扫墓, 冬至吃饺子): their days move by a day or two year by year
-SOLAR_TERMS = ("清明", "冬至", "夏至", "立春", "立夏", "立秋", "立冬", "春分", "秋分", "小寒", "大寒", "惊蛰", "谷雨",
-               "白露", "霜降", "小雪", "大雪", "芒种", "处暑", "寒露", "小满", "大暑", "小暑", "雨水")
 _REL_YEARS = {"去年": -1, "今年": 0, "明年": 1}
 _FESTIVAL_RE = "|".join(sorted(FESTIVALS, key=len, reverse=True))
 

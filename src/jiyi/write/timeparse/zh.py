@@ -152,7 +152,8 @@ def _zh_bare_day(m: re.Match[str], c: Ctx) -> Res | None:
     y, mo = c.anchor_month or (c.today.year, c.today.month)
     n = cn_to_int(group(m, "d"))
     day = safe_date(y, mo, n)
-    if day and c.anchor_month is None and day <= c.today - RECENT_DAYS and not _zh_told_past(c.text, m.start(), m.end()):
+    if day and c.anchor_month is None and day <= c.today - RECENT_DAYS and not _zh_told_past(
+            c.text[lo:min(hi, m.end() + 30)], c.text, m.end()):
         day = safe_date(*month_add(y, mo, 1), n)
     return Res(*day_span(day), "day") if day else None
 
@@ -162,9 +163,8 @@ def _zh_bare_day(m: re.Match[str], c: Ctx) -> Res | None:
 _ZH_TOLD_PAST = re.compile(r"那天|那次|上次|上回|以前|之前|当时|的时候|[去来买做办看吃拿交到]的")
 
 
-def _zh_told_past(text: str, start: int, end: int) -> bool:
-    clause_start = max(text.rfind(ch, 0, start) for ch in "，,。！？!?；;\n") + 1
-    clause = text[clause_start:end] + re.split(r"[，,。！？!?；;\n]", text[end:end + 30], maxsplit=1)[0]
+def _zh_told_past(clause: str, text: str, end: int) -> bool:
+    """Does ``clause`` (of ``text``, its date ending at ``end``) tell what was?"""
     return _zh_past_after(text, end) or bool(_ZH_TOLD_PAST.search(clause))
 
 
