@@ -32,7 +32,7 @@ from jiyi.read.compress import compress_context
 from jiyi.read.context import build_context_block
 from jiyi.read.curate import assemble
 from jiyi.read.gate import asked_categories
-from jiyi.read.group import group_hits
+from jiyi.read.group_said import with_group
 from jiyi.read.hits import HitRecorder
 from jiyi.read.rank import DEFAULT_WEIGHTS
 from jiyi.read.recall import RecallRequest, RecallTrace, recall
@@ -478,8 +478,8 @@ class Memory:
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
                          half_lives=self.settings.half_lives)
         if self.settings.group_context:
-            block.group = group_hits(self.store, self._scope(user_id), self.embedder.embed_query(query),
-                                     at=self.clock.now(), query=query)
+            with_group(block, self.store, self._scope(user_id), query, self.embedder.embed_query(query),
+                       at=self.clock.now(), tz=ZoneInfo(self.settings.timezone))
         if self.keyring is not None:  # the profile and the group come from the store: opened like search's hits
             block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
             block.group = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.group]

@@ -187,6 +187,12 @@ def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
     assert ev.valid_from == _d(day)
 
 
+@pytest.mark.parametrize("text", ["发布会推迟到5月20号了 场地出了问题", "launch got pushed to May 20 because the venue fell through"])
+def test_a_date_a_plan_was_moved_to_is_ahead_whatever_the_tense(text: str) -> None:
+    ev = next(c for c in run(text) if c.kind is Kind.EVENT)
+    assert ev.valid_from == _d("2025-05-20")
+
+
 # ---------------------------------------------------------------- a hedge is less sure
 
 @pytest.mark.parametrize(("sure", "unsure"), [

@@ -395,6 +395,14 @@ def test_long_strings_that_are_no_token_find_nothing(text: str) -> None:
     ("网银密码帮我记住 Qw7788xx", "Qw7788xx"),
     # a Telegram bot's token
     ("bot token 7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC", "7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC"),
+    # a key's half after its vendor's prefix; an account's number after "account" alone, its branch's six digits
+    ("Figma 的 API token 存一下 做插件要用 前半截 figd_Zx81Lq", "figd_Zx81Lq"),
+    ("the gym wanted a direct debit: BSB 062-914, account 1093 5528", "062-914"),
+    ("the gym wanted a direct debit: BSB 062-914, account 1093 5528", "1093 5528"),
+    ("UK transfer: sort code 20-45-77", "20-45-77"),
+    # a password said in Chinese numerals
+    ("支付宝支付密码 七七零四一九 我记性不好你给我记着", "七七零四一九"),
+    ("银行卡密码我设了个好记的 幺三五七二四", "幺三五七二四"),
 ])
 def test_secrets_named_by_what_they_open(text: str, value: str) -> None:
     assert value in [f.value for f in find_values(text) if f.level is SECRET]
@@ -419,6 +427,9 @@ def test_secrets_made_of_words(text: str, value: str) -> None:
     "今天背了 12 个单词 seed 那个词老记混",  # words, no phrase
     "bus pass is 2 dollars now lol",  # a bus pass
     "我的QQ账号是 12345678",  # an account's name, not a bank's number
+    "密码是六位数 我老记不住",  # how long it is, in a numeral
+    "密码输错三次就锁了",
+    "my account was opened in 2019",
 ])
 def test_words_near_a_secret_word_that_are_no_secret(text: str) -> None:
     assert [f.value for f in find_values(text) if f.level is SECRET] == []
@@ -428,6 +439,7 @@ def test_words_near_a_secret_word_that_are_no_secret(text: str) -> None:
     ("报税要用的SIN 先存这 527 314 890", "527 314 890"),
     ("我的IC是 900315-10-5528 办事用", "900315-10-5528"),
     ("回乡证号码 H10293847 过关用", "H10293847"),
+    ("站长要我身份证号 登记意外险 110105 19900307 2214 下回填表用", "110105 19900307 2214"),  # typed in groups
 ])
 def test_identity_numbers_said_with_their_everyday_word(text: str, value: str) -> None:
     assert ("id_number", value) in kinds(text)

@@ -13,6 +13,10 @@ from jiyi.privacy.protect import protect_text
     ("我网银密码你帮我记着", "Hx93kd#1", "Hx93kd#1"),
     ("短信验证码", "8 2 0 4 5 1", "8 2 0 4 5 1"),
     ("my bike lock combo, remember it", "31 07 22", "31 07 22"),
+    # the rest of a secret told in two parts
+    ("门锁密码 前面是2580", "后头是#91 莫给别个说哈", "#91"),
+    ("Figma 的 API token 存一下 前半截 figd_Zx81Lq", "后半截是 _p0o9TTm4", "_p0o9TTm4"),
+    ("door code starts 4471", "second half is 09*", "09*"),
 ])
 def test_the_value_a_message_before_named_is_masked(before: str, text: str, value: str) -> None:
     assert value not in protect_text(text, None, before=before).text
@@ -23,6 +27,7 @@ def test_the_value_a_message_before_named_is_masked(before: str, text: str, valu
     ("今天好累", "明天3点开会"),  # nothing named
     ("我密码忘了", "明天去银行 9点开门 顺便问问"),  # a time, and the message says more
     ("wifi密码", "我也不知道 问房东去 他电话不接 一直占线 估计在打麻将 算了明天再说吧 反正也不急"),  # too long
+    ("今天去吃了火锅", "后面是#91号桌"),  # no secret before it to be the rest of
 ])
 def test_a_message_that_is_no_value_of_the_last_is_left_alone(before: str, text: str) -> None:
     assert protect_text(text, None, before=before).text == text

@@ -483,6 +483,34 @@ def test_days_named_by_the_calendar(text: str, day: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["头脑清明的时候再想", "岁月中的点滴", "rent due on the 5th every month",
-                                  "房租5号前交 每个月都是"])
+                                  "房租5号前交 每个月都是",
+                                  "值日表改一下：周二四六小唐",   # weekdays of every week, no one date
+                                  "我周二四有课",
+                                  "奥体中心羽毛球馆7号场",        # a court's number
+                                  "水电费每月底微信转我",          # every month's end
+                                  ])
 def test_words_holding_a_day_name_are_no_days(text: str) -> None:
     assert find_time_expressions(text, MID_NOVEMBER) == []
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("聚会改到周日了", "2026-11-15"),              # the day a plan was moved to is ahead, 了 or not
+    ("挪到周六了 饭店订好了", "2026-11-14"),
+    ("周日去爬山了", "2026-11-08"),                # told as past: the Sunday gone
+    ("周六四点开会", "2026-11-14"),                # an hour, not a list of days
+])
+def test_a_weekday_a_plan_moved_to_is_ahead(text: str, day: str) -> None:
+    assert _one(text, MID_NOVEMBER).start.date().isoformat() == day
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("后儿个上午九点得去医院复查", "2026-11-15"),   # 北方话: the day after tomorrow
+    ("前儿个去了趟医院", "2026-11-11"),
+    ("大后儿个回老家", "2026-11-16"),
+])
+def test_northern_days_around_today(text: str, day: str) -> None:
+    assert _one(text, MID_NOVEMBER).start.date().isoformat() == day
+
+
+def test_an_ex_daughter_in_law_is_no_day() -> None:
+    assert find_time_expressions("我前儿媳妇来了", MID_NOVEMBER) == []

@@ -371,6 +371,16 @@ def _code_before_its_word(text: str) -> Iterator[Finding]:
         yield Finding(m.start("v"), m.end("v"), "code", "验证码" if zh else "one-time code", SECRET, m.group("v"))
 
 
+#: a password said in Chinese numerals a few characters after its word (支付宝支付密码 七七零四一九, 密码是幺三五七九)
+_ZH_NUMERAL_PASSWORD = re.compile(rf"(?P<k>{ZH_PASSWORD_WORDS})[^，,。.！!？?\n]{{0,12}}?"
+                                  r"(?P<v>[零〇一二三四五六七八九幺两]{4,12})(?![零〇一二三四五六七八九幺两十百千万亿位个遍次])")
+
+
+def _numeral_passwords(text: str) -> Iterator[Finding]:
+    for m in _ZH_NUMERAL_PASSWORD.finditer(text):
+        yield Finding(m.start("v"), m.end("v"), "password", m.group("k"), SECRET, m.group("v"))
+
+
 def _word_secrets(text: str) -> Iterator[Finding]:
     """A wallet's recovery words and a security question's answer (privacy/phrases.py)."""
     for start, end in seed_phrases(text):
@@ -394,7 +404,7 @@ def _lone_tokens(text: str) -> Iterator[Finding]:
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
     _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, after_a_gap,
-    _code_before_its_word, _word_secrets, _lone_tokens)
+    _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
 
 
 #: every value above needs one of these; most turns have none and cost one search

@@ -35,7 +35,9 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
     (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|推流码|串流码|授权码|注册码|激活码|(?i:" + _NAMED_IN_EN.format(
         r"keys?|tokens?") + "))"),
-     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{16,}" + _NO_MORE), "api_key", ("密钥", "API key"),
+     # (or a part of one, after its vendor's prefix: "前半截 figd_Zx81Lq")
+     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])(?:[A-Za-z0-9_\-]{16,}|[a-z]{2,6}_[A-Za-z0-9_\-]{6,})"
+                + _NO_MORE), "api_key", ("密钥", "API key"),
      SECRET),
     (re.compile(r"(?P<k>卡?背面(?:那|的)?三位(?:数|数字)?|(?i:" + _NAMED_IN_EN.format(
         r"cvv2?|cvc|three\s+digits\s+on\s+the\s+back") + "))"), re.compile(r"\d{3,4}" + _NO_MORE),
@@ -67,10 +69,13 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     (re.compile(r"(?P<k>帐号|账号|账户|帐户)"), re.compile(r"\d{10,20}" + _NO_MORE), "bank_card", ("银行账号", "account number"),
      SECRET),
     (re.compile(r"(?P<k>(?:银行|邮局|邮政|存折|收款|汇款|转账|对公|储蓄)(?:帐号|账号|账户|帐户)|(?i:" + _NAMED_IN_EN.format(
-        r"acct|account\s+(?:number|no\.?|#)|bank\s+account|iban|routing(?:\s+number)?|bsb") + "))"),
-     re.compile(r"(?:[A-Za-z]{2}\d{2}(?:\s?[A-Za-z0-9]{4}){2,7}(?:\s?[A-Za-z0-9]{1,4})?|\d[\d\s-]{6,22}\d)" + _NO_MORE),
+        r"acct|account(?:\s+(?:number|no\.?|#))?|bank\s+account|iban|routing(?:\s+number)?|bsb|sort\s+code") + "))"),
+     re.compile(r"(?:[A-Za-z]{2}\d{2}(?:\s?[A-Za-z0-9]{4}){2,7}(?:\s?[A-Za-z0-9]{1,4})?|\d{2,3}-\d{2,3}(?:-\d{2})?|"
+                r"\d[\d\s-]{6,22}\d)" + _NO_MORE),
      "bank_card", ("银行账号", "account number"), SECRET),
-    (re.compile(r"(?P<k>身份证(?:号码|号)?|证件号码?|公民身份号码)"), re.compile(r"(?:\d{17}[\dXx]|\d{15})" + _NO_MORE),
+    # (typed in groups, as the card prints it: 420902 19950612 3317)
+    (re.compile(r"(?P<k>身份证(?:号码|号)?|证件号码?|公民身份号码)"), re.compile(
+        r"(?:\d{17}[\dXx]|\d{15}|\d{6}[\s-]\d{8}[\s-]\d{3}[\dXx]|\d{6}[\s-]\d{4}[\s-]\d{4}[\s-]\d{3}[\dXx])" + _NO_MORE),
      "id_number", ("身份证号", "ID number"), SENSITIVE),
     (re.compile(r"(?P<k>护照(?:号码|号)?|(?i:" + _NAMED_IN_EN.format(r"passport(?:\s+(?:number|no\.?|#))?") + "))"),
      re.compile(r"(?:[A-Za-z]{1,2}\d{6,9}[A-Za-z]?|\d{8,9})" + _NO_MORE), "id_number", ("护照号", "passport number"),

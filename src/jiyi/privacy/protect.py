@@ -13,6 +13,7 @@ Policy (docs/privacy.md):
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -58,8 +59,28 @@ def told_after(before: str, text: str, found: Sequence[Finding] = ()) -> list[Fi
     if len(text) > ANSWER_CHARS or not before.strip():
         return []
     offset = len(before) + 1
-    return [replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
-            if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
+    named = [replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
+             if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
+    return named or _rest_of(before, text, found)
+
+
+#: the rest of a value the last message began ("后半截是 _p0o9TTm4", "后头是#91", "second half: 88Qz"): a token
+#: with a digit or a sign, after a word for what follows
+_REST = re.compile(r"(?:后半截|后半部分|后半段|后半|后面|后头|后边|后几位|剩下的|余下的|下半截|(?i:second\s+half|other\s+half|"
+                   r"the\s+rest|rest\s+of\s+it|last\s+part|part\s*(?:2|two)))\s*(?:是|为|係|:|：|=|(?i:is))?\s*"
+                   r"(?P<v>(?=[!-~]*[\d#_*@$%&!-])[!-~]{2,40})")
+
+
+def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
+    """The rest of a secret ``before`` told in part ("门锁密码 前面是2580" then "后头是#91"), as that secret."""
+    told = [f for f in find_values(before) if f.level is SECRET]
+    held = [m for m in PLACEHOLDER.finditer(before)]
+    if not told and not any(level_of(m.group(0)) is SECRET for m in held):
+        return []
+    label = told[-1].label if told else held[-1].group("label").strip()
+    kind = told[-1].kind if told else "password"
+    return [Finding(m.start("v"), m.end("v"), kind, label, SECRET, m.group("v")) for m in _REST.finditer(text)
+            if all(m.end("v") <= g.start or m.start("v") >= g.end for g in found)]
 
 
 def opens_short(msgs: Sequence[Message]) -> bool:

@@ -78,7 +78,7 @@ def _member_records(store: Store, member: Scope, session: str, query: str, *, at
     names them ("茜茜电话多少"), as they gave it for others to reach them."""
     if contact:
         first = store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
-        asked = asked | contact if first and _named(first[0], query) else asked
+        asked = asked | contact if first and named(first[0], query) else asked
     flt = RecordFilter(kinds=(*_KINDS, Kind.EVENT), statuses=(Status.ACTIVE,), session_id=session,
                        include_sensitive=bool(asked))
     listed = store.list(member, flt, SCAN)
@@ -88,7 +88,7 @@ def _member_records(store: Store, member: Scope, session: str, query: str, *, at
                                   or r.id in with_me)
             and passes_gate(r, at=at, historical=False, show_sensitive=asked)]
     said = listed or store.list(member, RecordFilter(kinds=(Kind.EPISODE,), session_id=session), 1)
-    if not said or not _named(said[0], query):
+    if not said or not named(said[0], query):
         return recs, []
     more = store.list(member, RecordFilter(kinds=_NAMED_KINDS, statuses=(Status.ACTIVE,), session_id=session), SCAN)
     seen = {r.id for r in recs}
@@ -137,17 +137,17 @@ def _extra_cost(rec: MemoryRecord) -> float:
     return EXTRA * (2 if rec.kind is Kind.EPISODE else 1)
 
 
-def _named(rec: MemoryRecord, query: str) -> bool:
+def named(rec: MemoryRecord, query: str) -> bool:
     """Does ``query`` name the member ``rec`` is of ("小鹿现在在哪个城市"), or call them what their name calls
     them (妈妈 in a family group, "我妈复查是哪天" — 妈 / 老妈 / 母亲 are the same relation)?"""
     who = rec.speaker or rec.user_id
-    if any(says(query.lower(), form.lower()) for form in _name_forms(who)):  # (a Latin name as a whole word)
+    if any(says(query.lower(), form.lower()) for form in name_forms(who)):  # (a Latin name as a whole word)
         return True
     kin = REL_ZH.get(who)
     return kin is not None and any(REL_ZH[word][0] == kin[0] for word in _KIN_WORD.findall(query) if word in REL_ZH)
 
 
-def _name_forms(who: str) -> tuple[str, ...]:
+def name_forms(who: str) -> tuple[str, ...]:
     """How a member's display name is said in a question: whole, by its first word ("Ivy" for "Ivy Chen"),
     or by the given name of a three-character Chinese name ("晓雯" for 林晓雯)."""
     forms = [who] if len(who) >= 2 else []
@@ -168,6 +168,22 @@ def as_member(rec: MemoryRecord) -> MemoryRecord:
     return rec.replace(content=content)
 
 
+def shared_members(store: Store, scope: Scope, sessions: int) -> list[tuple[str, list[Scope]]]:
+    """``scope``'s most recent ``sessions`` group sessions, each with the other members (:data:`MEMBERS` at most)
+    who declared it a group chat too: a session id two users merely share is no group of theirs."""
+    declared: dict[str, list[str]] = {}
+    out = []
+    for session, users in store.session_members(scope, group_sessions(store, scope)[:sessions]).items():
+        members = []
+        for user in users[:MEMBERS]:
+            if user not in declared:
+                declared[user] = group_sessions(store, Scope(scope.tenant, user))
+            if session in declared[user]:
+                members.append(Scope(scope.tenant, user))
+        out.append((session, members))
+    return out
+
+
 def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime, query: str = "") -> list[Hit]:
     """The other members' standing facts from the sessions ``scope``'s user shared with them, best first.
 
@@ -176,22 +192,15 @@ def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetim
     asked = conditions_asked(query)
     contact = asked_categories(query) & CONTACT_CATEGORIES
     found: list[tuple[float, MemoryRecord]] = []
-    mine = group_sessions(store, scope)[:SESSIONS]
-    declared: dict[str, list[str]] = {}
-    for session, members in store.session_members(scope, mine).items():
+    for session, members in shared_members(store, scope, SESSIONS):
         me = cache(partial(my_names, store, scope, session))  # (read once, and only for a member's plan ahead)
-        for user in members[:MEMBERS]:
-            member = Scope(scope.tenant, user)
-            if user not in declared:
-                declared[user] = group_sessions(store, member)
-            if session not in declared[user]:
-                continue  # a session id they share, but not a group chat they said they are in
+        for member in members:
             recs, extras = _member_records(store, member, session, query, at=at, asked=asked, me=me, contact=contact)
             if not recs and not extras:
                 continue
             vecs = store.vectors(member, [r.id for r in (*recs, *extras)])
             found += [(float(np.dot(query_vec, vec)) + (1.0 if asked and decides(rec, asked) else 0.0)
-                       + (NAMED if _named(rec, query) else 0.0) - (_extra_cost(rec) if extra else 0.0), rec)
+                       + (NAMED if named(rec, query) else 0.0) - (_extra_cost(rec) if extra else 0.0), rec)
                       for extra, part in ((False, recs), (True, extras)) for rec in part
                       if (vec := vecs.get(rec.id)) is not None]
     found.sort(key=lambda sr: (-sr[0], sr[1].id))

@@ -18,7 +18,7 @@ from jiyi.write.timeparse.lunar import is_lunar
 
 _ZH_PART_WORDS = ("凌晨", "清晨", "早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "深夜", "半夜")
 _ZH_SHORT_PARTS = {"早": "早上", "晨": "早上", "晚": "晚上", "夜": "夜里"}
-_EN_PREPOSITION = re.compile(r"(?i)\b(?:on|in|at|from|by|since|during|until|till|for|of|before|after|around|over)\s*$")
+_EN_PREPOSITION = re.compile(r"(?i)\b(?:on|in|at|from|by|since|during|until|till|to|for|of|before|after|around|over)\s*$")
 
 
 def _part_word_zh(span: TimeSpan) -> str:
@@ -52,8 +52,7 @@ def render_span(span: TimeSpan, lang: str, tz: tzinfo = timezone.utc) -> str:
         if g == "daypart":
             return day(s) + (_part_word_zh(span) or f"{s:%H:%M}前后")
         if s.date() != e.date():
-            tail = f"{e.day}日" if (e.year, e.month) == (s.year, s.month) else day(e)
-            return f"{day(s)}至{tail}" if e.year == s.year else f"{day(s)}至{day(e)}"
+            return f"{day(s)}至{f'{e.month}月{e.day}日' if e.year == s.year else day(e)}"  # (至12月31日: whole)
         return day(s)
     if g == "year":
         return f"{s.year}"

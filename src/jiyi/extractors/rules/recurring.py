@@ -107,9 +107,12 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
                         r"(?:初|中旬|下旬|底|末)?$")
 _ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去)|已经|那时|当时")
 #: a booking names a day ahead whatever its tense (买了12月20号的票 / "got tickets for Oct 12")
-_ZH_BOOKED = r"|的?票|预约|预订|订了|报了?名|挂了?号|约了"
+_ZH_BOOKED = (r"|的?票|预约|预订|订了|报了?名|挂了?号|约了"
+              # (so does a plan moved to it: 推迟到12月4号 / push 到12月4號 因为场地出了问题)
+              r"|(?:推迟|延期|延后|顺延|改|挪|推|提前|调|(?i:push(?:ed)?\s*))(?:到|至|成|在)")
 _EN_BOOKED = (r"|tickets?\s+(?:to|for)|booked|reserved|registered\s+for|signed\s+up\s+for|an?\s+appointment|"
-              r"a\s+reservation")
+              r"a\s+reservation"
+              r"|(?:pushed|moved|postponed|rescheduled|delayed|changed|bumped)\s+(?:back\s+)?(?:to|for|till|until)")
 _ZH_FUTURE_TOLD = re.compile(r"要|会|打算|准备|想|计划|将|得" + _ZH_BOOKED)
 #: (a participle after get / be is no past: "is getting married december 12", "will be finished by May 3")
 _EN_PAST_TOLD = re.compile(r"(?i)\b(?:was|were|went|did|had|(?<!be\s)got|came|saw|made|took|met|visited|"

@@ -43,7 +43,8 @@ _REL_WEEKS = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, 
               "下": 1, "下个": 1, "下下": 2, "下下个": 2}
 _REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿": -1, "昨儿个": -1,
              "今天": 0, "今日": 0, "今儿": 0, "今儿个": 0, "明天": 1, "明日": 1, "明儿": 1,
-             "明儿个": 1, "后天": 2, "大后天": 3,
+             "明儿个": 1, "后天": 2, "大后天": 3, "后儿": 2, "后儿个": 2, "大后儿": 3, "大后儿个": 3,
+             "前儿": -2, "前儿个": -2, "大前儿个": -3,
              # Cantonese (and southern Min) words for the days around today: 听日 tomorrow, 后日 the day after,
              # 寻日 / 琴日 / 噚日 yesterday, 前日 the day before
              "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3}
@@ -79,15 +80,23 @@ def _week_of(c: Ctx, pre: str | None) -> date:
     return monday_of(c.anchor_day or c.today)
 
 
-def _zh_week(m: re.Match[str], c: Ctx) -> Res:
+#: more weekdays right after one (周二四六, 周一三五, 周二四 我值日), not an hour (周二四点)
+_WEEKDAY_LIST = re.compile(r"[一二三四五六日天](?![点時时:：\d十半])")
+#: a day a plan was moved to is ahead, whatever 了 follows it (聚会改到周日了, 挪到周六了)
+_CHANGED_TO = re.compile(r"(?:改|换|挪|推|延|调|定|约)(?:到|成|在|去|至)\s*$")
+
+
+def _zh_week(m: re.Match[str], c: Ctx) -> Res | None:
     pre, wd = maybe_group(m, "pre"), maybe_group(m, "wd")
     monday = _week_of(c, pre)
     if wd is None:
         return Res(*days_span(monday, monday + timedelta(days=6)), "week")
+    if _WEEKDAY_LIST.match(c.text, m.end()):
+        return None  # 周二四六 / 周一三五: days of every week, no one date
     i = ZH_WEEKDAYS[wd]
     first = monday + timedelta(days=5 if i == 7 else i)
     bare = pre is None and c.anchor_day is None
-    if bare and first > c.today and _zh_past_after(c.text, m.end()):
+    if bare and first > c.today and _zh_past_after(c.text, m.end()) and not _CHANGED_TO.search(c.text, 0, m.start()):
         first -= timedelta(weeks=1)
     if i == 7:
         return Res(*days_span(first, first + timedelta(days=1)), "weekend")
@@ -208,7 +217,9 @@ ZH_RULES: list[Rule] = [
     (re.compile(r"(?:(?P<pre>这个|今个|呢个|上个|下个|这|本|上|下)月|(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月)份?的?"
                 r"(?:第(?P<o>[一二三四五1-5])个|(?P<last>最后一个))(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
      _zh_nth_weekday, False),
-    (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天)"),
+    # (北方话's 后儿个 / 前儿个: not the 前儿媳 of an ex-daughter-in-law)
+    (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天|"
+                r"大后儿个|大后儿|后儿个|后儿|大前儿个|前儿个|前儿)(?![子媳女])"),
      _zh_rel_day, False),
     # (not the 后日 of 以后日子 or the 前日 of 目前日本: a word's second half, or the first of another)
     (re.compile(r"(?<![以之然最往此其从自落午目眼当提向生年面空跟门日])(?P<w>大后日|大前日|后日|前日|听日|寻日|琴日|噚日)"
@@ -220,7 +231,7 @@ ZH_RULES: list[Rule] = [
      _zh_week, True),
     (re.compile(rf"{_REL}(?:周|星期|礼拜)(?!一(?![直起样定般共下些点次个切])|[二三四五六日天末1-7])"), _zh_week, True),
     (re.compile(r"(?<![今明去前后\d])(?P<yp>年初|年底|年末)"), _zh_rel_year, False),
-    (re.compile(r"(?<![上下这本个\d零〇一二两三四五六七八九十正腊冬岁日风满蜜])月(?P<mp>初|底|末|尾|中旬|中(?![国心间文学央医]))"),
+    (re.compile(r"(?<![每上下这本个\d零〇一二两三四五六七八九十正腊冬岁日风满蜜])月(?P<mp>初|底|末|尾|中旬|中(?![国心间文学央医]))"),
      _zh_rel_month, False),
     (re.compile(rf"(?P<y>(?:19|20)\d{{2}}|[〇零一二三四五六七八九]{{4}})年(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?)?"),
      _zh_abs_year, False),
@@ -230,7 +241,7 @@ ZH_RULES: list[Rule] = [
     (re.compile(rf"(?<![\d年])(?P<m>{_N})月(?!天(?!气|天))份?(?:{_DAY_ZH}|{_MP})?"), _zh_month_day, True),
     (re.compile(rf"{_REL}月(?:{_DAY_ZH}|{_MP})?"), _zh_rel_month, True),
     (re.compile(r"(?<![\d号弄路街栋幢室楼元座门第A-Za-z月几])(?P<d>\d{1,2}(?=[号日])|[一二三四五六七八九十]{1,3}(?=号))[号日]"
-                r"(?![线楼房室门床院A-Za-z\d])"), _zh_bare_day, True),
+                r"(?![线楼房室门床院场馆厅桌柜窗厢A-Za-z\d])"), _zh_bare_day, True),
     (re.compile(rf"(?P<n>{_N}|半)(?:个(?P<more>多)?(?P<u>月|星期|礼拜|小时|钟头)|(?P<more2>多)?"
                 r"(?P<u2>天|日|周|年|星期|礼拜|小时|钟头|分钟))(?P<half>半)?(?P<dir>之前|以前|前|之后|以后|后)"),
      _zh_offset, False),

@@ -1,0 +1,219 @@
+"""What the user's group chats said about the matter a query asks of (``build_context`` only).
+
+In a group chat stored per sender (jiyi.write.groups), what a member announced is that member's turn:
+"通知：周会改到每周二下午两点" is 曹蕾's, "下周四停一次" 老孟's, "房东说下个月起涨价 房租变2600" 韦柳's. Every
+member heard it, and one who later asks "下周的周会是什么时候", "哪周停场来着" or "这个月房租我该转多少" needs
+it; :mod:`jiyi.read.group` shows the others' standing facts only. So the block also carries the other members'
+turns in the user's group sessions whose likeness to the query stands out among everything said there (the
+z-score of their cosine within the session, :data:`Z_MIN`), each with its speaker.
+
+A group's arrangements change by announcement ("集合点以后改到火车站东广场", "那次改了 改成15号", "launch pushed to
+Dec 4"). A later turn that tells a change (something moved, swapped, put off, called off, given up) and is among
+the :data:`NEAREST` turns most like a chosen one, or names a word with it that few turns of the session say
+(:data:`RARE`), replaces it: the change is shown as what holds, the older turn under the past heading. So is a
+turn whose plan is over (its days all behind ``at``), and an older turn of a speaker whose newer turn, found too, is
+among its nearest. A query that asks what is coming up ("接下来队里有啥活动") brings the group's plans still ahead,
+soonest first. Only sessions both the user and the member declared group chats are read; sensitive turns, small
+talk and text that instructs the bot never are; a query that says nothing (``idle_query``) brings none.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, tzinfo
+
+import numpy as np
+
+from jiyi.read.agenda import HORIZON, asks_ahead
+from jiyi.read.context import Block
+from jiyi.read.curate import idle_query
+from jiyi.read.gate import known_at, lapsed
+from jiyi.read.group import as_member, group_hits, name_forms, named, shared_members
+from jiyi.read.noise import is_noise, says_little
+from jiyi.read.timewords import plan_passed
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
+from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text import topics
+from jiyi.text.injection import instructs_the_bot
+from jiyi.text.language import detect_language
+from jiyi.text.replaced import moved_or_swapped
+from jiyi.text.script import simplified
+from jiyi.text.tokens import tokenize
+from jiyi.write.endings import says
+
+log = logging.getLogger("jiyi.read.group_said")
+
+#: The user's most recent group sessions read.
+SESSIONS = 5
+#: Most turns of one member read per session (their latest).
+SCAN = 200
+#: How far above the session's mean likeness to the query (in standard deviations) a turn must stand.
+Z_MIN = 1.0
+#: Fewest turns a session needs for its likeness to have a mean and a spread worth reading.
+MIN_POOL = 6
+#: Most turns shown as what holds, and under the past heading.
+CURRENT_LINES = 3
+EARLIER_LINES = 2
+#: Most of the group's plans ahead shown for a query that asks what is coming up.
+AHEAD_LINES = 3
+#: A change replaces a turn it is among the most like of (turns of one group are all much alike: a rank, not a cosine).
+NEAREST = 3
+#: How many turns of a session may name a word that ties a change to what it changed.
+RARE = 3
+#: put off, brought forward, called off, moved elsewhere, out of use (besides text/replaced.py's moved or swapped)
+_PUT_OFF = re.compile(r"推迟|延期|延后|顺延|改期|提前到|取消|不办了|停用|停办|暂停|(?:迁|搬|挪)(?:到|去|至)|(?i:\bpostponed?\b|\bpush(?:ed)?\b|\bdelayed\b|"
+                      r"\bbrought\s+forward\b|\bcancell?ed\b|\bcalled\s+off\b|\bmoved\b)|push咗|推咗")
+
+
+#: a condition of the body or a diet: ended only by a change that names it, never by a speaker's next news
+_CONDITION = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|血糖|怀孕|有了|有咗|孕|预产期|吃素|素食|忌口|"
+                        r"allerg|intoleran|asthma|diabet|pregnan|vegan|vegetarian|celiac|gluten")
+
+
+@dataclass(slots=True)
+class GroupSaid:
+    """The other members' turns for a query: what holds, and what was said before or is over."""
+
+    current: list[Hit] = field(default_factory=list)
+    earlier: list[Hit] = field(default_factory=list)
+
+
+def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *, at: datetime,
+               tz: tzinfo) -> GroupSaid:
+    """The other members' turns in ``scope``'s group sessions that ``query`` is about (see the module)."""
+    out = GroupSaid()
+    if idle_query(query):
+        return out
+    chosen: dict[str, _Turn] = {}
+    pool_of: dict[str, list[_Turn]] = {}
+    for session, members in shared_members(store, scope, SESSIONS):
+        pool = [t for member in (*members, scope) for t in _turns(store, member, session, at)]
+        if len(pool) < MIN_POOL:
+            continue
+        sims = np.array([float(np.dot(query_vec, t.vec)) for t in pool])
+        if (spread := float(sims.std())) <= 0:
+            continue
+        for t, z in zip(pool, (sims - sims.mean()) / spread):
+            t.z = float(z)
+        if asked_of := {t.rec.user_id for t in pool if named(t.rec, query)}:  # "Priya是干啥工作的": hers, or of her
+            forms = [f for t in pool if t.rec.user_id in asked_of for f in name_forms(t.rec.speaker or "")]
+            pool_asked = [t for t in pool if t.rec.user_id in asked_of or any(says(t.rec.content, f) for f in forms)]
+        else:
+            pool_asked = pool
+        for t in sorted(pool_asked, key=lambda t: -t.z):
+            if t.z < Z_MIN or len(chosen) >= CURRENT_LINES:
+                break
+            if t.rec.user_id == scope.user_id:
+                continue  # the user's own turns are the search's
+            chosen[t.rec.id] = t
+            pool_of[t.rec.id] = pool
+            for after in _successors(t, pool):  # what it said was changed: the change shows as what holds
+                t.replaced = True
+                chosen.setdefault(after.rec.id, after)
+                pool_of.setdefault(after.rec.id, pool)
+    if asks_ahead(query):  # "接下来队里有啥活动": the group's plans still ahead, soonest first
+        out.current += [Hit(as_member(r), 0.0, {"group_ahead": 1.0}) for r in _plans_ahead(store, scope, at)]
+    picked = sorted(chosen.values(), key=lambda t: -t.z)
+    for t in picked:  # two turns of one speaker the query found, about one matter: the newer holds
+        near = {n.rec.id for n in _nearest(t, pool_of[t.rec.id])} if not _CONDITION.search(t.rec.content) else set()
+        t.replaced = t.replaced or any(o.said > t.said and o.rec.user_id == t.rec.user_id and o.rec.id in near
+                                       for o in picked)
+    for t in picked:
+        if t.rec.user_id == scope.user_id:
+            continue
+        hit = Hit(t.rec, t.z, {"group_said": t.z})
+        if t.replaced or plan_passed(t.rec.content, t.said, at, tz=tz):
+            if len(out.earlier) < EARLIER_LINES:
+                out.earlier.append(hit)
+        else:
+            out.current.append(hit)
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("group said: current %s earlier %s", [(h.content[:40], round(h.score, 2)) for h in out.current],
+                  [(h.content[:40], round(h.score, 2)) for h in out.earlier])
+    return out
+
+
+@dataclass(slots=True, eq=False)
+class _Turn:
+    rec: MemoryRecord
+    vec: np.ndarray
+    z: float = 0.0
+    replaced: bool = False
+
+    @property
+    def said(self) -> datetime:
+        return self.rec.valid_from or self.rec.created_at
+
+
+def _successors(old: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
+    """The newer turns of ``pool`` that changed what ``old`` said: those that tell a change (something moved,
+    swapped, put off or called off) and name a word with it few turns say, or are the same speaker's and among the
+    :data:`NEAREST` turns most like ``old`` ("集合点北国商城门口 每人80" before "集合点以后改到火车站东广场"). A
+    condition (an allergy, a pregnancy, a diet) is changed only by a turn that names it."""
+    near = {t.rec.id for t in _nearest(old, pool)} if not _CONDITION.search(old.rec.content) else set()
+    return [t for t in pool if t.said > old.said and _tells_change(t.rec.content) and (
+        _names_alike(old, t, pool) or t.rec.id in near and t.rec.user_id == old.rec.user_id)]
+
+
+def _names_alike(old: _Turn, new: _Turn, pool: Sequence[_Turn]) -> bool:
+    """Do ``old`` and ``new`` name a thing few other turns of ``pool`` name (:data:`RARE` at most: "launch",
+    提测, 周会), a word of two characters or more?"""
+    shared = {w for w in _words(old.rec.content) & _words(new.rec.content) if len(w) >= 2}
+    if not shared:
+        return False
+    counts = Counter(w for t in pool for w in _words(t.rec.content) & shared)
+    return any(counts[w] <= RARE for w in shared)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in tokenize(text) if not w.isdigit()}
+
+
+def _nearest(turn: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
+    """The :data:`NEAREST` turns of ``pool`` most like ``turn``."""
+    return sorted((t for t in pool if t.rec.id != turn.rec.id), key=lambda t: -float(np.dot(turn.vec, t.vec)))[:NEAREST]
+
+
+def _tells_change(text: str) -> bool:
+    lang = detect_language(text)
+    return (moved_or_swapped(text, lang) is not None or _PUT_OFF.search(simplified(text)) is not None
+            or topics.change_of(text, lang) is not None)
+
+
+def _plans_ahead(store: Store, scope: Scope, at: datetime) -> list[MemoryRecord]:
+    """The other members' plans told in ``scope``'s group sessions that are ahead at ``at`` (within the agenda's
+    horizon), soonest first, :data:`AHEAD_LINES` at most."""
+    flt = RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False)
+    plans = [r for session, members in shared_members(store, scope, SESSIONS) for member in members
+             for r in store.list(member, replace(flt, session_id=session), SCAN)
+             if r.visibility is Visibility.NORMAL and known_at(r, at) and not lapsed(r, at)
+             and r.valid_from is not None and at < r.valid_from <= at + HORIZON and not instructs_the_bot(r.content)]
+    return sorted(plans, key=lambda r: (r.valid_from or at, r.id))[:AHEAD_LINES]
+
+
+def _turns(store: Store, member: Scope, session: str, at: datetime) -> list[_Turn]:
+    """``member``'s own turns in ``session`` said by ``at`` that a block may show and that say something."""
+    flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), session_id=session)
+    turns = [t for t in store.list(member, flt, SCAN)
+             if t.metadata.get("role") != "assistant" and t.visibility is Visibility.NORMAL and known_at(t, at)
+             and not instructs_the_bot(t.content) and not says_little(t.content, group=True)
+             and not is_noise(t.content, assistant=False)]
+    vecs = store.vectors(member, [t.id for t in turns])
+    return [_Turn(t, vecs[t.id]) for t in turns if t.id in vecs]
+
+
+def with_group(block: Block, store: Store, scope: Scope, query: str, query_vec: np.ndarray, *, at: datetime,
+               tz: tzinfo) -> None:
+    """Add to ``block`` what the user's group chats hold for ``query``: the other members' standing facts
+    (:func:`jiyi.read.group.group_hits`) and what they said of its matter (:func:`group_said`), the latter first
+    among the found lines and, when replaced or over, after the past ones."""
+    said = group_said(store, scope, query, query_vec, at=at, tz=tz)
+    shown = {i for h in (*said.current, *said.earlier) for i in (h.id, *h.record.source_ids)}
+    block.group = [h for h in group_hits(store, scope, query_vec, at=at, query=query)  # (what a shown turn made, it says)
+                   if h.id not in shown and not shown & set(h.record.source_ids)]
+    block.found = [*said.current, *block.found]
+    block.past = [*block.past, *said.earlier]
