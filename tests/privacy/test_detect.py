@@ -396,12 +396,12 @@ def test_long_strings_that_are_no_token_find_nothing(text: str) -> None:
     # a Telegram bot's token
     ("bot token 7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC", "7012345678:AAH9xYz1Lk2Mn3Op4Qr5St6Uv7Wx8Yz9AbC"),
     # a key's half after its vendor's prefix; an account's number after "account" alone, its branch's six digits
-    ("Figma 的 API token 存一下 做插件要用 前半截 figd_Zx81Lq", "figd_Zx81Lq"),
+    ("Notion 的 integration token 存一下 前半截 ntn_Q8m2Lx7", "ntn_Q8m2Lx7"),
     ("the gym wanted a direct debit: BSB 062-914, account 1093 5528", "062-914"),
     ("the gym wanted a direct debit: BSB 062-914, account 1093 5528", "1093 5528"),
     ("UK transfer: sort code 20-45-77", "20-45-77"),
     # a password said in Chinese numerals
-    ("支付宝支付密码 七七零四一九 我记性不好你给我记着", "七七零四一九"),
+    ("微信支付密码 三九二七一五 帮我记着", "三九二七一五"),
     ("银行卡密码我设了个好记的 幺三五七二四", "幺三五七二四"),
 ])
 def test_secrets_named_by_what_they_open(text: str, value: str) -> None:

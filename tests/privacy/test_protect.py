@@ -14,8 +14,8 @@ from jiyi.privacy.protect import protect_text
     ("短信验证码", "8 2 0 4 5 1", "8 2 0 4 5 1"),
     ("my bike lock combo, remember it", "31 07 22", "31 07 22"),
     # the rest of a secret told in two parts
-    ("门锁密码 前面是2580", "后头是#91 莫给别个说哈", "#91"),
-    ("Figma 的 API token 存一下 前半截 figd_Zx81Lq", "后半截是 _p0o9TTm4", "_p0o9TTm4"),
+    ("单元门密码 前面是7713", "后头是#52 别告诉别人", "#52"),
+    ("Vercel 的 token 先存前半截 vc_K29xPq", "后半截是 _w4Kt91Pa", "_w4Kt91Pa"),
     ("door code starts 4471", "second half is 09*", "09*"),
 ])
 def test_the_value_a_message_before_named_is_masked(before: str, text: str, value: str) -> None:

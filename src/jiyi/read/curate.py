@@ -58,6 +58,7 @@ from jiyi.read.noise import (
     says_little,
     without_mood,
 )
+from jiyi.read.nearest_change import nearest_changes
 from jiyi.read.overtaken import overtaken
 from jiyi.read.profile import lasting_change, profile_records
 from jiyi.read.query import asks_past
@@ -336,7 +337,8 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
                  context=context, groups=group_sessions(store, scope))
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
-    if not historical and (moved := overtaken([*sel.current, *standing], hits)):  # (a profile line too: 用户最爱螺蛳粉)
+    shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
+    if not historical and (moved := overtaken(shown, hits) | nearest_changes(store, scope, shown, at=at)):
         sel = Selection([h for h in sel.current if h.id not in moved],
                         [*(h for h in [*sel.current, *standing] if h.id in moved), *sel.past][:PAST_LINES])
         profile = [r for r in profile if r.id not in moved]

@@ -20,7 +20,6 @@ talk and text that instructs the bot never are; a query that says nothing (``idl
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -37,10 +36,8 @@ from jiyi.read.noise import is_noise, says_little
 from jiyi.read.timewords import plan_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
-from jiyi.text import topics
+from jiyi.text.changed import CONDITION, tells_change
 from jiyi.text.injection import instructs_the_bot
-from jiyi.text.language import detect_language
-from jiyi.text.replaced import moved_or_swapped
 from jiyi.text.script import simplified
 from jiyi.text.tokens import tokenize
 from jiyi.write.endings import says
@@ -64,14 +61,6 @@ AHEAD_LINES = 3
 NEAREST = 3
 #: How many turns of a session may name a word that ties a change to what it changed.
 RARE = 3
-#: put off, brought forward, called off, moved elsewhere, out of use (besides text/replaced.py's moved or swapped)
-_PUT_OFF = re.compile(r"推迟|延期|延后|顺延|改期|提前到|取消|不办了|停用|停办|暂停|(?:迁|搬|挪)(?:到|去|至)|(?i:\bpostponed?\b|\bpush(?:ed)?\b|\bdelayed\b|"
-                      r"\bbrought\s+forward\b|\bcancell?ed\b|\bcalled\s+off\b|\bmoved\b)|push咗|推咗")
-
-
-#: a condition of the body or a diet: ended only by a change that names it, never by a speaker's next news
-_CONDITION = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|血糖|怀孕|有了|有咗|孕|预产期|吃素|素食|忌口|"
-                        r"allerg|intoleran|asthma|diabet|pregnan|vegan|vegetarian|celiac|gluten")
 
 
 @dataclass(slots=True)
@@ -119,7 +108,7 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
         out.current += [Hit(as_member(r), 0.0, {"group_ahead": 1.0}) for r in _plans_ahead(store, scope, at)]
     picked = sorted(chosen.values(), key=lambda t: -t.z)
     for t in picked:  # two turns of one speaker the query found, about one matter: the newer holds
-        near = {n.rec.id for n in _nearest(t, pool_of[t.rec.id])} if not _CONDITION.search(t.rec.content) else set()
+        near = {n.rec.id for n in _nearest(t, pool_of[t.rec.id])} if not CONDITION.search(simplified(t.rec.content)) else set()
         t.replaced = t.replaced or any(o.said > t.said and o.rec.user_id == t.rec.user_id and o.rec.id in near
                                        for o in picked)
     for t in picked:
@@ -154,8 +143,8 @@ def _successors(old: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
     swapped, put off or called off) and name a word with it few turns say, or are the same speaker's and among the
     :data:`NEAREST` turns most like ``old`` ("集合点北国商城门口 每人80" before "集合点以后改到火车站东广场"). A
     condition (an allergy, a pregnancy, a diet) is changed only by a turn that names it."""
-    near = {t.rec.id for t in _nearest(old, pool)} if not _CONDITION.search(old.rec.content) else set()
-    return [t for t in pool if t.said > old.said and _tells_change(t.rec.content) and (
+    near = {t.rec.id for t in _nearest(old, pool)} if not CONDITION.search(simplified(old.rec.content)) else set()
+    return [t for t in pool if t.said > old.said and tells_change(t.rec.content) and (
         _names_alike(old, t, pool) or t.rec.id in near and t.rec.user_id == old.rec.user_id)]
 
 
@@ -176,12 +165,6 @@ def _words(text: str) -> set[str]:
 def _nearest(turn: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
     """The :data:`NEAREST` turns of ``pool`` most like ``turn``."""
     return sorted((t for t in pool if t.rec.id != turn.rec.id), key=lambda t: -float(np.dot(turn.vec, t.vec)))[:NEAREST]
-
-
-def _tells_change(text: str) -> bool:
-    lang = detect_language(text)
-    return (moved_or_swapped(text, lang) is not None or _PUT_OFF.search(simplified(text)) is not None
-            or topics.change_of(text, lang) is not None)
 
 
 def _plans_ahead(store: Store, scope: Scope, at: datetime) -> list[MemoryRecord]:

@@ -1,0 +1,69 @@
+"""A line the block would show as current whose nearest turn of the user's is a newer one that tells a change.
+
+:func:`jiyi.read.overtaken.overtaken` ends a line when a newer turn *among the search's hits* tells a change of it;
+the write path, when a change names what it ends or its vector stands out among all the user's turns. Often the
+turn that tells it is neither: asked "帮我看看我家附近有没有好的菜市场", the search finds "我住包河区望湖小区 老房子
+六楼没电梯", not "我搬去跟女儿住了 老房子租出去了". Yet of everything the user said, that turn is the one most like it,
+as "以前那家健身房太远了 卡转给我表妹了" is to "平时下班去一兆韦德练" and "機車被偷了" to "我平常騎 Gogoro 去捷運站":
+people come back to a thing in its own words. So a line of the user's (a turn, or a memory without a slot) whose
+single nearest turn among all the user's turns, its own source aside, is newer and tells a change
+(:func:`jiyi.text.changed.tells_change`) and is the same speaker's is no longer shown as current. A condition of the
+body, a diet, a pet is ended only by words about it (an allergy is not over because the user moved).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
+from jiyi.stores.protocol import RecordFilter, Store
+from jiyi.text.changed import CONDITION, tells_change
+from jiyi.text.script import simplified
+
+log = logging.getLogger("jiyi.read.nearest_change")
+
+#: Most lines looked at per block (one vector search each).
+LINES = 12
+#: How many turns are read to find the nearest one that is not the line's own.
+NEAREST = 4
+_KINDS = frozenset({Kind.EPISODE, Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR})
+#: a pet, who the user is (a name, an age, a self-introduction say more than the change beside them): like a
+#: condition (:data:`jiyi.text.changed.CONDITION`), ended by words about it, never by a change beside it
+_KEPT = re.compile(r"(?i)药|猫|狗|仓鼠|兔|鹦鹉|宠物|基督|我叫|名字|[\d一二三四五六七八九十]+岁|今年[\d一二三四五六七八九十]+|退休|"
+                   r"自我介绍|years\s+old|my\s+name|\bintro\b|\bfaith\b|medic|\bcat\b|\bdog\b|hamster|rabbit|"
+                   r"\bpet\b|puppy|kitten")
+
+
+def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: datetime) -> set[str]:
+    """The ids of ``lines`` (the block's current lines) whose nearest turn of the user's is a newer change."""
+    looked = [h.record for h in lines if h.record.kind in _KINDS and h.record.metadata.get("role") != "assistant"
+              and not h.record.slot and not CONDITION.search(simplified(h.record.content))
+              and not _KEPT.search(h.record.content)][:LINES]
+    if not looked:
+        return set()
+    vecs = store.vectors(scope, [r.id for r in looked])
+    flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), include_sensitive=False)
+    out: set[str] = set()
+    for rec in looked:
+        if (vec := vecs.get(rec.id)) is None:
+            continue
+        ids = [i for i, _ in store.vector_search(scope, vec, NEAREST, flt)]
+        turns = {t.id: t for t in store.get_many(scope, ids)}
+        near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)), None)
+        if near is not None and _said(rec) < _said(near) <= at and near.metadata.get("role") != "assistant" \
+                and (near.speaker or None) == (rec.speaker or None) and tells_change(near.content):
+            log.debug("line %r: its nearest turn %r tells a change", rec.content[:50], near.content[:50])
+            out.add(rec.id)
+    return out
+
+
+def _not_its_own(turn: MemoryRecord, rec: MemoryRecord) -> bool:
+    """Is ``turn`` another turn than ``rec`` or the one ``rec`` was made of?"""
+    return turn.id != rec.id and not set(turn.source_ids) & {rec.id, *rec.source_ids}
+
+
+def _said(rec: MemoryRecord) -> datetime:
+    return rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at

@@ -1,0 +1,38 @@
+"""Does a statement tell that something changed? The broad reading, for pairing a turn with an older one by
+other means (likeness, a rare word both say): moved, swapped, raised or cut (text/replaced.py), put off, called
+off, out of use, given up, sold, lost, left, ended (text/topics.py), or "the old place" it speaks of now."""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.text import topics
+from jiyi.text.language import detect_language
+from jiyi.text.replaced import moved_or_swapped
+from jiyi.text.script import simplified
+
+#: put off, brought forward, called off, moved elsewhere, out of use (besides text/replaced.py's moved or swapped)
+_PUT_OFF = re.compile(r"推迟|延期|延后|顺延|改期|提前到|取消|不办了|停用|停办|暂停|(?:迁|搬|挪)(?:到|去|至)|"
+                      r"(?i:\bpostponed?\b|\bpush(?:ed)?\b|\bdelayed\b|\bbrought\s+forward\b|\bcancell?ed\b|"
+                      r"\bcalled\s+off\b|\bmoved\b)|push咗|推咗")
+#: what held before, spoken of as such: 以前那家健身房, 原来那个房子, "the old place", "my old gym"
+_FORMER = re.compile(r"(?:以前|之前|原来|原先)(?:那|的那|住的|上班的|的)(?:家|个|间|套|份|辆|只|条)|"
+                     r"(?i:\b(?:the|my)\s+old\s+(?:place|one|job|gym|flat|apartment|house|car|team|school|company|"
+                     r"office|number|phone)\b)")
+
+
+def tells_change(text: str) -> bool:
+    """Does ``text`` tell that something changed (see the module)?"""
+    lang = detect_language(text)
+    read = simplified(text)
+    return (moved_or_swapped(text, lang) is not None or _PUT_OFF.search(read) is not None
+            or _FORMER.search(read) is not None or topics.change_of(text, lang) is not None)
+
+
+#: a condition of the body, a diet, a faith's food: a change beside it (a move, a new job) never ends it; only words
+#: about it do (read/group_said.py, read/nearest_change.py)
+CONDITION = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|血糖|血压|怀孕|孕|预产期|吃素|素食|忌口|清真|回族|穆斯林|"
+                       r"病|炎|晕车|晕船|手术|骨折|不吃|唔食|不喝|戒口|拜佛|拜观音|信佛|"
+                       r"allerg|intoleran|asthma|diabet|pregnan|vegan|vegetarian|celiac|gluten|halal|kosher|muslim|"
+                       r"\bjain\b|religio|\bno\s+(?:pork|beef|meat|onion|garlic)|don'?t\s+eat|sick|disease|injur|surgery")
+

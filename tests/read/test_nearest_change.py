@@ -1,0 +1,40 @@
+"""A line whose nearest turn among all the user said is a newer one telling a change is not shown as current."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from jiyi.clock import FrozenClock
+from jiyi.memory import Memory
+from jiyi.read.context import _PAST_TITLE
+
+FILLER = ["今天加班到十点 累死", "楼下新开了家面馆 牛肉面不错", "最近在追一部悬疑剧", "想换个新手机 预算三千",
+          "周末想去爬山", "这周降温了 记得穿秋裤"]
+
+
+def told(mem: Memory, clock: FrozenClock, texts: list[str]) -> None:
+    for text in texts:
+        clock.set(clock.now() + timedelta(days=2))
+        mem.add([{"role": "user", "content": text}], user_id="u1", session_id="s1", sync=True)
+
+
+def current(block: str) -> str:
+    return block.split(f"## {_PAST_TITLE['zh']}", 1)[0]
+
+
+def test_a_gym_left_in_other_words_is_not_current(mem: Memory, clock: FrozenClock) -> None:
+    told(mem, clock, ["我平时下班去威尔士健身 办了三年的卡", *FILLER, "以前那家健身房太远了 卡转给同事了 现在楼下随便练练"])
+    block = mem.build_context("今晚去健身 帮我排个练腿计划 顺便说下我在哪家练", user_id="u1")
+    assert "威尔士" not in current(block), block
+
+
+def test_a_newer_mention_that_tells_no_change_leaves_it_current(mem: Memory, clock: FrozenClock) -> None:
+    told(mem, clock, ["我平时下班去乐刻健身 练了两年了", *FILLER, "今天在乐刻练腿 累死了 明天估计下不了楼"])
+    block = mem.build_context("今晚去健身 帮我排个练背的计划", user_id="u1")
+    assert "乐刻健身" in current(block), block
+
+
+def test_a_condition_is_not_ended_by_a_move(mem: Memory, clock: FrozenClock) -> None:
+    told(mem, clock, ["我对花生过敏 吃一点就起疹子", *FILLER, "跟你说 我搬到杭州了 新家离公司近 吃的也方便"])
+    block = mem.build_context("推荐点零食呗", user_id="u1")
+    assert "过敏" in current(block), block
