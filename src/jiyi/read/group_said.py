@@ -83,6 +83,7 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
         pool = [t for member in (*members, scope) for t in _turns(store, member, session, at)]
         if len(pool) < MIN_POOL:
             continue
+        df = Counter(w for t in pool for w in t.words)  # in how many of the session's turns each word stands
         sims = np.array([float(np.dot(query_vec, t.vec)) for t in pool])
         if (spread := float(sims.std())) <= 0:
             continue
@@ -100,7 +101,7 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
                 continue  # the user's own turns are the search's
             chosen[t.rec.id] = t
             pool_of[t.rec.id] = pool
-            for after in _successors(t, pool):  # what it said was changed: the change shows as what holds
+            for after in _successors(t, pool, df):  # what it said was changed: the change shows as what holds
                 t.replaced = True
                 chosen.setdefault(after.rec.id, after)
                 pool_of.setdefault(after.rec.id, pool)
@@ -132,34 +133,31 @@ class _Turn:
     vec: np.ndarray
     z: float = 0.0
     replaced: bool = False
+    words: frozenset[str] = frozenset()  # its words of two characters or more, numbers aside
 
     @property
     def said(self) -> datetime:
         return self.rec.valid_from or self.rec.created_at
 
 
-def _successors(old: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
+def _successors(old: _Turn, pool: Sequence[_Turn], df: Counter[str]) -> list[_Turn]:
     """The newer turns of ``pool`` that changed what ``old`` said: those that tell a change (something moved,
     swapped, put off or called off) and name a word with it few turns say, or are the same speaker's and among the
     :data:`NEAREST` turns most like ``old`` ("集合点北国商城门口 每人80" before "集合点以后改到火车站东广场"). A
     condition (an allergy, a pregnancy, a diet) is changed only by a turn that names it."""
     near = {t.rec.id for t in _nearest(old, pool)} if not CONDITION.search(simplified(old.rec.content)) else set()
-    return [t for t in pool if t.said > old.said and tells_change(t.rec.content) and (
-        _names_alike(old, t, pool) or t.rec.id in near and t.rec.user_id == old.rec.user_id)]
+    return [t for t in pool if t.said > old.said and (
+        t.rec.id in near and t.rec.user_id == old.rec.user_id or _names_alike(old, t, df)) and tells_change(t.rec.content)]
 
 
-def _names_alike(old: _Turn, new: _Turn, pool: Sequence[_Turn]) -> bool:
-    """Do ``old`` and ``new`` name a thing few other turns of ``pool`` name (:data:`RARE` at most: "launch",
-    提测, 周会), a word of two characters or more?"""
-    shared = {w for w in _words(old.rec.content) & _words(new.rec.content) if len(w) >= 2}
-    if not shared:
-        return False
-    counts = Counter(w for t in pool for w in _words(t.rec.content) & shared)
-    return any(counts[w] <= RARE for w in shared)
+def _names_alike(old: _Turn, new: _Turn, df: Counter[str]) -> bool:
+    """Do ``old`` and ``new`` name a thing few turns of their session name (``df``, :data:`RARE` at most: "launch",
+    提测, 周会)?"""
+    return any(df[w] <= RARE for w in old.words & new.words)
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in tokenize(text) if not w.isdigit()}
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in tokenize(text) if len(w) >= 2 and not w.isdigit())
 
 
 def _nearest(turn: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
@@ -186,7 +184,7 @@ def _turns(store: Store, member: Scope, session: str, at: datetime) -> list[_Tur
              and not instructs_the_bot(t.content) and not says_little(t.content, group=True)
              and not is_noise(t.content, assistant=False)]
     vecs = store.vectors(member, [t.id for t in turns])
-    return [_Turn(t, vecs[t.id]) for t in turns if t.id in vecs]
+    return [_Turn(t, vecs[t.id], words=_words(t.content)) for t in turns if t.id in vecs]
 
 
 def with_group(block: Block, store: Store, scope: Scope, query: str, query_vec: np.ndarray, *, at: datetime,
