@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
-from jiyi.privacy.mask import higher, level_of, mask_values, unmask
+from jiyi.privacy.mask import higher, level_of, mask_values, placeholder_level, unmask
 from jiyi.privacy.seal import SEALED_KEY, Keyring, SealError
 from jiyi.records import MemoryRecord, Message, Visibility
 
@@ -74,10 +74,9 @@ _REST = re.compile(r"(?:后半截|后半部分|后半段|后半|后面|后头|�
 def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
     """The rest of a secret ``before`` told in part ("门锁密码 前面是2580" then "后头是#91"), as that secret."""
     told = [f for f in find_values(before) if f.level is SECRET]
-    held = [m for m in PLACEHOLDER.finditer(before)]
-    if not told and not any(level_of(m.group(0)) is SECRET for m in held):
+    if not told and placeholder_level(before) is not SECRET:
         return []
-    label = told[-1].label if told else held[-1].group("label").strip()
+    label = told[-1].label if told else list(PLACEHOLDER.finditer(before))[-1].group("label").strip()
     kind = told[-1].kind if told else "password"
     return [Finding(m.start("v"), m.end("v"), kind, label, SECRET, m.group("v")) for m in _REST.finditer(text)
             if all(m.end("v") <= g.start or m.start("v") >= g.end for g in found)]

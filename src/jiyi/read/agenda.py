@@ -38,8 +38,13 @@ def asks_ahead(query: str) -> bool:
 def ahead(store: Store, scope: Scope, *, at: datetime) -> list[MemoryRecord]:
     """The user's events not over at ``at`` that begin within :data:`HORIZON`, soonest first, at most
     :data:`AHEAD`: known by then, not ended, not sensitive."""
-    events = store.list(scope, RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False),
-                        SCAN)
-    coming = [r for r in events if r.visibility is Visibility.NORMAL and known_at(r, at) and not lapsed(r, at)
-              and not r.metadata.get(ENDED_KEY) and r.valid_from is not None and r.valid_from <= at + HORIZON]
-    return sorted(coming, key=lambda r: (r.valid_from or at, r.id))[:AHEAD]
+    return [r for r in events_ahead(store, scope, at=at) if not r.metadata.get(ENDED_KEY)][:AHEAD]
+
+
+def events_ahead(store: Store, scope: Scope, *, at: datetime, session_id: str | None = None) -> list[MemoryRecord]:
+    """``scope``'s events (of ``session_id`` only, when given) not over at ``at`` that begin within :data:`HORIZON`,
+    soonest first: known by then, not sensitive."""
+    flt = RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False, session_id=session_id)
+    coming = [r for r in store.list(scope, flt, SCAN) if r.visibility is Visibility.NORMAL and known_at(r, at)
+              and not lapsed(r, at) and r.valid_from is not None and r.valid_from <= at + HORIZON]
+    return sorted(coming, key=lambda r: (r.valid_from or at, r.id))

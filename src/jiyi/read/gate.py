@@ -149,10 +149,14 @@ def time_opens(rec: MemoryRecord, *, at: datetime, historical: bool) -> bool:
     return False
 
 
+def said_at(rec: MemoryRecord) -> datetime:
+    """When ``rec`` was said: a turn at its message time, anything else when it was recorded."""
+    return rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at
+
+
 def known_at(rec: MemoryRecord, at: datetime) -> bool:
-    """Was ``rec`` said by ``at``? A turn by its message time, anything else by when it was recorded."""
-    said = rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at
-    return said <= at
+    """Was ``rec`` said by ``at`` (:func:`said_at`)?"""
+    return said_at(rec) <= at
 
 
 def event_end(rec: MemoryRecord) -> datetime | None:

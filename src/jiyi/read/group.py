@@ -127,9 +127,14 @@ def _tells_of_member(rec: MemoryRecord, at: datetime) -> bool:
     something ("sorry lag, manila internet moment"). Never sensitive, never what instructs the bot."""
     if rec.kind not in _NAMED_KINDS or rec.visibility is not Visibility.NORMAL or instructs_the_bot(rec.content):
         return False
-    if rec.kind is Kind.EPISODE and (says_little(rec.content, group=True) or is_noise(rec.content, assistant=False)):
+    if rec.kind is Kind.EPISODE and group_chatter(rec.content):
         return False
     return known_at(rec, at)
+
+
+def group_chatter(text: str) -> bool:
+    """Does a member's turn say nothing a reply could use: small talk, a courtesy, or too little for a group chat?"""
+    return says_little(text, group=True) or is_noise(text, assistant=False)
 
 
 def _extra_cost(rec: MemoryRecord) -> float:

@@ -22,17 +22,16 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 import numpy as np
 
-from jiyi.read.agenda import HORIZON, asks_ahead
+from jiyi.read.agenda import asks_ahead, events_ahead
 from jiyi.read.context import Block
 from jiyi.read.curate import idle_query
-from jiyi.read.gate import known_at, lapsed
-from jiyi.read.group import as_member, group_hits, name_forms, named, shared_members
-from jiyi.read.noise import is_noise, says_little
+from jiyi.read.gate import known_at, said_at
+from jiyi.read.group import as_member, group_chatter, group_hits, name_forms, named, shared_members
 from jiyi.read.timewords import plan_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
@@ -109,7 +108,7 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
         out.current += [Hit(as_member(r), 0.0, {"group_ahead": 1.0}) for r in _plans_ahead(store, scope, at)]
     picked = sorted(chosen.values(), key=lambda t: -t.z)
     for t in picked:  # two turns of one speaker the query found, about one matter: the newer holds
-        near = {n.rec.id for n in _nearest(t, pool_of[t.rec.id])} if not CONDITION.search(simplified(t.rec.content)) else set()
+        near = _near_ids(t, pool_of[t.rec.id])
         t.replaced = t.replaced or any(o.said > t.said and o.rec.user_id == t.rec.user_id and o.rec.id in near
                                        for o in picked)
     for t in picked:
@@ -137,7 +136,7 @@ class _Turn:
 
     @property
     def said(self) -> datetime:
-        return self.rec.valid_from or self.rec.created_at
+        return said_at(self.rec)
 
 
 def _successors(old: _Turn, pool: Sequence[_Turn], df: Counter[str]) -> list[_Turn]:
@@ -145,7 +144,7 @@ def _successors(old: _Turn, pool: Sequence[_Turn], df: Counter[str]) -> list[_Tu
     swapped, put off or called off) and name a word with it few turns say, or are the same speaker's and among the
     :data:`NEAREST` turns most like ``old`` ("集合点北国商城门口 每人80" before "集合点以后改到火车站东广场"). A
     condition (an allergy, a pregnancy, a diet) is changed only by a turn that names it."""
-    near = {t.rec.id for t in _nearest(old, pool)} if not CONDITION.search(simplified(old.rec.content)) else set()
+    near = _near_ids(old, pool)
     return [t for t in pool if t.said > old.said and (
         t.rec.id in near and t.rec.user_id == old.rec.user_id or _names_alike(old, t, df)) and tells_change(t.rec.content)]
 
@@ -160,19 +159,21 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in tokenize(text) if len(w) >= 2 and not w.isdigit())
 
 
-def _nearest(turn: _Turn, pool: Sequence[_Turn]) -> list[_Turn]:
-    """The :data:`NEAREST` turns of ``pool`` most like ``turn``."""
-    return sorted((t for t in pool if t.rec.id != turn.rec.id), key=lambda t: -float(np.dot(turn.vec, t.vec)))[:NEAREST]
+def _near_ids(turn: _Turn, pool: Sequence[_Turn]) -> set[str]:
+    """The ids of the :data:`NEAREST` turns of ``pool`` most like ``turn``; none for a condition (an allergy, a
+    pregnancy, a diet), which only a turn naming it changes."""
+    if CONDITION.search(simplified(turn.rec.content)):
+        return set()
+    near = sorted((t for t in pool if t.rec.id != turn.rec.id), key=lambda t: -float(np.dot(turn.vec, t.vec)))
+    return {t.rec.id for t in near[:NEAREST]}
 
 
 def _plans_ahead(store: Store, scope: Scope, at: datetime) -> list[MemoryRecord]:
     """The other members' plans told in ``scope``'s group sessions that are ahead at ``at`` (within the agenda's
     horizon), soonest first, :data:`AHEAD_LINES` at most."""
-    flt = RecordFilter(kinds=(Kind.EVENT,), statuses=(Status.ACTIVE,), include_sensitive=False)
     plans = [r for session, members in shared_members(store, scope, SESSIONS) for member in members
-             for r in store.list(member, replace(flt, session_id=session), SCAN)
-             if r.visibility is Visibility.NORMAL and known_at(r, at) and not lapsed(r, at)
-             and r.valid_from is not None and at < r.valid_from <= at + HORIZON and not instructs_the_bot(r.content)]
+             for r in events_ahead(store, member, at=at, session_id=session)
+             if r.valid_from is not None and r.valid_from > at and not instructs_the_bot(r.content)]
     return sorted(plans, key=lambda r: (r.valid_from or at, r.id))[:AHEAD_LINES]
 
 
@@ -181,8 +182,7 @@ def _turns(store: Store, member: Scope, session: str, at: datetime) -> list[_Tur
     flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), session_id=session)
     turns = [t for t in store.list(member, flt, SCAN)
              if t.metadata.get("role") != "assistant" and t.visibility is Visibility.NORMAL and known_at(t, at)
-             and not instructs_the_bot(t.content) and not says_little(t.content, group=True)
-             and not is_noise(t.content, assistant=False)]
+             and not instructs_the_bot(t.content) and not group_chatter(t.content)]
     vecs = store.vectors(member, [t.id for t in turns])
     return [_Turn(t, vecs[t.id], words=_words(t.content)) for t in turns if t.id in vecs]
 

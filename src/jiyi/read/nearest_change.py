@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from jiyi.read.gate import said_at
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.changed import CONDITION, tells_change
@@ -53,7 +54,7 @@ def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: dat
         ids = [i for i, _ in store.vector_search(scope, vec, NEAREST, flt)]
         turns = {t.id: t for t in store.get_many(scope, ids)}
         near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)), None)
-        if near is not None and _said(rec) < _said(near) <= at and near.metadata.get("role") != "assistant" \
+        if near is not None and said_at(rec) < said_at(near) <= at and near.metadata.get("role") != "assistant" \
                 and (near.speaker or None) == (rec.speaker or None) and tells_change(near.content):
             log.debug("line %r: its nearest turn %r tells a change", rec.content[:50], near.content[:50])
             out.add(rec.id)
@@ -64,6 +65,3 @@ def _not_its_own(turn: MemoryRecord, rec: MemoryRecord) -> bool:
     """Is ``turn`` another turn than ``rec`` or the one ``rec`` was made of?"""
     return turn.id != rec.id and not set(turn.source_ids) & {rec.id, *rec.source_ids}
 
-
-def _said(rec: MemoryRecord) -> datetime:
-    return rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at

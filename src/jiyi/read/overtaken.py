@@ -112,10 +112,7 @@ def _told(rec: MemoryRecord) -> _Told | None:
 def _told_by_feeling(rec: MemoryRecord) -> _Told | None:
     """A feeling of the speaker's about what the turn names ("螺蛳粉吃伤了 现在闻到就想吐", "so sick of ramen now"):
     an older turn that felt the other way about a thing both name no longer holds."""
-    text = simplified(rec.content.strip())
-    lang = detect_language(text)
-    if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text) \
-            or _someone_elses(text, lang) or not liking.feeling(text, lang):
+    if (stated := _stated(rec)) is None or _someone_elses(*stated) or not liking.feeling(*stated):
         return None
     return _Told(rec, frozenset(), frozenset(), ())  # (no names: it ends nothing but a feeling turned over)
 
@@ -223,13 +220,22 @@ def _said(rec: MemoryRecord) -> datetime:
     return rec.valid_from or rec.created_at
 
 
-def _change_families(rec: MemoryRecord) -> frozenset[str] | None:
-    """The families a turn of the speaker's tells a change of (empty: a change of a routine, found by the names
-    it shares), or None when it tells none: a question, a hedge, an instruction, someone else's."""
+def _stated(rec: MemoryRecord) -> tuple[str, str] | None:
+    """``rec``'s words (simplified) and their language when they state something: None for a question, a hedge or
+    an instruction to the bot, which tell no change."""
     text = simplified(rec.content.strip())
     lang = detect_language(text)
     if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text):
         return None
+    return text, lang
+
+
+def _change_families(rec: MemoryRecord) -> frozenset[str] | None:
+    """The families a turn of the speaker's tells a change of (empty: a change of a routine, found by the names
+    it shares), or None when it tells none: a question, a hedge, an instruction, someone else's."""
+    if (stated := _stated(rec)) is None:
+        return None
+    text, lang = stated
     if (change := topics.change_of(text, lang)) is not None:
         if not _the_speakers(text[:change.start], lang):
             return None  # "我表哥把他那半挂卖了", "my labmate Josh is moving" (not "汤圆送给楼下阿姨养了")
@@ -348,10 +354,9 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
 def _others_change(rec: MemoryRecord) -> tuple[MemoryRecord, str, topics.Change, tuple[str, ...]] | None:
     """The turn, whom it tells a change of other than its speaker, the change and where it goes (晓雯换工作了 → 晓雯;
     "她说她跳槽了" after "去天津看闺女" → 闺女), or None."""
-    text = simplified(rec.content.strip())
-    lang = detect_language(text)
-    if text.endswith(("?", "？", "吗")) or qualifiers.hedged(text, lang) or instructs_the_bot(text):
+    if (stated := _stated(rec)) is None:
         return None
+    text, lang = stated
     change = topics.change_of(text, lang)
     if change is None or not change.families or _the_speakers(text[:change.start], lang):
         return None
