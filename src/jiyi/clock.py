@@ -1,11 +1,13 @@
 """Time: the only place that reads the system clock, and ISO-8601 parsing.
 
-Every datetime inside jiyi is timezone-aware UTC. Naive inputs are taken as UTC.
+Every datetime inside jiyi is timezone-aware UTC. Naive inputs are taken as UTC. A message's timestamp written
+with an offset other than UTC keeps that offset beside it (:func:`written_offset`): it tells the speaker's own
+clock, by which their 明天 / "tomorrow" is read (:func:`speaker_zone`), whatever the configured timezone.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Protocol
 
 
@@ -59,3 +61,29 @@ def format_iso(dt: datetime) -> str:
 def to_local(dt: datetime, zone: tzinfo) -> datetime:
     """``dt`` (naive = UTC) as wall-clock time in ``zone``: what a date shown to a person uses."""
     return ensure_utc(dt).astimezone(zone)
+
+
+#: a turn's metadata key for the offset its message was written with (:func:`written_offset`)
+UTC_OFFSET_KEY = "utc_offset"
+
+
+def written_offset(value: object) -> int | None:
+    """The UTC offset, in minutes, that a timestamp (an ISO 8601 string or an aware datetime) was written with, or
+    None for a naive one or one at UTC (``Z``, ``+00:00``: a server's clock as often as a speaker's, so it tells
+    nothing of where the speaker is)."""
+    try:
+        dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    offset = dt.utcoffset()
+    if offset is None or not offset:
+        return None
+    return int(offset.total_seconds() // 60)
+
+
+def speaker_zone(offset: int | None, configured: tzinfo, at: datetime) -> tzinfo:
+    """The zone a message said at ``at`` is read in: the configured one, unless the message was written with another
+    offset (``offset``, minutes east of UTC; a user in Vancouver of a bot configured for Shanghai)."""
+    if offset is None or configured.utcoffset(at) == timedelta(minutes=offset):
+        return configured
+    return timezone(timedelta(minutes=offset))

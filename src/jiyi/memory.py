@@ -474,12 +474,13 @@ class Memory:
         limit = check_limit(limit)
         hits = self._search(query, user_id=user_id, limit=min(1000, limit * 2),
                             include_sensitive=include_sensitive, recent=recent, for_prompt=True)
+        query_vec = self.embedder.embed_query(query)  # (cached: the search embedded it)
         block = assemble(self.store, self._scope(user_id), hits, query=query, limit=limit, at=self.clock.now(),
                          historical=False, include_sensitive=include_sensitive, weights=self.weights,
-                         half_lives=self.settings.half_lives)
+                         half_lives=self.settings.half_lives, query_vec=query_vec, model=self.embedder.model)
         if self.settings.group_context:
-            with_group(block, self.store, self._scope(user_id), query, self.embedder.embed_query(query),
-                       at=self.clock.now(), tz=ZoneInfo(self.settings.timezone))
+            with_group(block, self.store, self._scope(user_id), query, query_vec, at=self.clock.now(),
+                       tz=ZoneInfo(self.settings.timezone), model=self.embedder.model)
         if self.keyring is not None:  # the profile and the group come from the store: opened like search's hits
             block.profile = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.profile]
             block.group = [Hit(open_record(h.record, self.keyring), h.score, h.scores) for h in block.group]

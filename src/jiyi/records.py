@@ -87,6 +87,8 @@ class Message:
     timestamp: datetime
     id: str | None = None
     name: str | None = None
+    #: minutes east of UTC the timestamp was written with, when not UTC: the speaker's own clock (clock.speaker_zone)
+    utc_offset: int | None = None
 
 
 @dataclass(slots=True, frozen=True)

@@ -93,7 +93,8 @@ def test_not_allergic() -> None:
      ("I was diagnosed with asthma", "health/asthma", "User has asthma"),
      ("我痛风，海鲜基本不碰", "health/痛风", "用户有痛风"),  # the condition right after the subject
      ("im diabetic so easy on the sugar", "health/diabetes", "User has diabetes"),  # said as what the user is
-     ("i have coeliac, bread is off the table", "health/celiac disease", "User has celiac disease"),
+     ("i have coeliac, bread is off the table", "health/celiac disease", "User has coeliac disease"),  # their spelling
+     ("I'm coeliac so no gluten", "health/celiac disease", "User has coeliac disease"),
      ("我这老胃炎又犯了 吃啥都难受", "health/胃炎", "用户有胃炎"),  # a condition flaring up again is one the user has
      # a condition told by what treats it
      ("packed my insulin and the glucose meter, off we go", "health/diabetes", "User has diabetes"),

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
 from jiyi.read.context import _PAST_TITLE
+from jiyi.read.curate import Selection, _moved_past
+from jiyi.records import Hit, Kind, MemoryRecord
 
 FILLER = ["今天加班到十点 累死", "楼下新开了家面馆 牛肉面不错", "最近在追一部悬疑剧", "想换个新手机 预算三千",
           "周末想去爬山", "这周降温了 记得穿秋裤"]
+
+
+def rec(mid: str, content: str) -> MemoryRecord:
+    at = datetime(2025, 3, 1, tzinfo=timezone.utc)
+    return MemoryRecord(id=mid, tenant="t", user_id="u1", content=content, kind=Kind.EPISODE, created_at=at,
+                        updated_at=at, valid_from=at, source_ids=(f"msg-{mid}",))
+
+
+def hit(r: MemoryRecord) -> Hit:
+    return Hit(r, 0.5, {"total": 5.0})
 
 
 def told(mem: Memory, clock: FrozenClock, texts: list[str]) -> None:
@@ -38,3 +50,18 @@ def test_a_condition_is_not_ended_by_a_move(mem: Memory, clock: FrozenClock) -> 
     told(mem, clock, ["我对花生过敏 吃一点就起疹子", *FILLER, "跟你说 我搬到杭州了 新家离公司近 吃的也方便"])
     block = mem.build_context("推荐点零食呗", user_id="u1")
     assert "过敏" in current(block), block
+
+
+def test_the_turn_that_changed_a_line_is_shown_in_its_place() -> None:
+    line, other = rec("a", "我在城西仓库做理货 早上七点到岗"), rec("b", "楼下新开了家面馆")
+    change = rec("c", "仓库那摊子不归我管了 现在坐前台接电话")
+    for idle in (False, True):
+        sel = _moved_past(Selection([hit(line), hit(other)], [], idle=idle), [], {"a"}, {"a": change}, {"a", "b"})
+        assert [h.id for h in sel.current] == (["b"] if idle else ["c", "b"])
+        assert [h.id for h in sel.past] == ([] if idle else ["a"])  # an idle query shows no past either
+
+
+def test_an_idle_query_gets_no_turn_in_place_of_a_changed_line(mem: Memory, clock: FrozenClock) -> None:
+    told(mem, clock, ["我平常骑电动车去厂里 十分钟就到", *FILLER, "电动车上礼拜被人顺走了 气死 现在天天挤公交"])
+    block = mem.build_context("哈哈 好无聊啊", user_id="u1")
+    assert "顺走" not in block, block  # (the habit it left, 天天挤公交, is what stands: shown)

@@ -158,6 +158,8 @@ def test_a_turn_is_shown_without_the_laughter_around_it(text: str, shown: str) -
     ("用户对花生过敏", "用户对花生过敏"),
     ("哈哈哈哈", "哈哈哈哈"),  # all of it chatter: left as it was
     ("家人们谁懂啊 上岸了！！", "上岸了！！"), ("救命 猫把键盘踩坏了", "猫把键盘踩坏了"),  # a meme's opening words
+    ("User: £1,040 a month but it has a window", "User: £1,040 a month but it has a window"),  # no cut in a number
+    ("房租涨到3.5k了，哈哈", "房租涨到3.5k了"),
 ])
 def test_small_talk_at_a_memorys_ends_is_no_part_of_it(text: str, kept: str) -> None:
     assert without_chatter(text) == kept

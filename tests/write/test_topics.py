@@ -485,3 +485,11 @@ def test_a_job_found_in_the_new_city_before_the_move_stays(mem: Memory, clock: F
 def test_a_place_compared_with_is_no_new_home(mem: Memory, clock: FrozenClock) -> None:
     say(mem, clock, "我住在杭州", "搬过来快一个月了 这边的雨比厦门还烦人")
     assert not [r for r in facts(mem) if r.slot == "user/city" and "厦门" in r.content and r.status is Status.ACTIVE]
+
+
+@pytest.mark.parametrize("gone", ["跟你说 我搬去宁波了 剩下的芒果干都送给邻居了", "家里的虾仁全扔了 冰箱坏了"])
+def test_a_food_given_away_or_lost_ends_no_allergy(mem: Memory, clock: FrozenClock, gone: str) -> None:
+    allergen = "芒果" if "芒果" in gone else "虾"
+    say(mem, clock, f"我对{allergen}过敏 一吃就起疹子", gone)
+    allergy = [r for r in facts(mem) if "过敏" in r.content]
+    assert allergy and all(r.status is Status.ACTIVE and r.valid_until is None for r in allergy), allergy

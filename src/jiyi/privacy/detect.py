@@ -38,6 +38,8 @@ from jiyi.privacy.findings import (
     strip_value,
 )
 from jiyi.privacy.gapped import PLAIN_NUMBER, after_a_gap, id_words
+from jiyi.privacy.grouped import in_groups
+from jiyi.privacy.hints import password_hints
 from jiyi.privacy.national_ids import NATIONAL_IDS
 from jiyi.privacy.phrases import security_answers, seed_phrases
 from jiyi.privacy.randomness import LONE_TOKEN, looks_random
@@ -118,6 +120,9 @@ _CODE = re.compile(
     r"(?:\s*(?:是|为|:|：|=)\s*|\s+(?i:is|was)\s+|\s*)" rf"{_V}[A-Za-z0-9]{{4,8}})(?![A-Za-z0-9]|-[A-Za-z0-9])")
 _API_KEYS = (
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,})"),
+    # a vendor's own prefix after sk-, then a short random tail of upper case, lower case and digits: sk-qs-7Hf29LmXq
+    re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"sk-[a-z]{2,8}-(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])"
+               r"[A-Za-z0-9]{8,})(?![A-Za-z0-9_-])"),
     re.compile(r"(?<![A-Za-z0-9_-])" + _V + r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}))"),
     re.compile(r"(?<![A-Za-z0-9])" + _V + r"(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])"),
     re.compile(r"(?<![A-Za-z0-9_:-])" + _V + r"\d{8,10}:[A-Za-z0-9_-]{30,})"),  # a Telegram bot's token
@@ -371,14 +376,19 @@ def _code_before_its_word(text: str) -> Iterator[Finding]:
         yield Finding(m.start("v"), m.end("v"), "code", "验证码" if zh else "one-time code", SECRET, m.group("v"))
 
 
-#: a password said in Chinese numerals a few characters after its word (支付宝支付密码 七七零四一九, 密码是幺三五七九)
+#: a password said in Chinese numerals a few characters after its word (支付宝支付密码 七七零四一九, 密码是幺三五七九),
+#: maybe in groups as one reads it out (保险箱密码 侬记记：幺五八 两两零)
+_NUMERALS = "零〇一二三四五六七八九幺两"
 _ZH_NUMERAL_PASSWORD = re.compile(rf"(?P<k>{ZH_PASSWORD_WORDS})[^，,。.！!？?\n]{{0,12}}?"
-                                  r"(?P<v>[零〇一二三四五六七八九幺两]{4,12})(?![零〇一二三四五六七八九幺两十百千万亿位个遍次])")
+                                  rf"(?P<v>[{_NUMERALS}]{{2,12}}(?:[ ，,、]\s*[{_NUMERALS}]{{2,12}})*)"
+                                  rf"(?![{_NUMERALS}十百千万亿位个遍次])")
 
 
 def _numeral_passwords(text: str) -> Iterator[Finding]:
     for m in _ZH_NUMERAL_PASSWORD.finditer(text):
-        yield Finding(m.start("v"), m.end("v"), "password", m.group("k"), SECRET, m.group("v"))
+        groups = re.findall(rf"[{_NUMERALS}]+", m.group("v"))
+        if sum(map(len, groups)) >= 4 and (len(groups) > 1 or len(groups[0]) >= 4) and min(map(len, groups)) >= 2:
+            yield Finding(m.start("v"), m.end("v"), "password", m.group("k"), SECRET, m.group("v"))
 
 
 def _word_secrets(text: str) -> Iterator[Finding]:
@@ -387,6 +397,13 @@ def _word_secrets(text: str) -> Iterator[Finding]:
         yield Finding(start, end, "api_key", "助记词", SECRET, text[start:end])
     for start, end in security_answers(text):
         yield Finding(start, end, "password", "密保答案", SECRET, text[start:end])
+
+
+def _hints(text: str) -> Iterator[Finding]:
+    """A password told as the way to make it ("保险箱密码是我儿子生日倒过来"): the hint stands in for it
+    (privacy/hints.py)."""
+    for start, end, word in password_hints(text):
+        yield Finding(start, end, "password", word, SECRET, text[start:end])
 
 
 def _lone_tokens(text: str) -> Iterator[Finding]:
@@ -403,8 +420,8 @@ def _lone_tokens(text: str) -> Iterator[Finding]:
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, after_a_gap,
-    _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _hints,
+    after_a_gap, in_groups, _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
 
 
 #: every value above needs one of these; most turns have none and cost one search

@@ -12,10 +12,12 @@ from jiyi.privacy.findings import SECRET, SENSITIVE, ZH_PASSWORD_WORDS, Finding,
 from jiyi.privacy.national_ids import NATIONAL_IDS
 from jiyi.records import Visibility
 
+#: a value's end: a space, the text's end or a sentence mark before one ("combo is 14-33-08, writing it here")
+_SAID_END = r"(?=[.,;:!?]?(?![!-~]))"
 #: (keyword, value shape, kind, (zh label, en label), level), first match wins an overlap: the first number
 #: after the keyword, within a short gap, is that value when the token holding it has the keyword's shape.
 #: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
-_GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
+GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visibility], ...] = (
     (re.compile(r"(?P<k>验证码|认证码|确认码|动态码|动态密码|校验码|短信码|激活码|取件码|提货码|安全码|备用码|恢复码|"
                 r"(?i:TAC\s*码)|(?i:" + _NAMED_IN_EN.format(
         r"one[-\s]time\s+(?:codes?|password|passcode)|otps?|verification\s+codes?|security\s+code|2fa\s+codes?|"
@@ -35,8 +37,9 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
     # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
     (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|推流码|串流码|授权码|注册码|激活码|(?i:" + _NAMED_IN_EN.format(
         r"keys?|tokens?") + "))"),
-     # (or a part of one, after its vendor's prefix: "前半截 figd_Zx81Lq")
-     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])(?:[A-Za-z0-9_\-]{16,}|[a-z]{2,6}_[A-Za-z0-9_\-]{6,})"
+     # (or a part of one, after its vendor's prefix: "前半截 figd_Zx81Lq"; a prefix with dashes, "sk-qs-7Hf29LmXq")
+     re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])(?:[A-Za-z0-9_\-]{16,}|[a-z]{2,6}_[A-Za-z0-9_\-]{6,}|"
+                r"[a-z]{2,6}(?:-[a-z]{2,6})?-(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{8,})"
                 + _NO_MORE), "api_key", ("密钥", "API key"),
      SECRET),
     (re.compile(r"(?P<k>卡?背面(?:那|的)?三位(?:数|数字)?|(?i:" + _NAMED_IN_EN.format(
@@ -53,8 +56,8 @@ _GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Vis
      re.compile(r"\d(?:\s\d){3,11}(?![!-~])|(?=[!-~]*\d)[!-~]{4,32}(?![!-~])"), "password", ("密码", "password"), SECRET),
     # a lock's combination, by the lock (保险箱我设了 9090, "TSA lock … is 409", "gun safe combo 12-33-07")
     (re.compile(r"(?P<k>保险箱|保险柜|密码锁|密码箱|行李箱|拉杆箱|电子锁|智能锁|门锁|门禁|储物柜|(?i:" + _NAMED_IN_EN.format(
-        r"safe|combo|combination|padlock|tsa\s+lock|locker|lock(?:box)?|keypad|door\s+code") + "))"),
-     re.compile(r"(?:\d{1,2}(?:[\s-]\d{1,2}){2,5}|\d{3,8}#?)(?![!-~])"), "password", ("密码", "combination"), SECRET),
+        r"safe|combo|combination|padlock|tsa\s+lock|locker|lock(?:box)?(?!\s*screen)|keypad|door\s+code") + "))"),
+     re.compile(r"(?:\d{1,2}(?:[\s-]\d{1,2}){2,5}|\d{3,8}#?)" + _SAID_END), "password", ("密码", "combination"), SECRET),
     # a network's password said with the network alone ("我家wifi改了 现在是 xiaomao_0917"), not its name
     (re.compile(r"(?P<k>无线网|(?i:" + _NAMED_IN_EN.format(r"wi-?fi") + r"))(?![^，,。.\n]{0,12}(?:名|叫|(?i:name|ssid|called)))"),
      re.compile(r"(?=[!-~]*\d)(?=[!-~]*[A-Za-z])[!-~]{6,32}(?![!-~])"), "password", ("WiFi密码", "WiFi password"), SECRET),
@@ -89,7 +92,7 @@ def id_words(en: str | None, zh: str | None) -> str:
     return "|".join([*([zh] if zh else []), *([f"(?i:{_NAMED_IN_EN.format(en)})"] if en else [])])
 
 
-_GAPPED += tuple((re.compile(f"(?P<k>{id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
+GAPPED += tuple((re.compile(f"(?P<k>{id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
                   SENSITIVE) for en, zh, shape, label in NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
 #: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
@@ -118,7 +121,7 @@ PLAIN_NUMBER = re.compile(
     r"(?:19|20)\d\d|[$¥￥€£#].*|[vV]?\d+(?:[.,:/-]\d+)+.*"
     r"|\d+(?i:am|pm|st|nd|rd|th|s|k|w|m|h|g|p|v|x|km|kg|cm|mm|ml|gb|mb|tb|[kmg]bps|[kmg]?hz|mah|fps|mins?|hrs?|%)")
 #: … nor a quantity with its unit or currency after it ("2999元", "4000 steps")
-_UNIT_AFTER = re.compile(
+UNIT_AFTER = re.compile(
     r"\s*(?:元|块|毛|角|分|秒|小时|点|年|月|日|号|天|周|岁|个|次|遍|位|人|名|张|件|条|楼|层|室|栋|米|公里|斤|克|度|页|章|题|本|教室|房间|"
     r"集|首|台|套|辆|万|千|百|亿|折|倍|字|级|届|班|路|步|%|％|℃|(?i:" + _NAMED_IN_EN.format(
         r"dollars?|bucks|usd|rmb|yuan|euros?|pounds?|yen|cents?|years?|yrs?|months?|weeks?|days?|hours?|hrs?|"
@@ -141,7 +144,7 @@ def _width(text: str) -> int:
     return len(text) + len(_CJK.findall(text))
 
 
-def _short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
+def short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
     """The words between a keyword and its value: one short clause or two, naming nothing else. The value may
     open the next sentence ("passport came back. 583920174, renewing …", "护照办下来了。号码E58214937"): one
     sentence end, followed by nothing but words that introduce a value (:data:`_OPENING`)."""
@@ -159,7 +162,7 @@ _LISTED = re.compile(r"(?i)备用|恢复|backup|recovery")
 def after_a_gap(text: str) -> Iterator[Finding]:
     """A secret or ID named a few words before it: "我的支付密码老是记不住，写这儿吧 771203", "passport, in my
     drawer, E12345678". Only the first number after the keyword is looked at (no other number in between)."""
-    for words, shape, kind, (zh_label, en_label), level in _GAPPED:
+    for words, shape, kind, (zh_label, en_label), level in GAPPED:
         for m in words.finditer(text):
             digit = _DIGIT.search(text, m.end(), m.end() + 2 * _GAP_WIDTH)
             if digit is not None and (count := _COUNT.match(text, digit.start())) is not None:
@@ -175,14 +178,14 @@ def after_a_gap(text: str) -> Iterator[Finding]:
             lettered = value is not None and any(c.isalpha() for c in text[start:value.end()])
             # (a document number in its own shape, letters and digits, may stand a clause further: "passport
             # number field wants no spaces right? mine's PA4471932")
-            if value is None or not _short_gap(text[m.end():start], lettered=lettered,
+            if value is None or not short_gap(text[m.end():start], lettered=lettered,
                                                wide=lettered and kind == "id_number"):
                 continue
             start, end = strip_value(text, start, value.end())
             if kind in ("password", "code") and not _SHELF.fullmatch(text, start, end) and not (
                     _LISTED.search(m.group("k")) and "-" in text[start:end]) and (
                     PLAIN_NUMBER.fullmatch(text, start, end) or text[start - 1] in "$¥￥€£#"
-                    or _UNIT_AFTER.match(text, end)):
+                    or UNIT_AFTER.match(text, end)):
                 continue
             while kind == "code" and (more := _NEXT_CODE.match(text, end)) is not None \
                     and (following := shape.match(text, more.end())) is not None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jiyi.privacy.detect import KINDS, PLACEHOLDER, SECRET, SENSITIVE, Finding, find_values
+from jiyi.privacy.detect import PLACEHOLDER, find_values
+from jiyi.privacy.findings import KINDS, SECRET, SENSITIVE, Finding
 from jiyi.records import Visibility
 
 _SECRET_LABELS = {zh for zh, _, lvl in KINDS.values() if lvl is SECRET} | {

@@ -5,7 +5,7 @@ Policy (docs/privacy.md):
 * a ``secret`` value is always masked; with a key it is also sealed into the record,
   without one it is not kept at all;
 * a ``sensitive`` value is masked and sealed when a key is set, and kept as typed
-  (recalled only when asked for) when none is;
+  (recalled only when asked for) when none is, unless only the message before says what it is;
 * a text carries the strictest level among its values, placeholders included, so a
   turn inherits the level of what it said and a fact the level of its values.
 """
@@ -19,10 +19,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from jiyi.privacy.detect import PLACEHOLDER, SECRET, Finding, find_values
+from jiyi.privacy.detect import PLACEHOLDER, find_values
+from jiyi.privacy.findings import KINDS, SECRET, Finding, strip_value
+from jiyi.privacy.grouped import GROUPS, plain_value
 from jiyi.privacy.mask import higher, level_of, mask_values, placeholder_level, unmask
 from jiyi.privacy.seal import SEALED_KEY, Keyring, SealError
 from jiyi.records import MemoryRecord, Message, Visibility
+from jiyi.text.script import simplified
 
 log = logging.getLogger("jiyi.privacy")
 
@@ -38,11 +41,13 @@ class Protected:
 
 def protect_text(text: str, keyring: Keyring | None, *, before: str | None = None) -> Protected:
     """Mask what must not be stored in clear (see the module's policy). ``before``, the speaker's message just
-    before, may name what a short one is: "wifi密码" then "是 mengmeng1314" (:func:`told_after`)."""
+    before, may name what a short one is: "wifi密码" then "是 mengmeng1314" (:func:`told_after`). A value only
+    ``before`` names is masked whatever its level: the text alone could not tell it again, so a fact or an
+    episode made from it later would lose its level ("身份证 前半截120105 1979" then "后半截 0812 3317")."""
     findings = find_values(text)
-    if before is not None:
-        findings = sorted([*findings, *told_after(before, text, findings)], key=lambda f: f.start)
-    masked_now = [f for f in findings if f.level is SECRET or keyring is not None]
+    named = told_after(before, text, findings) if before is not None else []
+    findings = sorted([*findings, *named], key=lambda f: f.start)
+    masked_now = [f for f in findings if f.level is SECRET or keyring is not None or f in named]
     kept = [f for f in findings if f not in masked_now]
     masked, pairs = mask_values(text, masked_now)
     level = level_of(masked, kept)
@@ -54,32 +59,77 @@ ANSWER_CHARS = 48
 
 
 def told_after(before: str, text: str, found: Sequence[Finding] = ()) -> list[Finding]:
-    """The values of ``text``, a short message, that the words ending ``before`` name: read as one text, a space
-    apart, as if said in one breath (so the gap rules of privacy/detect.py hold)."""
-    if len(text) > ANSWER_CHARS or not before.strip():
+    """The values of ``text`` that the words ending ``before`` name: in a short message, read as one text, a space
+    apart, as if said in one breath (so the gap rules of privacy/detect.py hold); else the rest of a value
+    ``before`` told in part (:func:`_rest_of`)."""
+    if not before.strip():
         return []
     offset = len(before) + 1
-    named = [replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
-             if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
+    named = [] if len(text) > ANSWER_CHARS else [
+        replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
+        if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
     return named or _rest_of(before, text, found)
 
 
-#: the rest of a value the last message began ("后半截是 _p0o9TTm4", "后头是#91", "second half: 88Qz"): a token
-#: with a digit or a sign, after a word for what follows
-_REST = re.compile(r"(?:后半截|后半部分|后半段|后半|后面|后头|后边|后几位|剩下的|余下的|下半截|(?i:second\s+half|other\s+half|"
-                   r"the\s+rest|rest\s+of\s+it|last\s+part|part\s*(?:2|two)))\s*(?:是|为|係|:|：|=|(?i:is))?\s*"
-                   r"(?P<v>(?=[!-~]*[\d#_*@$%&!-])[!-~]{2,40})")
+#: the words for what follows a value told in part ("后半截是", "后头是", "second half:")
+_REST_WORDS = (r"(?:后半截|后半部分|后半段|后半|后面|后头|后边|后几位|剩下的|余下的|下半截|(?i:second\s+half|other\s+half|"
+               r"the\s+rest|rest\s+of\s+it|last\s+part|part\s*(?:2|two)))")
+_SAY = r"\s*(?:是|为|係|:|：|=|(?i:is))?\s*"
+#: the rest of a value the last message began ("后半截是 _p0o9TTm4", "后头是#91", "后面是 8 8 #"): groups of digits, or
+#: a token with a digit or a sign, after a word for what follows
+_REST = re.compile(_REST_WORDS + _SAY + rf"(?P<v>{GROUPS}|(?=[!-~]*[\d#_*@$%&!-])[!-~]{{2,40}})")
+#: … or opening the message, maybe after "then" ("then 117 305.", "然後 56789", "5678 CD 区役所的表老要填")
+_OPENING_REST = re.compile(r"\s*(?:(?:" + _REST_WORDS + r"|然后|接着|再来|还有|(?i:and\s+then|then|and|next|plus))"
+                           + _SAY + r"[,，:：]?\s*)?" + rf"(?P<v>{GROUPS})")
+#: the kinds of value a message may tell in part (a phone, an email or an address is told whole)
+_TOLD_IN_PART = frozenset({"password", "code", "api_key", "bank_card", "id_number"})
+#: the placeholder labels of values told whole
+_WHOLE_LABELS = frozenset(label for kind in ("phone", "email", "address") for label in KINDS[kind][:2])
+
+
+def _last_told(before: str) -> tuple[Finding, bool] | None:
+    """The last secret or ID ``before`` told (a placeholder, if it was masked already), and whether it ends
+    ``before`` (only signs, spaces or an emoji after it)."""
+    told = [f for f in find_values(before) if f.kind in _TOLD_IN_PART]
+    masked = [m for m in PLACEHOLDER.finditer(before) if m.group("label").strip() not in _WHOLE_LABELS]
+    last: Finding | None = told[-1] if told else None
+    if masked and (last is None or masked[-1].start() > last.start):
+        m = masked[-1]
+        level = placeholder_level(m.group(0))
+        last = Finding(m.start(), m.end(), "password" if level is SECRET else "id_number", m.group("label").strip(),
+                       level, "")
+    if last is None:
+        return None
+    return last, _WORD.search(before, last.end) is None
+
+
+_WORD = re.compile(r"[0-9A-Za-z\u4e00-\u9fff]")
+_DIGITS = re.compile(r"\d")
+#: a number a sentence is about is no value's rest: "555 1234 is the shop", "1990 1995 2000 were good years"
+_SUBJECT = re.compile(r"[\s,]*(?:是|为|(?i:is|are|was|were|'s|=)(?![A-Za-z]))")
 
 
 def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
-    """The rest of a secret ``before`` told in part ("门锁密码 前面是2580" then "后头是#91"), as that secret."""
-    told = [f for f in find_values(before) if f.level is SECRET]
-    if not told and placeholder_level(before) is not SECRET:
+    """The rest of a secret or an ID ``before`` told in part, as that value: after a word for what follows in a
+    short message ("门锁密码 前面是2580" then "后头是#91"), or opening the message when ``before`` ended on the
+    first part ("居留卡号 记一下 AB 1234" then "5678 CD 区役所的表老要填", "my SIN starts 482" then "then 117 305.")."""
+    last = _last_told(before)
+    if last is None:
         return []
-    label = told[-1].label if told else list(PLACEHOLDER.finditer(before))[-1].group("label").strip()
-    kind = told[-1].kind if told else "password"
-    return [Finding(m.start("v"), m.end("v"), kind, label, SECRET, m.group("v")) for m in _REST.finditer(text)
-            if all(m.end("v") <= g.start or m.start("v") >= g.end for g in found)]
+    told, ended = last
+    read = simplified(text)
+    spans = [m.span("v") for m in _REST.finditer(read)] if len(text) <= ANSWER_CHARS else []
+    if ended and (m := _OPENING_REST.match(read)) is not None and len(_DIGITS.findall(m.group("v"))) >= 4 \
+            and not _SUBJECT.match(read, m.end("v")):
+        spans.append(m.span("v"))  # (four digits at least: "3 2 1 go!" after a PIN is a countdown)
+    out: list[Finding] = []
+    for start, end in sorted(set(spans)):
+        start, end = strip_value(read, start, end)
+        grouped = not re.search(r"[#_*@$%&!-]|[a-z]", read[start:end])
+        if (grouped and plain_value(read, start, end)) or any(start < g.end and end > g.start for g in [*found, *out]):
+            continue
+        out.append(Finding(start, end, told.kind, told.label, told.level, text[start:end]))
+    return out
 
 
 def opens_short(msgs: Sequence[Message]) -> bool:

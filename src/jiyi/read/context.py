@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
+from jiyi.read.gate import zone_of
 from jiyi.read.noise import without_chatter
 from jiyi.read.owner import person_first
 from jiyi.read.sanitize import neutralise, speaker_label
@@ -68,6 +69,7 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc, at: datetime | N
     when ``at`` is given, a plan it told for days now over said to be past)."""
     rec = hit.record
     said = rec.valid_from or rec.created_at
+    tz = zone_of(rec, tz)  # a turn typed in Vancouver: its 明天 and its date by the speaker's clock
     when = said.astimezone(tz).date().isoformat()
     conf = f"置信 {rec.confidence:.1f}" if lang == "zh" else f"confidence {rec.confidence:.1f}"
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""

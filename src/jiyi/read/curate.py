@@ -43,10 +43,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import numpy as np
+
 from jiyi.read.agenda import ahead, asks_ahead
 from jiyi.read.context import Block
 from jiyi.read.gate import lapsed, lapsed_share
 from jiyi.read.masked import MASKED_KEY
+from jiyi.read.nearest_change import nearest_changes
 from jiyi.read.noise import (
     EN_STOP,
     ZH_STOP,
@@ -58,7 +61,6 @@ from jiyi.read.noise import (
     says_little,
     without_mood,
 )
-from jiyi.read.nearest_change import nearest_changes
 from jiyi.read.overtaken import overtaken
 from jiyi.read.profile import lasting_change, profile_records
 from jiyi.read.query import asks_past
@@ -71,6 +73,7 @@ from jiyi.text.done import reports_done
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
+from jiyi.text.probe import probe_for
 from jiyi.text.smalltalk import is_chatter, is_smalltalk, without_decoration
 from jiyi.text.topics import change_of
 from jiyi.write.groups import group_sessions
@@ -108,6 +111,7 @@ class Selection:
 
     current: list[Hit] = field(default_factory=list)
     past: list[Hit] = field(default_factory=list)
+    idle: bool = False  # the query says next to nothing (idle_query): no turn answers it
 
 
 def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_lives: Mapping[str, float]) -> float:
@@ -126,7 +130,8 @@ def block_score(hit: Hit, *, at: datetime, weights: Mapping[str, float], half_li
 def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *, at: datetime, historical: bool,
            include_sensitive: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
            shown: Iterable[MemoryRecord] = (), query: str = "",
-           context: Mapping[str, Sequence[MemoryRecord]] | None = None, groups: Collection[str] = ()) -> Selection:
+           context: Mapping[str, Sequence[MemoryRecord]] | None = None, groups: Collection[str] = (),
+           query_vec: np.ndarray | None = None, model: str = "") -> Selection:
     """The hits worth a bot's prompt, split into current and past, each ordered by :func:`block_score`.
 
     ``derived`` maps a message id to the memories made from it (any status), for the turns
@@ -135,11 +140,12 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     ``context`` maps a turn's id to the memories made from the turns just before it (see
     :func:`context_memories`): a short reply that gave nothing itself ("一个插画展" after
     "看什么展呀？") shares the lapse of the plan it answers. ``groups`` are the user's group chats (sessions
-    where several people speak among ``hits`` count too): a two-word reaction there tells nothing.
+    where several people speak among ``hits`` count too): a two-word reaction there tells nothing. ``query_vec`` is
+    the query's embedding by ``model``, for the idle probe.
     """
     bot_wanted, asked_wanted = asks_about_bot(query), asks_what_was_asked(query)
     past_wanted = asks_past(query)
-    idle = idle_query(query) and not past_wanted
+    idle = idle_query(query, query_vec, model) and not past_wanted
     groups = {*groups, *_many_voiced(hits)}
     current: list[Hit] = []
     past: list[Hit] = []
@@ -177,18 +183,28 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     def order(group: list[Hit]) -> list[Hit]:
         return sorted(group, key=lambda h: -block_score(h, at=at, weights=weights, half_lives=half_lives))
 
-    return Selection(order(current), [] if idle else order(past)[:PAST_LINES])
+    return Selection(order(current), [] if idle else order(past)[:PAST_LINES], idle)
 
 
-def idle_query(query: str) -> bool:
+def idle_query(query: str, vector: np.ndarray | None = None, model: str = "") -> bool:
     """Does ``query`` say next to nothing ("在吗", "唉 好累啊", "喺度？", "wakaka ok lah")? Turns and past
     memories alike to it are alike in saying nothing: a block for it carries what stands (the profile, what is
-    current, what is ahead), not what its words happen to resemble."""
+    current, what is ahead), not what its words happen to resemble. Given the query's ``vector`` by ``model``, the
+    idle probe (text/probe.py, 1,193 messages written blind) also reads small talk in words no list has ("嗨呀 今朝落雨
+    冻煞了", "Morning! Bit nippy out, eh?")."""
     if not query.strip() or _ASKS.search(query) is not None:
         return False
     rest = without_mood(query)  # "今天心情不错嘿嘿", "有点emo 随便聊聊", "ugh so tired today": a mood, nothing asked
-    return any(said is not None and (not said or says_little(said) and not _names_something(said))
-               for said in (query, rest))
+    if any(said is not None and (not said or says_little(said) and not _names_something(said))
+           for said in (query, rest)):
+        return True
+    probe = probe_for("idle", model) if vector is not None and model else None
+    return probe is not None and probe.chance(vector) >= IDLE_CHANCE
+
+
+#: the idle probe's chance from which a query is small talk (on blind24–26's 933 probe queries: 38 of 57 "noise"
+#: queries, none of the 876 others)
+IDLE_CHANCE = 0.8
 
 
 def _names_something(query: str) -> bool:
@@ -326,7 +342,7 @@ PROFILE_COVERS = 10
 
 def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, limit: int, at: datetime,
              historical: bool, include_sensitive: bool, weights: Mapping[str, float],
-             half_lives: Mapping[str, float]) -> Block:
+             half_lives: Mapping[str, float], query_vec: np.ndarray | None = None, model: str = "") -> Block:
     """The profile, the curated found memories (at most ``limit``) and the past ones for a block."""
     profile = profile_records(store, scope, at=at, historical=historical, include_sensitive=include_sensitive,
                               query=query)
@@ -335,12 +351,18 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     context = context_memories(store, scope, hits, derived)
     sel = curate(hits, derived, at=at, historical=historical, include_sensitive=include_sensitive,
                  weights=weights, half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query,
-                 context=context, groups=group_sessions(store, scope))
+                 context=context, groups=group_sessions(store, scope), query_vec=query_vec, model=model)
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
     shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
-    if not historical and (moved := overtaken(shown, hits) | nearest_changes(store, scope, shown, at=at)):
-        sel = Selection([h for h in sel.current if h.id not in moved],
-                        [*(h for h in [*sel.current, *standing] if h.id in moved), *sel.past][:PAST_LINES])
+    have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}
+    changes = {} if historical else nearest_changes(store, scope, shown, at=at, model=model)
+    if not historical and (moved := overtaken(shown, hits) | set(changes)):
+        turns = [Hit(t, 1.0, {"successor": 1.0}) for t in {t.id: t for t in changes.values()}.values()]
+        sources = list(dict.fromkeys(s for h in turns for s in h.record.source_ids))
+        fit = {h.id for h in curate(turns, store.find_by_sources(scope, sources) if sources else {}, at=at,
+                                    historical=False, include_sensitive=include_sensitive, weights=weights,
+                                    half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query).current}
+        sel = _moved_past(sel, standing, moved, {line: t for line, t in changes.items() if t.id in fit}, have)
         profile = [r for r in profile if r.id not in moved]
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
@@ -350,6 +372,18 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
         have = {h.id for h in [*found, *sel.past]} | {r.id for r in profile}
         found += [Hit(r, 1.0, {"agenda": 1.0}) for r in ahead(store, scope, at=at) if r.id not in have]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
+
+
+def _moved_past(sel: Selection, standing: Sequence[Hit], moved: Collection[str], changes: Mapping[str, MemoryRecord],
+                have: Collection[str]) -> Selection:
+    """``sel`` with the ``moved`` lines (of its current ones and the profile, ``standing``) under the past heading,
+    and the turn that changed each (``changes``: a line's id to its nearest newer change, those a block may show as
+    current by :func:`curate`: no chatter, no instruction to the bot, no plan over) shown in its place."""
+    total = {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
+    now = {} if sel.idle else {t.id: Hit(t, 1.0, {"change": 1.0, "total": total.get(line, 0.0)})
+                               for line, t in changes.items() if t.id not in have}
+    past = [] if sel.idle else [*(h for h in [*sel.current, *standing] if h.id in moved), *sel.past][:PAST_LINES]
+    return Selection([*now.values(), *(h for h in sel.current if h.id not in moved)], past, idle=sel.idle)
 
 
 def context_memories(store: Store, scope: Scope, hits: Sequence[Hit],

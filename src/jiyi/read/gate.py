@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
+from jiyi.clock import UTC_OFFSET_KEY, speaker_zone
 from jiyi.privacy.forget import families_in, memory_families
 from jiyi.records import Kind, MemoryRecord, Status, Visibility
 from jiyi.text.food import FOOD
@@ -152,6 +153,13 @@ def time_opens(rec: MemoryRecord, *, at: datetime, historical: bool) -> bool:
 def said_at(rec: MemoryRecord) -> datetime:
     """When ``rec`` was said: a turn at its message time, anything else when it was recorded."""
     return rec.valid_from if rec.kind is Kind.EPISODE and rec.valid_from is not None else rec.created_at
+
+
+def zone_of(rec: MemoryRecord, configured: tzinfo) -> tzinfo:
+    """The zone ``rec``'s own time words are read in: its speaker's clock when its message was written with
+    another offset than ``configured`` (jiyi.clock.speaker_zone)."""
+    offset = rec.metadata.get(UTC_OFFSET_KEY)
+    return speaker_zone(offset if isinstance(offset, int) else None, configured, said_at(rec))
 
 
 def known_at(rec: MemoryRecord, at: datetime) -> bool:

@@ -71,10 +71,10 @@ class GroupSaid:
 
 
 def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *, at: datetime,
-               tz: tzinfo) -> GroupSaid:
+               tz: tzinfo, model: str = "") -> GroupSaid:
     """The other members' turns in ``scope``'s group sessions that ``query`` is about (see the module)."""
     out = GroupSaid()
-    if idle_query(query):
+    if idle_query(query, query_vec, model):
         return out
     chosen: dict[str, _Turn] = {}
     pool_of: dict[str, list[_Turn]] = {}
@@ -100,7 +100,7 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
                 continue  # the user's own turns are the search's
             chosen[t.rec.id] = t
             pool_of[t.rec.id] = pool
-            for after in _successors(t, pool, df):  # what it said was changed: the change shows as what holds
+            for after in _successors(t, pool, df, model):  # what it said was changed: the change shows
                 t.replaced = True
                 chosen.setdefault(after.rec.id, after)
                 pool_of.setdefault(after.rec.id, pool)
@@ -139,14 +139,15 @@ class _Turn:
         return said_at(self.rec)
 
 
-def _successors(old: _Turn, pool: Sequence[_Turn], df: Counter[str]) -> list[_Turn]:
+def _successors(old: _Turn, pool: Sequence[_Turn], df: Counter[str], model: str) -> list[_Turn]:
     """The newer turns of ``pool`` that changed what ``old`` said: those that tell a change (something moved,
     swapped, put off or called off) and name a word with it few turns say, or are the same speaker's and among the
     :data:`NEAREST` turns most like ``old`` ("集合点北国商城门口 每人80" before "集合点以后改到火车站东广场"). A
     condition (an allergy, a pregnancy, a diet) is changed only by a turn that names it."""
     near = _near_ids(old, pool)
-    return [t for t in pool if t.said > old.said and (
-        t.rec.id in near and t.rec.user_id == old.rec.user_id or _names_alike(old, t, df)) and tells_change(t.rec.content)]
+    return [t for t in pool if t.said > old.said
+            and (t.rec.id in near and t.rec.user_id == old.rec.user_id or _names_alike(old, t, df))
+            and tells_change(t.rec.content, t.vec, model)]
 
 
 def _names_alike(old: _Turn, new: _Turn, df: Counter[str]) -> bool:
@@ -188,11 +189,11 @@ def _turns(store: Store, member: Scope, session: str, at: datetime) -> list[_Tur
 
 
 def with_group(block: Block, store: Store, scope: Scope, query: str, query_vec: np.ndarray, *, at: datetime,
-               tz: tzinfo) -> None:
+               tz: tzinfo, model: str = "") -> None:
     """Add to ``block`` what the user's group chats hold for ``query``: the other members' standing facts
     (:func:`jiyi.read.group.group_hits`) and what they said of its matter (:func:`group_said`), the latter first
     among the found lines and, when replaced or over, after the past ones."""
-    said = group_said(store, scope, query, query_vec, at=at, tz=tz)
+    said = group_said(store, scope, query, query_vec, at=at, tz=tz, model=model)
     shown = {i for h in (*said.current, *said.earlier) for i in (h.id, *h.record.source_ids)}
     block.group = [h for h in group_hits(store, scope, query_vec, at=at, query=query)  # (what a shown turn made, it says)
                    if h.id not in shown and not shown & set(h.record.source_ids)]

@@ -5,10 +5,12 @@ the write path, when a change names what it ends or its vector stands out among 
 turn that tells it is neither: asked "帮我看看我家附近有没有好的菜市场", the search finds "我住包河区望湖小区 老房子
 六楼没电梯", not "我搬去跟女儿住了 老房子租出去了". Yet of everything the user said, that turn is the one most like it,
 as "以前那家健身房太远了 卡转给我表妹了" is to "平时下班去一兆韦德练" and "機車被偷了" to "我平常騎 Gogoro 去捷運站":
-people come back to a thing in its own words. So a line of the user's (a turn, or a memory without a slot) whose
-single nearest turn among all the user's turns, its own source aside, is newer and tells a change
-(:func:`jiyi.text.changed.tells_change`) and is the same speaker's is no longer shown as current. A condition of the
-body, a diet, a pet is ended only by words about it (an allergy is not over because the user moved).
+people come back to a thing in its own words. So a line of the user's (a turn or a memory) whose single nearest
+turn among all the user's turns, its own source aside, is newer and tells a change
+(:func:`jiyi.text.changed.tells_change`, its words or, given its vector, the change probe) and is the same speaker's
+is no longer shown as current, and that turn is shown in its place: what holds now ("found a place in Marlow Green,
+£1,040" for "I live in Fenwick, £870 a month"). A condition of the body, a diet, a pet is ended only by words about
+it (an allergy is not over because the user moved).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from jiyi.read.gate import said_at
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.changed import CONDITION, tells_change
+from jiyi.text.injection import instructs_the_bot
 from jiyi.text.script import simplified
 
 log = logging.getLogger("jiyi.read.nearest_change")
@@ -38,16 +41,18 @@ _KEPT = re.compile(r"(?i)药|猫|狗|仓鼠|兔|鹦鹉|宠物|基督|我叫|名�
                    r"\bpet\b|puppy|kitten")
 
 
-def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: datetime) -> set[str]:
-    """The ids of ``lines`` (the block's current lines) whose nearest turn of the user's is a newer change."""
+def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: datetime,
+                    model: str = "") -> dict[str, MemoryRecord]:
+    """For each of ``lines`` (the block's current lines) whose nearest turn of the user's is a newer change: its id,
+    mapped to that turn (what holds now, which the block shows in its place)."""
     looked = [h.record for h in lines if h.record.kind in _KINDS and h.record.metadata.get("role") != "assistant"
-              and not h.record.slot and not CONDITION.search(simplified(h.record.content))
+              and not CONDITION.search(simplified(h.record.content))
               and not _KEPT.search(h.record.content)][:LINES]
     if not looked:
-        return set()
+        return {}
     vecs = store.vectors(scope, [r.id for r in looked])
     flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), include_sensitive=False)
-    out: set[str] = set()
+    out: dict[str, MemoryRecord] = {}
     for rec in looked:
         if (vec := vecs.get(rec.id)) is None:
             continue
@@ -55,9 +60,11 @@ def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: dat
         turns = {t.id: t for t in store.get_many(scope, ids)}
         near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)), None)
         if near is not None and said_at(rec) < said_at(near) <= at and near.metadata.get("role") != "assistant" \
-                and (near.speaker or None) == (rec.speaker or None) and tells_change(near.content):
+                and not instructs_the_bot(near.content) \
+                and (near.speaker or None) == (rec.speaker or None) \
+                and tells_change(near.content, store.vectors(scope, [near.id]).get(near.id), model):
             log.debug("line %r: its nearest turn %r tells a change", rec.content[:50], near.content[:50])
-            out.add(rec.id)
+            out[rec.id] = near
     return out
 
 

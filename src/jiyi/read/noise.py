@@ -311,7 +311,7 @@ def _empty_clause(clause: str, assistant: bool) -> bool:
 
 
 #: where a memory's clauses part: punctuation, and spaces beside Chinese
-_EDGE_CUT = re.compile(r"[，,。.！!？?；;~～…\n]+\s*|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
+_EDGE_CUT = re.compile(r"(?:[，。！!？?；;~～…\n]|[,.](?!\d))+\s*|(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")  # (£1,040)
 #: a speaker's label before a memory's words ("小满：", "Dana: ")
 _LABEL = re.compile(r"^[^\s：:]{1,32}[：:]\s*")
 

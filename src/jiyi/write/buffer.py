@@ -23,7 +23,8 @@ MAX_ITEMS = 400
 
 
 def message_to_dict(m: Message) -> dict[str, Any]:
-    return {"role": m.role, "content": m.content, "timestamp": format_iso(m.timestamp), "id": m.id, "name": m.name}
+    return {"role": m.role, "content": m.content, "timestamp": format_iso(m.timestamp), "id": m.id, "name": m.name,
+            **({"utc_offset": m.utc_offset} if m.utc_offset is not None else {})}
 
 
 def push_to_buffer(store: Store, scope: Scope, session_id: str | None, messages: Sequence[Message], rounds: int) -> None:

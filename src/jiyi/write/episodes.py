@@ -8,6 +8,7 @@ from datetime import datetime
 
 import numpy as np
 
+from jiyi.clock import UTC_OFFSET_KEY
 from jiyi.privacy.mask import level_of
 from jiyi.privacy.protect import protect_text
 from jiyi.privacy.seal import SEALED_KEY
@@ -141,6 +142,7 @@ def draft_episodes(
             visibility=level_of(m.content),
             metadata={"role": m.role, **({"prev_id": prev_id} if prev_id else {}),
                       **({"name": m.name} if m.name and m.name in as_user else {}),
+                      **({UTC_OFFSET_KEY: m.utc_offset} if m.utc_offset is not None else {}),
                       **(metadata or {}),
                       **({SEALED_KEY: sealed[m.id]} if sealed and m.id and m.id in sealed else {})},
         )
@@ -155,7 +157,7 @@ def _parts(messages: Sequence[Message]) -> list[Message]:
     out: list[Message] = []
     for m in messages:
         parts = split_text(m.content) if len(m.content) > PART_CHARS else [m.content]
-        out.extend(Message(m.role, p, m.timestamp, m.id, m.name) for p in parts)
+        out.extend(replace(m, content=p) for p in parts)
     return out
 
 

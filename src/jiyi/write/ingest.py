@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from jiyi.clock import Clock, parse_iso
+from jiyi.clock import UTC_OFFSET_KEY, Clock, parse_iso
 from jiyi.extractors.protocol import Candidate, Extractor
 from jiyi.privacy.seal import SEALED_KEY, Keyring
 from jiyi.records import (
@@ -83,8 +83,9 @@ class WriteContext:
 
 
 def message_from_dict(d: dict[str, Any]) -> Message:
+    offset = d.get("utc_offset")
     return Message(role=d["role"], content=d["content"], timestamp=parse_iso(d["timestamp"]),
-                   id=d.get("id"), name=d.get("name"))
+                   id=d.get("id"), name=d.get("name"), utc_offset=offset if isinstance(offset, int) else None)
 
 
 def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> list[WriteEvent]:
@@ -117,6 +118,7 @@ def run_add_job(ctx: WriteContext, job: Job, *, force_extract: bool = False) -> 
         extracted = not_instructions(extracted, window)
         candidates = protect_candidates(normalize_candidates(extracted, said_at=said_at), ctx.keyring, sealed,
                                         sources=window)
+        candidates = with_speaker_clock(candidates, window)
         log.debug("extract in=%d messages out=%d candidates: %s", len(window), len(candidates),
                   [(c.kind.value, c.slot, c.content) for c in candidates])
         said = said_times(window, now)
@@ -162,6 +164,18 @@ def said_times(messages: Sequence[Message], now: datetime) -> dict[str, datetime
     out = {m.id: min(m.timestamp, now) for m in messages if m.id}
     if messages:
         out[NEWEST] = min(max(m.timestamp for m in messages), now)
+    return out
+
+
+def with_speaker_clock(candidates: Sequence[Candidate], messages: Sequence[Message]) -> list[Candidate]:
+    """``candidates``, each marked with the UTC offset its message was written with (``Message.utc_offset``): its
+    days are shown by the speaker's clock (read/gate.zone_of), as its 明天 was read by it."""
+    offsets = {m.id: m.utc_offset for m in messages if m.id and m.utc_offset is not None}
+    out = []
+    for cand in candidates:
+        offset = next((offsets[s] for s in cand.source_ids if s in offsets), None)
+        out.append(cand if offset is None or UTC_OFFSET_KEY in cand.metadata
+                   else dataclasses.replace(cand, metadata={**cand.metadata, UTC_OFFSET_KEY: offset}))
     return out
 
 

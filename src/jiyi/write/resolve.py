@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from jiyi.extractors.protocol import Candidate
 from jiyi.records import EventType, HistoryEvent, Kind, MemoryRecord, Scope, Status, new_id
 from jiyi.text import over, qualifiers, subjects, topics
+from jiyi.text.changed import CONDITION
 from jiyi.text.consumption import consumption, drink_kinds, measured_kinds
 from jiyi.text.dates import names_a_date
 from jiyi.text.food import FOOD
@@ -317,8 +318,10 @@ def topic_targets(cand: Candidate, change: topics.Change, pool: Sequence[tuple[M
         if (change.cls in _ENDS_WHAT_IT_NAMES and _gives_a_name_said(content, rlang, text)
                 and families <= _ENDS_WHAT_IT_NAMES[change.cls]):
             given.append(rec)  # "a beagle named Biscuit" … "had to put biscuit down": whatever its family
-        elif change.direction == "from" and any(over.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
-            given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over
+        elif change.direction == "from" and not (change.cls in ("lose", "sell") and CONDITION.search(simplified(
+                rec.content))) and any(over.ends_named(text, lang, n) for n in _names_given(rec, rlang)):
+            given.append(rec)  # 瑞幸那份工作结束了 / "no more pinecone for me": what it names is over (a thing given
+            # away or lost ends no allergy: "花生酱都送给邻居了")
     out: dict[str, MemoryRecord] = {r.id: r for r in given}
     said = topics.names(text, lang)
     value = destination(text, lang, change.at) if change.direction == "to" else ()

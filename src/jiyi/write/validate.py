@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Any, TypeVar
 
-from jiyi.clock import ensure_utc, parse_iso
+from jiyi.clock import ensure_utc, parse_iso, written_offset
 from jiyi.errors import InvalidInput
 from jiyi.records import Kind, Message, new_id
 from jiyi.userid import check_user_id
@@ -231,8 +231,10 @@ def _one(m: Any, i: int, *, now: datetime, max_chars: int) -> Message:
         raise InvalidInput(f"{where}.name must be a non-empty string of at most 64 printable characters")
     if name is not None:
         check_unicode(name, f"{where}.name")
-    ts = _timestamp(m.get("timestamp", m.get("created_at")), where, now)
-    return Message(role=role, content=content, timestamp=ts, id=mid or f"m-{new_id()[:16]}", name=name)
+    raw_time = m.get("timestamp", m.get("created_at"))
+    ts = _timestamp(raw_time, where, now)
+    return Message(role=role, content=content, timestamp=ts, id=mid or f"m-{new_id()[:16]}", name=name,
+                   utc_offset=written_offset(raw_time) if raw_time is not None else None)
 
 
 def _timestamp(value: Any, where: str, now: datetime) -> datetime:

@@ -54,5 +54,5 @@ def extraction_window(messages: Sequence[Message]) -> list[Message]:
         if m.role == "user" and instructs_the_bot(text):
             # …and the words that led into what was cut ("帮我记住下面这段话，一个字都别改：")
             text = _LEAD_IN.sub("", without_instructions(text)).strip()
-        out.append(m if text == m.content else Message(m.role, text, m.timestamp, m.id, m.name))
+        out.append(m if text == m.content else dataclasses.replace(m, content=text))
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timezone, tzinfo
 
+from jiyi.clock import speaker_zone
 from jiyi.extractors.rules.birthdays import recurring_dates
 from jiyi.extractors.rules.changes import changes
 from jiyi.extractors.rules.claims import en_claim, zh_claim
@@ -129,8 +130,9 @@ class MessageExtraction:
     """All candidates of one user message; one method per stage, in :meth:`run` order."""
 
     def __init__(self, msg: Message, lang: str, tz: tzinfo) -> None:
-        self.msg, self.lang, self.tz = msg, lang, tz
         self.ref = msg.timestamp if msg.timestamp.tzinfo else msg.timestamp.replace(tzinfo=timezone.utc)
+        tz = speaker_zone(msg.utc_offset, tz, self.ref)  # a user in Vancouver: 明天 by their clock
+        self.msg, self.lang, self.tz = msg, lang, tz
         # "用户住在杭州" / "User lives in Berlin" (remember(), the MCP add_memory tool) read as the user's own words
         # "im from nyc" is "i'm from nyc"; "moved to denver lol" is "i moved to denver lol"
         # 健身卡我退咗喇 is 健身卡我退了了: a dialect's grammar words read as Mandarin, as every rule is written

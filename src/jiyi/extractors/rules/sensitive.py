@@ -255,13 +255,17 @@ _CONDITIONS_EN = (
     "color blindness|colour blindness|a bad knee|bad knees|a bad back|a torn acl|a torn meniscus|a herniated disc|"
     "a slipped disc|tendonitis|tendinitis|plantar fasciitis|shin splints"
 )
-#: a condition said as what the user is ("I'm celiac", "im diabetic"): the name it is stored under
+#: a condition said as what the user is ("I'm celiac", "im diabetic"): the name it is stored under, in the user's
+#: spelling (a British "coeliac" stays coeliac: it is the word the user, and whoever reads the prompt, would look for)
 _EN_CONDITION_ADJ = {"diabetic": "diabetes", "prediabetic": "prediabetes", "pre-diabetic": "prediabetes",
-                     "celiac": "celiac disease", "coeliac": "celiac disease", "asthmatic": "asthma",
-                     "epileptic": "epilepsy", "anemic": "anemia", "anaemic": "anemia",
-                     "hypertensive": "hypertension", "colorblind": "color blindness", "colourblind": "color blindness",
-                     "color blind": "color blindness", "colour blind": "color blindness",
-                     "color-blind": "color blindness", "colour-blind": "color blindness"}  # (lactose intolerant: a diet)
+                     "celiac": "celiac disease", "coeliac": "coeliac disease", "asthmatic": "asthma",
+                     "epileptic": "epilepsy", "anemic": "anemia", "anaemic": "anaemia",
+                     "hypertensive": "hypertension", "colorblind": "color blindness", "colourblind": "colour blindness",
+                     "color blind": "color blindness", "colour blind": "colour blindness",
+                     "color-blind": "color blindness", "colour-blind": "colour blindness"}  # (lactose intolerant: a diet)
+#: one slot for both spellings of a condition
+_US_SPELLING = {"coeliac disease": "celiac disease", "coeliac": "celiac", "anaemia": "anemia",
+                "colour blindness": "color blindness"}
 _EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12]|partially|totally|red[\s/-]*green)\s+)?"
                               r"(?P<v>" + "|".join(sorted(_EN_CONDITION_ADJ, key=len, reverse=True)) + r")\b")
 _EN_HEALTH = re.compile(
@@ -349,10 +353,12 @@ def en_health(text: str) -> list[Draft]:
     if m := _EN_HEALTH.search(text):
         cond = m.group("v")
         cond = _EN_CONDITION_ADJ.get(cond.lower(), cond)  # "I have celiac": the disease
-        out.append(fact(f"User has {cond}", f"health/{cond.lower()}", cond, importance=0.8, visibility=S))
+        out.append(fact(f"User has {cond}", f"health/{_US_SPELLING.get(cond.lower(), cond.lower())}", cond,
+                        importance=0.8, visibility=S))
     elif m := _EN_IS_CONDITION.search(text):
         cond = _EN_CONDITION_ADJ[m.group("v").lower()]
-        out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
+        out.append(fact(f"User has {cond}", f"health/{_US_SPELLING.get(cond, cond)}", cond, importance=0.8,
+                        visibility=S))
     elif cond := next((c for pattern, c in _EN_TREATED if pattern.search(text)), None):
         out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
     if _EN_PREGNANT.search(text):
