@@ -243,8 +243,9 @@ def test_birthday_is_a_recurring_fact(mem: Memory) -> None:
 
 
 def test_relative_days_resolve_in_the_configured_zone(make_memory: object, tmp_path: Path) -> None:
-    """Default zone Asia/Shanghai: 明天 at 23:30 local is the next Shanghai day."""
-    late = [{"role": "user", "content": "明天要去医院复查", "timestamp": "2025-03-05T23:30:00+08:00"}]
+    """Default zone Asia/Shanghai: 明天 at 23:30 local is the next Shanghai day. The timestamp is written in UTC, which
+    says nothing of the speaker's own clock (tests/write/test_speaker_clock.py: one written with +08:00 is read by it)."""
+    late = [{"role": "user", "content": "明天要去医院复查", "timestamp": "2025-03-05T15:30:00Z"}]
     for zone, start in ((None, "2025-03-05T16:00:00+00:00"), ("UTC", "2025-03-06T00:00:00+00:00")):
         config = {"path": tmp_path / f"{zone}.db", **({"timezone": zone} if zone else {})}
         mem: Memory = make_memory(**config)  # type: ignore[operator]
