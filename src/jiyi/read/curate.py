@@ -73,7 +73,7 @@ from jiyi.text.done import reports_done
 from jiyi.text.ended import ENDED_KEY
 from jiyi.text.injection import instructs_the_bot, shows_claim
 from jiyi.text.language import detect_language
-from jiyi.text.probe import probe_for
+from jiyi.text.probe import probe_says
 from jiyi.text.smalltalk import is_chatter, is_smalltalk, without_decoration
 from jiyi.text.topics import change_of
 from jiyi.write.groups import group_sessions
@@ -198,8 +198,7 @@ def idle_query(query: str, vector: np.ndarray | None = None, model: str = "") ->
     if any(said is not None and (not said or says_little(said) and not _names_something(said))
            for said in (query, rest)):
         return True
-    probe = probe_for("idle", model) if vector is not None and model else None
-    return probe is not None and probe.chance(vector) >= IDLE_CHANCE
+    return probe_says("idle", vector, model, IDLE_CHANCE)
 
 
 #: the idle probe's chance from which a query is small talk (on blind24–26's 933 probe queries: 38 of 57 "noise"
@@ -354,9 +353,9 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
                  context=context, groups=group_sessions(store, scope), query_vec=query_vec, model=model)
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
     shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
-    have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}
     changes = {} if historical else nearest_changes(store, scope, shown, at=at, model=model)
     if not historical and (moved := overtaken(shown, hits) | set(changes)):
+        have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}
         turns = [Hit(t, 1.0, {"successor": 1.0}) for t in {t.id: t for t in changes.values()}.values()]
         sources = list(dict.fromkeys(s for h in turns for s in h.record.source_ids))
         fit = {h.id for h in curate(turns, store.find_by_sources(scope, sources) if sources else {}, at=at,

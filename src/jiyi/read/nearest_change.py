@@ -52,7 +52,7 @@ def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: dat
         return {}
     vecs = store.vectors(scope, [r.id for r in looked])
     flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), include_sensitive=False)
-    out: dict[str, MemoryRecord] = {}
+    newer: dict[str, tuple[MemoryRecord, MemoryRecord]] = {}  # a line's id: (the line, its nearest turn, newer)
     for rec in looked:
         if (vec := vecs.get(rec.id)) is None:
             continue
@@ -60,11 +60,14 @@ def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: dat
         turns = {t.id: t for t in store.get_many(scope, ids)}
         near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)), None)
         if near is not None and said_at(rec) < said_at(near) <= at and near.metadata.get("role") != "assistant" \
-                and not instructs_the_bot(near.content) \
-                and (near.speaker or None) == (rec.speaker or None) \
-                and tells_change(near.content, store.vectors(scope, [near.id]).get(near.id), model):
+                and not instructs_the_bot(near.content) and (near.speaker or None) == (rec.speaker or None):
+            newer[rec.id] = (rec, near)
+    near_vecs = store.vectors(scope, list({near.id for _, near in newer.values()})) if newer else {}
+    out: dict[str, MemoryRecord] = {}
+    for line_id, (rec, near) in newer.items():
+        if tells_change(near.content, near_vecs.get(near.id), model):
             log.debug("line %r: its nearest turn %r tells a change", rec.content[:50], near.content[:50])
-            out[rec.id] = near
+            out[line_id] = near
     return out
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from jiyi.text import topics
 from jiyi.text.language import detect_language
-from jiyi.text.probe import probe_for
+from jiyi.text.probe import probe_says
 from jiyi.text.replaced import moved_or_swapped
 from jiyi.text.script import simplified
 
@@ -38,8 +38,7 @@ def tells_change(text: str, vector: np.ndarray | None = None, model: str = "") -
     if (moved_or_swapped(text, lang) is not None or _PUT_OFF.search(read) is not None
             or _FORMER.search(read) is not None or topics.change_of(text, lang) is not None):
         return True
-    probe = probe_for("change", model) if vector is not None and model else None
-    return probe is not None and probe.chance(vector) >= CHANGE_CHANCE
+    return probe_says("change", vector, model, CHANGE_CHANCE)
 
 
 #: a condition of the body, a diet, a faith's food: a change beside it (a move, a new job) never ends it; only words

@@ -48,6 +48,13 @@ def probe_for(name: str, model: str) -> Probe | None:
     return _load(name, model)
 
 
+def probe_says(name: str, vector: np.ndarray | None, model: str, threshold: float) -> bool:
+    """Does the probe ``name`` give the message embedded as ``vector`` by ``model`` a chance of ``threshold`` or
+    more? False without a vector, or with no probe for that model (callers keep to their word rules)."""
+    probe = probe_for(name, model) if vector is not None and model else None
+    return probe is not None and probe.chance(vector) >= threshold
+
+
 @cache
 def _load(name: str, model: str) -> Probe | None:
     path = resources.files("jiyi.text") / "data" / "probes" / f"{name}.{model}.npz"

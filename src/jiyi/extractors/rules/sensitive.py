@@ -351,16 +351,14 @@ def en_health(text: str) -> list[Draft]:
                                      importance=0.9, template="User is allergic to {v}"))
             break
     if m := _EN_HEALTH.search(text):
-        cond = m.group("v")
-        cond = _EN_CONDITION_ADJ.get(cond.lower(), cond)  # "I have celiac": the disease
-        out.append(fact(f"User has {cond}", f"health/{_US_SPELLING.get(cond.lower(), cond.lower())}", cond,
-                        importance=0.8, visibility=S))
+        cond: str | None = _EN_CONDITION_ADJ.get(m.group("v").lower(), m.group("v"))  # "I have celiac": the disease
     elif m := _EN_IS_CONDITION.search(text):
         cond = _EN_CONDITION_ADJ[m.group("v").lower()]
-        out.append(fact(f"User has {cond}", f"health/{_US_SPELLING.get(cond, cond)}", cond, importance=0.8,
-                        visibility=S))
-    elif cond := next((c for pattern, c in _EN_TREATED if pattern.search(text)), None):
-        out.append(fact(f"User has {cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
+    else:
+        cond = next((c for pattern, c in _EN_TREATED if pattern.search(text)), None)
+    if cond:
+        out.append(fact(f"User has {cond}", f"health/{_US_SPELLING.get(cond.lower(), cond.lower())}", cond,
+                        importance=0.8, visibility=S))
     if _EN_PREGNANT.search(text):
         out.append(fact("User is pregnant", "health/pregnancy", "", importance=0.9, visibility=S))
     return out
