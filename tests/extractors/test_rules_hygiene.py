@@ -181,7 +181,8 @@ def test_a_participle_after_get_is_no_past_tense() -> None:
 @pytest.mark.parametrize(("text", "day"), [("我去年12月20号去看了话剧", "2024-12-20"),
                                            ("I went to Reykjavik on January 3rd", "2025-01-03"),
                                            ("3月1号我交了论文", "2025-03-01"), ("3号我交了房租", "2025-03-03"),
-                                           ("my sister got married on February 14", "2025-02-14")])
+                                           ("my sister got married on February 14", "2025-02-14"),
+                                           ("我是2月10号到的深圳 帮女儿带孩子", "2025-02-10")])  # 是…的: what was
 def test_a_bare_date_told_as_past_stays_past(text: str, day: str) -> None:
     ev = next(c for c in run(text) if c.kind is Kind.EVENT)
     assert ev.valid_from == _d(day)

@@ -65,3 +65,19 @@ def test_an_idle_query_gets_no_turn_in_place_of_a_changed_line(mem: Memory, cloc
     told(mem, clock, ["我平常骑电动车去厂里 十分钟就到", *FILLER, "电动车上礼拜被人顺走了 气死 现在天天挤公交"])
     block = mem.build_context("哈哈 好无聊啊", user_id="u1")
     assert "顺走" not in block, block  # (the habit it left, 天天挤公交, is what stands: shown)
+
+
+def said_with_replies(mem: Memory, clock: FrozenClock, exchanges: list[tuple[str, str]]) -> None:
+    for text, reply in exchanges:
+        clock.set(clock.now() + timedelta(days=2))
+        mem.add([{"role": "user", "content": text}, {"role": "assistant", "content": reply}], user_id="u1",
+                session_id="s1", sync=True)
+
+
+def test_the_bots_echo_between_a_line_and_its_change_is_passed_over(mem: Memory, clock: FrozenClock) -> None:
+    said_with_replies(mem, clock, [
+        ("女儿的钢琴课在周六上午 我每周六九点送她去", "好的，周六上午九点送女儿上钢琴课。"),
+        *((text, "嗯嗯") for text in FILLER),
+        ("钢琴老师调课了 以后改到周日下午两点 我两点送她去", "好的，以后周日下午两点送女儿上钢琴课。")])
+    block = mem.build_context("这周末帮我排一下时间", user_id="u1")
+    assert "周六九点送她去" not in current(block) and "周日下午两点" in current(block), block

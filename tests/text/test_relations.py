@@ -23,7 +23,10 @@ from jiyi.text.wordlists import word_list, words
      ("我儿子叫乐乐", [("儿子", "son", "乐乐")]), ("还有19号是我老婆苏琳生日", [("老婆", "wife", "苏琳")]),
      ("我妈是老师", []), ("送我妈的", []), ("我妈妈和我爸爸", []),
      ("我家狗狗的名字叫豆豆", [("狗狗", "pet", "豆豆")]),
-     ("我朋友叫我小王", []), ("我妈叫我小林", [])],  # what they call the user, not their names
+     ("我朋友叫我小王", []), ("我妈叫我小林", []),  # what they call the user, not their names
+     # a relation word opening the message, its name a space after it; not one in the middle without 我
+     ("男朋友 Nat 是泰国人", [("男朋友", "boyfriend", "Nat")]), ("老婆 苏琳 在银行上班", [("老婆", "wife", "苏琳")]),
+     ("男朋友说周末去爬山", []), ("她男朋友小杰是厨师", [])],
 )
 def test_zh_relation_names(text: str, found: list[tuple[str, str, str]]) -> None:
     assert zh_relation_names(text) == found

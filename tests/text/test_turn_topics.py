@@ -15,6 +15,8 @@ from jiyi.text.turn_topics import turn_families
     ("i live in penang, 12 hr shifts", "en", {"residence"}),
     ("my gf priya is coming over tonight", "en", {"partner"}),
     ("我朋友在苏州上班", "zh", set()),  # someone else's
+    ("hi 我叫阿珂 在 RMIT 读书 住 Brunswick", "zh", {"residence"}),  # 住 and a place a space apart
+    ("住院三天了 好无聊", "zh", set()), ("住得离公司很远", "zh", set()),
     ("我妈住在杭州", "zh", set()),
     ("my sister lives in leeds", "en", set()),
     ("我在苏州出差呢", "zh", set()),  # a trip, no standing value

@@ -227,7 +227,31 @@ NOT_TIMES = [
     "ok I've officially moved to Paris, apartment in the 11th",  # a district, no month named
     "my office is on the 5th floor",
     "she finished 3rd",
+    "guten Morgen! heute morgen war es kalt",  # the morning, not the next day
+    "por la mañana voy al gym", "ich bin hier", "the lusaka office",
+    "十一个人去吃饭", "第十一名",  # eleven, not the National Day week
 ]
+
+
+@pytest.mark.parametrize("text", ["十一我拉着老伴去威海耍三天", "十一假期去哪玩"])
+def test_shiyi_opening_a_plan_is_the_national_day_week(text: str) -> None:
+    span = _one(text)
+    assert (span.text, span.start.month, span.start.day, (span.end - span.start).days) == ("十一", 10, 1, 7)
+
+
+@pytest.mark.parametrize(("text", "day", "matched"), [
+    ("Check-up lusa 10am, nanti apply cuti", "2025-03-07", "lusa 10am"),  # Malay: the day after tomorrow
+    ("Termin ist übermorgen", "2025-03-07", "übermorgen"),
+    ("しあさって断水するって", "2025-03-08", "しあさって"),  # Japanese: three days on
+    ("มะรืนนี้ไปดูห้อง", "2025-03-07", "มะรืนนี้"),  # Thai
+    ("sa makalawa na yung dinner", "2025-03-07", "makalawa"),  # Tagalog
+    ("내일 병원 가요", "2025-03-06", "내일"), ("모레 시험이에요", "2025-03-07", "모레"),  # Korean
+    ("明仔载欲去潮州", "2025-03-06", "明仔载"),  # Hokkien
+    ("nos vemos mañana", "2025-03-06", "mañana"), ("вчера был дождь", "2025-03-04", "вчера"),
+])
+def test_other_languages_name_days_around_today(text: str, day: str, matched: str) -> None:
+    span = _one(text)
+    assert (span.start.date().isoformat(), span.text) == (day, matched)
 
 
 @pytest.mark.parametrize("text", NOT_TIMES)

@@ -157,6 +157,11 @@ CHANGES = [
     ("job", "I'm a junior designer at a small studio", "got promoted to senior designer today!!", "junior", "senior"),
     ("pet", "我家有只仓鼠 叫布丁", "布丁今天早上没动了 难受", "叫布丁", "没动了"),
     ("pet", "our cat is named Juniper", "Juniper crossed the rainbow bridge last night", "named Juniper", "rainbow"),
+    # a south-western 咯 for 了, a Teochew 许 for 那, a certificate passed, a partner called "gf"
+    ("pet", "我家狗叫黑豆 三岁了", "黑豆送给我表叔咯 他那边宽敞", "叫黑豆", "表叔"),
+    ("employer", "我在城南那家五金厂做仓管", "许间厂我唔做了 天天加班无补贴", "五金厂", "不做"),
+    ("pursuit", "我在备考初级会计证 天天刷题", "会计证过了！！！晚上加鸡腿", "备考初级会计证", "过了"),
+    ("partner", "my gf Priya loves sushi, we go every friday", "me and her are done. for real this time", "Priya loves sushi", "done"),
 ]
 
 
@@ -381,6 +386,8 @@ def test_a_number_dead_with_no_new_one_leaves_the_email(mem: Memory, clock: Froz
     ("开车把糯米送回绍兴了", "lose"),
     ("我下个月回绍兴了", "move"),  # the user going back is a move
     ("同事对芒果过敏，上回误吃了芒果干", None),  # 上回: last time, no going back
+    ("我保证过了 不会再迟到", None),  # a promise made, no certificate passed
+    ("许个愿吧 明年顺顺利利", None),  # 许个愿: a wish, not Teochew "that"
 ])
 def test_what_a_chinese_ending_word_means_depends_on_what_stands_before_it(text: str, cls: str | None) -> None:
     from jiyi.text.topics import change_of

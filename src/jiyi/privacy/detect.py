@@ -40,6 +40,7 @@ from jiyi.privacy.findings import (
 from jiyi.privacy.gapped import PLAIN_NUMBER, after_a_gap, id_words
 from jiyi.privacy.grouped import in_groups
 from jiyi.privacy.hints import password_hints
+from jiyi.privacy.keyed import keyed_digits
 from jiyi.privacy.national_ids import NATIONAL_IDS
 from jiyi.privacy.phrases import security_answers, seed_phrases
 from jiyi.privacy.randomness import LONE_TOKEN, looks_random
@@ -421,7 +422,7 @@ def _lone_tokens(text: str) -> Iterator[Finding]:
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
     _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _hints,
-    after_a_gap, in_groups, _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
+    after_a_gap, in_groups, keyed_digits, _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
 
 
 #: every value above needs one of these; most turns have none and cost one search

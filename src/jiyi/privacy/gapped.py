@@ -73,7 +73,7 @@ GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visi
      SECRET),
     (re.compile(r"(?P<k>(?:银行|邮局|邮政|存折|收款|汇款|转账|对公|储蓄)(?:帐号|账号|账户|帐户)|(?i:" + _NAMED_IN_EN.format(
         r"acct|account(?:\s+(?:number|no\.?|#))?|bank\s+account|iban|routing(?:\s+number)?|bsb|sort\s+code") + "))"),
-     re.compile(r"(?:[A-Za-z]{2}\d{2}(?:\s?[A-Za-z0-9]{4}){2,7}(?:\s?[A-Za-z0-9]{1,4})?|\d{2,3}-\d{2,3}(?:-\d{2})?|"
+     re.compile(r"(?:[A-Za-z]{2}\d{2}(?:\s?[A-Za-z0-9]{4}){2,7}(?:\s?[A-Za-z0-9]{1,4})?|\d{3}-\d{3}|\d{2}-\d{2}-\d{2}|"
                 r"\d[\d\s-]{6,22}\d)" + _NO_MORE),
      "bank_card", ("银行账号", "account number"), SECRET),
     # (typed in groups, as the card prints it: 420902 19950612 3317)
@@ -138,6 +138,8 @@ _NEXT_CODE = re.compile(r"[\s,，、;；]+(?=[A-Za-z-]*\d)")
 _COUNT = re.compile(r"\d{1,2}\s*(?:位|个数字|(?i:digits?))")
 #: a parcel shelf's code (3-2-4417), never a date after a code word
 _SHELF = re.compile(r"\d{1,2}-\d{1,2}-\d{1,5}")  # (and a combination: 12-33-07)
+#: a day, year first: never an account's number
+_DAY = re.compile(r"(?:19|20)\d\d([\s./-])\d{1,2}\1\d{1,2}")
 
 
 def _width(text: str) -> int:
@@ -182,6 +184,8 @@ def after_a_gap(text: str) -> Iterator[Finding]:
                                                wide=lettered and kind == "id_number"):
                 continue
             start, end = strip_value(text, start, value.end())
+            if kind == "bank_card" and _DAY.fullmatch(text, start, end):
+                continue  # "account opened 2024-05-12"
             if kind in ("password", "code") and not _SHELF.fullmatch(text, start, end) and not (
                     _LISTED.search(m.group("k")) and "-" in text[start:end]) and (
                     PLAIN_NUMBER.fullmatch(text, start, end) or text[start - 1] in "$¥￥€£#"

@@ -17,7 +17,7 @@ from jiyi.records import Visibility
 
 _SECRET_LABELS = {zh for zh, _, lvl in KINDS.values() if lvl is SECRET} | {
     en for _, en, lvl in KINDS.values() if lvl is SECRET}
-_SECRET_WORDS = re.compile(r"(?i)密码|口令|码$|密钥|卡号|password|passcode|\bpin\b|code|key|card|token")
+_SECRET_WORDS = re.compile(r"(?i)密码|口令|码$|密钥|卡号|账号|帐号|password|passcode|\bpin\b|code|key|card|token")
 
 _RANK = {Visibility.NORMAL: 0, SENSITIVE: 1, SECRET: 2}
 

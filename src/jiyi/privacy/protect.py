@@ -22,6 +22,7 @@ from typing import Any
 from jiyi.privacy.detect import PLACEHOLDER, find_values
 from jiyi.privacy.findings import KINDS, SECRET, Finding, strip_value
 from jiyi.privacy.grouped import GROUPS, plain_value
+from jiyi.privacy.keyed import continued
 from jiyi.privacy.mask import higher, level_of, mask_values, placeholder_level, unmask
 from jiyi.privacy.seal import SEALED_KEY, Keyring, SealError
 from jiyi.records import MemoryRecord, Message, Visibility
@@ -107,6 +108,9 @@ _WORD = re.compile(r"[0-9A-Za-z\u4e00-\u9fff]")
 _DIGITS = re.compile(r"\d")
 #: a number a sentence is about is no value's rest: "555 1234 is the shop", "1990 1995 2000 were good years"
 _SUBJECT = re.compile(r"[\s,]*(?:是|为|(?i:is|are|was|were|'s|=)(?![A-Za-z]))")
+#: two short groups a dash apart opening a message are a day, a score or a range ("and then 11-02", "3-1"), unless a
+#: word for what follows names them the rest ("后头是 3-1")
+_PAIR = re.compile(r"\d{1,2}\s?-\s?\d{1,2}")
 
 
 def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
@@ -118,15 +122,21 @@ def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
         return []
     told, ended = last
     read = simplified(text)
-    spans = [m.span("v") for m in _REST.finditer(read)] if len(text) <= ANSWER_CHARS else []
+    rested = [m.span("v") for m in _REST.finditer(read)] if len(text) <= ANSWER_CHARS else []
+    spans = list(rested)
     if ended and (m := _OPENING_REST.match(read)) is not None and len(_DIGITS.findall(m.group("v"))) >= 4 \
             and not _SUBJECT.match(read, m.end("v")):
         spans.append(m.span("v"))  # (four digits at least: "3 2 1 go!" after a PIN is a countdown)
+    # (fewer after a "then" word, typed as the value was: "4-8-2-6" then "tapos 1-1.", "is 58" then "and then 07")
+    shaped = continued(told.value, read) if ended and told.kind != "id_number" else None
     out: list[Finding] = []
-    for start, end in sorted(set(spans)):
-        start, end = strip_value(read, start, end)
-        grouped = not re.search(r"[#_*@$%&!-]|[a-z]", read[start:end])
-        if (grouped and plain_value(read, start, end)) or any(start < g.end and end > g.start for g in [*found, *out]):
+    for span in sorted({*spans, *([shaped] if shaped else [])}):
+        start, end = strip_value(read, *span)
+        value = read[start:end]
+        grouped = not re.search(r"[#_*@$%&!]|[a-z]", value) and (
+            "-" not in value or (span not in rested and _PAIR.fullmatch(value) is not None))
+        if (grouped and span != shaped and plain_value(read, start, end)) \
+                or any(start < g.end and end > g.start for g in [*found, *out]):
             continue
         out.append(Finding(start, end, told.kind, told.label, told.level, text[start:end]))
     return out

@@ -41,13 +41,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 
 import numpy as np
 
+from jiyi.read.aftermath import aftermaths
 from jiyi.read.agenda import ahead, asks_ahead
 from jiyi.read.context import Block
-from jiyi.read.gate import lapsed, lapsed_share
+from jiyi.read.gate import lapsed, lapsed_share, said_at, zone_of
 from jiyi.read.masked import MASKED_KEY
 from jiyi.read.nearest_change import nearest_changes
 from jiyi.read.noise import (
@@ -65,7 +66,7 @@ from jiyi.read.overtaken import overtaken
 from jiyi.read.profile import lasting_change, profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
-from jiyi.read.timewords import MOMENT_GRACE, moment_passed
+from jiyi.read.timewords import MOMENT_GRACE, moment_passed, plan_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
 from jiyi.text.dates import names_a_date
@@ -354,14 +355,24 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
     shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
     changes = {} if historical else nearest_changes(store, scope, shown, at=at, model=model)
-    if not historical and (moved := overtaken(shown, hits) | set(changes)):
+    moved = set() if historical else overtaken(shown, hits) | set(changes)
+    follows = {} if historical or sel.idle else aftermaths(store, scope, [h for h in shown if h.id not in moved], at=at)
+    if moved or follows:
         have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}
-        turns = [Hit(t, 1.0, {"successor": 1.0}) for t in {t.id: t for t in changes.values()}.values()]
-        sources = list(dict.fromkeys(s for h in turns for s in h.record.source_ids))
-        fit = {h.id for h in curate(turns, store.find_by_sources(scope, sources) if sources else {}, at=at,
-                                    historical=False, include_sensitive=include_sensitive, weights=weights,
-                                    half_lives=half_lives, shown=profile[:PROFILE_COVERS], query=query).current}
+        turns = {t.id: t for t in [*changes.values(), *follows.values()]}
+        sources = list(dict.fromkeys(s for t in turns.values() for s in t.source_ids))
+        replaced = {t.id for t in changes.values()}
+        gate = curate([Hit(t, 1.0, {"successor": 1.0, "time_match": float(t.id not in replaced)})
+                       for t in turns.values()], store.find_by_sources(scope, sources) if sources else {}, at=at,
+                      historical=False, include_sensitive=include_sensitive, weights=weights, half_lives=half_lives,
+                      shown=profile[:PROFILE_COVERS], query=query)
+        # a change shown as what holds now tells no plan that is over ("十一拉着老伴去威海耍三天 车先不跑了"); an
+        # answer after an ending may ("下礼拜一去苏州工业园报到": the job it started holds)
+        fit = {h.id for h in gate.current if not plan_passed(h.record.content, said_at(h.record), at,
+                                                             tz=zone_of(h.record, timezone.utc))}
+        told = {h.id for h in [*gate.current, *gate.past]}
         sel = _moved_past(sel, standing, moved, {line: t for line, t in changes.items() if t.id in fit}, have)
+        sel = _followed(sel, standing, {line: t for line, t in follows.items() if t.id in told}, have)
         profile = [r for r in profile if r.id not in moved]
     chosen = {h.id for h in sorted(sel.current, key=lambda h: -h.scores.get("total", 0.0))[: max(0, limit)]}
     found = [h for h in sel.current if h.id in chosen]  # the query's best ``limit``, in block order
@@ -381,8 +392,20 @@ def _moved_past(sel: Selection, standing: Sequence[Hit], moved: Collection[str],
     total = {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
     now = {} if sel.idle else {t.id: Hit(t, 1.0, {"change": 1.0, "total": total.get(line, 0.0)})
                                for line, t in changes.items() if t.id not in have}
-    past = [] if sel.idle else [*(h for h in [*sel.current, *standing] if h.id in moved), *sel.past][:PAST_LINES]
+    gone = [h for h in [*sel.current, *standing] if h.id in moved]  # with the past ones, best answer first
+    past = [] if sel.idle else sorted([*gone, *sel.past], key=lambda h: -h.scores.get("total", 0.0))[:PAST_LINES]
     return Selection([*now.values(), *(h for h in sel.current if h.id not in moved)], past, idle=sel.idle)
+
+
+def _followed(sel: Selection, standing: Sequence[Hit], follows: Mapping[str, MemoryRecord],
+              have: Collection[str]) -> Selection:
+    """``sel`` with the user's answer after each ending line (``follows``: :mod:`jiyi.read.aftermath`) as current,
+    at the ending line's score."""
+    total = {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
+    shown = set(have) | {h.id for h in sel.current}
+    now = {t.id: Hit(t, 1.0, {"aftermath": 1.0, "total": total.get(line, 0.0)})
+           for line, t in follows.items() if t.id not in shown}
+    return Selection([*now.values(), *sel.current], sel.past, idle=sel.idle) if now else sel
 
 
 def context_memories(store: Store, scope: Scope, hits: Sequence[Hit],

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.read.gate import said_at
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
@@ -29,16 +29,21 @@ from jiyi.text.script import simplified
 
 log = logging.getLogger("jiyi.read.nearest_change")
 
+#: How much later than a line its nearest turn is said to tell a change of it: what follows in the same talk
+#: ("俺是干工地的…" then "现在在金水湾二期带班") goes on with it.
+LATER = timedelta(hours=1)
 #: Most lines looked at per block (one vector search each).
 LINES = 12
-#: How many turns are read to find the nearest one that is not the line's own.
-NEAREST = 4
+#: How many turns are read to find the nearest one of the user's that is not the line's own (the bot's replies
+#: echo what the user said, and stand between).
+NEAREST = 6
 _KINDS = frozenset({Kind.EPISODE, Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR})
-#: a pet, who the user is (a name, an age, a self-introduction say more than the change beside them): like a
+#: a pet, who the user is (a name, an age, where they are from, a self-introduction say more than the change beside
+#: them): like a
 #: condition (:data:`jiyi.text.changed.CONDITION`), ended by words about it, never by a change beside it
 _KEPT = re.compile(r"(?i)药|猫|狗|仓鼠|兔|鹦鹉|宠物|基督|我叫|名字|[\d一二三四五六七八九十]+岁|今年[\d一二三四五六七八九十]+|退休|"
-                   r"自我介绍|years\s+old|my\s+name|\bintro\b|\bfaith\b|medic|\bcat\b|\bdog\b|hamster|rabbit|"
-                   r"\bpet\b|puppy|kitten")
+                   r"自我介绍|老家|籍贯|^用户是[\u4e00-\u9fff]{1,6}人$|years\s+old|my\s+name|\bname\s+is\b|\bis\s+from\b|"
+                   r"\bintro\b|\bfaith\b|medic|\bcat\b|\bdog\b|hamster|rabbit|\bpet\b|puppy|kitten")
 
 
 def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: datetime,
@@ -58,8 +63,9 @@ def nearest_changes(store: Store, scope: Scope, lines: Sequence[Hit], *, at: dat
             continue
         ids = [i for i, _ in store.vector_search(scope, vec, NEAREST, flt)]
         turns = {t.id: t for t in store.get_many(scope, ids)}
-        near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)), None)
-        if near is not None and said_at(rec) < said_at(near) <= at and near.metadata.get("role") != "assistant" \
+        near = next((turns[i] for i in ids if i in turns and _not_its_own(turns[i], rec)
+                     and turns[i].metadata.get("role") != "assistant"), None)  # the bot's echo ("好的，下午五点接乐乐") aside
+        if near is not None and said_at(rec) + LATER <= said_at(near) <= at \
                 and not instructs_the_bot(near.content) and (near.speaker or None) == (rec.speaker or None):
             newer[rec.id] = (rec, near)
     near_vecs = store.vectors(scope, list({near.id for _, near in newer.values()})) if newer else {}

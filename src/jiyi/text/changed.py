@@ -44,7 +44,8 @@ def tells_change(text: str, vector: np.ndarray | None = None, model: str = "") -
 #: a condition of the body, a diet, a faith's food: a change beside it (a move, a new job) never ends it; only words
 #: about it do (read/group_said.py, read/nearest_change.py)
 CONDITION = re.compile(r"(?i)过敏|不耐受|哮喘|糖尿病|高血压|血糖|血压|怀孕|孕|预产期|吃素|素食|忌口|清真|回族|穆斯林|"
-                       r"病|炎|晕车|晕船|手术|骨折|不吃|唔食|不喝|戒口|拜佛|拜观音|信佛|"
+                       r"病|炎|晕车|晕船|手术|骨折|椎|(?<!心)疼|(?<!心)痛(?!快)|不吃|唔食|不喝|戒口|拜佛|拜观音|信佛|"
                        r"allerg|intoleran|asthma|diabet|pregnan|vegan|vegetarian|celiac|gluten|halal|kosher|muslim|"
-                       r"\bjain\b|religio|\bno\s+(?:pork|beef|meat|onion|garlic)|don'?t\s+eat|sick|disease|injur|surgery")
+                       r"\bjain\b|religio|\bno\s+(?:pork|beef|meat|onion|garlic)|don'?t\s+eat|sick|disease|injur|surgery|"
+                       r"\bpain|\bache|\bhurts?\b")
 

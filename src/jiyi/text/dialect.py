@@ -3,7 +3,8 @@
 Cantonese speakers (Guangdong, Guangxi, Hong Kong) type their grammar words with characters of
 their own: 咗 for the 了 of a finished action, 唔 for 不, 冇 for 没, 佢 for 他, 嘅 for 的, 喺 for 在,
 係 for 是, 啲 for 些, 哋 for 们, 睇 for 看, 嗰 for 那, 而家 for 现在, 梗系 for 肯定. Northern and north-western chat ends a sentence with 咧
-or 嘞 where Mandarin has 了 (那台车我卖咧), as Cantonese does with 喇 (唔做喇), and chat anywhere with 啦 (冇做啦). The rules that read a change (:mod:`jiyi.text.topics`,
+or 嘞 where Mandarin has 了 (那台车我卖咧), as Cantonese does with 喇 (唔做喇), south-western chat with 咯 (送给我舅咯) and
+chat anywhere with 啦 (冇做啦). Teochew and Hokkien say 许 for 那 before a measure word (许间厂: that factory). The rules that read a change (:mod:`jiyi.text.topics`,
 :mod:`jiyi.text.ended`) are written in Mandarin; they read :func:`standard_zh` of a statement.
 
 Each character maps to one character, so every index into the result is an index into the text
@@ -19,19 +20,23 @@ from jiyi.text.script import simplified
 #: one dialect character -> its Mandarin word of one character (grammar words only: no content word
 #: is rewritten, so a name or a place is never changed)
 _ONE_FOR_ONE = str.maketrans({"咗": "了", "唔": "不", "冇": "没", "佢": "他", "嘅": "的", "喺": "在", "係": "是",
-                              "啲": "些", "哋": "们", "睇": "看", "嚟": "来", "畀": "给", "嗰": "那"})
+                              "啲": "些", "哋": "们", "睇": "看", "嚟": "来", "畀": "给", "嗰": "那",
+                              "伫": "在"})  # Hokkien 佇 (伫 once simplified): 阮佇泉州 = 我们在泉州
 #: dialect grammar words of two characters, each for a Mandarin word of two (而家住喺Camden: 现在住在Camden)
 _TWO_FOR_TWO = {"而家": "现在", "宜家": "现在", "依家": "现在", "梗系": "肯定", "梗係": "肯定"}
 _TWO = re.compile("|".join(_TWO_FOR_TWO))
+#: Teochew / Hokkien 许 (that) before a measure word: 许间厂我唔做了 (许个 is also 许个愿, 许家 a family: left alone)
+_THAT = re.compile(r"许(?=[间只条阵位块搭摆件部辆])")
 #: 咧 / 嘞 after a verb at the end of a clause: the 了 of a finished action (卖咧, 不干嘞); 咧嘴 is a grin
-_FINAL_LE = re.compile(r"(?<=[\u4e00-\u9fff])[咧嘞喇啦](?=$|[\s，,。.!！?？~～…]|[啊呀哈])")
+_FINAL_LE = re.compile(r"(?<=[\u4e00-\u9fff])[咧嘞喇啦咯](?=$|[\s，,。.!！?？~～…]|[啊呀哈])")
 
 
 def standard_zh(text: str) -> str:
     """``text`` with its dialect grammar characters read as Mandarin, each position where it was, in simplified
     characters (車賣咗 → 车卖了: text/script.py)."""
     text = simplified(text)
-    return _FINAL_LE.sub("了", _TWO.sub(lambda m: _TWO_FOR_TWO[m.group(0)], text).translate(_ONE_FOR_ONE))
+    text = _THAT.sub("那", _TWO.sub(lambda m: _TWO_FOR_TWO[m.group(0)], text))
+    return _FINAL_LE.sub("了", text.translate(_ONE_FOR_ONE))
 
 
 __all__ = ["standard_zh"]

@@ -81,7 +81,7 @@ _STANDING: dict[str, Lex] = {
                        r"^用户(?:现在|目前)?(?:是)?(?:开|跑|做|干|搞|送|卖|修)(?!饭|菜|家务|作业|梦|运动|步)[\u4e00-\u9fffA-Za-z]{1,6}的$"),
                      _P(r"(?i)^User (?:now )?(?:works|is working|is employed|is an? [\w -]{2,30} at)\b")),
     "partner": Lex(_P(r"^用户(?:的)?(?:女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|未婚[夫妻])"),
-                    _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
+                    _P(r"(?i)^User(?:'s)? (?:girlfriend|boyfriend|gf|bf|partner|wife|husband|fianc\w*)\b|^User is dating\b")),
     "pet": Lex(_P(r"猫|狗|宠物|仓鼠|兔|鹦鹉|金鱼|乌龟|柯基|泰迪|柴犬|金毛|哈士奇|" + kinds.alternation(kinds.PETS, "zh")),
                 _P(r"(?i)\b(?:cat|dog|pet|rabbit|bunny|hamster|parrot|puppy|kitten|turtle|tortoise|guinea pig|"
                    r"ferret|budgie|goldfish|corgi|terrier|retriever|poodle)s?\b|" + kinds.alternation(kinds.PETS, "en"))),
@@ -255,6 +255,8 @@ _CLASSES: tuple[_Class, ...] = (
     _Class("done", Lex(_P(r"录取|上岸|考上|拿到(?:了)?\S{0,8}?(?:offer|录取|证书?|资格)|收到(?:了)?(?:\S{0,10})(?:offer|录取)|"
                            r"offer(?:到了|来了|下来了|到手了?)|"
                            r"(?:考试|考)\S{0,2}过了|考过了|通过了|拿到手|到手了|落榜|没考上|签了|签约|"
+                           # a certificate passed: 导游证过了, 教资证书考过了
+                           r"(?<![保验认])证(?:书)?(?:考)?过了|"
                            # passed at last, or no need to sit it again: 第三次过了, 总算过了, 不用再考了
                            r"(?:终于|总算|第[一二三四五六七八九十\d]+次)(?:考)?过了|不用再?考了|"
                            r"[一二两三四五六七八九十\d]+(?:科|门)(?:全|都)(?:过|通过)", re.IGNORECASE),

@@ -20,7 +20,8 @@ _P = re.compile
 
 #: where a turn's clause ends: punctuation, or a space before Chinese ("汤圆送人了 室友对毛过敏")
 TURN_CLAUSE = _P(r"[，,。.;；!！?？~～\n]+|\s{1,}(?=[\u4e00-\u9fff])")
-_ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在)(?!家|外面|路上|床上|这|那|哪)")
+_ZH_BARE_STATE = _P(r"^(?:就|也|还|一直)?(?:在|住在|租在|住(?=\s+\S|[A-Z]))(?!家|外面|路上|床上|这|那|哪)")  # 住 Clayton
+_ZH_LIVES_SPACED = _P(r"^用户住\s+(?=\S)")
 _ZH_TURN_LEAD = _P(r"^(?:对|嗯+|是的?|哈+|啊|诶|欸|哎|唉|其实|不过|然后|所以|反正|现在|目前)+[，,\s]*")
 
 
@@ -42,6 +43,8 @@ def turn_families(text: str, lang: str) -> frozenset[str]:
             said = "用户" + said  # 在行政部打杂 / 住在厂边上: the user's, said without a subject
         elif lang == "en" and (bare := _EN_BARE_STATE.match(said)):
             said = "User is " + said[bare.end():]  # "still living w my parents in tampines": the user's
+        if lang == "zh":
+            said = _ZH_LIVES_SPACED.sub("用户住在", said)  # 住 Clayton: chat leaves out the 在
         found |= _said_in_passing(clause, said, lang)
         if not said.startswith(("用户", "User")):
             continue

@@ -32,7 +32,8 @@ BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3
            "blind13a", "blind13b", "blind14a", "blind14b", "blind15a", "blind15b", "blind16a", "blind16b", "blind17a", "blind17b",
            "blind18a", "blind18b", "blind19a", "blind19b", "blind20a", "blind20b", "blind21a", "blind21b",
            "blind22a", "blind22b", "blind23a", "blind23b", "blind24a", "blind24b",
-           "blind25a", "blind25b", "blind26a", "blind26b", "blind27a", "blind27b")
+           "blind25a", "blind25b", "blind26a", "blind26b", "blind27a", "blind27b",
+           "blind28a", "blind28b")
 
 
 class ScenarioFileError(InvalidInput):

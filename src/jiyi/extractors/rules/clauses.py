@@ -221,6 +221,23 @@ _ZH_OUR_GROUP = re.compile(r"^(?:我们|咱们|俺们|我|俺)(?:这个|那个)?
 _ADDRESSED = re.compile(r"(?![大二三四五六表堂亲])[\u4e00-\u9fff]{1,2}(?:哥|姐|叔|姨|总|爷|妹|弟)")
 
 
+#: a person told by where they are from, before 的 (舞蹈队的王阿姨, 隔壁的李叔叔); never the speaker's own (我的…)
+_ZH_WHOSE = re.compile(r"^(?![我俺咱自])[\u4e00-\u9fffA-Za-z]{1,6}?的(?=[\u4e00-\u9fffA-Za-z])")
+
+
+#: someone told by a title or a kin word after their surname or first name: 王阿姨, 李叔叔, 张老师, 老周, 阿芳
+_ZH_TITLED = re.compile(r"^(?P<n>[\u4e00-\u9fff]{1,2}(?:阿姨|叔叔|伯伯|奶奶|爷爷|大爷|大妈|婆婆|阿婆|阿公|老师|师傅|医生|大夫|"
+                        r"护士|教练|经理|主任|姐|哥)|[小老阿][\u4e00-\u9fff])(?=[有是对在不也都得患血身吃喝住最已一])")
+
+
+def _named_first(text: str) -> tuple[str, int] | None:
+    """(name, where it ends) when ``text`` opens with a person: a title or kin word after a name (王阿姨), or a name
+    the lexical analyser tags as one (not 时候 of 播的时候)."""
+    if (m := _ZH_TITLED.match(text)) and not _a_place(m.group("n"), text):
+        return m.group("n"), m.end("n")
+    return lead_person(text, text)
+
+
 def lead_person(text: str, said: str) -> tuple[str, int] | None:
     """(name, where it ends in ``text``) when ``text`` opens with a person the lexical analyser names in ``said``
     (the clause as said, its time words kept: 老贺今天肾结石犯了), maybe after the group they are of
@@ -315,6 +332,9 @@ def assign_subject_zh(c: Clause, prev: Clause | None, recent_rel: RecentRelation
             return
     if lead := lead_person(t, tidy_zh(c.text)):  # a name the pattern above does not know the verb after (老贺肾结石犯了)
         c.subject, c.person, c.body = "other", lead[0], t[lead[1]:]
+        return
+    if (whose := _ZH_WHOSE.match(t)) and (named := _named_first(t[whose.end():])):
+        c.subject, c.person, c.body = "other", named[0], t[whose.end() + named[1]:]  # 舞蹈队的王阿姨有糖尿病: 王阿姨's
         return
     if prev is not None and prev.sentence == c.sentence:
         c.subject, c.rel, c.rel_name, c.person = prev.subject, prev.rel, prev.rel_name, prev.person

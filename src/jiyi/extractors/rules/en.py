@@ -107,7 +107,8 @@ _EN_WORK_DONE_AT = re.compile(
     r"[a-z][\w-]+\s+(?:minerals|logistics|holdings|group|ltd|inc|corp|labs|systems|solutions|media|capital|partners|"
     r"consulting|industries|foods|motors|energy|mining|health|bank)\b))")
 
-_EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're)\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+)?"
+_EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're|i(?=\s+(?:lactose|vegetarian|vegan)))\s+(?:a\s+)?"
+                     r"(?:strict\s+|full\s+|now\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
                      r"|kosher|keto)\b")
 _EN_NO_EAT = re.compile(r"(?i)\bi\s+(?P<neg>don't|do\s+not|can't|cannot|never|won't)\s+(?P<verb>eat|drink|touch)\s+"

@@ -89,7 +89,8 @@ _ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:又|也|都|还|�
 _ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
 #: a condition told by what treats it, the speaker's own: 我每天打胰岛素 / 降压药又吃完了 / 哮喘喷雾随身带
 _ZH_TREATED = ((re.compile(r"胰岛素|降糖药|二甲双胍|血糖仪"), "糖尿病"), (re.compile(r"降压药"), "高血压"),
-               (re.compile(r"哮喘(?:喷雾|药)|吸入器|沙丁胺醇"), "哮喘"))
+               (re.compile(r"哮喘(?:喷雾|药)|吸入器|沙丁胺醇"), "哮喘"),
+               (re.compile(r"(?:医生|大夫|医院)\S{0,2}(?:让|叫|要)(?:我|俺)?(?:控糖|控制血糖)"), "高血糖"))  # 大夫让控糖
 #: a condition flaring up again is one the speaker has: 我这痛风又犯了 / 老毛病胃炎又犯了 / 鼻炎又发作了
 _ZH_FLARE = re.compile(rf"(?<!没)(?<!不)(?P<v>{_ZH_CONDITIONS})(?:又|老是|总是|经常|动不动就|最近)*(?:犯了?|发作|复发|加重)")
 #: a body part that limits what the speaker can do: 膝盖一直不太行 / 半月板伤过 / 腰不好 (an injury, sensitive)
@@ -167,15 +168,26 @@ _BODY_PART = re.compile(r"(?:脚脖子|脚踝|膝盖|皮肤|关节|眼睛|嘴巴
 _ZH_DIAGNOSED = re.compile(r"(?:医生|大夫|检查|化验|测试|查)(?:说|显示|结果|出来)?(?:是|为)?[^，。,]{0,8}过敏")
 
 
+#: 對蝦蟹敏感 (Cantonese, Taiwanese: allergic), "sensitive" to something eaten; 对声音敏感 is no allergy
+_ZH_SENSITIVE = re.compile(rf"^{ZH_ADV}对(?P<v>[\u4e00-\u9fffA-Za-z、和与及]{{1,10}}?)(?:有点|有些|特别|非常|很|好|比较|都)?敏感")
+#: what eating it does, in the same sentence: 食完會出風癩, 一食就腫, 吃了起疹子
+_EATEN = re.compile(r"[吃食](?:完|了|到|咗)?|[吃食]就")
+
+
+def _eaten_sensitivity(body: str, sentence: str) -> re.Match[str] | None:
+    m = _ZH_SENSITIVE.match(body)
+    return m if m is not None and _EATEN.search(sentence[sentence.find(m.group("v")) + len(m.group("v")):]) else None
+
+
 def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     """我对花生和海鲜过敏 → one memory per allergen; 挺严重的 anywhere in the sentence marks it severe."""
-    m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body)
+    m = _ZH_ALLERGY.match(body) or _ZH_ALLERGEN_IS.search(body) or _eaten_sensitivity(body, sentence)
     if m is None and (r := _ZH_REACTION.match(body)) is not None and "不" not in body[:r.start("v" if r.group("v") else "w")]:
         item = r.group("v") or r.group("w")
         if re.match(r"[一两几点多少些口了]|这|那", item) or _BODY_PART.search(item):
             return []  # 吃一点就起疹子: how much, said of an allergen named before; 一碰脚脖子就肿: where it hurts
         return [fact(f"用户对{item}过敏", f"allergy/{item}", item, importance=0.9, template="用户对{v}过敏")]
-    if m is None or "不过敏" in body:
+    if m is None or "不过敏" in body or "不敏感" in body:
         return []
     if (seen := _ZH_DIAGNOSED.search(sentence)) and not re.search(r"[我俺]", sentence[:seen.end()]):
         return []  # 给豆包喂了一口蛋黄 全身起红疹 医生说是鸡蛋过敏: the one the doctor saw, not the speaker

@@ -34,7 +34,8 @@ _ZH_AGE = re.compile(rf"^{ZH_ADV}(?:已经|都|才|快)?(?P<v>\d{{1,3}}|[一二�
 _ZH_MOVE = re.compile(rf"^{ZH_ADV}(?:要|准备|打算|计划|将|会|刚|已经|终于)?(?:正式)?(?:搬家)?"
                       rf"(?:搬到|搬去|搬进|搬回|迁到|搬家到|搬家去|(?i:relocate|move)(?:到|去))(?:了)?{ZH_VAL}")
 _ZH_NEWHOME = re.compile(rf"^(?:的)?新家(?:在|位于|是){ZH_VAL}")
-_ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:房子)?(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|租住在|租在了?|住){ZH_VAL}")
+_ZH_LIVE = re.compile(rf"^{ZH_ADV}(?:房子)?(?:住在|家住|家在|生活在|定居在|定居|常驻|暂住在|租住在|租在了?|住(?![院校宿店了过得不着惯]))"
+                      rf"{ZH_VAL}")  # (住院: in hospital; 住校, 住宿, 住店: not a home)
 _ZH_LIVE_WORK = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:工作生活|生活工作|生活|定居|长大)$")
 #: 在成都住了五年了 / 在杭州生活快十年了: a stay that goes on (its length said, ending in 了)
 _ZH_LIVED_FOR = re.compile(r"^" + ZH_ADV + r"在(?P<v>[^，,。！？!?\s]{1,20}?)(?:住|生活|定居)了?(?:快|差不多|将近|有|都)?"

@@ -1,6 +1,6 @@
 """The engine: scan every rule, attach times of day to their dates, merge ranges.
 
-Rules are tried in priority order (Chinese, numeric, English); matches are kept
+Rules are tried in priority order (Chinese, numeric, English, other languages' day words); matches are kept
 leftmost-longest, earlier rules winning ties. A time of day (下午3点, "at 3pm") joins
 the date next to it; a lone one takes the last day named, else today, unless it reads
 as a habit (每天7点起). ``X到Y`` / "X to Y" becomes one span.
@@ -16,6 +16,7 @@ from jiyi.clock import ensure_utc
 from jiyi.text.script import simplified
 from jiyi.write.timeparse.en import EN_RULES, EN_WEEKDAYS
 from jiyi.write.timeparse.numbers import NUMERIC_RULES
+from jiyi.write.timeparse.other import OTHER_RULES
 from jiyi.write.timeparse.spans import (
     EN_PARTS,
     ZH_PARTS,
@@ -41,7 +42,7 @@ _Item = tuple[int, int, "Res | Tod"]
 
 #: every rule in priority order, with the script its text must contain ("" = any)
 _RULES: list[tuple[re.Pattern[str], Handler, bool, str]] = [(*rule, "han") for rule in ZH_RULES] + [(*rule, "") for rule in NUMERIC_RULES] + [
-    (*rule, "latin") for rule in EN_RULES]
+    (*rule, "latin") for rule in EN_RULES] + [(*rule, "") for rule in OTHER_RULES]
 _HAS_HAN = re.compile(r"[\u4e00-\u9fff]")
 _HAS_LATIN = re.compile(r"[A-Za-z]")
 

@@ -47,7 +47,9 @@ _REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿"
              "前儿": -2, "前儿个": -2, "大前儿个": -3,
              # Cantonese (and southern Min) words for the days around today: 听日 tomorrow, 后日 the day after,
              # 寻日 / 琴日 / 噚日 yesterday, 前日 the day before
-             "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3}
+             "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3,
+             # Hokkien / Teochew: 明仔载 tomorrow, 今仔日 today, 昨昏 yesterday
+             "明仔载": 1, "明仔日": 1, "今仔日": 0, "昨昏": -1}
 _REL_YEARS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}
 _UNIT_ZH = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month",
             "年": "year", "小时": "hour", "钟头": "hour", "分钟": "minute"}
@@ -208,7 +210,9 @@ def _zh_tod(m: re.Match[str], c: Ctx) -> Tod | None:
 
 _ZH_PART_RE = "|".join(sorted((k for k in ZH_PARTS if len(k) > 1), key=len, reverse=True))
 _HOL_ZH = ("元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|母亲节|父亲节|"
-           "(?<!\\d)618(?![\\d元块号])")
+           "(?<!\\d)618(?![\\d元块号])|"
+           # 十一 for the National Day week, when it opens a plan: 十一去威海, 十一假期, 十一我回老家 (not 十一个, 第十一)
+           "(?<![\\d一二三四五六七八九十百千万第双周号月])十一(?=假期|长假|期间|黄金周|放假|那几天|我|俺|咱|去|回|要|打算|准备|出去|出游)")
 _MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末|尾)"  # (尾: Cantonese 月尾)
 _DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
 
@@ -218,7 +222,7 @@ ZH_RULES: list[Rule] = [
                 r"(?:第(?P<o>[一二三四五1-5])个|(?P<last>最后一个))(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
      _zh_nth_weekday, False),
     # (北方话's 后儿个 / 前儿个: not the 前儿媳 of an ex-daughter-in-law)
-    (re.compile(r"(?P<w>明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天|"
+    (re.compile(r"(?P<w>明仔载|明仔日|今仔日|昨昏|明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天|"
                 r"大后儿个|大后儿|后儿个|后儿|大前儿个|前儿个|前儿)(?![子媳女])"),
      _zh_rel_day, False),
     # (not the 后日 of 以后日子 or the 前日 of 目前日本: a word's second half, or the first of another)

@@ -1,0 +1,76 @@
+"""Secrets typed as digits with separators after the word that names them, in any language; short codes told in
+two messages; and the numbers near such words that are none (jiyi.privacy.keyed, jiyi.privacy.protect)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.privacy.detect import find_values
+from jiyi.privacy.protect import protect_text
+from jiyi.records import Visibility
+
+SECRET = Visibility.SECRET
+
+
+def found(text: str) -> list[tuple[str, str, Visibility]]:
+    return [(f.kind, text[f.start:f.end], f.level) for f in find_values(text)]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    # digits read out one by one, after a PIN or a lock word in any language, the word a few words before
+    ("gcash mpin ko 4-8-2-6", "password", "4-8-2-6"),
+    ("the code for the key lockbox at my sister's is 7-1-3-9 btw", "code", "7-1-3-9"),
+    ("mi contraseña del banco es 5-5-0-1", "password", "5-5-0-1"),
+    ("meine Geheimzahl ist 9 3 1 7, nicht vergessen", "password", "9 3 1 7"),
+    ("暗証番号は 3-0-8-2 です", "password", "3-0-8-2"),
+    # an account's or a card's number in groups, a bank's name between
+    ("我工资卡 Bangkok Bank 账号 112-4-55071-8 帮我记着", "bank_card", "112-4-55071-8"),
+    ("实习工资卡是工行的 6222 0831 5562", "bank_card", "6222 0831 5562"),
+    ("nomor rekening BCA saya 523 0188 412", "bank_card", "523 0188 412"),
+    # a code's first digits ending the message, said with "is"
+    ("the door code at the studio is 41", "code", "41"),
+])
+def test_a_secret_typed_with_separators_after_its_word(text: str, kind: str, value: str) -> None:
+    assert (kind, value, SECRET) in found(text), found(text)
+
+
+@pytest.mark.parametrize(("before", "text", "value"), [
+    ("gcash mpin ko 4-8-2-6", "tapos 1-1. pa-save lang", "1-1"),  # "then", in Tagalog, the same dashes
+    ("gate code at the barn is 63", "oh and then 19, then the star key", "19"),
+    ("实习工资卡是招行的 6214 8312 0455", "后面 7719，HR要我填表，先存你这", "7719"),
+    ("my bank pin is 2-0-6-1", "then 8-8.", "8-8"),
+    ("门锁密码 前面是2580", "后头是 3-1", "3-1"),  # a word for what follows names even a pair the rest
+])
+def test_the_rest_of_a_secret_after_a_then_word_is_masked(before: str, text: str, value: str) -> None:
+    first = protect_text(before, None)
+    assert first.level is SECRET, first
+    rest = protect_text(text, None, before=before)
+    assert value not in rest.text and rest.level is SECRET, rest
+
+
+@pytest.mark.parametrize("text", [
+    # prices, dates, scores, times, quantities and phones near a PIN, code, card or account word
+    "密码锁 2-3 块一个", "工资卡 11-02 到期", "比分 3-1，code review 明天", "pin 07:30 开会", "card expires 11-02",
+    "my account was opened 2024-05-12", "account 11-02", "the code expires at 07:30", "账号 2 3 个",
+    "账号 2024 05 12 注册", "工资卡 每月 15 号 到账 8000 块", "卡里还有 2 3 4 5 块", "the code is 58 lines",
+    "zip code 9 0 2 1 0", "error code 4-0-4 again", "pin 2-3 hours", "the code for the wifi is on page 3-4-5",
+    "gate code changed at 5", "my account 1 2 3 likes", "account manager's phone 415 555 0132",
+    "the code is 3 lines long", "card 1-2-3 step", "I paid with my card 45.50 for 3 items", "the score was 3-1",
+    "gate code is 58 and the fee is 20",
+])
+def test_numbers_near_a_secret_word_that_are_no_secret(text: str) -> None:
+    assert [f for f in find_values(text) if f.level is SECRET] == [], found(text)
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ("gate code is 58", "and then 11-02 we left"),  # a date
+    ("my pin is 4-8-2-6", "then 3-1 to us lol"),  # a score, not said on its own
+    ("gate code is 58", "then 07:30 meeting"),  # a time
+    ("gate code is 58", "then 2 people came"), ("gate code is 58", "oh then 100 people"),
+    ("my pin is 4 8 2 6", "then 3 pm works"), ("pin 4-8-2-6", "then 2019"),
+    ("实习工资卡是招行的 6214 8312 0455", "然后 2-3 块钱的手续费"),  # a price
+    ("how was the match", "then 3-1."),  # no secret before it
+    ("my pin is 4821", "then 3-1."),  # not typed as the PIN was
+])
+def test_a_then_word_before_a_plain_number_is_no_rest(before: str, text: str) -> None:
+    assert protect_text(text, None, before=before).text == text
