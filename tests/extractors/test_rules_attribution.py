@@ -245,3 +245,11 @@ def test_a_fact_said_of_someone_named_leaves_no_template_in_what_follows() -> No
     cands = run("朵朵对坚果过敏 她妈特意叮嘱过 别带零食")
     assert any(c.slot == "person:朵朵/allergy/坚果" for c in cands)
     assert not any("{v}" in c.content for c in cands), [c.content for c in cands]
+
+
+@pytest.mark.parametrize(("text", "person"), [("舞蹈队的王阿姨有糖尿病，甜的一口不碰", "王阿姨"),
+                                             ("隔壁的李叔叔有高血压", "李叔叔")])
+def test_a_person_told_by_where_they_are_from_keeps_their_condition(text: str, person: str) -> None:
+    cands = run(text)
+    assert any((c.slot or "").startswith(f"person:{person}/health/") for c in cands), [c.content for c in cands]
+    assert not any(c.content.startswith("用户") or (c.slot or "").startswith("health/") for c in cands), cands

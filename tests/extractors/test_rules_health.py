@@ -147,3 +147,17 @@ def test_a_food_taken_up_again_is_the_stance_on_it_now(text: str, slot: str) -> 
     """Keyed as the refusal was (pref/牛肉), so it replaces "用户不吃牛肉"; a meal had again (又吃火锅了) is no stance."""
     assert slot in {c.slot for c in run(text)}
     assert not any((c.slot or "").startswith("pref/") for c in run("昨天又吃火锅了"))
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("我對蝦蟹敏感 食完會出風癩", "allergy/"),  # 敏感 to what is eaten: an allergy (Cantonese, Taiwanese)
+    ("體檢說空腹血糖6.8 大夫讓控糖", "health/高血糖"),  # the doctor's order tells the condition
+    ("Also ah, I lactose intolerant. Cannot take milk", "diet/type"),  # Singlish: no "am"
+])
+def test_a_condition_told_in_the_words_of_where_one_lives(text: str, slot: str) -> None:
+    assert any((c.slot or "").startswith(slot) for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize("text", ["我对声音很敏感 晚上睡不好", "我对数字不敏感", "医生让我妈控糖"])
+def test_sensitivity_to_what_is_not_eaten_or_anothers_diet_is_no_condition_of_the_users(text: str) -> None:
+    assert not any((c.slot or "").startswith(("allergy/", "health/")) for c in run(text)), run(text)

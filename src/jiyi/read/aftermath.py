@@ -55,14 +55,15 @@ def aftermaths(store: Store, scope: Scope, lines: Sequence[Hit], *, at: datetime
                and tells_an_ending(h.record.content)][:ENDINGS]
     out: dict[str, MemoryRecord] = {}
     for rec in endings:
-        told = _source_turn(store, scope, rec)
-        start = said_at(told) if told is not None else said_at(rec)
+        if (told := _source_turn(store, scope, rec)) is None:
+            continue  # (no turn, no bot's question after it to read)
+        start = said_at(told)
         end = min(at, start + timedelta(days=AFTER_DAYS))
         flt = RecordFilter(kinds=(Kind.EPISODE,), statuses=(Status.ACTIVE,), include_sensitive=False,
                            created_after=start, created_before=end + timedelta(seconds=1))  # (before: exclusive)
         after = sorted((t for t in store.list(scope, flt, _LISTED) if start < said_at(t) <= end
                         and t.id != rec.id and not set(t.source_ids) & set(rec.source_ids)), key=said_at)
-        if told is not None and (answer := _answer(after, rec, told)) is not None:
+        if (answer := _answer(after, rec, told)) is not None:
             log.debug("ending %r: answered by %r", rec.content[:50], answer.content[:50])
             out[rec.id] = answer
     return out

@@ -82,7 +82,7 @@ REL_ZH_RE = alternation(list(REL_ZH))
 _ZH_REL_MENTION = re.compile(rf"(?:(?:我|俺)(?:家的|的|家)?(?P<rel>{REL_ZH_RE})|"
                              # a relation word of two characters or more opening the message: 男朋友 Nat 是泰国人
                              rf"^\s*(?P<bare>{alternation([w for w in REL_ZH if len(w) > 1])}))"
-                             r"(?P<sep>(?:的)?(?:名字|小名|大名)(?:叫做|叫|是)|叫做|名叫|叫|是)?(?P<gap>[ \t]*)")
+                             r"(?P<sep>(?:的)?(?:名字|小名|大名)(?:叫做|叫|是)|叫做|名叫|叫|是)?[ \t]*")
 _PRONOUNS = frozenset("我你您他她它俺咱")
 _ZH_NAME_STOP = re.compile(r"(?:就行|就好|就可以|好了|吧|哦|啊|呀|呢|啦|了|哈|嘛|吗|的|在|说|也|要|去|来|和|跟|很|特别|"
                            r"挺|今年|明天|今天|生日|过|是|喜欢|爱|最|一直|已经|[，,。.!！?？\s、:：])")

@@ -6,8 +6,8 @@ was said (the speaker's, jiyi.clock.speaker_zone). The words are CLDR's relative
 ``date_translation_data``: "in 1 day", "1 day ago", …) for the languages of :data:`RELATIVE_DAYS`, with the words for
 two and three days out that CLDR leaves out (Malay and Indonesian lusa, Tagalog makalawa, Thai มะรืน, Korean 모레 /
 글피, Japanese あさって / しあさって, Vietnamese ngày kia). Left out on purpose: a word that is also a common word of
-another language in the table (French "hier" is German "here"), Hindi कल (yesterday and tomorrow alike), and words
-of three letters or fewer.
+another language in the table (French "hier" is German "here"), Hindi कल (yesterday and tomorrow alike), and the
+languages whose CLDR words are short words elsewhere ("pan", "wit", "moi").
 """
 
 from __future__ import annotations
