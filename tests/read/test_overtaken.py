@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from jiyi.embedders.e5 import MODEL_NAME, E5Embedder
 from jiyi.read.overtaken import overtaken
 from jiyi.records import Hit, Kind, MemoryRecord
 
@@ -166,3 +167,74 @@ def test_someone_elses_change_leaves_other_states_current(old: str, new: str) ->
 def test_a_correction_makes_what_it_says_was_wrong_past(old: str, new: str, moved: set[str]) -> None:
     o, n = turn("old", old, 3), turn("new", new, 2)
     assert overtaken([o], [o, n]) == moved
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a change no topic rule reads, told by a word of change (以前那家) and a thing both name
+    ("平时在公司楼下的健身房练 一周三次", "以前那家健身房太远了 现在在家跟着视频练"),
+])
+def test_a_change_by_its_words_ends_an_older_turn_naming_the_same_thing(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o, n], [o, n]) == {"old"}
+
+
+@pytest.fixture(scope="module")
+def e5() -> E5Embedder:
+    return E5Embedder()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("平时去公司楼下那家健身房 一周三次", "健身房也换了 原本那家太远 现在去小区旁边的乐动健身"),
+    ("买菜都去西门菜市场 便宜", "菜市场也换了 现在去东门那个 近一点"),
+])
+def test_a_change_only_the_probe_reads_ends_an_older_turn_naming_the_same_thing(e5: E5Embedder, old: str,
+                                                                                 new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    assert overtaken([o, n], [o, n]) == set()  # no rule reads it
+    vectors = dict(zip(["old", "new"], e5.embed_passages([old, new]), strict=True))
+    assert overtaken([o, n], [o, n], vectors=vectors, model=MODEL_NAME) == {"old"}
+    assert overtaken([o, n], [o, n], vectors=vectors, model="bge-m3") == set()  # no probe for that model
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("平时去公司楼下那家健身房 一周三次", "午饭换了 现在吃沙拉"),               # nothing named by both
+    ("平时去公司楼下那家健身房 一周三次", "健身房也换了吗？"),                   # a question
+    ("我对花生过敏 花生酱也不行", "花生油也换了 现在用菜籽油"),               # a condition is ended by words about it
+])
+def test_a_change_the_probe_reads_leaves_what_it_does_not_speak_of(e5: E5Embedder, old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    vectors = dict(zip(["old", "new"], e5.embed_passages([old, new]), strict=True))
+    assert overtaken([o, n], [o, n], vectors=vectors, model=MODEL_NAME) == set()
+
+
+def memory_of(mid: str, content: str, days_ago: float, kind: Kind = Kind.RELATION) -> Hit:
+    return turn(mid, content, days_ago, kind=kind)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("用户的婆婆从连江过来帮忙带孩子", "用户的婆婆回连江了，腰不好，带不动了"),  # came from: not the same news
+    ("用户的老公在马尾开发区上班，每天晚上回来", "用户的老公调到厦门了，一周回来一次"),
+    ("User's husband works at a bank in Cork", "User's husband moved to Dublin for a new job"),
+])
+def test_a_relatives_newer_change_ends_their_older_state(old: str, new: str) -> None:
+    o, n = memory_of("old", old, 60), memory_of("new", new, 5)
+    assert overtaken([o, n], [o, n]) == {"old"}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("用户的婆婆有高血压，每天吃药", "用户的婆婆回连江了"),                  # a condition outlasts a move
+    ("用户的同事在马尾开发区上班", "用户的同事调到厦门了"),                  # a user has many colleagues
+    ("用户的老公在马尾开发区上班", "用户的婆婆搬到厦门了"),                  # another relative
+    ("用户的老公在马尾开发区上班", "用户的老公喜欢钓鱼"),                    # no change
+    ("用户的老公在厦门上班", "用户的老公搬到厦门了"),                        # the same news
+])
+def test_a_relatives_change_leaves_what_it_does_not_end(old: str, new: str) -> None:
+    o, n = memory_of("old", old, 60), memory_of("new", new, 5)
+    assert overtaken([o, n], [o, n]) == set()
+
+
+def test_a_change_of_someone_elses_ends_the_relation_line_about_them() -> None:
+    o = memory_of("old", "用户的闺女晓雯在南京一家银行上班", 60)
+    n = turn("new", "晓雯换工作了 不在银行干了 去了南京一个建筑设计院", 5)
+    assert overtaken([o], [o, n]) == {"old"}
+    assert overtaken([memory_of("old", "用户的闺女晓雯喜欢吃火锅", 60)], [n]) == set()

@@ -355,7 +355,8 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
     shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
     changes = {} if historical else nearest_changes(store, scope, shown, at=at, model=model)
-    moved = set() if historical else overtaken(shown, hits) | set(changes)
+    moved = set() if historical else overtaken(shown, hits, vectors=_turn_vectors(store, scope, hits),
+                                               model=model) | set(changes)
     follows = {} if historical or sel.idle else aftermaths(store, scope, [h for h in shown if h.id not in moved], at=at)
     if moved or follows:
         have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}
@@ -382,6 +383,12 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
         have = {h.id for h in [*found, *sel.past]} | {r.id for r in profile}
         found += [Hit(r, 1.0, {"agenda": 1.0}) for r in ahead(store, scope, at=at) if r.id not in have]
     return Block(found=found, profile=[Hit(r, 1.0, {"profile": 1.0}) for r in profile], past=sel.past)
+
+
+def _turn_vectors(store: Store, scope: Scope, hits: Sequence[Hit]) -> dict[str, np.ndarray]:
+    """The embeddings of the user's turns among ``hits`` (for the change probe)."""
+    ids = [h.id for h in hits if h.record.kind is Kind.EPISODE and h.record.metadata.get("role") != "assistant"]
+    return store.vectors(scope, ids) if ids else {}
 
 
 def _moved_past(sel: Selection, standing: Sequence[Hit], moved: Collection[str], changes: Mapping[str, MemoryRecord],

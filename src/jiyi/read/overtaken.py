@@ -13,6 +13,11 @@ speaker's tells a change too: one the write path read as a change ("Kite搬到�
 伴侣）"), or the value of a single-valued slot ("Tomasz W. works at Pulsewell") that the older turn, standing in
 the slot's family, does not say.
 
+A change no topic rule reads ends what it names too, when the broad reading (:func:`jiyi.text.changed.tells_change`,
+given the turns' vectors the change probe) finds one: "健身房也換了 原本那間太遠 現在去家附近的鐵山健身" ends
+"健身房是去北屯那間動力圈". Of a relative the user has one of (a husband, a mother-in-law), a newer memory that tells
+their change ends an older one in that family: "用户的婆婆回连江了" ends "用户的婆婆从连江过来帮忙带".
+
 A question, a hedge, an instruction, someone else's change ("他也搬了", "my labmate Josh is moving") is no change;
 a move ends a home, not what it names after its verb (the pet that moves along), but what it names before it
 (果趣那边流量越来越差 我搬到村播宝去了; not a place, which stays what it was); a turn that says where the change
@@ -23,13 +28,17 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+import numpy as np
+
 from jiyi.read.noise import EN_STOP
+from jiyi.read.owner import owned_by
 from jiyi.records import Hit, Kind, MemoryRecord
 from jiyi.text import liking, qualifiers, subjects, topics, zh
+from jiyi.text.changed import CONDITION, tells_change
 from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
@@ -48,15 +57,19 @@ log = logging.getLogger("jiyi.read.overtaken")
 _OWN_FAMILY = frozenset({"move", "end", "marry", "join", "leave"})
 
 
-def overtaken(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
+def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[str, np.ndarray] | None = None,
+              model: str = "") -> set[str]:
     """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn or
     memory of the same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories
-    in ``current`` made of such a turn."""
-    changes = [_feeling_of(told) for rec in _user_turns(found) if (told := _told(rec) or _told_by_feeling(rec))]
+    in ``current`` made of such a turn. ``vectors`` (the turns' embeddings by ``model``) let the change probe read
+    a change no rule knows."""
+    vectors = vectors or {}
+    changes = [_feeling_of(told) for rec in _user_turns(found)
+               if (told := _told(rec) or _told_by_feeling(rec) or _told_broadly(rec, vectors.get(rec.id), model))]
     changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
         log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
-    out: set[str] = _of_others(current, found) | _corrected(current, found)
+    out: set[str] = _of_others(current, found) | _corrected(current, found) | _of_relatives(current)
     if not changes:
         return out
     for old in [*_user_turns(current), *_statements(current, slotted=any(c.feeling for c in changes))]:
@@ -115,6 +128,18 @@ def _told_by_feeling(rec: MemoryRecord) -> _Told | None:
     if (stated := _stated(rec)) is None or _someone_elses(*stated) or not liking.feeling(*stated):
         return None
     return _Told(rec, frozenset(), frozenset(), ())  # (no names: it ends nothing but a feeling turned over)
+
+
+def _told_broadly(rec: MemoryRecord, vector: np.ndarray | None, model: str) -> _Told | None:
+    """A change of the speaker's that no topic rule reads but the broad reading does (:func:`tells_change`: its
+    words, or given its vector the change probe: "健身房也換了 原本那間太遠 現在去家附近的鐵山健身"). It names no
+    family, so it ends an older turn that names a thing it names (健身房), as a change of a routine does."""
+    if (stated := _stated(rec)) is None or _someone_elses(*stated) \
+            or topics.change_of(*stated) is not None:  # (a change the rules read, and found not the speaker's)
+        return None
+    if not tells_change(rec.content, vector, model):
+        return None
+    return _Told(rec, frozenset(), _things(stated[0]), ())
 
 
 def _feeling_of(told: _Told) -> _Told:
@@ -336,12 +361,14 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
     what names a place)."""
     changes = [told for rec in _user_turns(found) if (told := _others_change(rec)) is not None]
     out: set[str] = set()
-    for old in [*_user_turns(current), *_statements(current, slotted=True)]:
+    relations = [h.record for h in current if h.record.kind is Kind.RELATION]  # (老板是瑞典人 Henrik)
+    for old in [*_user_turns(current), *_statements(current, slotted=True), *relations]:
         for rec, who, change, goes_to in changes:
             if not _may_end(rec, old) or not _about(old, who) or old.slot and not old.slot.startswith("person:"):
                 continue
             lang = detect_language(old.content)
-            if any(len(w) >= 2 and w.lower() in old.content.lower() for w in goes_to):
+            if any(len(w) >= 2 and w.lower() in old.content.lower() and not _came_from(w, old.content)
+                   for w in goes_to):
                 continue  # the old one already says where it goes: the same news
             if any(topics.cue_of(f, old.content, lang) for f in change.families) or change.cls == "move" and (
                     _places(old.content) or _EN_IN_PLACE.search(old.content)):
@@ -349,6 +376,48 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
                 out.add(old.id)
                 break
     return out
+
+
+def _of_relatives(current: Sequence[Hit]) -> set[str]:
+    """The memories in ``current`` about one of the user's relatives (of whom there is one: a husband, a mother-in-
+    law) that a newer memory of the same relative tells a change of, in a family the older one stands in: "用户的
+    婆婆从连江过来帮忙带" before "用户的婆婆回连江了，腰不好，带不动了"; "用户的老公在马尾开发区上班，每天晚上回来"
+    before "用户的老公调到厦门了" (a move ends what names a place). A condition of theirs is ended by words about it."""
+    told: dict[str, list[tuple[MemoryRecord, str]]] = {}
+    for h in current:
+        if h.record.kind in _TELLING and h.record.metadata.get("role") != "assistant" \
+                and (owned := owned_by(h.record.content)) is not None and owned[0] in _ONE_OF:
+            told.setdefault(owned[0], []).append((h.record, owned[1]))
+    out: set[str] = set()
+    for rel, said in told.items():
+        for new, rest in said:
+            lang = detect_language(rest)
+            if _stated(new) is None or (change := topics.change_of(simplified(rest), lang)) is None \
+                    or not change.families:
+                continue
+            goes_to = topics.object_words(rest[change.at:], lang, 0) if change.direction == "to" else ()
+            for old, was in said:
+                if old.id in out or not _may_end(new, old) or _BODY.search(was) or CONDITION.search(simplified(was)):
+                    continue
+                if any(len(w) >= 2 and w.lower() in was.lower() and not _came_from(w, was) for w in goes_to):
+                    continue  # the old one already says where it goes: the same news (not where they came from)
+                if any(topics.cue_of(f, was, lang) for f in change.families) or change.cls == "move" and (
+                        _places(was) or _EN_IN_PLACE.search(was)):
+                    log.debug("%r overtaken by %r (of the user's %s)", old.content[:60], new.content[:60], rel)
+                    out.add(old.id)
+    return out
+
+
+def _came_from(place: str, text: str) -> bool:
+    """Does ``text`` name ``place`` as where someone came from (婆婆从连江过来, "came over from Cork")?"""
+    return re.search(rf"(?i)(?:从|from\s+){re.escape(place)}", text) is not None
+
+
+#: the relatives a user has one of: what is said of 婆婆 is of the same person (not of 同事 or 朋友, who are many)
+_ONE_OF = frozenset({*words("老公 丈夫 先生 爱人 老婆 妻子 太太 媳妇 媳妇儿 男朋友 女朋友 男友 女友 对象 未婚妻 未婚夫 "
+                            "婆婆 公公 岳父 岳母 丈母娘 爸 爸爸 老爸 父亲 妈 妈妈 老妈 母亲 爷爷 奶奶 外公 外婆 姥姥 姥爷"),
+                     *words("husband wife partner boyfriend girlfriend fiance fiancé fiancée fiancee mum mom mother "
+                            "dad father")})
 
 
 def _others_change(rec: MemoryRecord) -> tuple[MemoryRecord, str, topics.Change, tuple[str, ...]] | None:

@@ -30,6 +30,16 @@ _OWNED_EN = re.compile(rf"^(?:the )?user's (?P<rel>{_PEOPLE_EN})\b(?P<rest>.+)$"
 _ZH_WORD_GOES_ON = re.compile(r"^[们子圈会娘]")
 
 
+def owned_by(text: str) -> tuple[str, str] | None:
+    """The user's relative a stored memory opens with and what it says of them ("用户的婆婆回连江了" → (婆婆,
+    回连江了)), or None."""
+    m = _OWNED_ZH.match(text)
+    if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
+        return m.group("rel"), m.group("rest")
+    m = _OWNED_EN.match(text)
+    return (m.group("rel").lower(), m.group("rest").strip()) if m else None
+
+
 def person_first(text: str) -> str:
     """``text`` led by the person it is about, when it opens with the user's relative; else unchanged."""
     m = _OWNED_ZH.match(text)
