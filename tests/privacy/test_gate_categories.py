@@ -69,6 +69,11 @@ def test_asking_for_the_address_opens_only_the_address(mem: Memory) -> None:
     assert ADDRESS in out and PHONE not in out and EMAIL not in out
 
 
+def test_asking_about_the_card_shows_not_its_number(mem: Memory) -> None:
+    assert PASSPORT not in shown(mem, "护照快过期了 续签要准备什么材料")
+    assert PASSPORT in shown(mem, "我的护照号是多少？")
+
+
 def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> None:
     out = " ".join(h.record.content for h in mem.search("我的信息", user_id="u1", limit=20, include_sensitive=True))
     assert PHONE in out and EMAIL in out
@@ -77,6 +82,8 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
 @pytest.mark.parametrize(("query", "expected"), [
     ("我的银行卡密码是多少", {"card_pin"}), ("what is my wifi password", {"wifi_password"}),
     ("我的邮箱地址", {"email"}), ("我有什么病要注意", {"health"}), ("my passport number?", {"id_number"}),
+    ("我身份证号多少", {"id_number"}), ("帮我填一下表 身份证那栏", {"id_number"}),
+    ("补办身份证要带啥", set()), ("renew my passport, what documents do I need", set()),  # the card, not its number
     ("any bakery you'd recommend downtown", {"diet_health"}), ("楼下那家奶茶店怎么样", {"diet_health"}),  # what to eat
     ("帮我订个酒店", set()),  # a hotel is no drink
     ("下周去成都出差三天", {"outing_health"}),  # a trip for work is a trip

@@ -27,6 +27,8 @@ def found(text: str) -> list[tuple[str, str, Visibility]]:
     ("我工资卡 Bangkok Bank 账号 112-4-55071-8 帮我记着", "bank_card", "112-4-55071-8"),
     ("实习工资卡是工行的 6222 0831 5562", "bank_card", "6222 0831 5562"),
     ("nomor rekening BCA saya 523 0188 412", "bank_card", "523 0188 412"),
+    ("My Maybank acc is 4821 3390 7715, remember for me", "bank_card", "4821 3390 7715"),  # "acc", short for it
+    ("acc no: 4821-3390-7715", "bank_card", "4821-3390-7715"),
     # a code's first digits ending the message, said with "is"
     ("the door code at the studio is 41", "code", "41"),
 ])
@@ -49,6 +51,7 @@ def test_the_rest_of_a_secret_after_a_then_word_is_masked(before: str, text: str
 
 
 @pytest.mark.parametrize("text", [
+    "my acc got hacked lol", "acc to the doc, 3 times a day", "I paid 1200 into my acc on 12-11",
     # prices, dates, scores, times, quantities and phones near a PIN, code, card or account word
     "密码锁 2-3 块一个", "工资卡 11-02 到期", "比分 3-1，code review 明天", "pin 07:30 开会", "card expires 11-02",
     "my account was opened 2024-05-12", "account 11-02", "the code expires at 07:30", "账号 2 3 个",
@@ -74,3 +77,49 @@ def test_numbers_near_a_secret_word_that_are_no_secret(text: str) -> None:
 ])
 def test_a_then_word_before_a_plain_number_is_no_rest(before: str, text: str) -> None:
     assert protect_text(text, None, before=before).text == text
+
+
+@pytest.mark.parametrize(("before", "first", "rest", "values"), [
+    ("帮我记住网店后台的密码 我老是忘", "前半截系 Hx_qm", "后半截系 2018ab", ("Hx_qm", "2018ab")),
+    ("can you remember my router password for me", "first half is 7Tq!", "second half is 82mz", ("7Tq!", "82mz")),
+])
+def test_a_password_named_then_told_in_halves_is_masked(before: str, first: str, rest: str,
+                                                        values: tuple[str, str]) -> None:
+    one = protect_text(first, None, before=before)
+    two = protect_text(rest, None, before=one.text)
+    assert values[0] not in one.text and one.level is SECRET
+    assert values[1] not in two.text and two.level is SECRET
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ("帮我记住网店后台的密码 我老是忘", "前面是 30 个人"),           # a quantity
+    ("帮我记住网店后台的密码 我老是忘", "前面那个 app 叫 Keep"),      # no token with a digit or a sign
+    ("帮我订个周五的餐厅", "前面是 8841"),                            # no password named before
+])
+def test_a_first_part_word_without_a_password_named_is_no_secret(before: str, text: str) -> None:
+    assert protect_text(text, None, before=before).text == text
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("就是店名拼音首字母小写 加开业那年2009", True),  # a hint of how it is made
+    ("就是 mt_2009abc", True),                       # its value
+    ("就是这样 烦死了", False),                       # no value, no hint
+    ("其实是我太懒了", False),
+])
+def test_what_the_password_named_before_is(text: str, secret: bool) -> None:
+    out = protect_text(text, None, before="美团商家后台密码我老是记不住")
+    assert (out.level is SECRET) is secret and (out.text != text) is secret
+
+
+@pytest.mark.parametrize("before", [None, "店铺的 API key 给你存一下"])
+def test_a_keys_first_part_named_in_its_own_message(before: str | None) -> None:
+    one = protect_text("app secret 前半段 4hT9qe", None, before=before)
+    two = protect_text("后半段 mW27zc", None, before=one.text)
+    assert "4hT9qe" not in one.text and "mW27zc" not in two.text and two.level is SECRET
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("通行证号你帮我记住 C41726305 下次填表要用", "C41726305"), ("通行证号码是C41726305", "C41726305")])
+def test_a_permits_number_after_its_word(text: str, value: str) -> None:
+    assert ("id_number", value) in [(k, v) for k, v, _ in found(text)]
+    assert found("这赛季通行证 lv 85 了") == []

@@ -72,7 +72,7 @@ GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visi
     (re.compile(r"(?P<k>帐号|账号|账户|帐户)"), re.compile(r"\d{10,20}" + _NO_MORE), "bank_card", ("银行账号", "account number"),
      SECRET),
     (re.compile(r"(?P<k>(?:银行|邮局|邮政|存折|收款|汇款|转账|对公|储蓄)(?:帐号|账号|账户|帐户)|(?i:" + _NAMED_IN_EN.format(
-        r"acct|account(?:\s+(?:number|no\.?|#))?|bank\s+account|iban|routing(?:\s+number)?|bsb|sort\s+code") + "))"),
+        r"acct|acc(?:\s+no\.?)?|account(?:\s+(?:number|no\.?|#))?|bank\s+account|iban|routing(?:\s+number)?|bsb|sort\s+code") + "))"),
      re.compile(r"(?:[A-Za-z]{2}\d{2}(?:\s?[A-Za-z0-9]{4}){2,7}(?:\s?[A-Za-z0-9]{1,4})?|\d{3}-\d{3}|\d{2}-\d{2}-\d{2}|"
                 r"\d[\d\s-]{6,22}\d)" + _NO_MORE),
      "bank_card", ("银行账号", "account number"), SECRET),

@@ -29,7 +29,7 @@ NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"(?:taiwan(?:ese)?\s+)?national\s+id(?:\s+(?:number|no\.?|card))?|taiwan(?:ese)?\s+id(?:\s+(?:number|no\.?|card))?",
      r"身[份分]证(?:字号|号码|号)?|国民身[份分]证(?:字号|号码|号)?", r"[A-Za-z][12489]\d{8}", "身份证号"),
     (None, r"身[份分]证(?:号码|号)?", r"[A-Za-z]{1,2}\d{6}\(?[\dAa]\)?", "身份证号"),
-    (None, (r"社保卡(?:号码|号)?|社保(?:个人)?(?:编号|号码|号)|医保卡(?:号码|号)?|港澳通行证(?:号码|号)?|回乡证(?:号码|号)?|"
+    (None, (r"社保卡(?:号码|号)?|社保(?:个人)?(?:编号|号码|号)|医保卡(?:号码|号)?|(?:港澳|往来港澳|赴台|往来台湾)?通行证(?:号码|号)?|回乡证(?:号码|号)?|"
             r"台胞证(?:号码|号)?|军官证(?:号码|号)?|学籍号"),
      r"[A-Za-z]{0,2}\d{7,18}", "证件号"),
     # Japan's My Number, Korea's resident registration number, Germany's tax ID, the Netherlands' BSN, Spain's DNI/NIE

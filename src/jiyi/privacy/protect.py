@@ -46,7 +46,7 @@ def protect_text(text: str, keyring: Keyring | None, *, before: str | None = Non
     ``before`` names is masked whatever its level: the text alone could not tell it again, so a fact or an
     episode made from it later would lose its level ("身份证 前半截120105 1979" then "后半截 0812 3317")."""
     findings = find_values(text)
-    named = told_after(before, text, findings) if before is not None else []
+    named = told_after(before, text, findings) if before is not None else _first_part("", text, findings)
     findings = sorted([*findings, *named], key=lambda f: f.start)
     masked_now = [f for f in findings if f.level is SECRET or keyring is not None or f in named]
     kept = [f for f in findings if f not in masked_now]
@@ -69,7 +69,52 @@ def told_after(before: str, text: str, found: Sequence[Finding] = ()) -> list[Fi
     named = [] if len(text) > ANSWER_CHARS else [
         replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
         if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
-    return named or _rest_of(before, text, found)
+    return named or _rest_of(before, text, found) or _first_part(before, text, found) or _said_of(before, text, found)
+
+
+#: a word for the first part of a value ("前半截系 Zj_xr", "first half is 9Kd8"), then a token with a digit or a sign
+_FIRST_PART = re.compile(r"(?:前半截|前半部分|前半段|前半|前面|前头|前边|开头|(?i:first\s+half|first\s+part|part\s*(?:1|one)))"
+                         r"\s*(?:是|为|係|系|:|：|=|(?i:is))?\s*(?P<v>(?=[!-~]*[\d#_*@$%&!-])[!-~]{2,40})")
+#: a password named in a message ("帮我记住抖音小店后台个密码", "remember my router password for me")
+_NAMES_PASSWORD = re.compile(r"密码|口令|(?i:\bpass(?:word|code)\b|\bpw\b|\bpin\b)")
+#: … or a key's ("app secret 前半段 9f3Kp2", "token 前半截 …")
+_NAMES_KEY = re.compile(r"密钥|秘钥|令牌|(?i:\bsecret\b|\btoken\b|\bapi\s*key\b|\bkey\b)")
+
+
+def _first_part(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
+    """The first part of a password or a key named before it, in this message ("app secret 前半段 9f3Kp2") or in a
+    short one opening with it after the message that named it ("帮我记住抖音小店后台个密码 我成日唔记得" then "前半截系
+    Zj_xr")."""
+    read = simplified(text)
+    if (m := _FIRST_PART.search(read)) is None:
+        return []
+    named = read[:m.start()]
+    if not _NAMES_PASSWORD.search(named) and not _NAMES_KEY.search(named):
+        if len(text) > ANSWER_CHARS or read[:m.start()].strip():
+            return []
+        named = simplified(before)  # (a short message opening with the first part: the message before names it)
+    kind = "password" if _NAMES_PASSWORD.search(named) else "api_key" if _NAMES_KEY.search(named) else None
+    start, end = strip_value(text, *m.span("v"))
+    if kind is None or any(start < g.end and end > g.start for g in found) \
+            or text[start:end].replace(" ", "").isdigit() and plain_value(text, start, end):
+        return []  # ("前面是 30 个人": a quantity)
+    label, _en, level = KINDS[kind]
+    return [Finding(start, end, kind, label, level, text[start:end])]
+
+
+#: a short message that says what the password the message before named is ("就是店名拼音首字母小写 加开业那年2009")
+_IT_IS = re.compile(r"\s*(?:就是|就係|就系|其实是|(?i:it'?s|it\s+is)\s)")
+
+
+def _said_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
+    """What a short message opening with "就是" / "it's" says the password named in the message before is, read as
+    if the password word stood before it (its value, or a hint of how it is made)."""
+    if len(text) > ANSWER_CHARS or not _NAMES_PASSWORD.search(simplified(before)) or not _IT_IS.match(text):
+        return []
+    lead = "密码" if re.search(r"[\u4e00-\u9fff]", text) else "password "
+    return [replace(f, start=f.start - len(lead), end=f.end - len(lead)) for f in find_values(lead + text)
+            if f.kind == "password" and f.start >= len(lead)
+            and all(f.end - len(lead) <= g.start or f.start - len(lead) >= g.end for g in found)]
 
 
 #: the words for what follows a value told in part ("后半截是", "后头是", "second half:")

@@ -46,7 +46,7 @@ NOT_A_SECRET_CODE = ("zip post postal area country dialling dialing promo discou
 
 #: an account's or a card's number (a salary card, a bank's card), by language
 ACCOUNT_WORDS: dict[str, str] = {
-    "en": "account acct a/c iban card card-number",
+    "en": "account acct acc a/c iban card card-number",
     "tl": "account acct",
     "es": "cuenta tarjeta",
     "pt": "conta cartão",
