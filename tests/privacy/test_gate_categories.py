@@ -82,7 +82,7 @@ def test_include_sensitive_still_opens_every_sensitive_category(mem: Memory) -> 
 @pytest.mark.parametrize(("query", "expected"), [
     ("我的银行卡密码是多少", {"card_pin"}), ("what is my wifi password", {"wifi_password"}),
     ("我的邮箱地址", {"email"}), ("我有什么病要注意", {"health"}), ("my passport number?", {"id_number"}),
-    ("我身份证号多少", {"id_number"}), ("帮我填一下表 身份证那栏", {"id_number"}),
+    ("我身份证号多少", {"id_number"}), ("帮我抄一下身份证", {"id_number"}), ("下个月又要填表 要准备咩证件", set()),
     ("补办身份证要带啥", set()), ("renew my passport, what documents do I need", set()),  # the card, not its number
     ("any bakery you'd recommend downtown", {"diet_health"}), ("楼下那家奶茶店怎么样", {"diet_health"}),  # what to eat
     ("帮我订个酒店", set()),  # a hotel is no drink

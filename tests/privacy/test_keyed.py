@@ -123,3 +123,9 @@ def test_a_keys_first_part_named_in_its_own_message(before: str | None) -> None:
 def test_a_permits_number_after_its_word(text: str, value: str) -> None:
     assert ("id_number", value) in [(k, v) for k, v, _ in found(text)]
     assert found("这赛季通行证 lv 85 了") == []
+
+
+def test_the_rest_after_a_keys_first_part_in_the_raw_message_before() -> None:
+    # (a batch reads each message after the one before as typed, not as masked)
+    two = protect_text("后半段 mW27zc", None, before="app secret 前半段 4hT9qe")
+    assert "mW27zc" not in two.text and two.level is SECRET

@@ -137,6 +137,7 @@ def _last_told(before: str) -> tuple[Finding, bool] | None:
     """The last secret or ID ``before`` told (a placeholder, if it was masked already), and whether it ends
     ``before`` (only signs, spaces or an emoji after it)."""
     told = [f for f in find_values(before) if f.kind in _TOLD_IN_PART]
+    told = sorted([*told, *_first_part("", before, told)], key=lambda f: f.start)  # ("app secret 前半段 9f3Kp2")
     masked = [m for m in PLACEHOLDER.finditer(before) if m.group("label").strip() not in _WHOLE_LABELS]
     last: Finding | None = told[-1] if told else None
     if masked and (last is None or masked[-1].start() > last.start):

@@ -26,9 +26,10 @@ EVENT_WITHOUT_END = timedelta(days=1)
 
 _HEALTH = re.compile(r"(?i)病|健康|药|诊断|过敏|血压|血糖|怀孕|health|medical|medicine|diagnos|allerg|condition|pregnan")
 _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
-#: a word that asks for an ID's number itself (身份证号, 多少, "passport number", "fill in"), not for the card
-_NUMBER_ASK = re.compile(r"(?i)号|码|多少|是啥|啥来着|什么来着|填|写|抄|发我|发给|给我|告诉我|\bnumber|\bno\b|#|"
-                         r"\bdigits\b|\bdetails\b|\bfill|\bwrite|\b(?:send|give|tell)\s+me\b|what(?:'s|\s+is)\s+my\b")
+#: a word that asks for an ID's number itself (身份证号, 多少, "passport number"), not for the card or a form
+#: ("要准备咩证件", "下个月又要填表")
+_NUMBER_ASK = re.compile(r"(?i)号|码|多少|是啥|啥来着|什么来着|抄|发我|发给|给我|告诉我|\bnumber|\bno\b|#|"
+                         r"\bdigits\b|\b(?:send|give|tell)\s+me\b|what(?:'s|\s+is)\s+my\b")
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
 _DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|血糖|血压|血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|blood\s+sugar|"
