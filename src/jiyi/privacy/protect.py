@@ -65,11 +65,16 @@ def told_after(before: str, text: str, found: Sequence[Finding] = ()) -> list[Fi
     ``before`` told in part (:func:`_rest_of`)."""
     if not before.strip():
         return []
-    offset = len(before) + 1
-    named = [] if len(text) > ANSWER_CHARS else [
-        replace(f, start=f.start - offset, end=f.end - offset) for f in find_values(f"{before} {text}")
-        if f.start >= offset and all(f.end - offset <= g.start or f.start - offset >= g.end for g in found)]
+    named = [] if len(text) > ANSWER_CHARS else _found_after(f"{before} ", text, found)
     return named or _rest_of(before, text, found) or _first_part(before, text, found) or _said_of(before, text, found)
+
+
+def _found_after(lead: str, text: str, found: Sequence[Finding]) -> list[Finding]:
+    """The values of ``text`` read with ``lead`` before it (as if said in one breath), placed in ``text``, that none
+    of ``found`` overlaps."""
+    at = len(lead)
+    return [replace(f, start=f.start - at, end=f.end - at) for f in find_values(lead + text)
+            if f.start >= at and all(f.end - at <= g.start or f.start - at >= g.end for g in found)]
 
 
 #: a word for the first part of a value ("前半截系 Zj_xr", "first half is 9Kd8"), then a token with a digit or a sign
@@ -88,18 +93,20 @@ def _first_part(before: str, text: str, found: Sequence[Finding]) -> list[Findin
     read = simplified(text)
     if (m := _FIRST_PART.search(read)) is None:
         return []
-    named = read[:m.start()]
-    if not _NAMES_PASSWORD.search(named) and not _NAMES_KEY.search(named):
-        if len(text) > ANSWER_CHARS or read[:m.start()].strip():
-            return []
-        named = simplified(before)  # (a short message opening with the first part: the message before names it)
-    kind = "password" if _NAMES_PASSWORD.search(named) else "api_key" if _NAMES_KEY.search(named) else None
+    kind = _secret_named(read[:m.start()])
+    if kind is None and len(text) <= ANSWER_CHARS and not read[:m.start()].strip():
+        kind = _secret_named(simplified(before))  # (a short message opening with the first part: the one before)
     start, end = strip_value(text, *m.span("v"))
     if kind is None or any(start < g.end and end > g.start for g in found) \
             or text[start:end].replace(" ", "").isdigit() and plain_value(text, start, end):
         return []  # ("前面是 30 个人": a quantity)
     label, _en, level = KINDS[kind]
     return [Finding(start, end, kind, label, level, text[start:end])]
+
+
+def _secret_named(text: str) -> str | None:
+    """The kind of secret ``text`` names: a password, a key, or None."""
+    return "password" if _NAMES_PASSWORD.search(text) else "api_key" if _NAMES_KEY.search(text) else None
 
 
 #: a short message that says what the password the message before named is ("就是店名拼音首字母小写 加开业那年2009")
@@ -112,9 +119,7 @@ def _said_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
     if len(text) > ANSWER_CHARS or not _NAMES_PASSWORD.search(simplified(before)) or not _IT_IS.match(text):
         return []
     lead = "密码" if re.search(r"[\u4e00-\u9fff]", text) else "password "
-    return [replace(f, start=f.start - len(lead), end=f.end - len(lead)) for f in find_values(lead + text)
-            if f.kind == "password" and f.start >= len(lead)
-            and all(f.end - len(lead) <= g.start or f.start - len(lead) >= g.end for g in found)]
+    return [f for f in _found_after(lead, text, found) if f.kind == "password"]
 
 
 #: the words for what follows a value told in part ("后半截是", "后头是", "second half:")

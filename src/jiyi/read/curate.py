@@ -396,7 +396,7 @@ def _moved_past(sel: Selection, standing: Sequence[Hit], moved: Collection[str],
     """``sel`` with the ``moved`` lines (of its current ones and the profile, ``standing``) under the past heading,
     and the turn that changed each (``changes``: a line's id to its nearest newer change, those a block may show as
     current by :func:`curate`: no chatter, no instruction to the bot, no plan over) shown in its place."""
-    total = {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
+    total = _totals(sel, standing)
     now = {} if sel.idle else {t.id: Hit(t, 1.0, {"change": 1.0, "total": total.get(line, 0.0)})
                                for line, t in changes.items() if t.id not in have}
     gone = [h for h in [*sel.current, *standing] if h.id in moved]  # with the past ones, best answer first
@@ -404,11 +404,17 @@ def _moved_past(sel: Selection, standing: Sequence[Hit], moved: Collection[str],
     return Selection([*now.values(), *(h for h in sel.current if h.id not in moved)], past, idle=sel.idle)
 
 
+def _totals(sel: Selection, standing: Sequence[Hit]) -> dict[str, float]:
+    """The score of each current line of ``sel`` and of the profile (``standing``), by id: a line shown in another's
+    place takes that line's."""
+    return {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
+
+
 def _followed(sel: Selection, standing: Sequence[Hit], follows: Mapping[str, MemoryRecord],
               have: Collection[str]) -> Selection:
     """``sel`` with the user's answer after each ending line (``follows``: :mod:`jiyi.read.aftermath`) as current,
     at the ending line's score."""
-    total = {h.id: h.scores.get("total", 0.0) for h in [*sel.current, *standing]}
+    total = _totals(sel, standing)
     shown = set(have) | {h.id for h in sel.current}
     now = {t.id: Hit(t, 1.0, {"aftermath": 1.0, "total": total.get(line, 0.0)})
            for line, t in follows.items() if t.id not in shown}

@@ -366,12 +366,7 @@ def _of_others(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
         for rec, who, change, goes_to in changes:
             if not _may_end(rec, old) or not _about(old, who) or old.slot and not old.slot.startswith("person:"):
                 continue
-            lang = detect_language(old.content)
-            if any(len(w) >= 2 and w.lower() in old.content.lower() and not _came_from(w, old.content)
-                   for w in goes_to):
-                continue  # the old one already says where it goes: the same news
-            if any(topics.cue_of(f, old.content, lang) for f in change.families) or change.cls == "move" and (
-                    _places(old.content) or _EN_IN_PLACE.search(old.content)):
+            if _ends(old.content, change, goes_to, detect_language(old.content)):
                 log.debug("%r overtaken by %r (of %s)", old.content[:60], rec.content[:60], who)
                 out.add(old.id)
                 break
@@ -399,13 +394,20 @@ def _of_relatives(current: Sequence[Hit]) -> set[str]:
             for old, was in said:
                 if old.id in out or not _may_end(new, old) or _BODY.search(was) or CONDITION.search(simplified(was)):
                     continue
-                if any(len(w) >= 2 and w.lower() in was.lower() and not _came_from(w, was) for w in goes_to):
-                    continue  # the old one already says where it goes: the same news (not where they came from)
-                if any(topics.cue_of(f, was, lang) for f in change.families) or change.cls == "move" and (
-                        _places(was) or _EN_IN_PLACE.search(was)):
+                if _ends(was, change, goes_to, lang):
                     log.debug("%r overtaken by %r (of the user's %s)", old.content[:60], new.content[:60], rel)
                     out.add(old.id)
     return out
+
+
+def _ends(old: str, change: topics.Change, goes_to: Sequence[str], lang: str) -> bool:
+    """Does ``change`` (going to ``goes_to``) end the older state ``old`` of the same person: a state in a family it
+    changes, or for a move one that names a place; not one that already says where it goes (the same news), though
+    it may say that as where they came from?"""
+    if any(len(w) >= 2 and w.lower() in old.lower() and not _came_from(w, old) for w in goes_to):
+        return False
+    return any(topics.cue_of(f, old, lang) for f in change.families) or change.cls == "move" and (
+        bool(_places(old)) or _EN_IN_PLACE.search(old) is not None)
 
 
 def _came_from(place: str, text: str) -> bool:

@@ -30,24 +30,27 @@ _OWNED_EN = re.compile(rf"^(?:the )?user's (?P<rel>{_PEOPLE_EN})\b(?P<rest>.+)$"
 _ZH_WORD_GOES_ON = re.compile(r"^[们子圈会娘]")
 
 
+def _owned(text: str) -> re.Match[str] | None:
+    """The match of ``text`` opening with the user's relative (Chinese first), or None."""
+    m = _OWNED_ZH.match(text)
+    if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
+        return m
+    return _OWNED_EN.match(text)
+
+
 def owned_by(text: str) -> tuple[str, str] | None:
     """The user's relative a stored memory opens with and what it says of them ("用户的婆婆回连江了" → (婆婆,
     回连江了)), or None."""
-    m = _OWNED_ZH.match(text)
-    if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
-        return m.group("rel"), m.group("rest")
-    m = _OWNED_EN.match(text)
-    return (m.group("rel").lower(), m.group("rest").strip()) if m else None
+    if (m := _owned(text)) is None:
+        return None
+    return (m.group("rel"), m.group("rest")) if m.re is _OWNED_ZH else (m.group("rel").lower(), m.group("rest").strip())
 
 
 def person_first(text: str) -> str:
     """``text`` led by the person it is about, when it opens with the user's relative; else unchanged."""
-    m = _OWNED_ZH.match(text)
-    if m and not _ZH_WORD_GOES_ON.match(m.group("rest")):
-        rel = m.group("rel")
+    if (m := _owned(text)) is None:
+        return text
+    rel = m.group("rel")
+    if m.re is _OWNED_ZH:
         return f"{m.group('desc')}{rel}{m.group('rest')}（用户的{rel}）"
-    m = _OWNED_EN.match(text)
-    if m:
-        rel = m.group("rel")
-        return f"{rel[:1].upper()}{rel[1:]}{m.group('rest')} (the user's {rel.lower()})"
-    return text
+    return f"{rel[:1].upper()}{rel[1:]}{m.group('rest')} (the user's {rel.lower()})"
