@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from jiyi.text import kinds
 from jiyi.text.consumption import consumption
@@ -371,8 +372,11 @@ class Change:
     start: int = 0  # index of the change verb (who did it is said before it)
 
 
+@lru_cache(maxsize=4096)
 def change_of(text: str, lang: str) -> Change | None:
-    """The change a statement makes, or None (no change verb, or one naming no family it changes)."""
+    """The change a statement makes, or None (no change verb, or one naming no family it changes). Cached: the read
+    path asks it of the same stored turns several times a block (the pairing in read/overtaken.py, the broad reading
+    of text/changed.py, the endings of read/aftermath.py)."""
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}
