@@ -253,3 +253,11 @@ def test_a_person_told_by_where_they_are_from_keeps_their_condition(text: str, p
     cands = run(text)
     assert any((c.slot or "").startswith(f"person:{person}/health/") for c in cands), [c.content for c in cands]
     assert not any(c.content.startswith("用户") or (c.slot or "").startswith("health/") for c in cands), cands
+
+
+@pytest.mark.parametrize(("text", "whose"), [("我巴郎子艾力 上小学二年级 花粉过敏", "巴郎子"),  # 新疆话: a son
+                                             ("阿仔对虾过敏 食唔得", "阿仔")])
+def test_a_childs_allergy_said_with_a_dialects_word_is_the_childs(text: str, whose: str) -> None:
+    found = run(text)
+    assert not any((c.slot or "").startswith("allergy/") for c in found), [(c.slot, c.content) for c in found]
+    assert any(whose in c.content and "过敏" in c.content for c in found), [(c.slot, c.content) for c in found]

@@ -450,3 +450,26 @@ def test_a_lunar_date_is_shown_as_said_beside_its_day() -> None:
     """腊月二十六 names a different solar day each year: the memory keeps the words with the day they mean."""
     c = only("腊月二十六走 车票抢到了", kind=Kind.EVENT)
     assert "腊月二十六（" in c.content and "日）" in c.content, c.content
+
+
+# ---------------------------------------------------------------- someone else's day, and 过 as a verb
+
+@pytest.mark.parametrize(("text", "day", "said"), [
+    ("Cousin Aisling's wedding is on the 9th of April in Killarney, I'm a bridesmaid", "2025-04-09",
+     "Cousin Aisling's wedding"),
+    ("Raj's farewell drinks are Fri 7 Mar at the Napier", "2025-03-07", "Raj's farewell drinks"),
+    ("小美下周去北京出差", "2025-03-10", "小美"),
+])
+def test_a_named_persons_day_is_an_event_of_theirs(text: str, day: str, said: str) -> None:
+    c = only(text, kind=Kind.EVENT)
+    assert c.valid_from == _d(day) and c.content.startswith(said), c.content
+
+
+@pytest.mark.parametrize("text", ["她下周三过生日", "She went to Paris last week", "They fly out on Friday"])
+def test_a_pronouns_day_is_no_event(text: str) -> None:
+    assert not [c for c in run(text) if c.kind is Kind.EVENT], [c.content for c in run(text)]
+
+
+def test_a_birthday_celebrated_is_ahead_not_a_year_back() -> None:
+    c = only("12月26号马俊他妈过生日 要去湟中吃饭", kind=Kind.EVENT)
+    assert c.valid_from == _d("2025-12-26"), c.content

@@ -161,3 +161,17 @@ def test_a_condition_told_in_the_words_of_where_one_lives(text: str, slot: str) 
 @pytest.mark.parametrize("text", ["我对声音很敏感 晚上睡不好", "我对数字不敏感", "医生让我妈控糖"])
 def test_sensitivity_to_what_is_not_eaten_or_anothers_diet_is_no_condition_of_the_users(text: str) -> None:
     assert not any((c.slot or "").startswith(("allergy/", "health/")) for c in run(text)), run(text)
+
+
+@pytest.mark.parametrize(("text", "condition"), [
+    ("I've got asthma", "asthma"), ("I've asthma since I was a kid", "asthma"),  # "I've", no space before it
+    ("我胃不好 查出来幽门螺杆菌阳性", "幽门螺杆菌"), ("我腰间盘突出 坐久了疼", "腰间盘突出"), ("我恐高", "恐高"),
+    ("我去年放了心脏支架 每日吃阿司匹林", "心脏支架"), ("我晕车 坐大巴要吃药", "晕车"),
+])
+def test_a_condition_said_bare_or_by_an_apostrophe(text: str, condition: str) -> None:
+    assert any(c.slot == f"health/{condition}" for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+@pytest.mark.parametrize("text", ["我焦虑了", "他胃不好", "那家店的胃口很好"])
+def test_a_mood_or_someone_elses_body_is_no_condition_of_the_users(text: str) -> None:
+    assert not any((c.slot or "").startswith("health/") for c in run(text)), [(c.slot, c.content) for c in run(text)]

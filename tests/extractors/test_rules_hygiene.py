@@ -310,3 +310,30 @@ def test_a_reaction_with_a_sticker_is_still_no_memory(text: str) -> None:
 
 def test_what_a_message_with_a_sticker_tells_is_kept_without_it() -> None:
     assert [c.content for c in run("我对花生过敏[捂脸]")] == ["用户对花生过敏"]
+
+
+# ---------------------------------------------------------------- a word that opens with 学 is no subject studied
+
+@pytest.mark.parametrize("text", ["学信网密码 Hzm@lz2026 帮我记着 老忘", "那以后改游泳吧 学校游泳馆一次十块",
+                                  "学费交了 八千", "读者来信我都看了"])
+def test_a_word_opening_with_a_study_verb_is_no_major(text: str) -> None:
+    assert not any(c.slot == "user/major" for c in run(text)), kinds(text)
+
+
+@pytest.mark.parametrize(("text", "major"), [("我是学计算机的", "计算机"), ("现在读心理学", "心理学"),
+                                             ("我学会计的", "会计")])
+def test_a_subject_studied_is_still_the_major(text: str, major: str) -> None:
+    assert any(c.slot == "user/major" and major in c.content for c in run(text)), kinds(text)
+
+
+# ---------------------------------------------------------------- a move to a platform is no new home
+
+@pytest.mark.parametrize("text", ["小红书那个号不更了 搬去B站做视频了", "我搬去抖音直播了", "店搬到美团上了"])
+def test_a_move_to_a_platform_is_no_city(text: str) -> None:
+    assert not any(c.slot == "user/city" for c in run(text)), kinds(text)
+
+
+@pytest.mark.parametrize(("text", "city"), [("搬到杭州做电商了", "杭州"), ("搬去阿里巴巴附近了", "阿里巴巴"),
+                                            ("搬到南山桃园了", "南山桃园")])
+def test_a_move_to_a_place_is_still_the_city(text: str, city: str) -> None:
+    assert any(c.slot == "user/city" and city in c.content for c in run(text)), kinds(text)

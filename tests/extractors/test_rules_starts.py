@@ -57,3 +57,4 @@ def test_a_job_told_by_its_first_days_or_its_contract_names_the_employer(text: s
     found = employer(text)
     assert len(found) == 1 and org in found[0][0] and "now" not in found[0][0], found
 
+

@@ -129,3 +129,39 @@ def test_the_rest_after_a_keys_first_part_in_the_raw_message_before() -> None:
     # (a batch reads each message after the one before as typed, not as masked)
     two = protect_text("后半段 mW27zc", None, before="app secret 前半段 4hT9qe")
     assert "mW27zc" not in two.text and two.level is SECRET
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    # an ID typed in groups, its last group too (a finder that stopped short left it in clear)
+    ("俺身份证号 371082 1999 0714 062X 入职要填表", "id_number", "371082 1999 0714 062X"),
+    ("身份证 3505 0319 8603 1245 17 汝先帮阮记咧", "id_number", "3505 0319 8603 1245 17"),
+    # a value corrected in the breath it was told
+    ("高德司机端 提现密码是六个八？不对 是886688 俺老记混", "password", "886688"),
+    ("wifi password is kiwi2024? no wait, it is kiwi2025!", "password", "kiwi2025"),
+    ("my PIN is 4821, no sorry 4812", "password", "4812"),
+    # a key typed in groups, or its rest in groups after its vendor's prefix
+    ("和风天气的 key 是 a83f 91c2 7d40 e65b 先放你这", "api_key", "a83f 91c2 7d40 e65b"),
+    ("API key: bo_live_7Hq2 Xk9P mW4z để mình paste vào script Python", "api_key", "bo_live_7Hq2 Xk9P mW4z"),
+    # a card's number in groups of four, a clause after its word
+    ("收钱的卡号你帮我记一哈嘛 我怕搞忘了 建行的 6217 0032", "bank_card", "6217 0032"),
+    # identity numbers of more countries, after their words
+    ("PPS 8734512TA", "id_number", "8734512TA"),
+    ("my NHS number is 943 476 5919", "id_number", "943 476 5919"),
+    ("NIK gue 3174012345678901 buat form", "id_number", "3174012345678901"),
+])
+def test_a_value_told_in_groups_corrected_or_by_its_countrys_word(text: str, kind: str, value: str) -> None:
+    assert any(k == kind and v == value for k, v, _ in found(text)), found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "key takeaways from the 2024 review", "the key is abcd 1234 ef56 in the drawer",  # no key's groups
+    "卡号的事以后再说 我今年花了 2026 1234 元", "周三没空 不对 周四也没空",
+])
+def test_near_misses_of_groups_and_corrections(text: str) -> None:
+    assert not any(k in ("api_key", "bank_card", "password") for k, _, _ in found(text)), found(text)
+
+
+def test_the_rest_of_a_card_told_a_clause_after_its_word_is_masked() -> None:
+    first = protect_text("[语音转文字] 收钱的卡号你帮我记一哈嘛 我怕搞忘了 建行的 6217 0032", None)
+    rest = protect_text("后面是 1188 5420 031", None, before=first.text)
+    assert "6217" not in first.text and "1188" not in rest.text and rest.level is SECRET, (first, rest)

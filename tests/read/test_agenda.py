@@ -42,6 +42,9 @@ def test_an_agenda_query_brings_the_event_ahead(make_memory: object, clock: Froz
 
 @pytest.mark.parametrize(("query", "asks"), [("最近有啥安排没", True), ("这个月有啥ddl", True),
                                              ("what's coming up this week?", True), ("推荐点零食", False),
-                                             ("我上周干啥了", False), ("下周三去北京出差", False)])
+                                             ("我上周干啥了", False), ("下周三去北京出差", False),
+                                             ("越剧班接下来有啥演出", True), ("anything on for the house this week?", True),
+                                             ("what's on this weekend", True), ("我上次演出是什么时候", False),
+                                             ("is anything on fire", False)])
 def test_what_asks_for_the_agenda(query: str, asks: bool) -> None:
     assert asks_ahead(query) is asks

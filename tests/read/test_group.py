@@ -10,7 +10,7 @@ import pytest
 from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
 from jiyi.read.context import _GROUP_TITLE
-from jiyi.read.group import LINES, as_member
+from jiyi.read.group import LINES, as_member, name_forms
 from jiyi.records import Kind, MemoryRecord
 
 GROUP = "qq-group-42"
@@ -216,3 +216,14 @@ def test_a_number_a_member_gave_the_group_opens_only_when_asked_for_by_their_nam
     assert any("林姐" in ln and "13912345678" in ln for ln in asked), asked
     assert not any("13912345678" in ln for ln in section(group.build_context("阿豪电话多少", user_id="u-tang")))
     assert "13912345678" not in group.build_context("周末聚餐定哪家", user_id="u-tang")
+
+
+@pytest.mark.parametrize(("who", "said"), [("沈阿林", "老沈"), ("沈阿林", "阿林"), ("林晓雯", "晓雯"), ("王磊", "王哥"),
+                                           ("Ivy Chen", "Ivy")])
+def test_a_member_is_named_as_people_call_one_another(who: str, said: str) -> None:
+    assert said in name_forms(who)
+
+
+@pytest.mark.parametrize(("who", "not_said"), [("徐老师", "老师"), ("徐老师", "阿师"), ("阿豪", "老阿")])
+def test_a_title_or_a_nickname_gives_no_name_of_its_own(who: str, not_said: str) -> None:
+    assert not_said not in name_forms(who)

@@ -10,6 +10,7 @@ import pytest
 from jiyi.clock import FrozenClock
 from jiyi.memory import Memory
 from jiyi.read.context import _PAST_TITLE
+from jiyi.read.group_said import asks_recap
 
 CLUB = "badminton-club"
 
@@ -107,3 +108,19 @@ def test_a_query_for_whats_coming_up_brings_the_groups_plans_ahead(club: Memory,
     block = club.build_context("最近有啥活动", user_id="u-ken")
     now, _ = current_and_past(block)
     assert "老郑" in now and "年会" in now, block
+
+
+@pytest.mark.parametrize(("query", "asks"), [("群里刚才港了么子", True), ("群里最近有么子通知", True),
+                                             ("帮我总结下最近组里的事", True), ("catch me up on the group chat", True),
+                                             ("群里有人说我坏话吗", False), ("推荐点零食", False)])
+def test_what_asks_what_the_group_said(query: str, asks: bool) -> None:
+    assert asks_recap(query) is asks
+
+
+def test_a_recap_brings_what_the_others_said_last_whatever_its_words(mem: Memory, clock: FrozenClock) -> None:
+    """A short session (fewer turns than a likeness needs) still has its latest turns for "群里刚才说啥了"."""
+    said(mem, clock, "u-zou", "邹姐", "各位 下周五团建 去梅岭爬山 晚上农家乐 大家接龙报名")
+    said(mem, clock, "u-tu", "涂海涛", "1. 涂海涛 +1 我芒果过敏 农家乐别上芒果")
+    said(mem, clock, "u-xiong", "熊文婧", "2. 熊文婧 我来订车")
+    block = mem.build_context("群里刚才说啥了", user_id="u-xiong")
+    assert "梅岭" in block and "邹姐" in block, block

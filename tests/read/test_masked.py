@@ -70,3 +70,22 @@ def test_secret_context_off_shows_no_line_of_a_secret(make_memory: Callable[...,
     for text in TOLD:
         mem.add([{"role": "user", "content": text}], user_id="u1", session_id="s1", sync=True)
     assert "小米密码锁" not in mem.build_context("门锁好像没电了 咋换电池", user_id="u1")
+
+
+def test_a_name_beside_a_hidden_value_is_no_value() -> None:
+    shown = hidden("家里wifi叫 ZXO-5G 密码是 [已隐藏:密码]")
+    assert shown is not None and "ZXO-5G" in shown
+    assert hidden("研招网账号 lin_88 密码 [已隐藏:密码]") is None  # (a login's name is not said to be a name)
+
+
+@pytest.mark.parametrize(("told", "query", "kept", "gone"), [
+    ("家里wifi叫 ZXO-5G 密码是 HaiOu_0731", "朋友来家里玩 问网咋连", "ZXO-5G", "HaiOu_0731"),
+    ("俺身份证号 371082 1999 0714 062X 入职要填表 你帮我记着", "入职还要补啥材料 帮我列一下", "身份证", "062X"),
+])
+def test_the_block_tells_what_a_value_was_for(make_memory: Callable[..., Memory], told: str, query: str, kept: str,
+                                             gone: str) -> None:
+    mem = make_memory()
+    for text in [*TOLD[1:], told]:
+        mem.add([{"role": "user", "content": text}], user_id="u1", session_id="s1", sync=True)
+    block = mem.build_context(query, user_id="u1")
+    assert kept in block and gone not in block, block

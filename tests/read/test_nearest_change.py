@@ -81,3 +81,10 @@ def test_the_bots_echo_between_a_line_and_its_change_is_passed_over(mem: Memory,
         ("钢琴老师调课了 以后改到周日下午两点 我两点送她去", "好的，以后周日下午两点送女儿上钢琴课。")])
     block = mem.build_context("这周末帮我排一下时间", user_id="u1")
     assert "周六九点送她去" not in current(block) and "周日下午两点" in current(block), block
+
+
+def test_a_line_naming_this_years_month_is_no_age_and_may_change(mem: Memory, clock: FrozenClock) -> None:
+    """"今年十二月到期" names a month, not how old the user is (an age is kept, never ended by a change beside it)."""
+    told(mem, clock, ["车险在平安买的 今年十二月到期", *FILLER, "今年续保换成人保了 比平安便宜四百"])
+    block = mem.build_context("刚才倒车刮了一下 报保险打哪个电话", user_id="u1")
+    assert "人保" in block and "车险在平安买" not in current(block), block

@@ -32,6 +32,9 @@ def turn(mid: str, content: str, days_ago: float, kind: Kind = Kind.EPISODE, spe
     ("宿舍偷偷养了只仓鼠 叫汤圆 白白胖胖", "汤圆送人了 室友对毛过敏"),
     # what a move leaves, named before its verb: a platform
     ("晚上在果趣直播上卖货 粉丝两千多咯", "果趣那边流量越来越差 我搬到村播宝去了 官方给新人流量扶持"),
+    # a habit told by its brand, given up by its category, or the other way round, in any language mixed with Chinese
+    ("一天一包红旗渠 离不了", "烟戒了 一个多月了 现在兜里揣的都是口香糖"),
+    ("Rokok sehari setengah bungkus, tau lah stres kerja", "Sampoerna Mild udah gue buang semua. 戒了, 3 minggu ini bersih"),
 ])
 def test_a_change_beside_the_old_state_makes_it_past(old: str, new: str) -> None:
     o, n = turn("old", old, 60), turn("new", new, 5)

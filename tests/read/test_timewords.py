@@ -6,6 +6,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from jiyi import Memory
 from jiyi.clock import FrozenClock
 from jiyi.read.context import render_line
@@ -127,3 +129,16 @@ def test_an_outdated_turn_ranks_clearly_below_its_successor(make_memory: Callabl
     for h in old:
         new = next(x for x in hits if x.id == h.record.metadata["outdated_by"])
         assert new.scores["total"] - h.scores["total"] >= 0.5 - 1e-9
+
+
+@pytest.mark.parametrize(("text", "said", "at", "shown"), [
+    ("11月20号幼儿园开放日，我请了半天假；12月18号还有个新年演出", "2026-11-08", "2026-11-25",
+     "11月20号（已过去）幼儿园开放日，我请了半天假；12月18号还有个新年演出"),
+    ("明天去医院 下周五还要复查", "2026-11-20", "2026-11-25", "明天（11月21日，已过去）去医院 下周五（11月27日）还要复查"),
+    ("明天去医院", "2026-11-20", "2026-11-25", "明天（11月21日）去医院"),  # all over: the line says so once (plan_passed)
+])
+def test_a_day_told_beside_another_still_ahead_is_said_to_be_past(text: str, said: str, at: str, shown: str) -> None:
+    tz = timezone(timedelta(hours=8))
+    def day(d: str) -> datetime:
+        return datetime.fromisoformat(d).replace(hour=12, tzinfo=tz)
+    assert resolve_time_words(text, day(said), lang="zh", tz=tz, at=day(at)) == shown

@@ -28,3 +28,15 @@ def test_a_filler_reply_never_reaches_the_block(make_memory: object) -> None:
     eps = {r.source_ids[0]: r for r in mem.get_all(user_id="u", kinds=[Kind.EPISODE])}
     assert eps["2"].metadata.get("smalltalk") is True and eps["2"].importance <= 0.1
     assert "没去哈哈" not in mem.build_context("雕塑展去了吗", user_id="u")
+
+
+@pytest.mark.parametrize("text", ["哈哈哈 中中中 得劲", "得啦得啦 瞓觉先", "哈 晓得了晓得了", "[语音转文字] 好的好的 谢谢老师",
+                                  "要得要得", "嗯嗯 好滴好滴", "知啦知啦"])
+def test_an_ok_said_over_and_over_is_a_filler(text: str) -> None:
+    assert is_filler(text)
+
+
+@pytest.mark.parametrize("text", ["啊啊啊啊啊 拟录取了！！！", "吃了吃了 小面二两", "我我我 八点半", "收到收到 明天八点到",
+                                  "妈妈 生病了", "一周两杯 不多不多", "好好好 我明天去北京出差", "[语音转文字] 明天去医院"])
+def test_words_said_twice_beside_news_are_no_filler(text: str) -> None:
+    assert not is_filler(text)

@@ -538,3 +538,58 @@ def test_northern_days_around_today(text: str, day: str) -> None:
 
 def test_an_ex_daughter_in_law_is_no_day() -> None:
     assert find_time_expressions("我前儿媳妇来了", MID_NOVEMBER) == []
+
+
+MONDAY = datetime(2026, 11, 16, 14, 0, tzinfo=timezone.utc)  # Monday 2026-11-16
+
+
+@pytest.mark.parametrize(("text", "day", "matched"), [
+    # weekdays in the week the words around them name, in the languages users mix in
+    ("Mình bay thứ Sáu tuần sau nhé", "2026-11-27", "thứ Sáu tuần sau"),  # Vietnamese
+    ("ngày mốt đưa mẹ đi khám mắt", "2026-11-18", "ngày mốt"),
+    ("Jumat depan ketemu supplier", "2026-11-27", "Jumat depan"),  # Indonesian
+    ("다음 주 수요일에 병원 가요", "2026-11-25", "다음 주 수요일"),  # Korean
+    ("来週の水曜日に面接", "2026-11-25", "来週の水曜日"),  # Japanese
+    # British: the one after the coming one
+    ("dentist is Friday week", "2026-11-27", "Friday week"), ("a week on Friday we fly", "2026-11-27", "a week on Friday"),
+    # dialect words for the days around today
+    ("外后日要去景德镇出差", "2026-11-19", "外后日"), ("后个就是礼拜一 去江都", "2026-11-18", "后个就是礼拜一"),
+])
+def test_more_words_for_days(text: str, day: str, matched: str) -> None:
+    span = _one(text, MONDAY)
+    assert (span.start.date().isoformat(), span.text) == (day, matched)
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("下个礼拜三，不是这个礼拜三，厂头要去璧山拉配件", ["2026-11-25"]),  # the day denied is not named
+    ("下周3去义乌 不对 下周四", ["2026-11-26"]),  # the day taken back is not either
+    ("drinks on Saturday — no wait, Friday", ["2026-11-20"]),
+    ("周三和周四都行", ["2026-11-18", "2026-11-19"]),  # both meant
+    ("Monday no good, Tuesday works", ["2026-11-16", "2026-11-17"]),
+])
+def test_a_day_denied_or_taken_back_is_not_named(text: str, days: list[str]) -> None:
+    assert [s.start.date().isoformat() for s in find_time_expressions(text, MONDAY)] == days
+
+
+def test_a_change_of_plan_names_both_days() -> None:
+    assert [s.text for s in find_time_expressions("球馆周三被包场了 以后改成周五打", MONDAY)] == ["周三", "周五"]
+
+
+@pytest.mark.parametrize("text", ["lần thứ hai rồi", "the weekday rota", "最后个人走的",
+                                  "然后个人觉得", "明个月再说"])
+def test_ordinals_and_words_that_hold_a_day_word_are_no_day(text: str) -> None:
+    assert find_time_expressions(text, MONDAY) == []
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("11/14 禮拜六 跟大學同學去奇美博物館", "2026-11-14"), ("12/31 跟大學同學去台北跨年", "2026-12-31"),
+    ("Kiểm kê cuối năm 28/12, cả team phải ở kho", "2026-12-28"),  # day first: the one order it reads in
+])
+def test_a_month_and_day_with_a_slash(text: str, day: str) -> None:
+    assert find_time_expressions(text, MONDAY)[0].start.date().isoformat() == day
+
+
+@pytest.mark.parametrize("text", ["吃了1/2", "24/7 open", "比分 3/1", "3/5 stars", "信用卡 有效期09/29", "exp 09/29",
+                                  "party on 3/4", "10/10 would do again", "1/2 杯"])
+def test_a_slash_pair_that_is_no_day(text: str) -> None:
+    assert find_time_expressions(text, MONDAY) == []

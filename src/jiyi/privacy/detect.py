@@ -23,7 +23,7 @@ a time, a date or a quantity with its unit ("密码锁买的时候 2999元").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from functools import lru_cache
@@ -447,6 +447,20 @@ def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
     return [replace(f, value=text[f.start:f.end]) for f in found]
 
 
+def _within(f: Finding, taken: Sequence[Finding], text: str) -> Finding | None:
+    """The one finding of ``taken`` that ``f`` overlaps, when it is of ``f``'s kind and ``f`` is it and more groups
+    after it ("371082 1999 0714" and "371082 1999 0714 062X")."""
+    over = [t for t in taken if t.start < f.end and f.start < t.end]
+    if len(over) == 1 and over[0].kind == f.kind and f.start == over[0].start and over[0].end < f.end \
+            and _MORE_GROUPS.fullmatch(text, over[0].end, f.end):
+        return over[0]
+    return None
+
+
+#: what a value's longer reading adds: groups of letters, digits or #, a space, a dot or a dash apart
+_MORE_GROUPS = re.compile(r"(?:[\s.\-]?[0-9A-Za-z#]+)+")
+
+
 @lru_cache(maxsize=2048)
 def _find_values(text: str, lang: str | None) -> tuple[Finding, ...]:
     """:func:`find_values`, cached: one turn is looked at by the mask, the extractor and the write path."""
@@ -455,8 +469,12 @@ def _find_values(text: str, lang: str | None) -> tuple[Finding, ...]:
                             for m in PLACEHOLDER.finditer(text)]  # masked already: not found again
     for finder in _FINDERS:
         for f in finder(text):
-            if f.end > f.start and all(f.end <= t.start or f.start >= t.end for t in taken):
+            if f.end <= f.start:
+                continue
+            if all(f.end <= t.start or f.start >= t.end for t in taken):
                 taken.append(f)
+            elif (inner := _within(f, taken, text)) is not None:
+                taken[taken.index(inner)] = f  # "371082 1999 0714 062X": the whole of a value an earlier finder cut short
     out = []
     for f in sorted(taken, key=lambda f: f.start):
         if f.kind == "placeholder":

@@ -14,6 +14,8 @@ from jiyi.records import Visibility
 
 #: a value's end: a space, the text's end or a sentence mark before one ("combo is 14-33-08, writing it here")
 _SAID_END = r"(?=[.,;:!?]?(?![!-~]))"
+#: a group of four to eight letters and digits, both in it
+_MIXED = r"(?=[A-Za-z]{0,7}\d)(?=\d{0,7}[A-Za-z])[A-Za-z0-9]{4,8}(?![A-Za-z0-9])"
 #: (keyword, value shape, kind, (zh label, en label), level), first match wins an overlap: the first number
 #: after the keyword, within a short gap, is that value when the token holding it has the keyword's shape.
 #: Password words take any printable token with a digit ("wifi密码我贴冰箱上了：zx81mq90"); the others their own.
@@ -37,9 +39,11 @@ GAPPED: tuple[tuple[re.Pattern[str], re.Pattern[str], str, tuple[str, str], Visi
     # any key or token (a stream key, a licence key, an auth token) when a long random-looking token follows
     (re.compile(r"(?P<k>密钥|秘钥|私钥|令牌|推流码|串流码|授权码|注册码|激活码|(?i:" + _NAMED_IN_EN.format(
         r"keys?|tokens?") + "))"),
-     # (or a part of one, after its vendor's prefix: "前半截 figd_Zx81Lq"; a prefix with dashes, "sk-qs-7Hf29LmXq")
+     # (or a part of one, after its vendor's prefix: "前半截 figd_Zx81Lq"; a prefix with dashes, "sk-qs-7Hf29LmXq";
+     # or typed in groups, "a83f 91c2 7d40 e65b", its first and last group mixing letters and digits)
      re.compile(r"(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])(?:[A-Za-z0-9_\-]{16,}|[a-z]{2,6}_[A-Za-z0-9_\-]{6,}|"
                 r"[a-z]{2,6}(?:-[a-z]{2,6})?-(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{8,})"
+                r"|" + _MIXED + r"(?:[ -][A-Za-z0-9]{4,8}){1,6}[ -]" + _MIXED
                 + _NO_MORE), "api_key", ("密钥", "API key"),
      SECRET),
     (re.compile(r"(?P<k>卡?背面(?:那|的)?三位(?:数|数字)?|(?i:" + _NAMED_IN_EN.format(
@@ -95,8 +99,11 @@ def id_words(en: str | None, zh: str | None) -> str:
 GAPPED += tuple((re.compile(f"(?P<k>{id_words(en, zh)})"), re.compile(shape + _NO_MORE), "id_number", (label, label),
                   SENSITIVE) for en, zh, shape, label in NATIONAL_IDS)
 _GAP_WIDTH = 32  # columns, a Chinese character taking two: 16 characters, or a short English clause
-#: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no."
-_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|我的|新的|现在|(?i:it'?s|it\s+is|mine'?s|mine\s+is|here'?s|no\.?|number|num|#|"
+#: a correction ("六个八？不对 是886688", "kiwi2024? no wait, it's kiwi2025")
+CORRECTION = r"不对|不是|错了|说错了|记错了|搞错了|更正|纠正|(?i:nope|wait|sorry|oops|i\s+mean|actually|correction)"
+#: what may stand before a value that opens the sentence after its keyword's: "号码", "it's", "no.", a correction
+_OPENING = re.compile(r"[\s:：,，=-]*(?:(?:号码|号|是|为|我的|新的|现在|" + CORRECTION + r"|"
+                      r"(?i:it'?s|it\s+is|mine'?s|mine\s+is|here'?s|no\.?|number|num|#|"
                       r"now|new\s+one))"
                       r"[\s:：,，=-]*)*")
 #: the gap may not end a sentence (the value belongs to the next one) …
@@ -134,6 +141,10 @@ _DIGIT = re.compile(r"\d")
 
 #: what stands between two codes of a list ("7k2m-9x4p, q8r1-z3v6"), before a token with a digit
 _NEXT_CODE = re.compile(r"[\s,，、;；]+(?=[A-Za-z-]*\d)")
+#: a group of a key typed in groups, after the part before it: letters and digits, both in it
+_NEXT_GROUP = re.compile(r" (?=[A-Za-z]{0,7}\d)(?=\d{0,7}[A-Za-z])[A-Za-z0-9]{3,8}(?![!-~])")
+#: a card's number in groups of four, eight digits at least
+_CARD_GROUPS = re.compile(r"\d{4}(?:[ -]\d{4}){1,4}(?:[ -]\d{1,4})?(?!\d)")
 #: how long a value is, said before it ("6位的", "4 digits:")
 _COUNT = re.compile(r"\d{1,2}\s*(?:位|个数字|(?i:digits?))")
 #: a parcel shelf's code (3-2-4417), never a date after a code word
@@ -161,6 +172,19 @@ def short_gap(gap: str, *, lettered: bool = False, wide: bool = False) -> bool:
 _LISTED = re.compile(r"(?i)备用|恢复|backup|recovery")
 
 
+#: a value's correction right after it: "kiwi2024? no wait, it's kiwi2025", "0326 不对 是0623"
+_CORRECTED = re.compile(r"[\s?？!！.。,，]*(?:" + CORRECTION + r"|(?i:no))(?:[\s,，!！.。]*(?:" + CORRECTION + r"|(?i:no)))*"
+                        r"[\s,，:：]*(?:是|应该是|(?i:it'?s|it\s+is|should\s+be))?[\s:：]*")
+
+
+def _corrected(text: str, end: int, shape: re.Pattern[str]) -> tuple[int, int] | None:
+    """Where a value said again right after the one ending at ``end``, as its correction, stands."""
+    if (c := _CORRECTED.match(text, end)) is None or c.end() == end or (value := shape.match(text, c.end())) is None:
+        return None
+    start, stop = strip_value(text, c.end(), value.end())
+    return (start, stop) if stop > start and any(ch.isdigit() for ch in text[start:stop]) else None
+
+
 def after_a_gap(text: str) -> Iterator[Finding]:
     """A secret or ID named a few words before it: "我的支付密码老是记不住，写这儿吧 771203", "passport, in my
     drawer, E12345678". Only the first number after the keyword is looked at (no other number in between)."""
@@ -180,8 +204,10 @@ def after_a_gap(text: str) -> Iterator[Finding]:
             lettered = value is not None and any(c.isalpha() for c in text[start:value.end()])
             # (a document number in its own shape, letters and digits, may stand a clause further: "passport
             # number field wants no spaces right? mine's PA4471932")
+            # (as may a card's number in groups of four, eight digits or more: "卡号你帮我记一哈嘛 我怕搞忘了 建行的 6217 0032")
+            carded = value is not None and kind == "bank_card" and _CARD_GROUPS.match(text, start) is not None
             if value is None or not short_gap(text[m.end():start], lettered=lettered,
-                                               wide=lettered and kind == "id_number"):
+                                               wide=(lettered and kind == "id_number") or carded):
                 continue
             start, end = strip_value(text, start, value.end())
             if kind == "bank_card" and _DAY.fullmatch(text, start, end):
@@ -194,6 +220,10 @@ def after_a_gap(text: str) -> Iterator[Finding]:
             while kind == "code" and (more := _NEXT_CODE.match(text, end)) is not None \
                     and (following := shape.match(text, more.end())) is not None:
                 end = strip_value(text, more.end(), following.end())[1]  # backup codes, several in a row
+            while kind == "api_key" and (more := _NEXT_GROUP.match(text, end)) is not None:
+                end = more.end()  # the rest of a key typed in groups: "bo_live_7Hq2 Xk9P mW4z"
             zh = bool(re.search(r"[\u4e00-\u9fff]", m.group("k")))
             label = m.group("k") if kind == "password" else zh_label if zh else en_label
             yield Finding(start, end, kind, label, level, text[start:end])
+            if (fixed := _corrected(text, end, shape)) is not None:
+                yield Finding(*fixed, kind, label, level, text[fixed[0]:fixed[1]])

@@ -41,5 +41,16 @@ NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     # an insurance policy's number, which with a name opens the policy
     (r"policy\s+(?:number|no\.?|#)|insurance\s+policy", r"保单(?:号码|号)", r"[A-Za-z]{0,3}-?\d{6,20}", "保单号"),
     (r"dni|nie\s+(?:number|no\.?)", None, r"[XYZxyz]?\d{7,8}[A-Za-z]", "DNI"),
+    # Ireland's PPS number, the UK's NHS number, Australia's Medicare card, Indonesia's NIK, Vietnam's citizen ID
+    # (CCCD/CMND), Thailand's ID, the Philippines' PhilSys and SSS numbers
+    (r"ppsn?(?:\s+(?:number|no\.?))?|personal\s+public\s+service\s+(?:number|no\.?)", None, r"\d{7}[A-Wa-w][A-IWa-iw]?",
+     "PPS number"),
+    (r"nhs\s+(?:number|no\.?)", None, r"\d{3}[\s-]?\d{3}[\s-]?\d{4}", "NHS number"),
+    (r"medicare(?:\s+(?:card|number|no\.?))?", None, r"\d{4}[\s-]?\d{5}[\s-]?\d(?:[\s-]?\d)?", "Medicare number"),
+    (r"nik|ktp|nomor\s+ktp", None, r"\d{16}|\d{6}[\s-]\d{6}[\s-]\d{4}", "NIK"),
+    (r"cccd|cmnd|căn\s+cước(?:\s+công\s+dân)?", None, r"\d{12}|\d{9}|\d{3}[\s-]\d{3}[\s-]\d{3}[\s-]\d{3}", "CCCD"),
+    (r"thai\s+id(?:\s+(?:card|number|no\.?))?", None, r"\d[\s-]?\d{4}[\s-]?\d{5}[\s-]?\d{2}[\s-]?\d", "Thai ID"),
+    (r"philsys(?:\s+(?:number|no\.?))?|sss\s+(?:number|no\.?)|sss", None, r"\d{4}-?\d{4}-?\d{4}-?\d{4}|\d{2}-?\d{7}-?\d",
+     "PhilSys/SSS number"),
 )
 

@@ -19,9 +19,11 @@ from jiyi.text.script import simplified
 #: a query asking what is ahead: a time ahead and a word for plans, or "coming up", "on my calendar"
 _ASKS_AHEAD = re.compile(
     r"(?:最近|接下来|近期|这几天|这阵子|这周|这礼拜|这个月|下周|下个月|未来|之后|年底前|月底前)[^，,。.?？!！]{0,10}"
-    r"(?:安排|计划|行程|活动|聚会|聚餐|日程|约|考试|要准备|要忙|要做|deadline|ddl|事情?要)|"
-    r"有(?:啥|什么|哪些|没有|冇|乜)(?:安排|计划|行程|活动|聚会|日程)|"
+    r"(?:安排|计划|行程|活动|聚会|聚餐|日程|约|考试|演出|表演|比赛|节目|饭局|会议|要准备|要忙|要做|deadline|ddl|事情?要)|"
+    r"有(?:啥|什么|哪些|没有|冇|乜)(?:安排|计划|行程|活动|聚会|日程|演出|表演|比赛|节目|饭局)|"
     r"(?i:\b(?:coming\s+up|upcoming|on\s+(?:my|the)\s+calendar|on\s+my\s+schedule|what'?s\s+next|"
+    r"(?:anything|what'?s|what\s+is|something)\s+on\s+(?:for\s+[\w\s]{1,20}?\s+)?(?:this|next|later\s+this)\s+"
+    r"(?:week|month|weekend)|"
     r"(?:plans?|schedule)\s+(?:for\s+)?(?:this|next)\s+(?:week|month|weekend))\b)")
 #: how far ahead the agenda looks, and how many events it shows at most
 HORIZON = timedelta(days=90)

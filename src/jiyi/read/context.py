@@ -75,7 +75,8 @@ def render_line(hit: Hit, lang: str, tz: tzinfo = timezone.utc, at: datetime | N
     speaker = f"{speaker_label(rec.speaker)}: " if rec.kind is Kind.EPISODE and rec.speaker else ""
     text, over = rec.content, ""
     if rec.kind is Kind.EPISODE:  # a turn's 明天 / tomorrow meant the day after it was said, not after today
-        text = resolve_time_words(without_chatter(without_decoration(text)), said, lang=detect_language(text), tz=tz)
+        text = resolve_time_words(without_chatter(without_decoration(text)), said, lang=detect_language(text), tz=tz,
+                                  at=at)
         if at is not None and plan_passed(rec.content, said, at, tz=tz):
             over = _PLAN_PAST[lang]  # "下个月中旬还要带全家去阳江", read in November: that trip is behind the user
     else:  # small talk the extractor kept at a memory's ends ("…好累，晚安") is no part of it

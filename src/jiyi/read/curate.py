@@ -66,6 +66,7 @@ from jiyi.read.overtaken import overtaken
 from jiyi.read.profile import lasting_change, profile_records
 from jiyi.read.query import asks_past
 from jiyi.read.rank import freshness
+from jiyi.read.standing import body_decides
 from jiyi.read.timewords import MOMENT_GRACE, moment_passed, plan_passed
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import Store
@@ -345,7 +346,7 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
              half_lives: Mapping[str, float], query_vec: np.ndarray | None = None, model: str = "") -> Block:
     """The profile, the curated found memories (at most ``limit``) and the past ones for a block."""
     profile = profile_records(store, scope, at=at, historical=historical, include_sensitive=include_sensitive,
-                              query=query)
+                              query=query, body=query_vec is not None and body_decides(query_vec, model))
     sources = list(dict.fromkeys(s for h in hits if h.record.kind is Kind.EPISODE for s in h.record.source_ids))
     derived = store.find_by_sources(scope, sources) if sources else {}
     context = context_memories(store, scope, hits, derived)

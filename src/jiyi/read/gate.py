@@ -31,17 +31,17 @@ _ACCOUNT = re.compile(r"(?i)账号|账户|\baccount\b|\bbank\b")
 _NUMBER_ASK = re.compile(r"(?i)号|码|多少|是啥|啥来着|什么来着|抄|发我|发给|给我|告诉我|\bnumber|\bno\b|#|"
                          r"\bdigits\b|\b(?:send|give|tell)\s+me\b|what(?:'s|\s+is)\s+my\b")
 #: conditions that decide what someone may eat or drink (shown for a food query, though sensitive)
-_DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|血糖|血压|血脂|高尿酸|尿酸|乳糖不耐|胃炎|胃溃疡|脂肪肝|肾结石|胆结石|麸质|"
+_DIET_CONDITION = re.compile(r"(?i)痛风|糖尿病|血糖|血压|血脂|高尿酸|尿酸|乳糖不耐|胃|幽门|脂肪肝|肾结石|胆结石|麸质|stomach|gastri|"
                              r"celiac|coeliac|gluten|diabet|gout|lactose|ibs|crohn|cholesterol|hypertension|blood\s+sugar|"
                              r"high blood pressure|reflux|gerd|kidney stone|fatty liver|pcos|怀孕|孕期|pregnan")
-#: a query about going out or moving (a trip, a walk, a workout, what to do this weekend) …
+#: a query about going out or moving (a trip, a walk, a workout, what to do this weekend, lifting something heavy) …
 _OUTING = re.compile(r"(?i)去哪|哪儿玩|去玩|好玩|出去|出门|逛|旅游|旅行|出游|出差|团建|爬山|徒步|运动|健身|锻炼|跑步|晨跑|夜跑|训练|"
-                     r"练腿|撸铁|打球|游泳|骑行|景点|周末|路上|坐车|大巴|长途|自驾|坐船|"
+                     r"练腿|撸铁|打球|游泳|骑行|景点|周末|路上|坐车|大巴|长途|自驾|坐船|搬|扛|抬|重物|"
                      r"\b(?:trips?|travel(?:ling|ing)?|hikes?|hiking|walks?|workouts?|exercise|gym|run(?:ning)?|swim(?:ming)?|"
                      r"outings?|weekend|things\s+to\s+do|day\s+out|sightseeing|vacation|holiday|business\s+trip|offsite|retreat|"
-                     r"road\s+trip|bus\s+ride|long\s+drive|ferry)\b")
+                     r"road\s+trip|bus\s+ride|long\s+drive|ferry|lift(?:ing)?|carry(?:ing)?|heavy)\b")
 #: … asks, too, for the conditions that limit it ("outing_health")
-_OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏病|冠心病|癫痫|腰椎|腰间盘|关节炎|恐高|高血压|糖尿病|低血糖|"
+_OUTING_CONDITION = re.compile(r"(?i)怀孕|孕期|哮喘|心脏|支架|冠心病|癫痫|腰椎|腰间盘|腰|关节炎|恐高|高血压|糖尿病|低血糖|stent|"
                                r"pregnan|asthma|heart|epilep|arthritis|vertigo|hypertension|high blood pressure|"
                                r"diabet|hypoglyc|"  # (a long walk without sugar at hand is a diabetic's danger)
                                r"晕车|晕船|晕机|car\s*sick|motion\s+sick|sea\s*sick|"  # a journey: motion sickness
@@ -55,11 +55,16 @@ _COLOURS = re.compile(r"(?i)颜色|配色|色系|色号|什么色|哪个色|红�
 _SIGHT_CONDITION = re.compile(r"(?i)色盲|色弱|红绿|colou?r[\s-]*blind|deuteranop|protanop|tritanop|red[\s/-]*green")
 
 
-def asked_categories(query: str) -> frozenset[str]:
+#: what a query the user's body decides opens (read/standing.py's care probe: "今晚恰么子好", "周末想出去耍")
+BODY_CATEGORIES = frozenset({"diet_health", "outing_health", "health"})
+
+
+def asked_categories(query: str, *, body: bool = False) -> frozenset[str]:
     """The sensitive categories a query asks for ("我的手机号是多少" → phone; "what's my password" →
-    password, which opens nothing sensitive: a secret is never recalled)."""
+    password, which opens nothing sensitive: a secret is never recalled); with ``body``, those of a query the
+    user's body decides (:data:`BODY_CATEGORIES`)."""
     query = simplified(query)
-    found = {name for name, _, _ in families_in(query)}
+    found = {name for name, _, _ in families_in(query)} | (BODY_CATEGORIES if body else set())
     if _HEALTH.search(query):
         found.add("health")
     if FOOD.search(query):

@@ -154,14 +154,27 @@ def named(rec: MemoryRecord, query: str) -> bool:
 
 def name_forms(who: str) -> tuple[str, ...]:
     """How a member's display name is said in a question: whole, by its first word ("Ivy" for "Ivy Chen"),
-    or by the given name of a three-character Chinese name ("晓雯" for 林晓雯)."""
+    or, for a Chinese name of two or three characters, as people call one another: the given name (晓雯 for
+    林晓雯), 老 / 小 and the surname (老沈, 小沈 for 沈阿林), the surname and 哥 / 姐 / 总 / 老师 / 师傅, 阿 and the last
+    character (阿林)."""
     forms = [who] if len(who) >= 2 else []
     words = who.split()
     if len(words) > 1 and len(words[0]) >= 3 and words[0].isalpha():
         forms.append(words[0])
-    if len(who) == 3 and all("\u4e00" <= ch <= "\u9fff" for ch in who):
-        forms.append(who[1:])
-    return tuple(forms)
+    if len(who) in (2, 3) and all("\u4e00" <= ch <= "\u9fff" for ch in who) and who[0] not in _NO_SURNAME:
+        surname = who[0]
+        forms += [who[1:]] if len(who) == 3 and who[1:] not in _CALLED else []  # (徐老师's 老师 is no name)
+        forms += [f"{lead}{surname}" for lead in "老小"] + [f"{surname}{title}" for title in _TITLES]
+        forms += [f"阿{who[-1]}"] if who[-1] != "阿" and who[1:] not in _CALLED else []
+    return tuple(dict.fromkeys(forms))
+
+
+#: what follows a surname to call someone by it
+_TITLES = ("哥", "姐", "总", "老师", "师傅", "叔", "姨")
+#: what a display name may end with that calls, not names (徐老师, 王经理)
+_CALLED = frozenset(("老师", "师傅", "阿姨", "哥哥", "姐姐", "经理", "医生", "同学", "大哥", "大姐", "老板", "主任", "教练"))
+#: the first characters of a display name that is a nickname, not a surname and a given name (阿豪, 小美, 老王)
+_NO_SURNAME = frozenset("阿小老大")
 
 
 def as_member(rec: MemoryRecord) -> MemoryRecord:

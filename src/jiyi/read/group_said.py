@@ -20,6 +20,7 @@ talk and text that instructs the bot never are; a query that says nothing (``idl
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from jiyi.text.injection import instructs_the_bot
 from jiyi.text.script import simplified
 from jiyi.text.tokens import tokenize
 from jiyi.write.endings import says
+from jiyi.write.timeparse import find_time_expressions
 
 log = logging.getLogger("jiyi.read.group_said")
 
@@ -56,6 +58,35 @@ CURRENT_LINES = 3
 EARLIER_LINES = 2
 #: Most of the group's plans ahead shown for a query that asks what is coming up.
 AHEAD_LINES = 3
+#: Most of the others' latest turns shown for a query that asks what the group said (:func:`asks_recap`).
+RECAP_LINES = 4
+#: A query asking what a group chat said lately, whatever about: "群里刚才说啥了", "群里最近有么子通知", "帮我总结下最近组里
+#: 的事", "catch me up on the group chat", "what did the team say"
+_RECAP = re.compile(
+    r"(?:群|组|团|队)里[^，,。？?！!]{0,6}?(?:说|讲|港|聊|发|通知|讨论)了?(?:啥|什么|么子|乜|咩|哪些|些啥)|"
+    r"(?:群|组|团|队)里(?:最近|刚才|刚刚|今天|这两天)?有(?:啥|什么|么子|乜|咩|哪些)(?:通知|事|消息|重点|要紧事|新鲜事)|"
+    r"总结(?:一?下)?(?:最近|今天)?(?:的)?(?:群|组|团|队)里|(?:群|组)里(?:的)?(?:重点|要点)|"
+    r"(?i:\b(?:catch\s+me\s+up|fill\s+me\s+in|summari[sz]e|recap)\b[^.?!]{0,30}\b(?:group|chat|team|channel|thread)\b|"
+    r"\bwhat\s+(?:did|has)\s+(?:the|our|my)\s+(?:group|chat|team|gang|crew|channel)\s+(?:say|said|talk|been\s+saying)\b)")
+
+
+#: words of a notice to a group: an announcement, an arrangement, a reminder
+_NOTICE_WORDS = re.compile(r"通知|各位|大家|集合|报名|接龙|改到|改成|取消|提醒|记得|别忘|注意|截止|交|带上|地点|时间|"
+                           r"(?i:\b(?:heads\s+up|reminder|everyone|all|please|pls|meet|moved|cancel+ed|bring|deadline|rsvp)\b)")
+
+
+def _notice(text: str, said: datetime) -> bool:
+    """Does a group turn tell the others something to know (a day, a time, an amount, a notice's words), not only chat
+    ("阿豪你又搞什么🙄", "大兵走了以后好冷清")?"""
+    return bool(_NOTICE_WORDS.search(simplified(text)) or re.search(r"\d", text)
+                or find_time_expressions(text, said))
+
+
+def asks_recap(query: str) -> bool:
+    """Does ``query`` ask what the user's group chat said lately, whatever about?"""
+    return _RECAP.search(simplified(query)) is not None
+
+
 #: A change replaces a turn it is among the most like of (turns of one group are all much alike: a rank, not a cosine).
 NEAREST = 3
 #: How many turns of a session may name a word that ties a change to what it changed.
@@ -74,12 +105,14 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
                tz: tzinfo, model: str = "") -> GroupSaid:
     """The other members' turns in ``scope``'s group sessions that ``query`` is about (see the module)."""
     out = GroupSaid()
-    if idle_query(query, query_vec, model):
+    if idle_query(query, query_vec, model) and not asks_recap(query):  # ("群里刚才港了么子" asks, though it chats)
         return out
     chosen: dict[str, _Turn] = {}
     pool_of: dict[str, list[_Turn]] = {}
+    pools: list[list[_Turn]] = []
     for session, members in shared_members(store, scope, SESSIONS):
         pool = [t for member in (*members, scope) for t in _turns(store, member, session, at)]
+        pools.append(pool)  # (a short session still has its latest turns for a recap)
         if len(pool) < MIN_POOL:
             continue
         df = Counter(w for t in pool for w in t.words)  # in how many of the session's turns each word stands
@@ -104,6 +137,14 @@ def group_said(store: Store, scope: Scope, query: str, query_vec: np.ndarray, *,
                 t.replaced = True
                 chosen.setdefault(after.rec.id, after)
                 pool_of.setdefault(after.rec.id, pool)
+    if asks_recap(query):  # "群里刚才说啥了", "catch me up on the group chat": what the others said last
+        latest = sorted((t for pool in pools for t in pool if t.rec.user_id != scope.user_id
+                         and t.rec.id not in chosen and _notice(t.rec.content, t.said)),
+                        key=lambda t: t.said, reverse=True)[:RECAP_LINES]
+        for t in latest:
+            t.z = max(t.z, Z_MIN)
+            chosen[t.rec.id] = t
+            pool_of[t.rec.id] = next(pool for pool in pools if t in pool)
     if asks_ahead(query):  # "接下来队里有啥活动": the group's plans still ahead, soonest first
         out.current += [Hit(as_member(r), 0.0, {"group_ahead": 1.0}) for r in _plans_ahead(store, scope, at)]
     picked = sorted(chosen.values(), key=lambda t: -t.z)

@@ -21,13 +21,18 @@ from jiyi.records import MemoryRecord
 from jiyi.text.ended import OVER_KEY
 from jiyi.text.script import simplified
 
-#: the fused relevance (read/fuse.py) a hidden value's line needs: twice what a turn needs to stay in a block
-#: (read/curate.RELEVANT), so that it comes for what it names (门锁 for the lock's line), not for any question
-#: (a Go question brought "my env: OPENAI_API_KEY=[secret: API key]", a plan for the year a mistyped code)
-MASKED_RELEVANCE = 3.0
+#: the fused relevance (read/fuse.py) a hidden value's line needs: more than a turn needs to stay in a block
+#: (read/curate.RELEVANT), so that it comes for what it is for (门锁 for the lock's line, 医院 for 医保卡), not for any
+#: question (a Go question brought "my env: OPENAI_API_KEY=[secret: API key]", a plan for the year a mistyped code)
+MASKED_RELEVANCE = 2.0
+#: … and what its rank gives up: as relevant as another line, it comes after it
+MASKED_RANK = -1.0
 #: what may be a value the detector did not name: three digits in a row, or a word mixing letters and digits
 _RESIDUE = re.compile(r"\d{3,}|(?<![A-Za-z0-9])(?=[A-Za-z0-9!@#$%^&*_+=.\-]*\d)(?=[A-Za-z0-9!@#$%^&*_+=.\-]*[A-Za-z])"
                       r"[A-Za-z0-9!@#$%^&*_+=.\-]{5,}")
+
+#: … unless it is a name, said as one ("wifi叫 ZXO-5G", "network called Kiwi-5G"): no one names a secret
+_NAMING = re.compile(r"(?:叫做?|名字?(?:是|叫)?|(?i:named|called|ssid(?:\s+is)?|name\s+is))\s*[:：]?\s*$")
 
 
 #: what says nothing beside a placeholder: the user, "my", "is", punctuation
@@ -41,7 +46,8 @@ def hidden(text: str, owner: str | None = None) -> str | None:
     found = find_values(text)
     masked = mask_values(text, found)[0] if found else text
     rest = PLACEHOLDER.sub(" ", masked)
-    if rest == masked or _RESIDUE.search(rest) or find_values(masked):
+    if rest == masked or any(not _NAMING.search(rest, 0, r.start()) for r in _RESIDUE.finditer(rest)) \
+            or find_values(masked):
         return None
     rest = simplified(rest)
     if owner:  # "子涵的…", "Ethan's …": whose it is says nothing of it

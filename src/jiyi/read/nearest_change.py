@@ -40,7 +40,8 @@ NEAREST = 6
 _KINDS = frozenset({Kind.EPISODE, Kind.FACT, Kind.PREFERENCE, Kind.BEHAVIOR})
 #: a pet, who the user is (a name, an age, where they are from, a self-introduction say more than the change beside
 #: them): like a condition (:data:`jiyi.text.changed.CONDITION`), ended by words about it, never by a change beside it
-_KEPT = re.compile(r"(?i)药|猫|狗|仓鼠|兔|鹦鹉|宠物|基督|我叫|名字|[\d一二三四五六七八九十]+岁|今年[\d一二三四五六七八九十]+|退休|"
+_KEPT = re.compile(r"(?i)药|猫|狗|仓鼠|兔|鹦鹉|宠物|基督|我叫|名字|[\d一二三四五六七八九十]+岁|"
+                   r"今年[\d一二三四五六七八九十]+(?![\d一二三四五六七八九十月号日])|退休|"  # (今年十二月到期: a month)
                    r"自我介绍|老家|籍贯|^用户是[\u4e00-\u9fff]{1,6}人$|years\s+old|my\s+name|\bname\s+is\b|\bis\s+from\b|"
                    r"\bintro\b|\bfaith\b|medic|\bcat\b|\bdog\b|hamster|rabbit|\bpet\b|puppy|kitten")
 

@@ -39,6 +39,7 @@ from jiyi.read.owner import owned_by
 from jiyi.records import Hit, Kind, MemoryRecord
 from jiyi.text import liking, qualifiers, subjects, topics, zh
 from jiyi.text.changed import CONDITION, tells_change
+from jiyi.text.consumption import kinds_of
 from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
@@ -112,7 +113,8 @@ class _Told:
         to = change.direction == "to"
         goes_to = topics.object_words(text[change.at:], lang, 0) if to else ()
         left = _things(_left_behind(text[:change.start])) if to else frozenset()
-        return cls(rec, families, _things(text), goes_to, left - _places(text) if change.cls == "move" else left, to)
+        names = _things(text) | (_consumed(text) if change.cls == "stop" else frozenset())  # (戒了 Sampoerna: smoking)
+        return cls(rec, families, names, goes_to, left - _places(text) if change.cls == "move" else left, to)
 
 
 def _told(rec: MemoryRecord) -> _Told | None:
@@ -195,7 +197,8 @@ class _State:
         names = {n for n in _naming(said) if n not in COMMON_NAMES and n not in _GENERIC and not when.search(n)}
         felt = liking.feeling(simplified(said), lang)
         liked = liking.liked_objects(simplified(said), lang, EN_STOP) if felt else set()
-        return cls(rec.content.lower(), turn_families(rec.content, lang), frozenset(names - _people(rec.content)),
+        return cls(rec.content.lower(), turn_families(rec.content, lang),
+                   frozenset(names - _people(rec.content)) | _consumed(said),
                    _BODY.search(rec.content) is not None, felt, frozenset(liked - {(rec.speaker or "").lower()}))
 
     def spoken_of(self, change: _Told) -> bool:
@@ -307,6 +310,12 @@ def _people(text: str) -> set[str]:
     from jiyi.text.lexical import entities
 
     return {w.lower() for w in entities(text).get("PER", ())} | {w for w in _KIN if w in text}
+
+
+def _consumed(text: str) -> frozenset[str]:
+    """What ``text`` consumes, by kind (text/consumption.py: a category covers its brands, "一天一包红旗渠" and "Rokok
+    sehari setengah bungkus" are smoking), as names a habit given up shares with it."""
+    return frozenset(f"kind:{k}" for k in kinds_of(text))
 
 
 def _things(text: str) -> frozenset[str]:

@@ -75,11 +75,12 @@ def profile_order(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
 
 
 def profile_records(store: Store, scope: Scope, *, at: datetime, historical: bool, include_sensitive: bool,
-                    query: str = "") -> list[MemoryRecord]:
-    """The user's standing memories valid at ``at``, in profile order."""
+                    query: str = "", body: bool = False) -> list[MemoryRecord]:
+    """The user's standing memories valid at ``at``, in profile order (``body``: the query is one the user's body
+    decides, read/standing.py)."""
     statuses = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED) if historical else (Status.ACTIVE,
                                                                                       Status.SUPERSEDED)
-    asked = True if include_sensitive else asked_categories(query)  # a food query: the gout that rules out seafood
+    asked = True if include_sensitive else asked_categories(query, body=body)  # a food query: the gout, not seafood
     flt = RecordFilter(kinds=STANDING_KINDS, statuses=statuses, include_sensitive=bool(include_sensitive or asked))
     found = [r for r in store.list(scope, flt, PROFILE_SCAN)
              if is_standing(r, query) and not lapsed(r, at)

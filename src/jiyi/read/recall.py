@@ -16,7 +16,7 @@ from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, outdated_dro
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import asked_categories, level_opens, time_opens
-from jiyi.read.masked import MASKED_RELEVANCE, masked_line, speaks_of
+from jiyi.read.masked import MASKED_KEY, MASKED_RANK, MASKED_RELEVANCE, masked_line, speaks_of
 from jiyi.read.query import QueryInfo, analyze_query
 from jiyi.read.rank import Shaper, squash
 from jiyi.read.recent import RecentTurn
@@ -130,13 +130,15 @@ def recall(
         with timer("session_keyword"):
             tr.sessions = store.session_keyword_search(scope, info.tokens, flt)
     care: list[str] = []
+    topic: str | None = None
     if weights.get("standing_topic", 0) > 0:
         with timer("topic"):
-            care = cared_for(store, scope, query_topic(embedder.embed_query(req.query), embedder), req.query)
+            topic = query_topic(embedder.embed_query(req.query), embedder)
+            care = cared_for(store, scope, topic, req.query)
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr,
-                     care=care)
+                     care=care, body=topic == "body")
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug log)
         log.debug("recall %r: %s", req.query, [(h.content[:40], round(h.score, 4)) for h in hits])
     return hits
@@ -165,7 +167,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
           req: RecallRequest, flt: RecordFilter, fetched: dict[str, MemoryRecord], *, at: datetime,
           historical: bool, weights: Mapping[str, float], half_lives: Mapping[str, float],
           sessions: SessionScores | None = None, rerank: RerankStep | None = None,
-          trace: RecallTrace | None = None, care: Sequence[str] = ()) -> list[Hit]:
+          trace: RecallTrace | None = None, care: Sequence[str] = (), body: bool = False) -> list[Hit]:
     """Fuse, keep the best ``CANDIDATES`` that pass the gate, adjust, squash, sort.
 
     ``fetched`` holds records this search already read (the entity route's seeds): they
@@ -174,7 +176,7 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
     """
     fusion = fuse_arrays(routes, weights, _population(store, scope, routes, stats, flt), stats=stats)
     pool = fusion.best(max(CANDIDATES, req.limit, 2 * rerank.candidates if rerank is not None else 0))
-    show_sensitive = True if req.include_sensitive else asked_categories(info.text)  # only what was asked
+    show_sensitive = True if req.include_sensitive else asked_categories(info.text, body=body)  # what was asked
     floor = fusion.floor
 
     def admit(ids: Sequence[str]) -> list[tuple[MemoryRecord, float]]:
@@ -204,6 +206,9 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
         cands += admit([i for i in care if i not in have])
     cands, repeats = collapse_repeats(cands)
     boosts = candidate_boosts(cands, info.text, info.wants_current, weights, sessions)
+    for rec, _ in cands:
+        if rec.metadata.get(MASKED_KEY):  # a hidden value's line takes the room other lines leave
+            boosts[rec.id]["masked"] = MASKED_RANK
     if weights.get("lapsed", 0.0) > 0 and not info.asks_past:
         turns = list(dict.fromkeys(s for rec, _ in cands if rec.kind is Kind.EPISODE for s in rec.source_ids))
         derived = store.find_by_sources(scope, turns) if turns else {}

@@ -30,23 +30,41 @@ _HABITUAL = re.compile(r"每|一般|经常|平时|通常|总是|天天|有时")
 _RECURRING_BEFORE = re.compile(r"(?i)(?:每(?:个)?(?:周|星期|礼拜)|逢|\bevery\b|\beach\b)[^，,。.!！?？]{0,10}?(?:和|跟|与|及|、|/|\band\b|\bor\b|,)\s*$")
 
 
-def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc) -> str:
-    """``text`` with each relative day expression followed by the local date it meant at ``said``."""
-    spans = [s for s in find_time_expressions(text, said, tz=tz)
+def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = timezone.utc,
+                       at: datetime | None = None) -> str:
+    """``text`` with each relative day expression followed by the local date it meant at ``said``; given ``at``, in a
+    turn that told of several days ahead, each one over by then said to be past ("11月20号（已过去）幼儿园开放日…
+    12月18号还有个新年演出": the other is still ahead)."""
+    found = find_time_expressions(text, said, tz=tz)
+    spans = [s for s in found
              if s.granularity in _DAYLIKE and not _DATED.search(s.text) and text[s.offset:s.end_offset] == s.text
              and not _RECURRING_BEFORE.search(text[:s.offset])]
-    if lang == "zh" and not spans and not _HABITUAL.search(text) and (m := _ZH_BARE_PART.search(text)):
+    over = _some_over(text, found, said, at) if at is not None else []
+    if lang == "zh" and not spans and not over and not _HABITUAL.search(text) and (m := _ZH_BARE_PART.search(text)):
         day = said.astimezone(tz)
         return f"{text[:m.end()]}（{day.month}月{day.day}日）{text[m.end():]}"  # 晚上（10月13日）请她吃…
     out, last = [], 0
-    for s in sorted(spans, key=lambda s: s.offset):
+    for s in sorted({*spans, *over}, key=lambda s: s.offset):
         if s.offset < last:
             continue
         day = s.start.astimezone(tz)
-        label = f"（{day.month}月{day.day}日）" if lang == "zh" else f" ({_MONTHS[day.month - 1]} {day.day})"
-        out += [text[last:s.end_offset], label]
+        notes = [f"{day.month}月{day.day}日" if lang == "zh" else f"{_MONTHS[day.month - 1]} {day.day}"] \
+            if s in spans else []
+        notes += [_PASSED[lang]] if s in over else []
+        out += [text[last:s.end_offset], f"（{'，'.join(notes)}）" if lang == "zh" else f" ({', '.join(notes)})"]
         last = s.end_offset
     return "".join(out) + text[last:]
+
+
+_PASSED = {"zh": "已过去", "en": "past"}
+
+
+def _some_over(text: str, found: list[TimeSpan], said: datetime, at: datetime) -> list[TimeSpan]:
+    """Of the days ahead ``text`` told of when ``said``, those over by ``at``, when some others are not (all over:
+    :func:`plan_passed` says so of the whole turn)."""
+    ahead = [s for s in found if s.granularity != "year" and s.start > said and text[s.offset:s.end_offset] == s.text]
+    over = [s for s in ahead if s.end + MOMENT_GRACE <= at]
+    return over if len(over) < len(ahead) else []
 
 
 #: How long after the day a turn's time words named it still counts as current news.

@@ -50,6 +50,22 @@ def compared(text: str, name: str) -> bool:
     return at > 0 and _COMPARED.search(text[:at]) is not None
 
 
+#: what is done on a platform a move goes to ("搬去B站做视频", "搬到抖音直播"), or being "on" it (美团上了)
+_ONLINE_DOING = _P(r"^(?P<p>[^，,。\s]{1,12}?)(?:(?:上|里)?(?:做|拍|直播|开播|带货|卖|发|更新|更|写|接单|开店|上架)|"
+                   r"(?:上|平台上?)(?:了|啦|去了|面)?(?:[，,。！!\s]|$))")
+_PLACE_SUFFIX = _P(r"(?:市|省|区|县|镇|乡|村|州|岛|路|街|小区|公寓|宿舍)$")
+
+
+def online(after: str) -> bool:
+    """Is what a Chinese move goes to (the words after its verb) a platform, not a place: a name the lexical analyser
+    reads as no place, with something done on it after or "on" it (搬去B站做视频了, 搬到抖音直播, 店搬到美团上了)?
+    "搬到杭州做电商" and "搬去阿里巴巴附近了" go to a place."""
+    from jiyi.text.lexical import entities
+
+    m = _ONLINE_DOING.match(after.lstrip("了去到 "))
+    return m is not None and not entities(m.group("p")).get("LOC") and not _PLACE_SUFFIX.search(m.group("p"))
+
+
 def places_named(text: str, lang: str) -> tuple[str, ...]:
     """The places ``text`` names: what the lexical analyser tags LOC in Chinese, known place names in English."""
     if lang == "zh":

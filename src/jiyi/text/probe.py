@@ -26,7 +26,7 @@ import numpy as np
 PENALTY = 0.03
 _NEWTON_STEPS = 100
 #: probes that read what a user asks (embedded as a query, e5's ``query: ``), not a stored message
-QUERY_PROBES = frozenset({"idle"})
+QUERY_PROBES = frozenset({"idle", "care"})
 
 
 @dataclass(frozen=True, slots=True)

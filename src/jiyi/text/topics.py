@@ -376,7 +376,18 @@ class Change:
 def change_of(text: str, lang: str) -> Change | None:
     """The change a statement makes, or None (no change verb, or one naming no family it changes). Cached: the read
     path asks it of the same stored turns several times a block (the pairing in read/overtaken.py, the broad reading
-    of text/changed.py, the endings of read/aftermath.py)."""
+    of text/changed.py, the endings of read/aftermath.py). A message in another language with Chinese in it is read
+    as Chinese too ("Sampoerna Mild udah gue buang semua. 戒了, 3 minggu ini bersih")."""
+    found = _change_of(text, lang)
+    if found is None and lang != "zh" and _HAN.search(text):
+        found = _change_of(text, "zh")
+    return found
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]{2}")
+
+
+def _change_of(text: str, lang: str) -> Change | None:
     if lang == "zh":
         text = standard_zh(text)  # 车卖咗, 唔做了: the dialect's grammar words as Mandarin (one character each)
     cues = {f for f, lex in _CUES.items() if lex.search(text, lang)}

@@ -37,7 +37,7 @@ from jiyi.extractors.rules.drafts import MAX_CHARS, Clause, Draft, fact
 from jiyi.records import Kind
 from jiyi.text import over, qualifiers, subjects, topics
 from jiyi.text.consumption import consumption
-from jiyi.text.new_value import destination
+from jiyi.text.new_value import destination, online
 from jiyi.text.person import third_person, tidy_zh
 
 if TYPE_CHECKING:
@@ -203,8 +203,8 @@ def _slot_of(change: topics.Change | None, text: str, lang: str) -> str | None:
     if change.cls == "marry":
         return "relation/spouse"  # "WE'RE MARRIED": who the partner is now stands in the profile
     slot = _NEW_VALUE_SLOTS.get(change.families[0])
-    if change.cls == "move" and qualifiers.on_a_trip(text, lang):
-        return None  # 人已经到昆明了，出差三天: a trip, the city stays
+    if change.cls == "move" and (qualifiers.on_a_trip(text, lang) or lang == "zh" and online(text[change.at:])):
+        return None  # 人已经到昆明了，出差三天: a trip, the city stays; 店搬到美团上了: a platform
     if slot and (change.cls == "join" or destination(text, lang, change.at)):
         return slot
     return None

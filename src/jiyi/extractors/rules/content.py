@@ -157,10 +157,11 @@ def clause_content(c: Clause, lang: str, tz: tzinfo) -> str:
     return t[:1].upper() + t[1:]
 
 
-def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = None) -> str:
+def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = None, *, users: bool = True) -> str:
     """The contents of a group of clauses as one statement that names the user: later clauses
     lose the subject their own rendering put in front (zh), empty ones are skipped, the text is
-    cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing."""
+    cut to ``max_chars`` (if given) before ``用户`` / ``User:`` is put in front where missing (not when the
+    statement is not ``users``: someone else's, named in it)."""
     zh = lang == "zh"
     parts = [p for p in parts if (said := p.removeprefix("用户").removeprefix("User").strip("：:，, "))
              and not _YES_ALONE.match(said)]  # 跟你说 → nothing; 嗯嗯 / "yeah" alone is no part of the statement
@@ -169,9 +170,9 @@ def group_statement(parts: Sequence[str], lang: str, max_chars: int | None = Non
     text = ("，" if zh else ", ").join(p for p in parts if p)
     if max_chars is not None:
         text = text[:max_chars]
-    if zh and "用户" not in text:
+    if zh and "用户" not in text and users:
         return with_user_prefix(text)
-    if not zh and "User" not in text:
+    if not zh and "User" not in text and users:
         return "User: " + text
     return text
 

@@ -18,6 +18,7 @@ from jiyi.extractors.rules.content import group_source, group_statement
 from jiyi.extractors.rules.drafts import Clause, Draft
 from jiyi.records import Kind
 from jiyi.text.person import third_person
+from jiyi.text.relations import name_at_start
 from jiyi.text.smalltalk import is_smalltalk
 from jiyi.write.timeparse import TimeSpan
 
@@ -41,7 +42,8 @@ def events(work: MessageExtraction) -> list[Draft]:
     for sentence in sorted({c.sentence for c in work.clauses}):
         clauses = [c for c in work.clauses if c.sentence == sentence]
         start = next((i for i, c in enumerate(clauses) if work.qualifying(c) and not c.consumed
-                      and not c.question and c.subject not in ("bot", "other") and not _NOT_DONE.match(c.body)), None)
+                      and not c.question and c.subject != "bot" and not _NOT_DONE.match(c.body)
+                      and (c.subject != "other" or _named_other(c.text))), None)
         if start is None:
             continue
         group = [clauses[start]]
@@ -58,13 +60,32 @@ def events(work: MessageExtraction) -> list[Draft]:
     return [d for d in out if d.content]
 
 
+#: a clause about someone else that names them first, not by a pronoun ("Aisling's wedding is on 9 January", "Raj's
+#: farewell drinks are Fri 27 Nov", 小美下周去北京): their day, which the user's plans meet
+_NAMED_EN = re.compile(r"^\s*(?!(?:He|She|They|It|His|Her|Their|Its|This|That|There|The|My|Our|Your)\b)[A-Z][\w'-]+")
+
+
+#: someone else's doing that takes the user along ("圣诞节他带我去哈尔滨", "she's taking me to Kyoto"): the user's day too
+_WITH_ME = re.compile(r"[带陪约请接送领喊叫][我俺]|[跟和同与][我俺](?:一起|一块)?|(?i:\b(?:me|us)\b)")
+
+
+def _named_other(text: str) -> bool:
+    """Does ``text`` open with someone's name (a capitalised word; a Chinese given name, 小美, 马俊), or take the user
+    along?"""
+    if _NAMED_EN.match(text) or _WITH_ME.search(text):
+        return True
+    head = text.lstrip()
+    return bool(head) and not head.isascii() and (name := name_at_start(head, False)) is not None \
+        and head.startswith(name)
+
+
 def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
     parts = [work.content(c) for c in group]
     first = group[0]
     if (work.lang == "zh" and first.subject == "rel" and first.rel and first.inherited
             and not parts[0].startswith("用户")):  # 我老婆住在杭州，下个月来上海: her plan, not the user's
         parts[0] = third_person(f"我的{first.rel}", "zh") + (first.rel_name or "") + parts[0]
-    text = group_statement(parts, work.lang)
+    text = group_statement(parts, work.lang, users=first.subject != "other")  # (someone else's day: theirs)
     spans = [s for c in group for s in work.qualifying(c)]
     raw = " ".join(c.text for c in group)
     if all(_opens_a_state(work, s) for s in spans):  # "lived in chengdu since 2019": true since then, and now

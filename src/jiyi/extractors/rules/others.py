@@ -84,7 +84,7 @@ def person_facts(work: MessageExtraction, rest: str, who: str, name: str | None)
     if work.lang == "zh":
         body = tidy_zh(said[1:])
         content = "用户" + third_person(tidy_zh(said), "zh")[2:]
-        drafts = zh_contact(said) + zh_name(body) + zh_age(body) + zh_health(body, body) + zh_residence(body)
+        drafts = zh_contact(said) + zh_name(body) + zh_age(body) + zh_health(body, body, whose_known=True) + zh_residence(body)
         drafts += zh_work(body)
         if not drafts:
             drafts = zh_diet(body, content, False) or zh_like(body, content) or zh_habit(body, content)

@@ -105,7 +105,7 @@ _BARE_DATE = re.compile(r"(?i)^(?:in\s+|on\s+)?(?:(?:early|mid|late)[\s-]+)?(?:j
                         r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
                         r"\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?$|^[\d一二三四五六七八九十]{1,3}月(?:[\d一二三四五六七八九十]{1,3}[日号])?"
                         r"(?:初|中旬|下旬|底|末)?$")
-_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去)|已经|那时|当时|"
+_ZH_PAST_TOLD = re.compile(r"了|过(?!年|节|敏|来|去|生日|日子|周末|夜|马路)|已经|那时|当时|"
                            r"是[^，,。！？!?]{0,12}?[去来到买做办看搬回飞生]的")  # 是7月28号到的温哥华: the 是…的 of what was
 #: a booking names a day ahead whatever its tense (买了12月20号的票 / "got tickets for Oct 12")
 _ZH_BOOKED = (r"|的?票|预约|预订|订了|报了?名|挂了?号|约了"

@@ -80,13 +80,24 @@ _ZH_ALLERGEN_IS = re.compile(r"过敏原(?:是|为|有)(?P<v>[\u4e00-\u9fffA-Za-
 _ZH_CONDITIONS = (
     "高血压|低血压|高血脂|高血糖|糖尿病|哮喘|心脏病|冠心病|抑郁症|焦虑症|失眠症|癫痫|痛风|胃炎|胃溃疡|贫血|甲亢|甲减|乙肝|"
     "过敏性鼻炎|鼻炎|湿疹|颈椎病|腰椎间盘突出|腰间盘突出|关节炎|偏头痛|脂肪肝|肾结石|胆结石|癌症|乳腺癌|肺癌|肿瘤|色盲|"
-    "乳糖不耐受?|帕金森|阿尔茨海默症?|心律不齐|心肌炎|甲状腺结节|多囊卵巢|抑郁|焦虑"
+    "乳糖不耐受?|帕金森|阿尔茨海默症?|心律不齐|心肌炎|甲状腺结节|多囊卵巢|幽门螺杆菌|恐高症?|晕车|晕船|低血糖|心脏支架|抑郁|焦虑"
 )
-_ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:了|为)?|诊断(?:出|为)?|算|是|犯了?)"
+_ZH_HEALTH = re.compile(rf"(?:有|得了?|患有?|查出(?:来)?了?|确诊(?:了|为)?|诊断(?:出|为)?|算|是|犯了?|放了?|装了?)"
                         rf"(?:轻度|轻微的?|严重的?|慢性|点|一点)?(?P<v>{_ZH_CONDITIONS})")
 _ZH_HIGH = re.compile(r"^(?P<v>血压|血糖|血脂|尿酸)(?:又|也|都|还|一直|还是|老是|总是|有点|有些|偏|比较|很|太)*高(?!不高|吗|么|不)")
 #: a condition said right after the subject, with no verb: 我痛风，海鲜不能吃 / 老毛病胃炎
-_ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>痛风|糖尿病|高血压|高血脂|哮喘|胃炎|乳糖不耐受?|三高)(?=$|[，,。！!\s]|了|又|犯)")
+_ZH_BARE_CONDITION = re.compile(rf"^(?:{ZH_ADV})?(?P<v>{_ZH_CONDITIONS.replace('|抑郁|焦虑', '')}|三高)(?=$|[，,。！!\s]|了|又|犯|坐|走|站|爬)")
+#: the speaker said of themself: 我 / 俺 / 咱 / 本人 in the sentence (a bare condition after someone's name is theirs)
+_SAID_OF_ME = re.compile(r"[我俺咱]|本人")
+#: someone else named in a sentence: a pronoun, a role (学员老孟, 同事小王)
+_SOMEONE = re.compile(r"[他她]|学员|同事|老板|朋友|室友|同学|邻居|客户|领导|师傅|老师|病人|学生|队友|表哥|表姐|表妹|表弟")
+
+
+def _someone_named(sentence: str) -> bool:
+    """Does ``sentence`` name someone else (a pronoun, a role, a person's name) and not the speaker?"""
+    from jiyi.text.lexical import entities
+
+    return not _SAID_OF_ME.search(sentence) and bool(_SOMEONE.search(sentence) or entities(sentence).get("PER"))
 #: a condition told by what treats it, the speaker's own: 我每天打胰岛素 / 降压药又吃完了 / 哮喘喷雾随身带
 _ZH_TREATED = ((re.compile(r"胰岛素|降糖药|二甲双胍|血糖仪"), "糖尿病"), (re.compile(r"降压药"), "高血压"),
                (re.compile(r"哮喘(?:喷雾|药)|吸入器|沙丁胺醇"), "哮喘"),
@@ -201,17 +212,21 @@ def _zh_allergies(body: str, sentence: str) -> list[Draft]:
     return out
 
 
-def zh_health(body: str, sentence: str) -> list[Draft]:
-    """Allergies (normal visibility), diagnoses, high readings, pregnancy (sensitive)."""
+def zh_health(body: str, sentence: str, *, whose_known: bool = False) -> list[Draft]:
+    """Allergies (normal visibility), diagnoses, high readings, pregnancy (sensitive). A condition said bare after
+    the subject (我痛风, 还有痛风) is the speaker's unless the sentence names someone else and not 我 (学员老孟 腰椎间盘突出
+    is his), or ``whose_known`` (the caller read whose it is: 我妈高血压)."""
     out = _zh_allergies(body, sentence)
-    for m in [*_ZH_HEALTH.finditer(body), *filter(None, [_ZH_BARE_CONDITION.match(body)]), *_ZH_FLARE.finditer(body)]:
+    bare = _ZH_BARE_CONDITION.match(body) if whose_known or not _someone_named(sentence) else None
+    for m in [*_ZH_HEALTH.finditer(body), *filter(None, [bare]), *_ZH_FLARE.finditer(body)]:
         cond = m.group("v")
         if not any(cond in d.content for d in out):
             out.append(fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S))
     if not any(d.slot and d.slot.startswith("health/") for d in out) and not re.search(r"[没不别]", body):
         out += [fact(f"用户有{cond}", f"health/{cond}", cond, importance=0.8, visibility=S)
                 for pattern, cond in _ZH_TREATED if pattern.search(body)][:1]
-    if (hurt := _ZH_BODY.search(body)) and not re.search(r"[没不别]", body[:hurt.start()]):
+    if (hurt := _ZH_BODY.search(body)) and not re.search(r"[没不别]", body[:hurt.start()]) \
+            and not any(hurt.group("v") in d.content for d in out):  # (胃不好 beside 胃炎: the condition says more)
         out.append(fact(f"用户{hurt.group(0)}", f"health/{hurt.group('v')}", hurt.group("v"), importance=0.8, visibility=S))
     if high := _ZH_HIGH.match(body):
         what = high.group("v")
@@ -281,8 +296,9 @@ _US_SPELLING = {"coeliac disease": "celiac disease", "coeliac": "celiac", "anaem
 _EN_IS_CONDITION = re.compile(r"(?i)\b(?:i'm|im|i\s+am)\s+(?:(?:also|a\s+bit|mildly|severely|very|type\s+[12]|partially|totally|red[\s/-]*green)\s+)?"
                               r"(?P<v>" + "|".join(sorted(_EN_CONDITION_ADJ, key=len, reverse=True)) + r")\b")
 _EN_HEALTH = re.compile(
-    r"(?i:\bi\s+(?:have|'ve\s+got|got|was\s+diagnosed\s+with|have\s+been\s+diagnosed\s+with|'ve\s+been\s+diagnosed"
-    r"\s+with|suffer\s+from|am\s+suffering\s+from|'m\s+suffering\s+from|struggle\s+with|live\s+with)\s+"
+    r"(?i:\bi(?:\s+|(?=['\u2019]))(?:have|['\u2019]ve\s+got|got|was\s+diagnosed\s+with|have\s+been\s+diagnosed\s+with|"
+    r"['\u2019]ve\s+been\s+diagnosed\s+with|suffer\s+from|am\s+suffering\s+from|['\u2019]m\s+suffering\s+from|"
+    r"struggle\s+with|live\s+with|['\u2019]ve)\s+"
     rf"(?:(?:a|an|mild|severe|chronic)\s+)*)(?P<v>(?i:{_CONDITIONS_EN}))\b")
 _EN_PREGNANT = re.compile(r"(?i)\b(?:i'm|i\s+am)\s+(?:\w+\s+)?pregnant\b")
 #: a condition told by what treats it, the speaker's own ("my insulin pen", "my inhaler", "type 1 life",

@@ -13,6 +13,7 @@ from jiyi.extractors.rules.drafts import Draft, S, fact, templated
 from jiyi.records import Kind
 from jiyi.text import zh
 from jiyi.text.consumption import kinds_of
+from jiyi.text.new_value import online
 from jiyi.text.person import tidy_zh
 from jiyi.text.relations import NAME_DENY, looks_like_name_zh, name_at_start
 from jiyi.text.wordlists import words
@@ -218,6 +219,8 @@ def zh_residence(body: str) -> list[Draft]:
         raw = clean_value(m.group("v"))
         if ADDR_LIKE.search(raw):
             return zh_address(raw)
+        if online(raw):
+            return []  # "搬去B站做视频了", "店搬到美团上了": a platform, not a home
         if place := _clean_place(raw):
             return [templated("用户搬到了{v}", "user/city", place, importance=0.7)]
     if m := _ZH_LIVE.match(body) or _ZH_LIVE_WORK.match(body) or _ZH_LIVED_FOR.match(body):

@@ -95,6 +95,12 @@ def _en_weekday(m: re.Match[str], c: Ctx) -> Res | None:
     return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
 
 
+def _en_weekday_week(m: re.Match[str], c: Ctx) -> Res:
+    """"Friday week" / "a week on Friday" said on Monday the 16th: Friday the 27th, a week after the coming one."""
+    i = EN_WEEKDAYS[(maybe_group(m, "wd") or group(m, "wd2")).lower()]
+    return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7 + 7)), "day")
+
+
 #: a clause of its own that looks ahead, whatever the sentence before it did ("signed w tidewell, start monday")
 _AHEAD_IN_CLAUSE = re.compile(r"(?i)\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|till|until|due|gonna|will|'ll|"
                               r"kicks?\s+off|onboarding)\b")
@@ -302,6 +308,10 @@ EN_RULES: list[Rule] = [
      _en_month_end, False),
     (re.compile(r"\b(?P<w>this|last|tomorrow|yesterday)\s+(?P<p>morning|afternoon|evening|night|arvo)\b", _I),
      _en_day_part, False),
+    # British "Friday week", "a week on Friday": the one after the coming Friday
+    (re.compile(r"\b(?:(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+week\b(?!['\u2019]s|\s*(?:end|day))|"
+                r"a\s+week\s+(?:on|from|this|come)\s+(?P<wd2>monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+                _I), _en_weekday_week, True),
     (re.compile(r"\b(?:(?P<pre>next|this|last|coming|past)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday"
                 r"|saturday|sunday)(?P<pl>s)?\b", _I), _en_weekday, True),
     (re.compile(r"\b(?:(?P<pre>next|this|last|coming)|on|by|until|till|before|after)\s+"

@@ -183,8 +183,9 @@ def _merge_week_day(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[
 
 
 #: a day named by its distance from today (今天, 明晚, tomorrow): a weekday right after it names the same day
-_RELATIVE_DAY = re.compile(r"(?i)^(?:大?[前昨今明后]|[今明昨]个)(?:天|日|儿|早|晚|晚上|早上|上午|下午|中午)?$|^(?:today|tomorrow|yesterday|tonight)$")
-_APPOSITION_GAP = re.compile(r"^\s*[,，(（]?\s*(?:is|是)?\s*$", re.IGNORECASE)
+_RELATIVE_DAY = re.compile(r"(?i)^(?:大?[前昨今明后]|[今明昨后]个|外后[天日])(?:天|日|儿|早|晚|晚上|早上|上午|下午|中午)?$|"
+                           r"^(?:today|tomorrow|yesterday|tonight)$")
+_APPOSITION_GAP = re.compile(r"^\s*[,，(（]?\s*(?:is|是|就是|也就是|即)?\s*$", re.IGNORECASE)
 
 
 def _merge_day_apposition(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int, Res]]:
@@ -231,6 +232,29 @@ def _first_of_recurring(text: str, spans: list[tuple[int, int, Res]], ctx: Ctx) 
     return out
 
 
+#: a day said not to be the one ("下个礼拜三，不是这个礼拜三", "Friday, not Thursday")
+_DENIED_BEFORE = re.compile(r"(?:不是|并非|而非|而不是|(?i:\bnot|\bisn'?t|\brather\s+than|\binstead\s+of))\s*$")
+#: … or taken back right after it for another ("下周3 不对 下周四", "Saturday — no wait, Friday")
+_TAKEN_BACK = re.compile(r"(?:不对|说错了|记错了|搞错了|口误|(?i:no\s+wait|wait\s+no|no,?\s+sorry|sorry|oops|"
+                         r"i\s+mean|actually|\bno\b))[\s,，.。!！?？—–:：-]*(?:是|应该是|改成|(?i:it'?s|make\s+it))?[\s,，:：]*$")
+_DAY_GRANS = ("day", "daypart", "hour", "minute", "weekend")
+
+
+def _unmeant(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int]]:
+    """Where ``spans`` name a day said only to be denied or taken back, another day named beside it."""
+    days = [sp for sp in spans if sp[2].gran in _DAY_GRANS]
+    if len(days) < 2:
+        return []
+    drop: set[int] = set()
+    for k, (s, e, res) in enumerate(days):
+        if _DENIED_BEFORE.search(text, max(0, s - 12), s):
+            drop.add(s)
+        elif k + 1 < len(days) and days[k + 1][0] - e <= 16 and _TAKEN_BACK.search(text, e, days[k + 1][0]) \
+                and not _DENIED_BEFORE.search(text, e, days[k + 1][0]):
+            drop.add(s)  # (the correction the last words before the next day: "下周3去义乌 不对 下周四")
+    return [] if len(drop) >= len(days) else [(s, e) for s, e, _ in spans if s in drop]
+
+
 def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None) -> list[TimeSpan]:
     """Every time expression in ``text``, resolved against ``ref``, in order of appearance.
 
@@ -247,6 +271,18 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
     ref = ensure_utc(ref) if ref.tzinfo is None else ref
     zone = tz or ref.tzinfo or timezone.utc
     local = ref.astimezone(zone)
+    spans = _resolved(text, local)
+    if unmeant := _unmeant(text, spans):  # read again without them: they anchor no weekday after them
+        blank = list(text)
+        for s, e in unmeant:
+            blank[s:e] = " " * (e - s)
+        spans = _resolved("".join(blank), local)
+    ctx = Ctx(text=text, now=local.replace(tzinfo=None), today=local.date())
+    return [_to_span(text, s, e, _night_before(text, s, e, res, ctx), zone) for s, e, res in spans]
+
+
+def _resolved(text: str, local: datetime) -> list[tuple[int, int, Res]]:
+    """Every time expression of ``text`` resolved at ``local`` (naive spans, local to its zone)."""
     ctx = Ctx(text=text, now=local.replace(tzinfo=None), today=local.date())
     items: list[_Item] = []
     for s, e, m, handler, habit in _scan(text):
@@ -262,8 +298,7 @@ def find_time_expressions(text: str, ref: datetime, *, tz: tzinfo | None = None)
             ctx.remember(val)
         items.append((s, e, val))
     spans = _merge_day_apposition(text, _merge_week_day(text, _attach(text, items, ctx)))
-    spans = _first_of_recurring(text, _merge_ranges(text, spans), ctx)
-    return [_to_span(text, s, e, _night_before(text, s, e, res, ctx), zone) for s, e, res in spans]
+    return _first_of_recurring(text, _merge_ranges(text, spans), ctx)
 
 
 #: the small hours: an evening told then as over is the one that just ended

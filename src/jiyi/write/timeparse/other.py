@@ -8,6 +8,9 @@ two and three days out that CLDR leaves out (Malay and Indonesian lusa, Tagalog 
 글피, Japanese あさって / しあさって, Vietnamese ngày kia). Left out on purpose: a word that is also a common word of
 another language in the table (French "hier" is German "here"), Hindi कल (yesterday and tomorrow alike), and the
 languages whose CLDR words are short words elsewhere ("pan", "wit", "moi").
+
+Weekdays too, in the week the words around them name ("thứ Sáu tuần sau", "Jumat depan", "다음 주 수요일",
+"来週の水曜日"), a week ("tuần sau", "minggu depan") and the end of a month ("cuối tháng này", "akhir bulan depan").
 """
 
 from __future__ import annotations
@@ -15,7 +18,16 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from jiyi.write.timeparse.spans import Ctx, Res, Rule, day_span
+from jiyi.write.timeparse.spans import (
+    Ctx,
+    Res,
+    Rule,
+    day_span,
+    monday_of,
+    month_add,
+    month_part,
+    shift,
+)
 
 #: language → (offset in days → words), lower case
 RELATIVE_DAYS: dict[str, dict[int, tuple[str, ...]]] = {
@@ -23,7 +35,7 @@ RELATIVE_DAYS: dict[str, dict[int, tuple[str, ...]]] = {
            3: ("しあさって", "明々後日", "明明後日")},
     "ko": {-2: ("그저께",), -1: ("어제",), 1: ("내일",), 2: ("모레",), 3: ("글피",)},
     "th": {-2: ("เมื่อวานซืน",), -1: ("เมื่อวาน",), 1: ("พรุ่งนี้",), 2: ("มะรืนนี้", "มะรืน")},
-    "vi": {-2: ("hôm kia",), -1: ("hôm qua",), 1: ("ngày mai",), 2: ("ngày kia",)},
+    "vi": {-2: ("hôm kia",), -1: ("hôm qua",), 1: ("ngày mai",), 2: ("ngày kia", "ngày mốt")},
     "ms": {-1: ("semalam",), 1: ("esok",), 2: ("lusa",)},
     "id": {-2: ("kemarin lusa",), -1: ("kemarin",), 1: ("besok",), 2: ("lusa",)},
     "fil": {-1: ("kahapon",), 1: ("bukas",), 2: ("makalawa",)},
@@ -56,5 +68,56 @@ def _other_rel_day(m: re.Match[str], c: Ctx) -> Res:
     return Res(*day_span(c.today + timedelta(days=_OFFSETS[word])), "day")
 
 
+#: the weekdays, Monday first, in Vietnamese, Indonesian and Malay, Korean and Japanese
+_WEEKDAYS: dict[str, int] = {
+    **{w: i for i, w in enumerate(("thứ hai", "thứ ba", "thứ tư", "thứ năm", "thứ sáu", "thứ bảy", "chủ nhật"))},
+    **{w: i for i, w in enumerate(("senin", "selasa", "rabu", "kamis", "jumat", "sabtu", "hari minggu"))},
+    "jum'at": 4, "isnin": 0, "khamis": 3, "ahad": 6,
+    **{w: i for i, w in enumerate("월화수목금토일")}, **{w: i for i, w in enumerate("月火水木金土日")}}
+#: the week a weekday is in, said around it: next (1), this (0) or last (-1)
+_WEEK_WORDS: dict[str, int] = {"tuần sau": 1, "tuần tới": 1, "tuần này": 0, "tuần trước": -1,
+                               "depan": 1, "minggu depan": 1, "ini": 0, "minggu ini": 0, "lalu": -1, "minggu lalu": -1,
+                               "다음": 1, "다음 주": 1, "이번": 0, "이번 주": 0, "지난": -1, "지난 주": -1,
+                               "来周": 1, "今周": 0, "先周": -1}  # (来週, read as simplified)
+#: (not an ordinal: "lần thứ hai", the second time)
+_VI = (r"(?<!lần )(?<!người )(?<!đứa )(?<!cái )(?<!con )(?<!bài )(?<!câu )(?<!hạng )(?<!phần )(?<!vòng )(?<!tầng )"
+       r"(?<!giải )(?<!năm )(?<!tập )thứ\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật")
+_MS = r"(?:hari\s+)?(?:senin|selasa|rabu|kamis|jum'?at|sabtu|isnin|khamis|ahad)|hari\s+minggu"
+
+
+def _weekday(m: re.Match[str], c: Ctx) -> Res:
+    """A weekday in the week the words around it name ("thứ Sáu tuần sau", "Jumat depan", "다음 주 수요일", "来週の水曜"),
+    else the next one on or after today."""
+    word = " ".join(m.group("wd").lower().split())
+    i = _WEEKDAYS[word] if word in _WEEKDAYS else _WEEKDAYS[word.removeprefix("hari ")]
+    week = m.group("pre") or m.group("post")
+    if not week:
+        return Res(*day_span(c.today + timedelta(days=(i - c.today.weekday()) % 7)), "day")
+    return Res(*day_span(monday_of(c.today) + timedelta(weeks=_WEEK_WORDS[" ".join(week.lower().split())], days=i)),
+               "day")
+
+
+def _week(m: re.Match[str], c: Ctx) -> Res:
+    """"tuần sau", "minggu depan", "다음 주", "来週": a week."""
+    return shift(c, _WEEK_WORDS[" ".join((m.group("w") or m.group("w2")).lower().split())], "week")
+
+
+def _month_end(m: re.Match[str], c: Ctx) -> Res:
+    """"cuối tháng này", "akhir bulan depan", "월말": the end of this month or the next."""
+    y, mo = month_add(c.today.year, c.today.month, 1 if m.group("next") or m.group("next2") else 0)
+    return month_part(y, mo, "底")
+
+
 #: (pattern, handler, skipped after 每/every): tried on any text, after the Chinese and English rules
-OTHER_RULES: list[Rule] = [(re.compile(rf"(?i){_MORNING}(?P<w>{_alternation()})"), _other_rel_day, False)]
+OTHER_RULES: list[Rule] = [
+    (re.compile(rf"(?i){_MORNING}(?P<w>{_alternation()})"), _other_rel_day, False),
+    (re.compile(rf"(?i)(?<![\w'])(?P<wd>{_VI})(?:\s+(?P<post>tuần\s+(?:sau|tới|này|trước)))?(?![\w'])(?P<pre>)?"),
+     _weekday, True),
+    (re.compile(rf"(?i)(?<![\w'])(?P<wd>{_MS})(?:\s+(?P<post>depan|ini|lalu))?(?![\w'])(?P<pre>)?"), _weekday, True),
+    (re.compile(r"(?:(?P<pre>다음|이번|지난)\s*주\s*)?(?P<wd>[월화수목금토일])요일(?P<post>)?"), _weekday, True),
+    (re.compile(r"(?:(?P<pre>来周|今周|先周)の?)?(?P<wd>[月火水木金土日])曜日?(?P<post>)?"), _weekday, True),
+    (re.compile(r"(?i)(?<![\w'])(?P<w>tuần\s+(?:sau|tới|này|trước)|minggu\s+(?:depan|ini|lalu))(?![\w'])|"
+                r"(?P<w2>다음|이번|지난)\s*주(?!\s*[월화수목금토일]요일)"), _week, False),
+    (re.compile(r"(?i)(?<![\w'])(?:cuối\s+tháng(?:\s+(?:này|(?P<next>sau|tới)))?|akhir\s+bulan(?:\s+(?:ini|(?P<next2>depan)))?)"
+                r"(?![\w'])|월말"), _month_end, False),
+]
