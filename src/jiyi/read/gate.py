@@ -55,8 +55,9 @@ _COLOURS = re.compile(r"(?i)颜色|配色|色系|色号|什么色|哪个色|红�
 _SIGHT_CONDITION = re.compile(r"(?i)色盲|色弱|红绿|colou?r[\s-]*blind|deuteranop|protanop|tritanop|red[\s/-]*green")
 
 
-#: what a query the user's body decides opens (read/standing.py's care probe: "今晚恰么子好", "周末想出去耍")
-BODY_CATEGORIES = frozenset({"diet_health", "outing_health", "health"})
+#: what a query the user's body decides opens (read/standing.py's care probe: "今晚恰么子好", "周末想出去耍"): the conditions
+#: that decide what to eat or where to go, not every health fact (a migraine decides no dinner)
+BODY_CATEGORIES = frozenset({"diet_health", "outing_health"})
 
 
 def asked_categories(query: str, *, body: bool = False) -> frozenset[str]:
