@@ -261,3 +261,25 @@ def test_a_childs_allergy_said_with_a_dialects_word_is_the_childs(text: str, who
     found = run(text)
     assert not any((c.slot or "").startswith("allergy/") for c in found), [(c.slot, c.content) for c in found]
     assert any(whose in c.content and "过敏" in c.content for c in found), [(c.slot, c.content) for c in found]
+
+
+@pytest.mark.parametrize(("texts", "owner", "what"), [
+    # an English word for the person inside Chinese chat
+    (("我 boss Linda 酒精过敏 每次 team dinner 都只喝柠檬茶",), "Linda", "酒精"),
+    # a given name without a surname, as both lexical analysers read it
+    (("丽娟不吃香菜 一点都不行 闻着就想吐 我倒是啥都吃",), "丽娟", "香菜"),
+    # "she" opening the user's next message is the one the message before named
+    (("my sister Lucy just moved to Seoul!! teaching English at a hagwon", "she's allergic to shellfish"), "Lucy",
+     "shellfish"),
+])
+def test_anothers_condition_stays_theirs(texts: tuple[str, ...], owner: str, what: str) -> None:
+    found = run(*texts)
+    assert any(owner in c.content and what in c.content and c.kind is Kind.RELATION for c in found), \
+        [(c.kind.value, c.slot, c.content) for c in found]
+    assert not any(what in c.content and c.content.startswith(("用户对", "用户不", "User is")) for c in found)
+
+
+def test_a_bots_turn_between_ends_who_she_is() -> None:
+    found = run("my sister Lucy just moved to Seoul", "that's exciting!", "she's allergic to shellfish",
+                roles=("user", "assistant", "user"))
+    assert not any("Lucy" in c.content and "shellfish" in c.content for c in found), [c.content for c in found]

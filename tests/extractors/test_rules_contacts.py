@@ -76,6 +76,8 @@ def test_a_workplaces_address_is_not_the_users() -> None:
 @pytest.mark.parametrize(("text", "new", "old"), [
     ("换号了 新号13905713628 旧的18657320419别再打了", "13905713628", "18657320419"),
     ("老号13800001111停机了 以后打这个13905713628", "13905713628", "13800001111"),
+    # Wenzhou chat: 老个 / 新个 are "the old one" / "the new one" (个 for 的), no person's name
+    ("号码也换爻 老个13857712093不用了 新个 15967781205", "15967781205", "13857712093"),
 ])
 def test_the_number_said_to_be_old_is_not_the_users_phone(text: str, new: str, old: str) -> None:
     phones = [c for c in run(text) if c.slot == "user/phone"]

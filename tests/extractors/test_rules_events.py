@@ -32,7 +32,8 @@ def test_trip_next_wednesday() -> None:
     assert "深圳" in c.entities
 
 
-@pytest.mark.parametrize("text", ["i've lived in chengdu since 2019", "自从上个月开始我每天跑步", "从去年十月起我就不喝奶茶了"])
+@pytest.mark.parametrize("text", ["i've lived in chengdu since 2019", "自从上个月开始我每天跑步", "从去年十月起我就不喝奶茶了",
+                                  "由上个礼拜开始食全素 连蛋奶都唔食"])  # (由: Cantonese and formal 从)
 def test_a_time_a_state_began_is_no_event_that_ended(text: str) -> None:
     """since 2019 / 自从… / 从…起: the state holds still, so it is no event that ended then."""
     cands = run(text)

@@ -48,7 +48,8 @@ def test_a_reading_asked_denied_or_anothers_is_not_the_users(text: str) -> None:
     [("我对花生过敏", "allergy/花生", "用户对花生过敏"), ("我花生过敏，挺严重的", "allergy/花生", "用户对花生严重过敏"),
      ("对青霉素过敏", "allergy/青霉素", "用户对青霉素过敏"),
      ("I'm allergic to peanuts.", "allergy/peanuts", "User is allergic to peanuts"),
-     ("I have a severe shellfish allergy", "allergy/shellfish", "User is allergic to shellfish")],
+     ("I have a severe shellfish allergy", "allergy/shellfish", "User is allergic to shellfish"),
+     ("Heads up: I've got a tree nut allergy, carry an EpiPen", "allergy/tree nut", "User is allergic to tree nut")],
 )
 def test_allergy_is_normal_visibility_and_important(text: str, slot: str, content: str) -> None:
     c = only(text, slot)
@@ -175,3 +176,8 @@ def test_a_condition_said_bare_or_by_an_apostrophe(text: str, condition: str) ->
 @pytest.mark.parametrize("text", ["我焦虑了", "他胃不好", "那家店的胃口很好"])
 def test_a_mood_or_someone_elses_body_is_no_condition_of_the_users(text: str) -> None:
     assert not any((c.slot or "").startswith("health/") for c in run(text)), [(c.slot, c.content) for c in run(text)]
+
+
+def test_a_condition_after_a_cantonese_connector_is_the_speakers() -> None:
+    """仲有 is Cantonese 还有: "仲有我乳糖不耐" is the speaker's condition."""
+    assert only("仲有我乳糖不耐 饮奶会肚屙 所以奶茶都要叫燕麦奶", "health/乳糖不耐").content == "用户有乳糖不耐"

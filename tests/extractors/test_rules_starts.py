@@ -42,6 +42,8 @@ def test_a_start_on_a_day_to_come_holds_from_that_day() -> None:
     "明天去公司上班吗",  # asked
     "被浙大录取了 下个月报到",  # a school: an admission, no job
     "first weeks at the new place: intense but good",  # the workplace not named
+    "大后天飞上海 入职培训三天 第一次见同事本人",  # a training for the job, no employer named
+    "got the offer! So happy",  # a feeling after the offer, no name listed
 ])
 def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
     assert employer(text) == []
@@ -52,6 +54,7 @@ def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
     ("first day at Harrow Dental done, feet are dead", "Harrow Dental"),
     ("signed full time with Brightwell, a Leeds startup", "Brightwell"),
     ("offer到手了！高新区那家游戏公司，下周一正式上班", "高新区那家游戏公司"),  # pointed at by where it is and its noun
+    ("signed the offer!! Tidewell, infra team, starting nov 2", "Tidewell"),  # the name listed after the offer
 ])
 def test_a_job_told_by_its_first_days_or_its_contract_names_the_employer(text: str, org: str) -> None:
     found = employer(text)

@@ -122,6 +122,14 @@ def test_a_turn_that_gave_a_sensitive_memory_stays_out_even_when_asked_for() -> 
         assert "t1" not in [h.id for h in sel.current]
 
 
+def test_a_turn_that_told_a_condition_the_block_shows_anyway_stays() -> None:
+    """The knee is shown (the query opened it): the turn that told it says nothing more of it, and says the swim."""
+    knee = rec("f1", "用户膝盖不好", Kind.FACT, source="m1", visibility=Visibility.SENSITIVE, slot="health/膝盖")
+    turn = rec("t1", "硬派那个月卡没续 改去家门口的海韵游泳馆游泳 膝盖不好跑不了步", source="m1")
+    assert [h.id for h in run([hit(turn)], {"m1": [knee]}, shown=[knee]).current] == ["t1"]
+    assert run([hit(turn)], {"m1": [knee]}).current == []  # not shown: the turn would tell it
+
+
 def test_a_past_turn_its_past_memory_restates_is_listed_once() -> None:
     turn = rec("t1", "昨天做了个番茄炒蛋", source="m1", days_ago=30)
     done = rec("e1", "用户2026年10月31日做了个番茄炒蛋", Kind.EVENT, source="m1", days_ago=30,

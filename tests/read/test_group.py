@@ -219,7 +219,8 @@ def test_a_number_a_member_gave_the_group_opens_only_when_asked_for_by_their_nam
 
 
 @pytest.mark.parametrize(("who", "said"), [("沈阿林", "老沈"), ("沈阿林", "阿林"), ("林晓雯", "晓雯"), ("王磊", "王哥"),
-                                           ("Ivy Chen", "Ivy")])
+                                           ("Ivy Chen", "Ivy"), ("牛振国", "牛工长"), ("贾凤霞", "贾会计"),
+                                           ("周建华", "周队长")])
 def test_a_member_is_named_as_people_call_one_another(who: str, said: str) -> None:
     assert said in name_forms(who)
 
@@ -227,3 +228,13 @@ def test_a_member_is_named_as_people_call_one_another(who: str, said: str) -> No
 @pytest.mark.parametrize(("who", "not_said"), [("徐老师", "老师"), ("徐老师", "阿师"), ("阿豪", "老阿")])
 def test_a_title_or_a_nickname_gives_no_name_of_its_own(who: str, not_said: str) -> None:
     assert not_said not in name_forms(who)
+
+
+def test_a_member_called_by_surname_and_title_gets_their_new_number(mem: Memory) -> None:
+    """"牛工长电话多少" names 牛振国 by his surname and his title: the number he gave last, not the old one."""
+    say(mem, "u-niu", "牛振国", "有事打我电话 13831267740")
+    say(mem, "u-shi", "石磊", "收到")
+    say(mem, "u-niu", "牛振国", "以后打我这个新号 13931157726 那个138的停了")
+    asked = section(mem.build_context("牛工长电话多少来着 我找他对下材料", user_id="u-shi"))
+    assert any("13931157726" in ln for ln in asked), asked
+    assert not any("13831267740" in ln for ln in asked), asked

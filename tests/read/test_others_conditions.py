@@ -8,8 +8,8 @@ import re
 import pytest
 
 from jiyi.memory import Memory
-from jiyi.read.gate import asked_categories
-from jiyi.read.standing import CONDITION_CATEGORIES, conditions_asked
+from jiyi.read.gate import BODY_CATEGORIES, asked_categories
+from jiyi.read.standing import CONDITION_CATEGORIES, conditions_asked, conditions_for
 
 
 def tell(mem: Memory, *texts: str) -> None:
@@ -41,6 +41,25 @@ def test_a_colleagues_condition_is_there_for_the_food_question(mem: Memory, told
     block = mem.build_context(query, user_id="u")
     assert who in block and what in block, block
     assert not re.search(rf"(?m)^- (?:用户|User) (?:is |has )?(?:有)?{what}", block)
+
+
+@pytest.mark.parametrize(("told", "query", "who", "what"), [
+    # no word of food or outing in the question: the care probe reads that a body decides it
+    ("我二哥孙国庆血糖高 医生不让吃甜的", "元旦包饺子 二哥那份要注意啥", "二哥", "血糖"),
+    ("我爸糖尿病好几年了 天天打胰岛素", "想给爸妈寄点杭州特产，寄啥好", "爸", "糖尿病"),
+])
+def test_a_relatives_condition_is_there_when_the_care_probe_reads_the_question(mem: Memory, told: str, query: str,
+                                                                               who: str, what: str) -> None:
+    assert not conditions_asked(query)  # (no word of the question asks for it)
+    tell(mem, told, *FILLER_ZH)
+    block = mem.build_context(query, user_id="u")
+    assert re.search(rf"{who}[^\n]{{0,16}}{what}", block), block
+
+
+def test_the_care_probe_opens_no_ones_condition_for_a_question_no_body_decides() -> None:
+    assert conditions_for("帮我写个周报", body=False) == frozenset()
+    assert conditions_for("元旦包饺子 二哥那份要注意啥", body=True) == BODY_CATEGORIES
+    assert conditions_for("我上次包饺子是哪天", body=True) == frozenset()  # the past: nothing to plan
 
 
 def test_a_question_of_the_users_own_health_opens_no_one_elses() -> None:

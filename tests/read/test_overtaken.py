@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from jiyi.embedders.e5 import MODEL_NAME, E5Embedder
-from jiyi.read.overtaken import overtaken
+from jiyi.read.overtaken import compact_names, overtaken
 from jiyi.records import Hit, Kind, MemoryRecord
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
@@ -30,11 +30,15 @@ def turn(mid: str, content: str, days_ago: float, kind: Kind = Kind.EPISODE, spe
      "handed in my notice at Leeds General today, last shift is the 25th"),
     ("我开一辆白色的思域 每天通勤半小时", "思域卖了 现在骑电驴上班"),
     ("宿舍偷偷养了只仓鼠 叫汤圆 白白胖胖", "汤圆送人了 室友对毛过敏"),
+    # a thing swapped, said with 也换了 (no probe needed)
+    ("平时去公司楼下那家健身房 一周三次", "健身房也换了 原本那家太远 现在去小区旁边的乐动健身"),
     # what a move leaves, named before its verb: a platform
     ("晚上在果趣直播上卖货 粉丝两千多咯", "果趣那边流量越来越差 我搬到村播宝去了 官方给新人流量扶持"),
     # a habit told by its brand, given up by its category, or the other way round, in any language mixed with Chinese
     ("一天一包红旗渠 离不了", "烟戒了 一个多月了 现在兜里揣的都是口香糖"),
     ("Rokok sehari setengah bungkus, tau lah stres kerja", "Sampoerna Mild udah gue buang semua. 戒了, 3 minggu ini bersih"),
+    # a tool swapped, its name written apart once and run together after ("VS Code", "vscode")
+    ("平时写代码用 VS Code + Copilot", "编辑器也换了 vscode太吃内存 转neovim了 配置折腾一晚上"),
 ])
 def test_a_change_beside_the_old_state_makes_it_past(old: str, new: str) -> None:
     o, n = turn("old", old, 60), turn("new", new, 5)
@@ -187,8 +191,8 @@ def e5() -> E5Embedder:
 
 
 @pytest.mark.parametrize(("old", "new"), [
-    ("平时去公司楼下那家健身房 一周三次", "健身房也换了 原本那家太远 现在去小区旁边的乐动健身"),
-    ("买菜都去西门菜市场 便宜", "菜市场也换了 现在去东门那个 近一点"),
+    ("平时去公司楼下那家健身房 一周三次", "健身房去了新的那家 原本那家太远 现在去小区旁边的乐动健身"),
+    ("买菜都去西门菜市场 便宜", "菜市场现在去东门那个了 近一点"),
 ])
 def test_a_change_only_the_probe_reads_ends_an_older_turn_naming_the_same_thing(e5: E5Embedder, old: str,
                                                                                  new: str) -> None:
@@ -241,3 +245,12 @@ def test_a_change_of_someone_elses_ends_the_relation_line_about_them() -> None:
     n = turn("new", "晓雯换工作了 不在银行干了 去了南京一个建筑设计院", 5)
     assert overtaken([o], [o, n]) == {"old"}
     assert overtaken([memory_of("old", "用户的闺女晓雯喜欢吃火锅", 60)], [n]) == set()
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("用户平时写代码用 VS Code + Copilot", {"vscode"}), ("the Wi-Fi and Post-it notes in New York", {"wifi", "postit",
+                                                                                               "newyork"}),
+    ("I use the code in my notes daily", set()),  # lower-case words apart are no name
+])
+def test_a_name_written_apart_is_also_the_name_run_together(text: str, names: set[str]) -> None:
+    assert compact_names(text) == names

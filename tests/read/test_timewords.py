@@ -27,6 +27,14 @@ def test_relative_days_get_their_dates() -> None:
     assert resolve_time_words("最近在学吉他", said, lang="zh", tz=SH) == "最近在学吉他"
 
 
+def test_words_for_several_days_get_their_first_and_last() -> None:
+    """月底 is the last ten days of the month, a weekend two days: never only the first of them."""
+    said = datetime(2026, 11, 16, 1, 0, tzinfo=timezone.utc)
+    assert resolve_time_words("本月报销单月底前交给我", said, lang="zh", tz=SH) == "本月报销单月底（11月21日至30日）前交给我"
+    assert resolve_time_words("下周末去爬山", said, lang="zh", tz=SH) == "下周末（11月28日至29日）去爬山"
+    assert resolve_time_words("see you this weekend", said, lang="en", tz=SH) == "see you this weekend (Nov 21–22)"
+
+
 def test_a_day_in_a_list_of_days_that_recur_is_no_date() -> None:
     said = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
     for text in ("每周一和周四晚上去打羽毛球", "每周三、周日下午带娃上课"):

@@ -44,7 +44,8 @@ def test_en_relation_names(text: str, found: list[tuple[str, str, str]]) -> None
 
 @pytest.mark.parametrize(("word", "ok"), [("小雅", True), ("老王", True), ("乐乐", True), ("苏琳", True),
                                           ("李文杰", True), ("Anna", True), ("过敏", False), ("老公", False), ("老师", False),
-                                          ("一起", False), ("anna", False), ("", False)])
+                                          ("一起", False), ("anna", False), ("", False),
+                                          ("老个", False), ("小只", False)])  # "the old one" (Wu 个 is 的)
 def test_looks_like_name(word: str, ok: bool) -> None:
     assert looks_like_name_zh(word) is ok
 

@@ -18,6 +18,14 @@ def test_a_change_in_other_words_carries_its_reading(mem: Memory, text: str, sai
     assert any(said in c for c in kept), kept
 
 
+@pytest.mark.parametrize("text", ["财务姐 我那发票丢了一张", "钥匙丢了 进不去门"])
+def test_a_loss_naming_no_pet_and_ending_none_is_read_as_nothing(mem: Memory, text: str) -> None:
+    """丢了 with no pet named or ended: nothing says a pet is gone ("已不再陪伴用户" beside an invoice is nonsense)."""
+    mem.add([{"role": "user", "content": text, "id": "m1"}], user_id="u", sync=True)
+    kept = [r.content for r in mem.get_all(user_id="u")]
+    assert not any("陪伴" in c for c in kept), kept
+
+
 @pytest.mark.parametrize(("content", "read", "cls", "family", "lang"), [
     ("User broke up with Ivo", "User broke up with Ivo (no longer together)", "end", "partner", "en"),
     ("用户跟周屿掰了", "用户跟周屿掰了（不再是伴侣）", "end", "partner", "zh"),

@@ -68,6 +68,13 @@ from jiyi.text.new_value import destination, origin
     ("User handed in User's apron friday. done with the cafe", "en", "leave", "employer"),
     ("User: starting at Paws & Suds on monday, it's a dog grooming salon", "en", "join", "employer"),
     ("用户：查分了，三科全过", "zh", "done", "pursuit"), ("用户：我们分咗", "zh", "end", "partner"),
+    # gone (走了) to a dealer is a car sold, not a pet lost; Wenzhou 爻 is 了; 挪窝 is moving home
+    ("用户：速腾出了 让个二手车贩子收走了 六万八", "zh", "sell", "vehicle"), ("用户该部宝马卖爻了", "zh", "sell", "vehicle"),
+    ("用户家挪窝了 上礼拜挪到鹿泉去了", "zh", "move", "residence"), ("用户：黑蛋送给二舅了", "zh", "lose", "pet"),
+    ("用户：新工作定了 远程 上海一家做船舶设计软件的", "zh", "join", "employer"),
+    ("User signed the offer!! infra team, starting nov 2", "en", "join", "employer"),
+    ("Flogged the ute on Trade Me, got 19k", "en", "sell", "vehicle"), ("Myvi jual sudah, 换了一架 Honda City", "en", "sell",
+                                                                        "vehicle"),
 ])
 def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cls: str, family: str) -> None:
     change = topics.change_of(text, lang)
@@ -86,6 +93,7 @@ def test_a_change_has_a_class_and_the_family_it_changes(text: str, lang: str, cl
     ("用户那台电脑出了问题", "zh"), ("用户这台出了点毛病", "zh"),  # 出了 a fault, no sale
     ("User is starting at 9 tomorrow", "en"),  # a time, no workplace
     ("用户：查分了", "zh"), ("用户：又扣分了", "zh"),  # a score checked or lost, no couple's end (分咗 is 分了)
+    ("got flogged by my coach at training", "en"), ("flogged my legs at the gym", "en"),  # beaten, no sale
 ])
 def test_a_statement_of_no_known_topic_is_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None

@@ -39,7 +39,7 @@ from jiyi.privacy.findings import (
 )
 from jiyi.privacy.gapped import PLAIN_NUMBER, after_a_gap, id_words
 from jiyi.privacy.grouped import in_groups
-from jiyi.privacy.hints import password_hints
+from jiyi.privacy.hints import MADE_OF, password_hints
 from jiyi.privacy.keyed import keyed_digits
 from jiyi.privacy.national_ids import NATIONAL_IDS
 from jiyi.privacy.phrases import security_answers, seed_phrases
@@ -418,11 +418,61 @@ def _lone_tokens(text: str) -> Iterator[Finding]:
             yield Finding(start, end, "api_key", "", SECRET, text[start:end])
 
 
+#: a bank's or the post office's account told by its word where money is the talk: "郵局帳號 局號 0011234 帳號 0567890"
+_MONEY_TALK = re.compile(r"银行|邮局|邮政|对公|收款|汇款|汇钱|转账|打款|开户|储蓄|存折|工资|(?i:\bbank\b|\bsort\s+code\b)")
+_ACCOUNT_NUMBER = re.compile(r"(?P<k>账号|帐号|账户|帐户|局号|户号|(?i:account\s+(?:number|no\.?|#)))"
+                             rf"{_CONTEXT_SAY}(?P<v>\d[\d\s-]{{4,26}}\d)(?![0-9A-Za-z])")
+
+
+def _bank_accounts(text: str) -> Iterator[Finding]:
+    """An account's number after its word (账号, 局号, "account number") in a message about money or a bank."""
+    if _MONEY_TALK.search(text) is None:
+        return
+    for m in _ACCOUNT_NUMBER.finditer(text):
+        start, end = strip_value(text, m.start("v"), m.end("v"))
+        if sum(c.isdigit() for c in text[start:end]) >= 6:
+            zh = bool(re.search(r"[\u4e00-\u9fff]", m.group("k")))
+            yield Finding(start, end, "bank_card", "银行账号" if zh else "account number", SECRET, text[start:end])
+
+
+#: a password's word, then later in the same message a token with letters and digits or signs: what the talk between
+#: them says of it ("抖音密码也讲畀你听 系𠊎屋下电话后四位加个橙字拼音 7731cheng")
+_NAMED_PASSWORD = re.compile(rf"(?:{ZH_PASSWORD_WORDS})|(?i:\b(?:password|passcode|passwd|pwd)\b)")
+_MIXED_TOKEN = re.compile(r"(?<![!-~])(?=[!-~]*[A-Za-z])(?=[!-~]*(?:\d|[#_*@$%&!]))[!-~]{5,40}(?![!-~])")
+
+
+#: a number with its unit, a time or a rank: "300Mbps", "128GB", "3pm", "2nd"
+_QUANTITY = re.compile(r"(?i)[\d:./-]+\s*(?:[ap]m|st|nd|rd|th|[kmgtp]?b(?:ps)?|[kmg]?hz|mah|[kmc]?m|mm|kg|g|ml|l|w|kw|v|"
+                       r"px|dpi|fps|rpm|mph|km/?h|pcs|x|mins?|hrs?|h|s|secs?|yo|yrs?|k|%)")
+
+
+#: the speaker telling it: "也讲畀你听", "告诉你", "跟你说", "帮我记一下", "tell you"
+_TELLS = re.compile(r"(?:告诉|讲给|讲畀|讲俾|说给|跟|同|给)(?:你|您)(?:听|说|讲)?|(?:帮我|帮忙|给我)?记(?:一?下|住|着)|"
+                    r"(?i:\btell\s+you\b|\bremember\b|\bnote\s+(?:it|this)\b)")
+
+
+def _told_after_its_word(text: str) -> Iterator[Finding]:
+    """A token of letters with digits or signs said after a password's word in the same message, whatever is said
+    between: what else could it be there (a link, an email, a time, a chat template's marker are not)."""
+    named = _NAMED_PASSWORD.search(text)
+    if named is None:
+        return
+    for m in _MIXED_TOKEN.finditer(text, named.end()):
+        value = m.group()
+        if "://" in value or "@" in value or "<" in value or "|" in value or _QUANTITY.fullmatch(value) \
+                or not (MADE_OF.search(text, named.end(), m.start()) or _TELLS.search(text, named.end(), m.start())):
+            continue  # (what is said between must tell it or how it is made: "车牌是 A8K926" is a plate)
+        start, end = strip_value(text, m.start(), m.end())
+        yield Finding(start, end, "password", _password_label(named.group(), bool(re.search(r"[\u4e00-\u9fff]", text))),
+                      SECRET, text[start:end])
+
+
 #: in priority order: an earlier finder's span wins an overlap (a card number is not a phone); a value
 #: found after a gap comes last, so a phone number, a date or an address it would take stays what it is
 _FINDERS: tuple[Callable[[str], Iterator[Finding]], ...] = (
-    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _emails, _phones, _addresses, _hints,
-    after_a_gap, in_groups, keyed_digits, _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens)
+    _api_keys, _codes, _passwords, _by_context, _id_numbers, _cards, _bank_accounts, _emails, _phones, _addresses, _hints,
+    after_a_gap, in_groups, keyed_digits, _code_before_its_word, _numeral_passwords, _word_secrets, _lone_tokens,
+    _told_after_its_word)
 
 
 #: every value above needs one of these; most turns have none and cost one search

@@ -18,7 +18,7 @@ from jiyi.privacy.findings import NAMED_IN_EN, ZH_PASSWORD_WORDS
 
 _N = r"[一二三四五六七八九十两\d]"
 #: what a password's maker says it is made of
-_MADE_OF = re.compile(
+MADE_OF = re.compile(
     rf"首字母|拼音|缩写|倒过来|倒着|反过来|倒序|生日|那年|年份|出生年|圆周率|名字|谐音|[前后末]{_N}位|"
     r"(?i:" + NAMED_IN_EN.format(
         r"initials|first\s+letters?|backwards|reversed|in\s+reverse|birthday|birth\s*year|anniversary|"
@@ -39,7 +39,7 @@ _CLAUSE_END = re.compile(r"\s*[，,、；;。.!！?？\n]\s*|(?<=[\u4e00-\u9fff]
 
 
 def _parts(clause: str) -> int:
-    return len(_MADE_OF.findall(clause)) + len(_PART.findall(clause))
+    return len(MADE_OF.findall(clause)) + len(_PART.findall(clause))
 
 
 def password_hints(text: str) -> Iterator[tuple[int, int, str]]:
@@ -51,7 +51,7 @@ def password_hints(text: str) -> Iterator[tuple[int, int, str]]:
         start = end = said.end()
         parts = 0
         for clause in _clauses(text, start):
-            if not (_MADE_OF.search(text, *clause) if end == start else _parts(text[clause[0]:clause[1]])):
+            if not (MADE_OF.search(text, *clause) if end == start else _parts(text[clause[0]:clause[1]])):
                 break
             parts += _parts(text[clause[0]:clause[1]])
             end = clause[1]

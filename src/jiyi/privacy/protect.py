@@ -125,7 +125,7 @@ def _said_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
 #: the words for what follows a value told in part ("后半截是", "后头是", "second half:")
 _REST_WORDS = (r"(?:后半截|后半部分|后半段|后半|后面|后头|后边|后几位|剩下的|余下的|下半截|(?i:second\s+half|other\s+half|"
                r"the\s+rest|rest\s+of\s+it|last\s+part|part\s*(?:2|two)))")
-_SAY = r"\s*(?:是|为|係|:|：|=|(?i:is))?\s*"
+_SAY = r"\s*(?:是|为|係|系|:|：|=|(?i:is))?\s*"
 #: the rest of a value the last message began ("后半截是 _p0o9TTm4", "后头是#91", "后面是 8 8 #"): groups of digits, or
 #: a token with a digit or a sign, after a word for what follows
 _REST = re.compile(_REST_WORDS + _SAY + rf"(?P<v>{GROUPS}|(?=[!-~]*[\d#_*@$%&!-])[!-~]{{2,40}})")
@@ -143,6 +143,7 @@ def _last_told(before: str) -> tuple[Finding, bool] | None:
     ``before`` (only signs, spaces or an emoji after it)."""
     told = [f for f in find_values(before) if f.kind in _TOLD_IN_PART]
     told = sorted([*told, *_first_part("", before, told)], key=lambda f: f.start)  # ("app secret 前半段 9f3Kp2")
+    told = told or _begun(before)
     masked = [m for m in PLACEHOLDER.finditer(before) if m.group("label").strip() not in _WHOLE_LABELS]
     last: Finding | None = told[-1] if told else None
     if masked and (last is None or masked[-1].start() > last.start):
@@ -153,6 +154,25 @@ def _last_told(before: str) -> tuple[Finding, bool] | None:
     if last is None:
         return None
     return last, _WORD.search(before, last.end) is None
+
+
+#: an ID's word ending a message with the first few characters of its number ("我身分證字號 F22")
+_ID_BEGUN = re.compile(r"(?:身份证|身分证|证件|护照|居留证|居留卡|在留卡|(?i:\bID\b|passport))\s*(?:字号|号码|号|(?i:no\.?|number))?"
+                       r"\s*(?:是|为|系|係|:|：)?\s*(?P<v>[A-Za-z0-9]{1,8})\s*$")
+
+
+def _begun(before: str) -> list[Finding]:
+    """The first part of a value ``before`` began and named only by a word for its first part in that message
+    ("前半截系 Zj_xr": a password's, the message naming it further back) or an ID's word ("我身分證字號 F22")."""
+    read = simplified(before)
+    if (m := _FIRST_PART.search(read)) is not None and len(v := m.group("v")) >= 4 \
+            and re.search(r"[A-Za-z]", v) and re.search(r"[\d#_*@$%&!]", v):
+        label, _en, level = KINDS["password"]
+        return [Finding(m.start("v"), m.end("v"), "password", label, level, before[m.start("v"):m.end("v")])]
+    if (m := _ID_BEGUN.search(read)) is not None:
+        label, _en, level = KINDS["id_number"]
+        return [Finding(m.start("v"), m.end("v"), "id_number", label, level, before[m.start("v"):m.end("v")])]
+    return []
 
 
 _WORD = re.compile(r"[0-9A-Za-z\u4e00-\u9fff]")

@@ -48,7 +48,7 @@ import numpy as np
 from jiyi.read.aftermath import aftermaths
 from jiyi.read.agenda import ahead, asks_ahead
 from jiyi.read.context import Block
-from jiyi.read.gate import lapsed, lapsed_share, said_at, zone_of
+from jiyi.read.gate import category_of, lapsed, lapsed_share, said_at, zone_of
 from jiyi.read.masked import MASKED_KEY
 from jiyi.read.nearest_change import nearest_changes
 from jiyi.read.noise import (
@@ -152,6 +152,10 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     current: list[Hit] = []
     past: list[Hit] = []
     made_of: dict[str, list[MemoryRecord]] = {}
+    shown = list(shown)
+    # a condition the block shows anyway (never a number: a turn may say the dead one beside the new)
+    open_ids = frozenset(r.id for r in shown
+                         if r.visibility is not Visibility.NORMAL and category_of(r) and category_of(r) <= _CONDITIONS)
     for hit in hits:
         rec = hit.record
         if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content) \
@@ -159,7 +163,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
             continue  # (memory poisoning — "ignore your rules", "from now on you are …", "I'm the admin" — stays out)
         made = made_of[rec.id] = _made_from(rec, derived)
         verdict = _turn_verdict(rec, made, at=at, historical=historical, bot_wanted=bot_wanted,
-                                asked_wanted=asked_wanted, group=rec.session_id in groups) \
+                                asked_wanted=asked_wanted, group=rec.session_id in groups, opened=open_ids) \
             if rec.kind is Kind.EPISODE else "keep"
         if verdict == "keep" and rec.kind is Kind.EPISODE and not made and context and context.get(rec.id) \
                 and content_units(rec.content) <= REPLY_UNITS:
@@ -264,16 +268,23 @@ def _many_voiced(hits: Sequence[Hit]) -> set[str]:
     return {session for session, names in voices.items() if len(names) > 1}
 
 
+#: the sensitive categories of a condition of the body (read/gate.py)
+_CONDITIONS = frozenset({"health", "diet_health", "outing_health", "sight_health", "allergy"})
+
+
 def _turn_verdict(rec: MemoryRecord, made: Sequence[MemoryRecord], *, at: datetime, historical: bool,
-                  bot_wanted: bool, asked_wanted: bool = False, group: bool = False) -> str:
+                  bot_wanted: bool, asked_wanted: bool = False, group: bool = False,
+                  opened: Collection[str] = frozenset()) -> str:
     """"drop", "past", "keep", "lapsed" or "outdated" (what a later turn replaced) for a raw turn, from its
-    text and the memories made from it."""
+    text and the memories made from it; ``opened`` are the sensitive memories the block shows anyway (a condition
+    the query opened): a turn that told one says nothing more of it ("硬派那个月卡没续 改去游泳 膝盖不好跑不了步")."""
     bot = rec.metadata.get("role") == "assistant"
     if (bot and not bot_wanted) or is_noise(rec.content, assistant=bot):
         return "drop"
     if not made and (says_little(rec.content, group=group) or (not bot and not asked_wanted and only_asks(rec.content))):
         return "drop"  # "面包店关门了吗？" asked once tells the bot nothing now
-    if any(m.visibility is not Visibility.NORMAL for m in made) and not rec.metadata.get(MASKED_KEY):
+    if any(m.visibility is not Visibility.NORMAL and m.id not in opened for m in made) \
+            and not rec.metadata.get(MASKED_KEY):
         return "drop"  # a sensitive value, even asked for, is the memory's to show: the turn may say an old one beside it
     replaced = [m for m in made if m.status is Status.SUPERSEDED]
     until_later = bool(replaced) and all(m.valid_until is not None and m.valid_until > at for m in replaced)
@@ -356,8 +367,10 @@ def assemble(store: Store, scope: Scope, hits: Sequence[Hit], *, query: str, lim
     standing = [Hit(r, 1.0, {"profile": 1.0}) for r in profile]
     shown = [*sel.current, *standing]  # (a profile line too: 用户最爱螺蛳粉)
     changes = {} if historical else nearest_changes(store, scope, shown, at=at, model=model)
+    tellers: dict[str, MemoryRecord] = {}
     moved = set() if historical else overtaken(shown, hits, vectors=_turn_vectors(store, scope, hits),
-                                               model=model) | set(changes)
+                                               model=model, tellers=tellers) | set(changes)
+    changes = {**tellers, **changes}  # the turn that told a change is shown in the old line's place too
     follows = {} if historical or sel.idle else aftermaths(store, scope, [h for h in shown if h.id not in moved], at=at)
     if moved or follows:
         have = {h.id for h in [*sel.current, *sel.past]} | {r.id for r in profile}

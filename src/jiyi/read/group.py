@@ -26,7 +26,7 @@ import numpy as np
 from jiyi.read.gate import asked_categories, decides, known_at, lapsed, passes_gate
 from jiyi.read.noise import is_noise, says_little
 from jiyi.read.profile import PASSING_SLOTS, STANDING_IMPORTANCE, STANDING_SLOTS, lasting_change
-from jiyi.read.standing import conditions_asked
+from jiyi.read.standing import body_decides, conditions_for
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status, Visibility
 from jiyi.stores.protocol import RecordFilter, Store
 from jiyi.text.injection import instructs_the_bot
@@ -155,7 +155,7 @@ def named(rec: MemoryRecord, query: str) -> bool:
 def name_forms(who: str) -> tuple[str, ...]:
     """How a member's display name is said in a question: whole, by its first word ("Ivy" for "Ivy Chen"),
     or, for a Chinese name of two or three characters, as people call one another: the given name (晓雯 for
-    林晓雯), 老 / 小 and the surname (老沈, 小沈 for 沈阿林), the surname and 哥 / 姐 / 总 / 老师 / 师傅, 阿 and the last
+    林晓雯), 老 / 小 and the surname (老沈, 小沈 for 沈阿林), the surname and a title (哥, 姐, 总, 老师, 师傅, 工长, 经理, 队长…), 阿 and the last
     character (阿林)."""
     forms = [who] if len(who) >= 2 else []
     words = who.split()
@@ -170,7 +170,9 @@ def name_forms(who: str) -> tuple[str, ...]:
 
 
 #: what follows a surname to call someone by it
-_TITLES = ("哥", "姐", "总", "老师", "师傅", "叔", "姨")
+_TITLES = ("哥", "姐", "总", "老师", "师傅", "叔", "姨", "工长", "经理", "主任", "医生", "大夫", "队长", "老板", "书记",
+           "律师", "教练", "组长", "班长", "站长", "科长", "处长", "局长", "校长", "院长", "部长", "所长", "村长", "主管",
+           "会计", "老板娘", "阿姨", "大爷", "师父")
 #: what a display name may end with that calls, not names (徐老师, 王经理)
 _CALLED = frozenset(("老师", "师傅", "阿姨", "哥哥", "姐姐", "经理", "医生", "同学", "大哥", "大姐", "老板", "主任", "教练"))
 #: the first characters of a display name that is a nickname, not a surname and a given name (阿豪, 小美, 老王)
@@ -202,12 +204,14 @@ def shared_members(store: Store, scope: Scope, sessions: int) -> list[tuple[str,
     return out
 
 
-def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime, query: str = "") -> list[Hit]:
+def group_hits(store: Store, scope: Scope, query_vec: np.ndarray, *, at: datetime, query: str = "",
+               model: str = "") -> list[Hit]:
     """The other members' standing facts from the sessions ``scope``'s user shared with them, best first.
 
     A member's condition that decides the query (their shellfish allergy for "what snacks should i get",
-    a pregnancy for "周末去哪爬山") comes first, sensitive or not: they told it to the group for this."""
-    asked = conditions_asked(query)
+    a pregnancy for "周末去哪爬山", a bad knee for "上湖那天我得带点啥" as the care probe reads it by ``model``'s
+    embedding) comes first, sensitive or not: they told it to the group for this."""
+    asked = conditions_for(query, bool(model) and body_decides(query_vec, model))
     contact = asked_categories(query) & CONTACT_CATEGORIES
     found: list[tuple[float, MemoryRecord]] = []
     for session, members in shared_members(store, scope, SESSIONS):

@@ -236,7 +236,7 @@ def with_group(block: Block, store: Store, scope: Scope, query: str, query_vec: 
     among the found lines and, when replaced or over, after the past ones."""
     said = group_said(store, scope, query, query_vec, at=at, tz=tz, model=model)
     shown = {i for h in (*said.current, *said.earlier) for i in (h.id, *h.record.source_ids)}
-    block.group = [h for h in group_hits(store, scope, query_vec, at=at, query=query)  # (what a shown turn made, it says)
+    block.group = [h for h in group_hits(store, scope, query_vec, at=at, query=query, model=model)
                    if h.id not in shown and not shown & set(h.record.source_ids)]
     block.found = [*said.current, *block.found]
     block.past = [*block.past, *said.earlier]

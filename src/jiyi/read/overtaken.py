@@ -59,11 +59,12 @@ _OWN_FAMILY = frozenset({"move", "end", "marry", "join", "leave"})
 
 
 def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[str, np.ndarray] | None = None,
-              model: str = "") -> set[str]:
+              model: str = "", tellers: dict[str, MemoryRecord] | None = None) -> set[str]:
     """The ids of turns and unslotted memories in ``current`` (the block's current hits) that a newer turn or
     memory of the same speaker among ``found`` (the search's hits) tells a change of, and of the unslotted memories
     in ``current`` made of such a turn. ``vectors`` (the turns' embeddings by ``model``) let the change probe read
-    a change no rule knows."""
+    a change no rule knows. ``tellers``, when given, gets each such line's id mapped to the turn of the speaker's
+    that told its change (what holds now, for the block to show in its place)."""
     vectors = vectors or {}
     changes = [_feeling_of(told) for rec in _user_turns(found)
                if (told := _told(rec) or _told_by_feeling(rec) or _told_broadly(rec, vectors.get(rec.id), model))]
@@ -84,6 +85,8 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[
                         and not state.says(c.goes_to)), None)) is not None:
             log.debug("turn %r overtaken by %r", old.content[:60], by.rec.content[:60])
             out.add(old.id)
+            if tellers is not None and by.rec.kind is Kind.EPISODE and _told(by.rec) is not None:
+                tellers[old.id] = by.rec  # (a change a rule reads: the probe's broad reading may be a plain statement)
     told = {s for h in current if h.id in out for s in h.record.source_ids}
     # what was made of such a turn without a slot of its own says the same old state ("用户：天天被甲方虐")
     return out | {h.id for h in current if h.record.kind is not Kind.EPISODE and not h.record.slot
@@ -349,7 +352,23 @@ def _naming(text: str) -> set[str]:
              if not e.isdigit() and len(e) >= 2 and e.lower() not in EN_STOP}
     if _HAN.search(text):  # (a Latin word among Chinese is a name when the entity finder says so: N2, Pixel)
         found |= {w for w, tag in zh.pos_tags(text) if len(w) >= 2 and tag[:1] == "n"}
-    return found
+    return found | compact_names(text)
+
+
+#: Latin words written apart that make one name ("VS Code", "Wi-Fi", "Post-it")
+_PARTS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[ \-_.][A-Za-z0-9]+)+(?![A-Za-z0-9])")
+
+
+def compact_names(text: str) -> set[str]:
+    """Names of ``text`` written in parts, run together and lower-cased: "VS Code" is the "vscode" another turn
+    types, "Wi-Fi" its "wifi" (words apart only when both are capitalised)."""
+    out: set[str] = set()
+    for run in _PARTS.finditer(text):
+        parts = re.split(r"([ \-_.])", run.group(0))  # words and what stands between them
+        for a, sep, b in zip(parts[::2], parts[1::2], parts[2::2]):
+            if len(a + b) >= 4 and (sep != " " or (a[:1].isupper() and b[:1].isupper())):
+                out.add((a + b).lower())  # (words apart are one name when both are capitalised: "New York")
+    return out
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")

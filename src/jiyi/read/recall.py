@@ -29,7 +29,7 @@ from jiyi.read.routes import (
     recency_route,
     vector_route,
 )
-from jiyi.read.standing import cared_for, query_topic
+from jiyi.read.standing import body_decides, cared_for, query_topic
 from jiyi.read.standing import lifts as standing_lifts
 from jiyi.records import Hit, Kind, MemoryRecord, Scope, Status
 from jiyi.stores.protocol import Pairs, Ranking, RecordFilter, ScoreStats, SessionScores, Store
@@ -133,8 +133,10 @@ def recall(
     topic: str | None = None
     if weights.get("standing_topic", 0) > 0:
         with timer("topic"):
-            topic = query_topic(embedder.embed_query(req.query), embedder)
-            care = cared_for(store, scope, topic, req.query)
+            qvec = embedder.embed_query(req.query)
+            topic = query_topic(qvec, embedder)
+            care = cared_for(store, scope, topic, req.query,
+                             body=topic == "body" or body_decides(qvec, embedder.model))
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr,

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
-from jiyi.read.gate import asked_categories, decides
+from jiyi.read.gate import BODY_CATEGORIES, asked_categories, decides
 from jiyi.read.noise import only_asks
 from jiyi.read.profile import STANDING_KINDS, is_standing, profile_order
 from jiyi.records import Kind, MemoryRecord, Scope, Status
@@ -73,11 +73,12 @@ def body_decides(qvec: np.ndarray, model: str) -> bool:
     return probe_says("care", qvec, model, CARE_CHANCE)
 
 
-def cared_for(store: Store, scope: Scope, topic: str | None, query: str) -> list[str]:
+def cared_for(store: Store, scope: Scope, topic: str | None, query: str, *, body: bool = False) -> list[str]:
     """Ids of the user's active standing memories in ``topic``'s slot families, most important first; then
-    the conditions of other people the user told of that decide the query (:func:`others_conditions`)."""
+    the conditions of other people the user told of that decide the query (:func:`others_conditions`); ``body``:
+    the care probe reads the query as one a body decides (:func:`conditions_for`)."""
     families = CARE.get(topic or "")
-    asked = conditions_asked(query)
+    asked = conditions_for(query, body)
     if not families and not asked:
         return []
     listed = store.list(scope, RecordFilter(kinds=STANDING_KINDS, statuses=(Status.ACTIVE,)), SCAN)
@@ -100,6 +101,16 @@ def conditions_asked(query: str) -> frozenset[str]:
     query = simplified(query)
 
     return frozenset() if asks_past(query) else asked_categories(query) & CONDITION_CATEGORIES
+
+
+def conditions_for(query: str, body: bool) -> frozenset[str]:
+    """The categories of people's conditions that decide ``query``: those its words ask for (:func:`conditions_asked`),
+    else, when the care probe reads it as one a body decides (``body``: "元旦包饺子 二哥那份要注意啥", "上湖那天我得带
+    点啥", "想给爸妈寄点特产"), what decides food and outings (:data:`BODY_CATEGORIES`). Not a question of the past."""
+    from jiyi.read.query import asks_past
+
+    asked = conditions_asked(query)
+    return asked if asked or not body or asks_past(simplified(query)) else BODY_CATEGORIES
 
 
 def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[MemoryRecord]:

@@ -47,9 +47,7 @@ def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = tim
     for s in sorted({*spans, *over}, key=lambda s: s.offset):
         if s.offset < last:
             continue
-        day = s.start.astimezone(tz)
-        notes = [f"{day.month}月{day.day}日" if lang == "zh" else f"{_MONTHS[day.month - 1]} {day.day}"] \
-            if s in spans else []
+        notes = [_day_note(s, tz, lang)] if s in spans else []
         notes += [_PASSED[lang]] if s in over else []
         out += [text[last:s.end_offset], f"（{'，'.join(notes)}）" if lang == "zh" else f" ({', '.join(notes)})"]
         last = s.end_offset
@@ -57,6 +55,18 @@ def resolve_time_words(text: str, said: datetime, *, lang: str, tz: tzinfo = tim
 
 
 _PASSED = {"zh": "已过去", "en": "past"}
+
+
+def _day_note(span: TimeSpan, tz: tzinfo, lang: str) -> str:
+    """The local date ``span`` meant; its first and last day when it covers several (月底 → 11月21日至30日)."""
+    first, last = span.start.astimezone(tz), (span.end - timedelta(seconds=1)).astimezone(tz)
+    if lang != "zh":
+        one = f"{_MONTHS[first.month - 1]} {first.day}"
+        return one if first.date() == last.date() else f"{one}–{last.day}" if first.month == last.month \
+            else f"{one}–{_MONTHS[last.month - 1]} {last.day}"
+    one = f"{first.month}月{first.day}日"
+    return one if first.date() == last.date() else f"{one}至{last.day}日" if first.month == last.month \
+        else f"{one}至{last.month}月{last.day}日"
 
 
 def _some_over(text: str, found: list[TimeSpan], said: datetime, at: datetime) -> list[TimeSpan]:

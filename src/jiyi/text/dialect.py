@@ -4,7 +4,7 @@ Cantonese speakers (Guangdong, Guangxi, Hong Kong) type their grammar words with
 their own: 咗 for the 了 of a finished action, 唔 for 不, 冇 for 没, 佢 for 他, 嘅 for 的, 喺 for 在,
 係 for 是, 啲 for 些, 哋 for 们, 睇 for 看, 嗰 for 那, 而家 for 现在, 梗系 for 肯定. Northern and north-western chat ends a sentence with 咧
 or 嘞 where Mandarin has 了 (那台车我卖咧), as Cantonese does with 喇 (唔做喇), south-western chat with 咯 (送给我舅咯) and
-chat anywhere with 啦 (冇做啦). Teochew and Hokkien say 许 for 那 before a measure word (许间厂: that factory). The rules that read a change (:mod:`jiyi.text.topics`,
+chat anywhere with 啦 (冇做啦); Wenzhou chat writes that 了 as 爻 (宝马卖爻了, 号码也换爻). Teochew and Hokkien say 许 for 那 before a measure word (许间厂: that factory). The rules that read a change (:mod:`jiyi.text.topics`,
 :mod:`jiyi.text.ended`) are written in Mandarin; they read :func:`standard_zh` of a statement.
 
 Each character maps to one character, so every index into the result is an index into the text
@@ -21,7 +21,7 @@ from jiyi.text.script import simplified
 #: is rewritten, so a name or a place is never changed)
 _ONE_FOR_ONE = str.maketrans({"咗": "了", "唔": "不", "冇": "没", "佢": "他", "嘅": "的", "喺": "在", "係": "是",
                               "啲": "些", "哋": "们", "睇": "看", "嚟": "来", "畀": "给", "嗰": "那",
-                              "伫": "在"})  # Hokkien 佇 (伫 once simplified): 阮佇泉州 = 我们在泉州
+                              "伫": "在", "爻": "了"})  # Hokkien 佇 (伫 once simplified): 阮佇泉州 = 我们在泉州
 #: dialect grammar words of two characters, each for a Mandarin word of two (而家住喺Camden: 现在住在Camden)
 _TWO_FOR_TWO = {"而家": "现在", "宜家": "现在", "依家": "现在", "梗系": "肯定", "梗係": "肯定"}
 _TWO = re.compile("|".join(_TWO_FOR_TWO))

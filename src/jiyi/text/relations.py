@@ -93,11 +93,17 @@ _SURNAMES = frozenset(  # the ~300 commonest single-character surnames
     "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
     "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
+#: the commonest single-character surnames (a holiday word after one is a given name: 孙国庆)
+SURNAMES_ZH = _SURNAMES
 NAME_DENY = words(
     "过敏 老公 老婆 用户 助手 生日 家里 那边 这边 一起 身体 工作 上班 自己 一下 特别 非常 "
     "老师 老板 老乡 老家 老人 老外 老总 老大 老二 老头 小孩 小区 小时 小学 小组 小姐 小伙 小狗 小猫 阿姨 "
     "老号 旧号 新号 小号 大号 号码"
 )
+
+
+#: measure words: 老个, 小只, 老部 name a thing by its size or age, never a person
+_COUNTERS = frozenset("个只条台部辆间件张本")
 
 
 def looks_like_name_zh(word: str) -> bool:
@@ -106,6 +112,8 @@ def looks_like_name_zh(word: str) -> bool:
         return False
     if word.isascii():
         return word[:1].isupper() and word.isalpha()
+    if len(word) == 2 and word[0] in "小老阿" and word[1] in _COUNTERS:
+        return False  # 老个 / 老只: "the old one" (Wu chat writes 的 as 个: 老个138不用了 新个159…), no name
     if len(word) == 2 and (word[0] in "小老阿" or word[0] == word[1]):
         return True
     return 2 <= len(word) <= 3 and word[0] in _SURNAMES

@@ -162,7 +162,7 @@ _CLASSES: tuple[_Class, ...] = (
                               r"\b(?:number|email|sim)(?:\s+(?:is|was|has\s+been|got)|['\u2019]s)\s+(?:now\s+)?"
                               r"(?:disconnected|dead|cancell?ed|canceled|gone|deactivated|closed|deleted)\b")),
            ("phone", "email"), "to"),
-    _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|迁(?:居|到|去|往)|(?i:relocate|move)(?:到|去)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
+    _Class("move", Lex(_P(r"搬(?!运|砖|东西|出来了?住?$)|挪窝|迁(?:居|到|去|往)|(?i:relocate|move)(?:到|去)|定居|落脚|安家|落户|移居|住到|住进|换了个城市|"
                            r"(?<![个一有没别])人(?:已经)?(?:到|在)(?=[\u4e00-\u9fff]{2,4}了)|(?:已经)?(?<![送寄带拿运上下这那一每几调换])回(?:到)?(?:老家(?!过|探|休|度|玩|看|住|待|办|参|吃|喝|拜|上|扫|结|相|陪))?(?=[\u4e00-\u9fff]{2,3}了)|"
                            r"新(?:的)?城市是|新家在|新地址在|现在窝在|(?:现在|目前|如今)住(?![在着过])[\u4e00-\u9fff]{1,6}了|"
                            r"从\S{1,8}?(?:拉|搬|运)(?:过来|过去|回来)了|"
@@ -222,7 +222,10 @@ _CLASSES: tuple[_Class, ...] = (
                            r"[\d一二两三四五六七八九十百千万几]+(?:万|千|块|元)[\d一二两三四五六七八九]?(?:就|才)?(?:给|卖给|出给|转给)了?"
                            r"(?:个|一个)?\S{0,4}?(?:贩子|车商|收购商|回收站|买家)"),
                         _P(r"(?i)\bsold\b|\bselling\b|\bhad\s+to\s+sell\b|\bgot\s+rid\s+of\b|\btraded\s+(?:\w+\s+){0,2}?in\b|\bscrapped\b|"
-                           r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b")),
+                           r"\btotal(?:l)?ed\b|\bno\s+longer\s+(?:have|own|drive)\b|"
+                           # slang and Malay / Indonesian: "flogged the ute on Trade Me", "Myvi jual sudah", "udah dijual"
+                           r"\bflogged(?=\s+(?:(?:the|my|our|that|this|old)\s+){0,2}(?:\w+\s+)?(?:ute|car|van|truck|motorbike|bike|scooter|"
+                           r"wagon|hatch\w*|suv|jeep|ride)\b)|\b(?:dah|sudah|udah)\s+(?:di)?jual\b|\bjual\s+(?:sudah|dah|udah)\b|\b(?:terjual|dijual)\b")),
            ("vehicle",), "from"),
     _Class("marry", Lex(_P(r"(?<![没不未])领(?:了)?证了?|(?:红本本|小红本|结婚证)(?:到手|领了|拿到了?|领到了?)|"
                             r"民政局[^。！？!?]{0,12}?(?:本本|证)(?:到手|领了|拿到)|(?:我们|我俩|咱俩|俺俩|我和\S{1,6}|我跟\S{1,6})\S{0,4}?结婚了|"
@@ -240,10 +243,14 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?<![没不])进了(?=[\u4e00-\u9fffA-Za-z ]{2,16}?(?:做(?!检查|手术|治疗|体检|化疗|透析|B超|CT)|当|干|上班|工作|实习))|"
                            r"第一天上班|上班第一天|(?:入职|新工作|新公司)第[一二三1-3]天|"
                            r"(?:去|到)新(?:公司|单位|东家)(?:报到|上班)|新(?:工作|公司|单位|东家)(?:是|在|叫)|"
+                           # a new job settled: 新工作定了 / 找到新工作了 / 工作落实了
+                           r"新(?:工作|公司|单位|东家)(?:也|终于|总算|已经)*(?:定了|定下来了|落实了|有着落了|谈妥了)|"
+                           r"找到(?:了)?新(?:工作|东家)|"
                            # going to be a …: 我去当主厨助理, 过去当店长, 去那边做销售经理 (a job's title)
                            r"(?<![想要会准备打算])(?:过去|去|到那边|来)(?:当|做)(?:个|一名|一个)?[\u4e00-\u9fff]{0,6}?"
                            r"(?:助理|经理|主管|店长|主厨|厨师|工程师|设计师|会计|专员|顾问|学徒|司机|老师|教练|编辑|运营)(?![的])", re.IGNORECASE),
                         _P(r"(?i)\bstart(?:ed|ing)\s+(?:at|with)\s+(?=(?-i:[A-Z])|\w+\s+(?:as|in)\b)|"
+                           r"\b(?:signed|accepted|took)\s+(?:the|an|their|my)\s+(?:job\s+)?offer\b|"
                            r"\bstart(?:ed|ing)?\s+(?:a|my|the)\s+new\s+(?:job|role|position|gig)\b|"
                            r"\bnew\s+(?:job|role|position|gig)\s+(?:at|with|is)\b|\bgot\s+(?:hired|a\s+job)\s+(?:at|by|with)\b|"
                            r"\bgot\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:job|role|position|gig)\s+(?:at|with)\b|"
@@ -394,6 +401,7 @@ def _change_of(text: str, lang: str) -> Change | None:
     if lang == "zh" and (at := place_moved_to(text)) is not None:
         return Change("move", ("residence",), "to", at, at)
     # every class's verbs first, in order; then the ways of saying it (被毕业了 is a layoff before 毕业了 a degree)
+    unnamed_loss: Change | None = None
     for cls, lex in [(c, c.lex) for c in _CLASSES] + [(c, c.said) for c in _CLASSES if c.said is not None]:
         m = lex.search(text, lang)
         if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
@@ -401,6 +409,13 @@ def _change_of(text: str, lang: str) -> Change | None:
         if m is None:
             continue
         named = tuple(f for f in cls.families if f in cues)
+        if unnamed_loss is not None and not named:
+            continue  # after a loss that named no pet, only a class whose thing is named reads it otherwise
+        if cls.name == "lose" and not named and unnamed_loss is None:
+            # 速腾出了 让个二手车贩子收走了: gone (走了) to a car dealer is a car sold; a loss naming no pet is a pet's
+            # (its name: 黑蛋送给二舅了) only when no other class's thing is named
+            unnamed_loss = Change(cls.name, cls.families[:1], cls.direction, m.end(), m.start())
+            continue
         if cls.name in ("sell", "lose") and not named and "pursuit" in cues:
             return Change(cls.name, ("pursuit",), cls.direction, m.end(), m.start())  # 考研的书全挂闲鱼了: the studying is over
         if not named and cls.name in _NEEDS_CUE:
@@ -419,7 +434,7 @@ def _change_of(text: str, lang: str) -> Change | None:
         if cls.name == "leave" and "residence" in families and "employer" in cues:
             families = ("employer",)
         return Change(cls.name, families or cls.families[:1], cls.direction, m.end(), m.start())
-    return None
+    return unnamed_loss
 
 
 def families_of(content: str, slot: str | None, lang: str) -> frozenset[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -30,8 +31,8 @@ from jiyi.stores.protocol import RecordFilter
 from jiyi.text.consumption import kinds_of
 from jiyi.text.ended import ENDED_KEY, OVER_KEY, declines
 from jiyi.text.new_value import destination, places_named
-from jiyi.text.topics import OWNED, SINGLE, Change, family_slots, names
-from jiyi.write.destination import headed_for, moved_home, with_destination
+from jiyi.text.topics import OWNED, SINGLE, Change, cue_of, family_slots, names
+from jiyi.write.destination import headed_for, moved_home, place_now, with_destination
 from jiyi.write.endings import (
     PER_KIND,
     PER_TERM,
@@ -112,6 +113,10 @@ def with_over(rec: MemoryRecord, names: Iterable[str], **changes: Any) -> Memory
     for name in [*(rec.metadata.get(OVER_KEY) or ()), *names]:
         kept.setdefault(name.casefold(), name)
     return rec.replace(metadata={**rec.metadata, OVER_KEY: list(kept.values())}, **changes)
+
+
+#: a loss that may be of a thing (lost, stolen), not a death: 发票丢了, 钥匙被偷了
+_A_THING_LOST = re.compile(r"丢了|被(?:人|贼)?偷|被盗|(?i:\blost\b|\bstolen\b)")
 
 
 class BatchResolver:
@@ -240,9 +245,12 @@ class BatchResolver:
         said = as_user(cand.content, cand.speaker, lang)  # "Dana O: Settled in": the speaker is no place
         if destination(said, lang, 0) or not moved_home(said):
             return cand, change
-        turns = [ep for ep in self._stored_turns() if earlier_turn(ep, cand, self.now)]
         home = [r.content for r in self._slot_holders("user/city")]
-        place = headed_for(turns, cand.valid_from or self.now, home, lang)
+        own = " ".join(t.content for t in self.batch_turns.values() if set(t.source_ids) & set(cand.source_ids))
+        place = place_now(own, lang, home)  # "finally moved. Ballard now.": its turn says where, in a clause of its own
+        if place is None:
+            turns = [ep for ep in self._stored_turns() if earlier_turn(ep, cand, self.now)]
+            place = headed_for(turns, cand.valid_from or self.now, home, lang)
         if place is None:
             return cand, change
         moved = dataclasses.replace(cand, content=with_destination(cand.content, place, lang))
@@ -257,6 +265,9 @@ class BatchResolver:
             turns = [t.content for r in closed for sid in r.source_ids for t in found.get(sid, ())
                      if t.kind is Kind.EPISODE]
             rec = with_spouse(rec, partner_name([*(r.content for r in closed), *turns]))
+        if change.cls == "lose" and not closed and _A_THING_LOST.search(rec.content) \
+                and not cue_of("pet", rec.content, lang_of(rec)):
+            return rec  # 发票丢了一张: a thing lost or stolen, naming no pet and ending none, is read as nothing
         return rec.replace(content=reading(rec.content, change.cls, change.families[0], lang_of(rec), rec.speaker))
 
     def _mark_named_turns(self, cand: Candidate, change: Change | None, new_id: str,

@@ -42,7 +42,7 @@ _A_FEW_DAYS = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct
 
 
 #: a verb that says a home was moved, whatever its place: only such a move takes a place said before
-_MOVED = re.compile(r"(?i)搬|落户|定居|安家|新家|安顿|\bmov(?:e|ed|ing)\b|\brelocat|\bnew\s+(?:place|flat|apartment|house|home)\b|"
+_MOVED = re.compile(r"(?i)搬|挪窝|落户|定居|安家|新家|安顿|\bmov(?:e|ed|ing)\b|\brelocat|\bnew\s+(?:place|flat|apartment|house|home)\b|"
                     r"\bsettl(?:ed|ing)\s+in\b")
 
 
@@ -84,6 +84,31 @@ def _places(text: str, lang: str) -> list[str]:
         return towards
     # "got the job… in Bristol. moving end of May": a known place said with in / to in a turn of moving
     return [found[0] for m in _EN_IN_PLACE.finditer(text) if (found := place_at_start(m.group("x")))]
+
+
+#: a place said as where the speaker is now, in a clause of its own: "Ballard now", "now in Leith", "现在在鹿泉"
+_EN_NOW = re.compile(r"(?:^|[.!,;]\s*|\bnow\s+(?:in|at)\s+)(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)(?:\s+now\b|(?=\s*[.!,;]|$))")
+#: capitalised words that are no place: the user, a mood, a doing ("Honestly tired now", "Working now")
+_NOT_A_PLACE = re.compile(r"^(?:User|I|It|This|That|All|Just|Home|Here|There|Back|Done|Free|Busy|Good|Fine|Ok|Okay)\b|"
+                          r"\w(?:ly|ed|ing)\b")
+_ZH_NOW = re.compile(r"(?:现在|如今|目前)(?:人)?(?:在|住在?|搬到)(?P<x>[\u4e00-\u9fff]{2,6})")
+
+
+def place_now(text: str, lang: str, home: Sequence[str] = ()) -> str | None:
+    """The place the turn of a move (``text``) says the speaker is in now, in a clause of its own ("also finally
+    moved. Ballard now.", "搬完了 现在住在鹿泉"): a known place or, in English, a capitalised name said with "now";
+    None when it names none, or only the current ``home``."""
+    if lang == "zh":
+        from jiyi.text.lexical import entities
+
+        known = entities(text).get("LOC", ())
+        found = [loc for m in _ZH_NOW.finditer(text) for loc in known if m.group("x").startswith(loc)]
+    else:
+        found = [m.group("x") for m in _EN_NOW.finditer(text)
+                 if (place_at_start(m.group("x")) or not _NOT_A_PLACE.search(m.group("x")))
+                 and (re.search(rf"{re.escape(m.group('x'))}\s+now\b", text)
+                      or m.group(0).lstrip(".!,; ").lower().startswith("now"))]
+    return next((p for p in found if not any(p in h or h in p for h in home)), None)
 
 
 def _place_named(words: str) -> str | None:

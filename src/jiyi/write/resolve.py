@@ -375,14 +375,25 @@ def family_turns(cand: Candidate, change: topics.Change, turns: Sequence[MemoryR
             continue
         if sold and sold not in ep.content.lower() and not families & topics.SINGLE:
             continue  # the sale names what was sold: a turn of the truck is not over with the tools
-        if value and any(v.lower() in ep.content.lower() for v in value if len(v) >= 2):
-            continue  # it says the new value: "厦门那边的房子看好了"
+        if value and (any(v.lower() in ep.content.lower() for v in value if len(v) >= 2)
+                      or (change.cls == "move" and _names_part_of(ep.content, value))):
+            continue  # it says the new value: "厦门那边的房子看好了" (or the city of 青岛崂山区: "青岛这边办了张卡")
         if families & turn_families(ep.content, lang_of(ep)) or (
                 change.cls == "marry" and _courting(ep.content, lang_of(ep))):
             out.append(ep)
     return out
 
 
+def _names_part_of(text: str, places: Sequence[str]) -> bool:
+    """Does ``text`` name a place (the lexical analyser's) that is part of one of ``places`` (青岛 of 青岛崂山区)?"""
+    if not _HAN_RE.search(text):
+        return False
+    from jiyi.text.lexical import entities
+
+    return any(len(loc) >= 2 and loc in v for loc in entities(text).get("LOC", ()) for v in places)
+
+
+_HAN_RE = re.compile(r"[\u4e00-\u9fff]")
 #: a turn's clauses: cut at punctuation, and at spaces before Chinese (chat cuts its clauses with them)
 _TURN_CLAUSE = re.compile(r"[，,。.;；!！?？~～\n]+|\s+(?=[\u4e00-\u9fff])")
 

@@ -249,7 +249,8 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     group, heard = _ZH_OUR_GROUP.match(text), _ZH_OUR_GROUP.match(said)
     start = group.end() if group else 0
     words = tagged(said[heard.end() if heard else 0:][:16])
-    if not words or words[0][1] != "PER" or not (name_ok_zh(name := words[0][0]) or _ADDRESSED.fullmatch(name)) \
+    if not words or words[0][1] != "PER" or not (name_ok_zh(name := words[0][0]) or _ADDRESSED.fullmatch(name)
+                                                 or _given_name(name, said)) \
             or not text.startswith(name, start):
         return None
     if tagged_as_place(name) or (len(words) > 1 and words[1][0] in _HERE_THERE):
@@ -257,6 +258,16 @@ def lead_person(text: str, said: str) -> tuple[str, int] | None:
     if (change := change_of(said, "zh")) is not None and change.cls in ("lose", "sell"):
         return None  # 豆豆昨晚走了: a name that is lost or given away may be a pet's; the ending logic knows whose
     return name, start + len(name)
+
+
+def _given_name(name: str, said: str) -> bool:
+    """Is ``name`` (the lexical analyser's PER) a given name of two characters without a surname (丽娟, 秀芬), as
+    the second analyser (jieba's person tag) reads it too?"""
+    from jiyi.text import zh
+
+    if len(name) != 2 or name in NAME_DENY or not all("\u4e00" <= ch <= "\u9fff" for ch in name):
+        return False
+    return any(w == name and tag.startswith("nr") for w, tag in zh.pos_tags(said[:12]))
 
 
 #: the bot asking about someone by name: "Is Mia your sister?", "what does Mia do?", "how's Theo doing?"

@@ -54,6 +54,10 @@ class Thread:
 
     last_slotted: Draft | None = None
     assistant: str = ""
+    #: the relative the user's message just before named last, in its language: "my sister Lucy just moved to
+    #: Seoul" → "she's allergic to shellfish" (a bot's turn between them ends it)
+    recent: tuple[str, str | None] | None = None
+    recent_lang: str = ""
 
 
 def _blank(text: str, m: re.Match[str] | None) -> tuple[str, int]:

@@ -104,7 +104,7 @@ def _event(work: MessageExtraction, group: list[Clause]) -> Draft:
 
 #: a time that opens a state still holding: since 2019, 自从上个月, 从十月起 / 从十月开始 (…以来)
 _EN_SINCE = re.compile(r"(?i)\b(?:ever\s+)?since\s+(?:the\s+)?$")
-_ZH_FROM = re.compile(r"(?:自从|自打|打从|从)\s*$")
+_ZH_FROM = re.compile(r"(?:自从|自打|打从|从|由)\s*$")  # (由: Cantonese and formal 从)
 _ZH_ON = re.compile(r"^\s*(?:起|开始|以来|以后|之后|到现在|至今)")
 
 

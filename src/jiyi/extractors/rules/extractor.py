@@ -66,6 +66,7 @@ class RulesExtractor:
             if msg.role != "user":
                 if msg.role == "assistant":
                     thread.assistant = asked = msg.content
+                thread.recent = None
                 continue
             answer = msg
             lang = _lang(msg.content, language_hint)

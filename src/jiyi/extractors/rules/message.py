@@ -163,7 +163,7 @@ class MessageExtraction:
         """Clause facts and relations, then events, then remember/correction adjustments."""
         drafts: list[Draft] = []
         prev: Clause | None = None
-        recent: RecentRelation | None = None
+        recent: RecentRelation | None = thread.recent if thread.recent_lang == self.lang else None
         referent: Referent | None = None
         assign = assign_subject_zh if self.lang == "zh" else assign_subject_en
         about = asked_about(thread.assistant, self.lang) if thread.assistant else None
@@ -190,6 +190,7 @@ class MessageExtraction:
             drafts += found
             recent = recent_relation(c, found, recent)
             prev = c
+        thread.recent, thread.recent_lang = recent, self.lang
         ended = endings(self, {d.slot for d in drafts if d.slot})  # before events: 上周分手了 is an ending
         covered = {c.start for d in ended for c in self.clauses if c.sentence == self._sentence_at(d.source_at)}
         drafts = [d for d in drafts if d.slot is not None or d.kind is Kind.RELATION or d.source_at not in covered]

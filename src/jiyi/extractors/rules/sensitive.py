@@ -246,8 +246,8 @@ _EN_ID = re.compile(r"(?i:\b(?:ssn|social\s+security\s+number|passport\s+(?:numb
 _EN_ALLERGY = (
     re.compile(r"(?i:\b(?:i'm|i\s+am|i've\s+been|i\s+was)\s+(?:\w+\s+){0,2}allergic\s+to)\s+"
                r"(?P<v>[\w\s,'-]+?)(?=[.;!?]|$|\s+(?i:and|but|so)\s+(?i:i|it|that|my)\b)"),
-    re.compile(r"(?i:\bi\s+have\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)(?P<v>[\w-]+(?:\s+[\w-]+)?)"
-               r"\s+(?i:allerg(?:y|ies))\b"),
+    re.compile(r"(?i:\b(?:i\s+have(?:\s+got)?|i['\u2019]?ve\s+got|i\s+got)\s+(?:an?\s+|a\s+severe\s+|severe\s+|bad\s+)?)"
+               r"(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?i:allerg(?:y|ies))\b"),  # (I've got a tree nut allergy)
     # an allergy told by what it does: "i break out in hives when i eat shrimp", "my lips swell if i have mango"
     re.compile(r"(?i:\b(?:i|my\s+(?:lips|face|throat|mouth|eyes))\s+(?:break\s+out(?:\s+in\s+(?:hives|a\s+rash))?|get\s+(?:hives|a\s+rash)|"
                r"swells?\s+up|swell|itch|puff\s+up)\s+(?:when(?:ever)?|if|every\s+time)\s+i\s+(?:eat|have|touch|drink)\s+(?:any\s+)?)"

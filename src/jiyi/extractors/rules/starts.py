@@ -28,12 +28,14 @@ if TYPE_CHECKING:
 
 _P = re.compile
 #: a job begins: said of the user in a clause of its own (入职, 报到, offer, 去X上班, 录用)
-_ZH_START = _P(r"入职|报到|报道|上岗|录用|(?:收到|拿到|拿了|接了|签了)\S{0,6}?(?:offer|聘书|录用通知)|offer\S{0,2}?(?:拿到|到手|下来)|正式上班|"
+_ZH_START = _P(r"入职(?!手续|体检|材料|培训)|报到|报道|上岗|录用|(?:收到|拿到|拿了|接了|签了)\S{0,6}?(?:offer|聘书|录用通知)|offer\S{0,2}?(?:拿到|到手|下来)|正式上班|"
                r"去\S{1,12}?(?:上班|工作|实习)(?!吗|么|呢)")
 #: an employer the analyser tags ORG that is a school by its last word (被浙大录取 is an admission, not a job; 大疆 is no school)
 _ZH_SCHOOL = _P(r"(?:大学|学院|中学|小学|高中|初中|大|研究生院|学校|附中|附小)$")
 #: a workplace pointed at by where it is and its noun: 盘龙区那家医院, 滨江一家游戏公司
 _ZH_POINTED_WORKPLACE = _P(rf"(?:^|(?<=[，,。！!\s]))(?P<org>[\u4e00-\u9fff]{{2,6}}?(?:那家|这家|一家)[\u4e00-\u9fff]{{0,6}}?{ZH_WORKPLACE_NOUN})")
+#: what the analyser may tag ORG that names no workplace: a training, a span of days (入职培训三天)
+_ZH_NO_ORG = _P(r"培训|手续|体检|[\d一二两三四五六七八九十几]+(?:天|周|个月|年)")
 #: denial, doubt, another's news: 没拿到offer, 不去了, 他入职了
 _ZH_NOT_MINE = _P(r"没(?:有)?(?:拿到|收到|去|入职)|不去了|黄了|挂了|拒了|(?:他|她|他们|老公|老婆|男朋友|女朋友|同事|朋友|室友)"
                   r"(?:也)?(?:入职|去\S{1,12}?上班)")
@@ -41,7 +43,8 @@ _EN_START = _P(r"(?i)\b(?:offer|start\s+date|official(?:ly)?\s+start|first\s+day
                r"got\s+the\s+(?:job|spot|position|role|gig)|hired|onboarding|new\s+(?:job|role|position|gig)|signed\s+(?:full[\s-]?time\s+|"
                r"on\s+)?with|(?:first|\d+|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\s+(?:in\s+)?at)\b")
 #: the name after the word that ties a job to it: "offer from X", "starting at X", "joining X", "the spot at X"
-_EN_ORG = _P(r"(?i)\b(?:offer\s+(?:from|at|with)|start(?:ing|s)?\s+(?:at|with)|joining|joined|(?:job|spot|position|role|"
+_EN_ORG = _P(r"(?i)\b(?:offer\s+(?:from|at|with)|(?:signed|accepted|took|got)\s+the\s+offer[!.,:;~-]*(?=\s+(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*\s*[,(])|"
+             r"start(?:ing|s)?\s+(?:at|with)|joining|joined|(?:job|spot|position|role|"
              r"gig|place|internship)\s+(?:at|with)|hired\s+(?:at|by)|signed\s+(?:full[\s-]?time\s+|on\s+)?with|"
              r"(?:first|\d+|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\s+(?:in\s+)?at)\s+(?:the\s+)?"
              r"(?P<org>[a-z][\w&'-]*(?:\s+(?!(?:on|in|at|as|next|this|from|for|and|but|so|the|a|starting|start|now|done|"
@@ -90,7 +93,8 @@ def _zh_employer(text: str) -> str:
         return ""
     from jiyi.text.lexical import entities
 
-    orgs = [o for o in entities(text).get("ORG", ()) if len(o) >= 2 and not _ZH_SCHOOL.search(o)]
+    orgs = [o for o in entities(text).get("ORG", ()) if len(o) >= 2 and not _ZH_SCHOOL.search(o)
+            and not _ZH_NO_ORG.search(o)]
     if not orgs:  # offer拿到了，盘龙区那家医院: a workplace pointed at by its noun
         orgs = [m.group("org") for m in _ZH_POINTED_WORKPLACE.finditer(text)]
     return orgs[0] if len(set(orgs)) == 1 else ""

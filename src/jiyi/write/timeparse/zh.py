@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from jiyi.text.relations import SURNAMES_ZH
 from jiyi.write.timeparse.lunar import LUNAR_RULES
 from jiyi.write.timeparse.numbers import cn_to_int, opt_int
 from jiyi.write.timeparse.spans import (
@@ -211,7 +212,9 @@ def _zh_tod(m: re.Match[str], c: Ctx) -> Tod | None:
 
 
 _ZH_PART_RE = "|".join(sorted((k for k in ZH_PARTS if len(k) > 1), key=len, reverse=True))
-_HOL_ZH = ("元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|母亲节|父亲节|"
+#: 国庆 after a surname is a given name (孙国庆, 王国庆), not the holiday (于 / 和 / 向 / 时 before it are words)
+_NOT_A_SURNAME_BEFORE = "(?<![" + "".join(sorted(set(SURNAMES_ZH) - set("于和向时"))) + "])"
+_HOL_ZH = ("元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|" + _NOT_A_SURNAME_BEFORE + "国庆|双十一|双11|双十二|平安夜|圣诞节|圣诞|母亲节|父亲节|"
            "(?<!\\d)618(?![\\d元块号])|"
            # 十一 for the National Day week, when it opens a plan: 十一去威海, 十一假期, 十一我回老家 (not 十一个, 第十一)
            "(?<![\\d一二三四五六七八九十百千万第双周号月])十一(?=假期|长假|期间|黄金周|放假|那几天|我|俺|咱|去|回|要|打算|准备|出去|出游)")
