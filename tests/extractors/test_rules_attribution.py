@@ -279,6 +279,14 @@ def test_anothers_condition_stays_theirs(texts: tuple[str, ...], owner: str, wha
     assert not any(what in c.content and c.content.startswith(("用户对", "用户不", "User is")) for c in found)
 
 
+@pytest.mark.parametrize("text", ["若溪把我甩了 三年白谈", "布丁今天早上没动了 难受"])
+def test_a_given_name_the_speaker_is_in_or_a_dictionary_word_opens_no_clause_of_theirs(text: str) -> None:
+    """"若溪把我甩了" is the speaker's breakup; 布丁 (a pudding, a hamster's name) is no person the analyser guessed: the
+    statement is kept as the speaker's, not dropped as a person's that says nothing of them."""
+    found = run(text)
+    assert any(c.content.startswith("用户") and text[:2] in c.content for c in found), [(c.slot, c.content) for c in found]
+
+
 def test_a_bots_turn_between_ends_who_she_is() -> None:
     found = run("my sister Lucy just moved to Seoul", "that's exciting!", "she's allergic to shellfish",
                 roles=("user", "assistant", "user"))

@@ -265,8 +265,9 @@ def _given_name(name: str, said: str) -> bool:
     the second analyser (jieba's person tag) reads it too?"""
     from jiyi.text import zh
 
-    if len(name) != 2 or name in NAME_DENY or not all("\u4e00" <= ch <= "\u9fff" for ch in name):
-        return False
+    if len(name) != 2 or name in NAME_DENY or not all("\u4e00" <= ch <= "\u9fff" for ch in name) \
+            or zh.in_dictionary(name) or re.search(r"[我俺咱]", said):
+        return False  # (布丁 is a pudding, or a pet's name; "若溪把我甩了" is the speaker's own news)
     return any(w == name and tag.startswith("nr") for w, tag in zh.pos_tags(said[:12]))
 
 
