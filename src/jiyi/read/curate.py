@@ -155,7 +155,7 @@ def curate(hits: Sequence[Hit], derived: Mapping[str, Sequence[MemoryRecord]], *
     shown = list(shown)
     # a condition the block shows anyway (never a number: a turn may say the dead one beside the new)
     open_ids = frozenset(r.id for r in shown
-                         if r.visibility is not Visibility.NORMAL and category_of(r) and category_of(r) <= _CONDITIONS)
+                         if r.visibility is not Visibility.NORMAL and (cats := category_of(r)) and cats <= _CONDITIONS)
     for hit in hits:
         rec = hit.record
         if rec.importance <= TRIVIAL or (rec.kind is Kind.EPISODE and _weak(hit)) or instructs_the_bot(rec.content) \

@@ -237,6 +237,6 @@ def with_group(block: Block, store: Store, scope: Scope, query: str, query_vec: 
     said = group_said(store, scope, query, query_vec, at=at, tz=tz, model=model)
     shown = {i for h in (*said.current, *said.earlier) for i in (h.id, *h.record.source_ids)}
     block.group = [h for h in group_hits(store, scope, query_vec, at=at, query=query, model=model)
-                   if h.id not in shown and not shown & set(h.record.source_ids)]
+                   if h.id not in shown and not shown & set(h.record.source_ids)]  # (what a shown turn made, it says)
     block.found = [*said.current, *block.found]
     block.past = [*block.past, *said.earlier]

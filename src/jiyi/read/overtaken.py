@@ -66,8 +66,13 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[
     a change no rule knows. ``tellers``, when given, gets each such line's id mapped to the turn of the speaker's
     that told its change (what holds now, for the block to show in its place)."""
     vectors = vectors or {}
-    changes = [_feeling_of(told) for rec in _user_turns(found)
-               if (told := _told(rec) or _told_by_feeling(rec) or _told_broadly(rec, vectors.get(rec.id), model))]
+    by_rule: set[str] = set()  # the turns a rule reads as a change (the probe's broad reading may be a plain statement)
+    changes = []
+    for rec in _user_turns(found):
+        if (told := _told(rec)) is not None:
+            by_rule.add(rec.id)
+        if told := told or _told_by_feeling(rec) or _told_broadly(rec, vectors.get(rec.id), model):
+            changes.append(_feeling_of(told))
     changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
         log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
@@ -85,8 +90,8 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[
                         and not state.says(c.goes_to)), None)) is not None:
             log.debug("turn %r overtaken by %r", old.content[:60], by.rec.content[:60])
             out.add(old.id)
-            if tellers is not None and by.rec.kind is Kind.EPISODE and _told(by.rec) is not None:
-                tellers[old.id] = by.rec  # (a change a rule reads: the probe's broad reading may be a plain statement)
+            if tellers is not None and by.rec.id in by_rule:
+                tellers[old.id] = by.rec
     told = {s for h in current if h.id in out for s in h.record.source_ids}
     # what was made of such a turn without a slot of its own says the same old state ("用户：天天被甲方虐")
     return out | {h.id for h in current if h.record.kind is not Kind.EPISODE and not h.record.slot

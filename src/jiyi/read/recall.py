@@ -134,9 +134,9 @@ def recall(
     if weights.get("standing_topic", 0) > 0:
         with timer("topic"):
             qvec = embedder.embed_query(req.query)
-            topic = query_topic(qvec, embedder)
-            care = cared_for(store, scope, topic, req.query,
-                             body=topic == "body" or body_decides(qvec, embedder.model))
+            body = body_decides(qvec, embedder.model)
+            topic = query_topic(qvec, embedder, body)
+            care = cared_for(store, scope, topic, req.query, body=body)
     with timer("rank"):
         hits = _rank(store, scope, routes, stats, info, req, flt, fetched, at=at, historical=req.at is not None,
                      weights=weights, half_lives=half_lives, sessions=tr.sessions, rerank=rerank, trace=tr,

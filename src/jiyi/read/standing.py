@@ -58,14 +58,17 @@ SCAN = 200
 CARE_CHANCE = 0.8
 
 
-def query_topic(qvec: np.ndarray, embedder: CachedEmbedder) -> str | None:
+def query_topic(qvec: np.ndarray, embedder: CachedEmbedder, body: bool | None = None) -> str | None:
     """The topic ``qvec`` is clearly about, or None; "body" when no topic the standing facts care about is clear
-    and the care probe reads the query as one the user's body decides ("今晚恰么子好", "周末想出去耍")."""
+    and the care probe reads the query as one the user's body decides ("今晚恰么子好", "周末想出去耍"): ``body``, when
+    the caller read the probe already."""
     sims = sorted(((float(np.dot(qvec, embedder.embed_query(text))), name) for name, text in TOPICS.items()),
                   reverse=True)
     (best, name), (second, _) = sims[0], sims[1]
     topic = name if best - second >= MARGIN else None
-    return "body" if topic not in CARE and body_decides(qvec, embedder.model) else topic
+    if topic in CARE:
+        return topic
+    return "body" if (body_decides(qvec, embedder.model) if body is None else body) else topic
 
 
 def body_decides(qvec: np.ndarray, model: str) -> bool:
@@ -96,11 +99,7 @@ def cared_for(store: Store, scope: Scope, topic: str | None, query: str, *, body
 def conditions_asked(query: str) -> frozenset[str]:
     """The categories of :data:`CONDITION_CATEGORIES` that ``query`` asks for (read/gate.py). A question about
     what happened ("when did Joanna make the chocolate tart?") plans nothing: no condition decides it."""
-    from jiyi.read.query import asks_past
-
-    query = simplified(query)
-
-    return frozenset() if asks_past(query) else asked_categories(query) & CONDITION_CATEGORIES
+    return conditions_for(query, body=False)
 
 
 def conditions_for(query: str, body: bool) -> frozenset[str]:
@@ -109,8 +108,10 @@ def conditions_for(query: str, body: bool) -> frozenset[str]:
     点啥", "想给爸妈寄点特产"), what decides food and outings (:data:`BODY_CATEGORIES`). Not a question of the past."""
     from jiyi.read.query import asks_past
 
-    asked = conditions_asked(query)
-    return asked if asked or not body or asks_past(simplified(query)) else BODY_CATEGORIES
+    query = simplified(query)
+    if asks_past(query):
+        return frozenset()
+    return asked_categories(query) & CONDITION_CATEGORIES or (BODY_CATEGORIES if body else frozenset())
 
 
 def told_conditions(turns: Sequence[MemoryRecord], asked: Collection[str]) -> list[MemoryRecord]:

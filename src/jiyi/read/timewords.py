@@ -60,13 +60,15 @@ _PASSED = {"zh": "已过去", "en": "past"}
 def _day_note(span: TimeSpan, tz: tzinfo, lang: str) -> str:
     """The local date ``span`` meant; its first and last day when it covers several (月底 → 11月21日至30日)."""
     first, last = span.start.astimezone(tz), (span.end - timedelta(seconds=1)).astimezone(tz)
-    if lang != "zh":
-        one = f"{_MONTHS[first.month - 1]} {first.day}"
-        return one if first.date() == last.date() else f"{one}–{last.day}" if first.month == last.month \
-            else f"{one}–{_MONTHS[last.month - 1]} {last.day}"
-    one = f"{first.month}月{first.day}日"
-    return one if first.date() == last.date() else f"{one}至{last.day}日" if first.month == last.month \
-        else f"{one}至{last.month}月{last.day}日"
+    zh = lang == "zh"
+
+    def day(d: datetime) -> str:
+        return f"{d.month}月{d.day}日" if zh else f"{_MONTHS[d.month - 1]} {d.day}"
+
+    if first.date() == last.date():
+        return day(first)
+    end = (f"{last.day}日" if zh else str(last.day)) if first.month == last.month else day(last)
+    return f"{day(first)}{'至' if zh else '–'}{end}"
 
 
 def _some_over(text: str, found: list[TimeSpan], said: datetime, at: datetime) -> list[TimeSpan]:

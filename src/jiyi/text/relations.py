@@ -86,15 +86,14 @@ _ZH_REL_MENTION = re.compile(rf"(?:(?:我|俺)(?:家的|的|家)?(?P<rel>{REL_ZH
 _PRONOUNS = frozenset("我你您他她它俺咱")
 _ZH_NAME_STOP = re.compile(r"(?:就行|就好|就可以|好了|吧|哦|啊|呀|呢|啦|了|哈|嘛|吗|的|在|说|也|要|去|来|和|跟|很|特别|"
                            r"挺|今年|明天|今天|生日|过|是|喜欢|爱|最|一直|已经|[，,。.!！?？\s、:：])")
-_SURNAMES = frozenset(  # the ~300 commonest single-character surnames
+#: the ~300 commonest single-character surnames (a holiday word after one is a given name: 孙国庆)
+SURNAMES_ZH = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
     "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施"
     "文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷"
     "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
     "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
-#: the commonest single-character surnames (a holiday word after one is a given name: 孙国庆)
-SURNAMES_ZH = _SURNAMES
 NAME_DENY = words(
     "过敏 老公 老婆 用户 助手 生日 家里 那边 这边 一起 身体 工作 上班 自己 一下 特别 非常 "
     "老师 老板 老乡 老家 老人 老外 老总 老大 老二 老头 小孩 小区 小时 小学 小组 小姐 小伙 小狗 小猫 阿姨 "
@@ -116,7 +115,7 @@ def looks_like_name_zh(word: str) -> bool:
         return False  # 老个 / 老只: "the old one" (Wu chat writes 的 as 个: 老个138不用了 新个159…), no name
     if len(word) == 2 and (word[0] in "小老阿" or word[0] == word[1]):
         return True
-    return 2 <= len(word) <= 3 and word[0] in _SURNAMES
+    return 2 <= len(word) <= 3 and word[0] in SURNAMES_ZH
 
 
 def name_at_start(rest: str, explicit: bool) -> str | None:
