@@ -127,7 +127,11 @@ def test_hometown(text: str, content: str) -> None:
       "User works at Mossgrove Coffee"),
      ("I've been a pharmacist for 6 years", "User's job is pharmacist", None),
      ("yep. ICU nurse life, 7pm to 7am all week", "User's job is ICU nurse", None),  # what one's days are as one
-     ("是一家做景观设计的 在城南", None, None)],  # a company told by what it does is no title
+     ("是一家做景观设计的 在城南", None, None),  # a company told by what it does is no title
+     # one's own business is one's work
+     ("现在在延吉河南街开了个韩语补习班", None, "用户开了韩语补习班"), ("跟阿强合伙开了家牛肉火锅店", None, "用户开了牛肉火锅店"),
+     ("我在坡子街开了个纹身店 叫满纹身", None, "用户开了纹身店"), ("我想开个咖啡店", None, None),
+     ("他开了家饭店", None, None), ("开了个会 累死", None, None)],
 )
 def test_job_and_employer(text: str, job: str | None, employer: str | None) -> None:
     cands = run(text)

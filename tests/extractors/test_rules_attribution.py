@@ -291,3 +291,16 @@ def test_a_bots_turn_between_ends_who_she_is() -> None:
     found = run("my sister Lucy just moved to Seoul", "that's exciting!", "she's allergic to shellfish",
                 roles=("user", "assistant", "user"))
     assert not any("Lucy" in c.content and "shellfish" in c.content for c in found), [c.content for c in found]
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("先跟你讲下屋里人：阿嫲79岁 有糖尿病 甜个勿给伊食", "阿嫲"),  # a colon before a relative opens their clause
+    ("家里情况：我妈有高血压", "妈妈"),
+    ("我牽手有糖尿病 每天要打針 我幫她記血糖", "牽手"),  # Taiwanese for one's spouse
+    ("俺家老头子王德山 前年下了两个支架 天天吃阿司匹林", "老头子"),  # northern for one's husband
+])
+def test_a_relatives_condition_told_after_an_intro_or_by_a_regional_word_is_theirs(text: str, owner: str) -> None:
+    told = run(text)
+    assert any(owner in c.content and c.kind is Kind.RELATION for c in told), [c.content for c in told]
+    assert not any(c.content.startswith(("用户有", "用户：", "用户每天")) and ("糖尿" in c.content or "阿司匹林" in c.content)
+                   for c in told), [c.content for c in told]

@@ -44,6 +44,8 @@ def test_a_start_on_a_day_to_come_holds_from_that_day() -> None:
     "first weeks at the new place: intense but good",  # the workplace not named
     "大后天飞上海 入职培训三天 第一次见同事本人",  # a training for the job, no employer named
     "got the offer! So happy",  # a feeling after the offer, no name listed
+    "My sister started Monday at Google",  # someone else's job
+    "started yesterday at the gym, legs dead",
 ])
 def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
     assert employer(text) == []
@@ -55,6 +57,9 @@ def test_what_names_no_new_job_of_the_user_gives_no_employer(text: str) -> None:
     ("signed full time with Brightwell, a Leeds startup", "Brightwell"),
     ("offer到手了！高新区那家游戏公司，下周一正式上班", "高新区那家游戏公司"),  # pointed at by where it is and its noun
     ("signed the offer!! Tidewell, infra team, starting nov 2", "Tidewell"),  # the name listed after the offer
+    ("Started Monday at SportsFix in Sandyford, mostly rugby lads", "SportsFix"),  # a day between the verb and its place
+    ("Starting next week at Harbourline", "Harbourline"),
+    ("Started at the new place this week — a private paediatric clinic in Islington.", "paediatric clinic in Islington"),
 ])
 def test_a_job_told_by_its_first_days_or_its_contract_names_the_employer(text: str, org: str) -> None:
     found = employer(text)

@@ -112,6 +112,22 @@ def test_what_the_password_named_before_is(text: str, secret: bool) -> None:
     assert (out.level is SECRET) is secret and (out.text != text) is secret
 
 
+def test_a_password_named_then_told_as_a_hint_then_as_its_value() -> None:
+    """Three messages: the password named, how it is made (Cantonese 係 for 是, a Latin word inside), then "that is"
+    its value: the hint and the value are both masked."""
+    hint = protect_text("係我哋 brand 名頭四個字母 + 公司成立年份 + #", None, before="記低 shared drive 個 password 先 我成日唔記得")
+    value = protect_text("即係 Lumi2009# 😂", None, before=hint.text)
+    raw = protect_text("即係 Lumi2009# 😂", None, before="係我哋 brand 名頭四個字母 + 公司成立年份 + #")
+    assert "年份" not in hint.text and hint.level is SECRET
+    assert "Lumi2009" not in value.text and "Lumi2009" not in raw.text and value.level is SECRET
+
+
+@pytest.mark.parametrize(("before", "text"), [("個密碼成日唔記得", "係咪好麻煩"), ("密码记不住", "是啊 我也觉得"),
+                                              ("今天好累", "即係 Lumi2009# 😂")])
+def test_a_reply_after_a_password_word_that_tells_no_value_is_kept(before: str, text: str) -> None:
+    assert protect_text(text, None, before=before).text == text
+
+
 @pytest.mark.parametrize("before", [None, "店铺的 API key 给你存一下"])
 def test_a_keys_first_part_named_in_its_own_message(before: str | None) -> None:
     one = protect_text("app secret 前半段 4hT9qe", None, before=before)
@@ -180,3 +196,15 @@ def test_the_rest_of_a_card_told_a_clause_after_its_word_is_masked() -> None:
 ])
 def test_the_rest_after_a_first_part_the_raw_message_before_began(before: str, text: str, value: str) -> None:
     assert value not in protect_text(text, None, before=before).text
+
+
+def test_the_end_of_an_account_said_as_the_end() -> None:
+    """"6281 4459" then "037 is the end": the three digits are the account's last ones."""
+    first = protect_text("Also can you remember my FNB account for when I invoice? 6281 4459", None)
+    rest = protect_text("037 is the end. branch 250655", None, before=first.text)
+    assert "6281" not in first.text and "037" not in rest.text and rest.level is SECRET
+
+
+@pytest.mark.parametrize("text", ["3 is the answer", "2 is the end of it lol"])
+def test_a_small_number_said_of_something_else_is_no_rest(text: str) -> None:
+    assert protect_text(text, None, before="Also can you remember my FNB account for when I invoice? 6281 4459").text == text

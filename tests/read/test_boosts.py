@@ -10,6 +10,7 @@ from jiyi.read.boosts import (
     current_boost,
     names_in,
     next_turn_boost,
+    renumbered_lifts,
     said_at,
     session_boost,
     session_keyword_boost,
@@ -101,6 +102,19 @@ def test_the_turn_that_ended_a_memory_lands_just_above_it() -> None:
     cands = [(ep("car").replace(metadata={"ended_by": "gave"}), 0.0), (ep("gave"), 0.0)]
     assert successor_lifts(cands, {"car": 2.0, "gave": 0.5}, enders=True) == {"gave": pytest.approx(1.51)}
     assert successor_lifts(cands, {"car": 2.0, "gave": 0.5}) == {}  # evidence search ranks by the query alone
+
+
+def test_new_numbers_for_the_same_thing_rank_above_the_old_ones() -> None:
+    """"粉涨了一块 二两16 三两19" after "粉的价钱 二两15块 三两18块": the new prices rank above the old."""
+    old = ep("old", days=0).replace(content="粉的价钱 二两15块 三两18块")
+    new = ep("new", days=30).replace(content="羊肉又涨了 粉涨了一块 二两16 三两19")
+    other = ep("other", days=30, speaker="老王").replace(content="粉涨了一块 二两16 三两19")
+    cands = [(old, 0.0), (new, 0.0), (other, 0.0)]
+    assert renumbered_lifts(cands, {"old": 2.0, "new": 0.5, "other": 0.1}) == {"new": pytest.approx(1.51)}
+    assert renumbered_lifts(cands, {"old": 0.2, "new": 0.5, "other": 0.1}) == {}  # already above
+    fact_old = old.replace(id="f1", kind=Kind.FACT, content="用户平时四百八，周末六百八")
+    fact_new = new.replace(id="f2", kind=Kind.FACT, content="用户平时三百八，周末四百八")  # its word of change stayed in its turn
+    assert renumbered_lifts([(fact_old, 0.0), (fact_new, 0.0)], {"f1": 1.0, "f2": 0.0}) == {"f2": pytest.approx(1.01)}
 
 
 def test_current_boost_orders_only_the_candidates_near_the_best() -> None:

@@ -84,7 +84,10 @@ def test_news_in_a_turn_is_more_than_the_moment(text: str) -> None:
 @pytest.mark.parametrize(("query", "wanted"), [("你上次推荐的那本书叫啥", True), ("what did you suggest for dinner", True),
                                                ("你之前答应过我什么", True), ("推荐点零食", False),
                                                ("我跟你说过啥重要的事吗", False),  # what the user told the bot
-                                               ("where do I live", False)])
+                                               ("where do I live", False),
+                                               ("那个MQTT超时的问题后来说要怎么查来着", True),  # the advice given, its speaker unsaid
+                                               ("what was the fix again for the wifi", True),
+                                               ("上次说的那家店叫啥", False)])
 def test_asks_about_bot(query: str, wanted: bool) -> None:
     assert asks_about_bot(query) is wanted
 

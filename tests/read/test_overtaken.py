@@ -254,3 +254,16 @@ def test_a_change_of_someone_elses_ends_the_relation_line_about_them() -> None:
 ])
 def test_a_name_written_apart_is_also_the_name_run_together(text: str, names: set[str]) -> None:
     assert compact_names(text) == names
+
+
+def test_a_newer_turn_with_new_numbers_in_the_old_frames_takes_the_old_ones_place() -> None:
+    o, n = turn("old", "粉的价钱 二两15块 三两18块 加肉另外算", 60), turn("new", "羊肉又涨了 粉涨了一块 二两16 三两19", 5)
+    tellers: dict[str, MemoryRecord] = {}
+    assert overtaken([o], [o, n], tellers=tellers) == {"old"}
+    assert tellers["old"].id == "new"
+    other = turn("other", "粉涨了一块 二两16 三两19", 5, speaker="老王")  # someone else's prices end nothing of the user's
+    assert overtaken([o], [o, other]) == set()
+    told = turn("rel", "庄雅玲的翁阿辉在西街卖面线糊，一碗八箍", 60, kind=Kind.RELATION)  # a memory the turn's numbers replace
+    raised = turn("raised", "阿辉面线糊涨价 今嘛一碗十箍 材料起价", 5)
+    assert overtaken([told], [told, raised]) == {"rel"}
+

@@ -150,3 +150,18 @@ def test_a_day_told_beside_another_still_ahead_is_said_to_be_past(text: str, sai
     def day(d: str) -> datetime:
         return datetime.fromisoformat(d).replace(hour=12, tzinfo=tz)
     assert resolve_time_words(text, day(said), lang="zh", tz=tz, at=day(at)) == shown
+
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("本月报销单月底前交给我 11月30号截止 过期不候", True),  # a deadline's day is its last: over the morning after
+    ("report due Nov 30, don't forget", True),
+    ("11月30号去杭州玩", False),  # news of a day stays news for a while after it
+    ("这个月好忙", False),  # the month it was said in frames it, plans nothing
+])
+def test_a_deadline_is_over_once_its_day_is(text: str, passed: bool) -> None:
+    said = datetime(2026, 11, 16, 2, tzinfo=timezone.utc)
+    assert plan_passed(text, said, datetime(2026, 12, 2, 1, tzinfo=timezone.utc), tz=SHANGHAI) is passed
+    assert not plan_passed(text, said, datetime(2026, 11, 29, 1, tzinfo=timezone.utc), tz=SHANGHAI)

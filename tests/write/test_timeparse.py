@@ -555,6 +555,8 @@ MONDAY = datetime(2026, 11, 16, 14, 0, tzinfo=timezone.utc)  # Monday 2026-11-16
     ("dentist is Friday week", "2026-11-27", "Friday week"), ("a week on Friday we fly", "2026-11-27", "a week on Friday"),
     # dialect words for the days around today
     ("外后日要去景德镇出差", "2026-11-19", "外后日"), ("后个就是礼拜一 去江都", "2026-11-18", "后个就是礼拜一"),
+    ("大后个去省人民医院复查", "2026-11-19", "大后个"),  # 南京 / 徐州: three days out
+    ("后添去义乌看机器", "2026-11-18", "后添"),  # 后天 typed by its sound
 ])
 def test_more_words_for_days(text: str, day: str, matched: str) -> None:
     span = _one(text, MONDAY)

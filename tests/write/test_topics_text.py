@@ -7,13 +7,13 @@ jieba.posseg, which stands in for it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from jiyi.text import lexical, qualifiers, subjects, topics
 from jiyi.text.consumption import consumption
+from jiyi.text.language import detect_language
 from jiyi.text.new_value import destination, origin
+from jiyi.text.wordlists import data_rows
 
 
 @pytest.mark.parametrize(("text", "lang", "cls", "family"), [
@@ -249,6 +249,12 @@ def test_left_is_leaving_a_job_only_when_no_other_thing_was_left(text: str, left
     ("健身卡我退咗喇", "zh", "sell"), ("吉他都冇再学喇", "zh", "stop"), ("我跟阿哲现在不是那种关系了", "zh", "end"),
     ("started eating chicken and fish again", "en", "switch"), ("meat + dairy are back, doc's orders", "en", "switch"),
     ("夜跑这事先拉倒吧 膝盖不行", "zh", "stop"), ("医生说以后别熬夜了", "zh", "stop"),
+    ("Handed my notice in at Whipps Cross today. Six weeks' notice.", "en", "leave"),  # the particle after its object
+    ("gave my notice at the bakery", "en", "leave"), ("submitted my resignation this morning", "en", "leave"),
+    ("Ronan and I called it a day. Eight years.", "en", "end"), ("鞋厂彼爿 阮毋做啊", "zh", "leave"),
+    ("跟他拜拜了 五年 就这样吧", "zh", "end"), ("跟小罗掰哒", "zh", "end"),  # 长沙 哒 for 了
+    ("老公调回乌鲁木齐了 在油田驻乌办事处", "zh", "move"), ("阿凯调去台北总公司了", "zh", "move"),
+    ("柴犬豆豆已经唔喺度了", "zh", "lose"), ("仓鼠挂了 呜呜", "zh", "lose"),  # a pet's death by a word said of anyone
 ])
 def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str) -> None:
     """data/changes.tsv (phrases written by someone who saw no test) and streaks of going without are changes."""
@@ -261,14 +267,16 @@ def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str
     ("his kidneys were done by noon", "en"), ("the meeting is over", "en"),
     ("以后就是打工人了", "zh"), ("我想去当老师", "zh"), ("the fish is back in stock", "en"), ("这事拉倒吧", "zh"),
     ("still planning the honeymoon, crete or malta?", "en"), ("being a wife sounds exhausting", "en"),
+    ("we called it a day at 5pm", "en"), ("Tom and I called it a day at noon", "en"), ("the notice board is full", "en"),
+    ("跟同事说拜拜了", "zh"), ("和大家拜拜了", "zh"), ("么么哒", "zh"), ("夜班调回周五了", "zh"), ("班次调回原来的了", "zh"),
+    ("闹钟调回七点了", "zh"), ("老板已经不在了", "zh"), ("数学挂了", "zh"), ("阿强电话挂了", "zh"),
 ])
 def test_banter_and_other_senses_are_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None
 
 
 def test_every_phrase_of_the_lexicon_file_has_a_known_class() -> None:
-    rows = [line.split("\t") for line in (Path(topics.__file__).parent / "data" / "changes.tsv")
-            .read_text(encoding="utf-8").splitlines()[4:]]
+    rows = data_rows("changes.tsv")
     assert rows and all(len(r) == 3 and r[0] in {c.name for c in topics._CLASSES} and r[1] in ("zh", "en") for r in rows)
 
 
@@ -276,3 +284,21 @@ def test_every_phrase_of_the_lexicon_file_has_a_known_class() -> None:
                                                ("User has a cat named Mochi", "Mochi")])
 def test_a_pets_name_is_read_beside_its_kind(content: str, name: str) -> None:
     assert topics.called(content, "en") == (name,)
+
+
+@pytest.mark.parametrize(("text", "cls"), [
+    ("Kiezlabs 那边 ich habe gekündigt", "leave"), ("Deutschlandticket 已 gekündigt 改骑 Fahrrad", "stop"),
+    ("Grabe. Hiwalay na kami ni Miggy.", "end"), ("Đã bán chiếc Wave, giờ đi metro", "sell"),
+    ("Nghỉ việc ở chỗ cũ rồi", "leave"), ("on a rompu hier soir", "end"), ("去年 dah pindah rumah 到 Cheras", "move"),
+    ("회사 퇴사했어요 드디어", "leave"),
+])
+def test_a_change_said_in_another_language_mixed_into_chat(text: str, cls: str) -> None:
+    """data/changes.tsv holds the changes in the languages Chinese chat mixes in, as rows of both readings."""
+    change = topics.change_of(text, detect_language(text))
+    assert change is not None and change.cls == cls, change
+
+
+@pytest.mark.parametrize("text", ["la vendeuse est sympa", "verkaufte Ware", "我们聊聊 chia sẻ đi"])
+def test_a_word_that_only_looks_like_one_is_no_change(text: str) -> None:
+    assert topics.change_of(text, "en") is None
+

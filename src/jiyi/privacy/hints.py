@@ -19,7 +19,7 @@ from jiyi.privacy.findings import NAMED_IN_EN, ZH_PASSWORD_WORDS
 _N = r"[一二三四五六七八九十两\d]"
 #: what a password's maker says it is made of
 MADE_OF = re.compile(
-    rf"首字母|拼音|缩写|倒过来|倒着|反过来|倒序|生日|那年|年份|出生年|圆周率|名字|谐音|[前后末]{_N}位|"
+    rf"首字母|[头頭前]{_N}*[个個]?字母|拼音|缩写|倒过来|倒着|反过来|倒序|生日|那年|年份|出生年|圆周率|名字|谐音|[前后末]{_N}位|"
     r"(?i:" + NAMED_IN_EN.format(
         r"initials|first\s+letters?|backwards|reversed|in\s+reverse|birthday|birth\s*year|anniversary|"
         r"maiden\s+name|(?:dog|cat|pet|kid|son|daughter)'?s\s+name|digits\s+of\s+pi|year\s+(?:we|i|she|he|they)") + ")")
@@ -30,12 +30,12 @@ _PART = re.compile(rf"大写|小写|[加接]|后面|前面|结尾|{_N}个|[\d零
 _WORD = re.compile(rf"(?P<k>{ZH_PASSWORD_WORDS}|(?i:" + NAMED_IN_EN.format(
     r"(?:wi-?fi\s+|bank\s+|phone\s+|laptop\s+|email\s+)?(?:password|passcode|passwd|pin|passphrase)") + "))")
 #: the word that says what the password is; a bare comma asks for two parts
-_IS = re.compile(r"\s*(?:也|都|就|还)?(?:就是|是|为|设成了?|改成了?|换成了?|用的是)\s*|\s*(?:=|：|:)\s*|'s\s+|\s+(?i:is|was)\s+"
+_IS = re.compile(r"\s*(?:也|都|就|还)?(?:就是|就係|就系|是|係|系(?!统|列|数)|为|设成了?|改成了?|换成了?|用的是)\s*|\s*(?:=|：|:)\s*|'s\s+|\s+(?i:is|was)\s+"
                  r"|(?P<comma>\s*[，,]\s*)")
 #: a question about the password is no hint: "密码是不是生日", "密码是名字吗", "is it my birthday?"
 _ASKED = re.compile(r"是不是|吗|呢|来着|[?？]")
-#: where a clause ends: a comma, a sentence mark, a space between Chinese words
-_CLAUSE_END = re.compile(r"\s*[，,、；;。.!！?？\n]\s*|(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])")
+#: where a clause ends: a comma, a sentence mark, a space between Chinese words (not one around a Latin word: "brand 名头四个字母")
+_CLAUSE_END = re.compile(r"\s*[，,、；;。.!！?？\n]\s*|(?<=[\u4e00-\u9fff])\s+(?=[^A-Za-z\s])|(?<=[^A-Za-z\s])\s+(?=[\u4e00-\u9fff])")
 
 
 def _parts(clause: str) -> int:

@@ -110,16 +110,26 @@ def _secret_named(text: str) -> str | None:
 
 
 #: a short message that says what the password the message before named is ("就是店名拼音首字母小写 加开业那年2009")
-_IT_IS = re.compile(r"\s*(?:就是|就係|就系|其实是|(?i:it'?s|it\s+is)\s)")
+_IT_IS = re.compile(r"\s*(?:就是|就係|就系|其实是|即係|即系|即是|也就是|係|系|是|(?i:it'?s|it\s+is|that'?s|that\s+is|i\.e\.)\s)")
 
 
 def _said_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
     """What a short message opening with "就是" / "it's" says the password named in the message before is, read as
     if the password word stood before it (its value, or a hint of how it is made)."""
-    if len(text) > ANSWER_CHARS or not _NAMES_PASSWORD.search(simplified(before)) or not _IT_IS.match(text):
+    if len(text) > ANSWER_CHARS or not _IT_IS.match(text) or not _tells_password(before):
         return []
     lead = "密码" if re.search(r"[\u4e00-\u9fff]", text) else "password "
     return [f for f in _found_after(lead, text, found) if f.kind == "password"]
+
+
+def _tells_password(before: str) -> bool:
+    """Does ``before`` name a password, hold one masked, or tell how one is made ("係我哋 brand 名頭四個字母 + 公司成立
+    年份 + #", the message naming the password before it)?"""
+    if _NAMES_PASSWORD.search(simplified(before)):
+        return True
+    if any(placeholder_level(m.group(0)) is SECRET for m in PLACEHOLDER.finditer(before)):
+        return True
+    return _IT_IS.match(before) is not None and any(f.kind == "password" for f in _found_after("密码", before, ()))
 
 
 #: the words for what follows a value told in part ("后半截是", "后头是", "second half:")
@@ -179,6 +189,9 @@ _WORD = re.compile(r"[0-9A-Za-z\u4e00-\u9fff]")
 _DIGITS = re.compile(r"\d")
 #: a number a sentence is about is no value's rest: "555 1234 is the shop", "1990 1995 2000 were good years"
 _SUBJECT = re.compile(r"[\s,]*(?:是|为|(?i:is|are|was|were|'s|=)(?![A-Za-z]))")
+#: a number said to be the rest of the value after it: "037 is the end", "22 are the last digits", "3317是最后几位"
+_SAID_THE_REST = re.compile(r"\s*(?:(?i:is|are|'s)\s+(?:the\s+)?(?i:end|rest|last\s+(?:part|bit|bits|digits?|few|\w+\s+digits?))\b|"
+                            r"是(?:最)?(?:后面|后几位|后半截|结尾|末尾|后头))")
 #: two short groups a dash apart opening a message are a day, a score or a range ("and then 11-02", "3-1"), unless a
 #: word for what follows names them the rest ("后头是 3-1")
 _PAIR = re.compile(r"\d{1,2}\s?-\s?\d{1,2}")
@@ -195,9 +208,10 @@ def _rest_of(before: str, text: str, found: Sequence[Finding]) -> list[Finding]:
     read = simplified(text)
     rested = [m.span("v") for m in _REST.finditer(read)] if len(text) <= ANSWER_CHARS else []
     spans = list(rested)
-    if ended and (m := _OPENING_REST.match(read)) is not None and len(_DIGITS.findall(m.group("v"))) >= 4 \
-            and not _SUBJECT.match(read, m.end("v")):
-        spans.append(m.span("v"))  # (four digits at least: "3 2 1 go!" after a PIN is a countdown)
+    if ended and (m := _OPENING_REST.match(read)) is not None and (
+            len(_DIGITS.findall(m.group("v"))) >= 4 and not _SUBJECT.match(read, m.end("v"))
+            or _SAID_THE_REST.match(read, m.end("v"))):
+        spans.append(m.span("v"))  # (four digits at least: "3 2 1 go!" after a PIN is a countdown; "037 is the end")
     # (fewer after a "then" word, typed as the value was: "4-8-2-6" then "tapos 1-1.", "is 58" then "and then 07")
     shaped = continued(told.value, read) if ended and told.kind != "id_number" else None
     out: list[Finding] = []

@@ -201,6 +201,32 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float], *, enders: bool 
     return lifts
 
 
+_SAID_OF_ONESELF = frozenset({Kind.EPISODE, Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE})
+#: the best-ranked turns looked at for new numbers said of an older one's (a price raised, an hour moved)
+RENUMBERED_TOP = 30
+
+
+def renumbered_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
+    """How much to add to a turn that gives new numbers in an older turn's frames ("粉涨了一块 二两16 三两19" after
+    "粉的价钱 二两15块 三两18块": :func:`jiyi.text.renumbered.renumbers`), or a newer memory that does so of an older
+    one of its kind, so that it ranks above it, among the :data:`RENUMBERED_TOP` best-ranked of the user's."""
+    from jiyi.text.renumbered import renumbers
+
+    turns = sorted((rec for rec, _ in cands if rec.kind in _SAID_OF_ONESELF and rec.metadata.get("role") != "assistant"),
+                   key=lambda r: -totals[r.id])[:RENUMBERED_TOP]
+    lifts: dict[str, float] = {}
+    for old in turns:
+        for new in turns:
+            if (new.speaker or None) != (old.speaker or None) or (new.valid_from or new.created_at) <= \
+                    (old.valid_from or old.created_at) or totals[new.id] > totals[old.id]:
+                continue
+            need = totals[old.id] + SUCCESSOR_MARGIN - totals[new.id]
+            if need > lifts.get(new.id, 0.0) and old.kind is new.kind and renumbers(
+                    new.content, old.content, told_as_change=new.kind is Kind.EPISODE):
+                lifts[new.id] = need
+    return lifts
+
+
 def outdated_drops(cands: Scored, totals: Mapping[str, float]) -> dict[str, float]:
     """How much to take from each outdated turn so that it ranks :data:`OUTDATED_GAP` below its successor."""
     out: dict[str, float] = {}

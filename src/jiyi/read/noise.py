@@ -65,6 +65,8 @@ MIN_GROUP_ZH = 5
 #: The query asks about what the bot itself said (then its turns may fill the block).
 _ASKS_BOT = re.compile(
     r"(?<![跟和对给同向])你(?:之前|上次|刚才|那天|以前)?(?:说|讲|推荐|建议|提到|答应|告诉|给我)|"  # 我跟你说过: the user said
+    r"(?:后来|当时|之前|上次|那次|那天|上回)(?:是)?(?:说|讲)(?:过|的)?(?:要|是|该)?(?:怎么|咋|如何|怎样|啥|什么)|"  # 后来说要怎么查来着: the advice given
+    r"\bwhat\s+(?:was|were)\s+(?:the|your)\s+(?:fix|advice|suggestion|tip|steps?)\b|"
     r"\byou (?:said|told|recommended|suggested|promised|mentioned|gave)\b|\bdid you (?:say|tell|recommend|suggest)\b",
     re.IGNORECASE)
 #: A clause of the bot's shorter than this (CJK characters, or words) states nothing on its own.

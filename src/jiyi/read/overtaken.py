@@ -44,6 +44,7 @@ from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
 from jiyi.text.language import detect_language
 from jiyi.text.person import of_speaker
+from jiyi.text.renumbered import renumbers
 from jiyi.text.script import simplified
 from jiyi.text.turn_topics import TURN_CLAUSE, turn_families
 from jiyi.text.wordlists import words
@@ -76,7 +77,8 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[
     changes += [told for rec in _user_memories(found) if (told := _told_by_memory(rec)) is not None]
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
         log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
-    out: set[str] = _of_others(current, found) | _corrected(current, found) | _of_relatives(current)
+    out: set[str] = _of_others(current, found) | _corrected(current, found) | _of_relatives(current) \
+        | _renumbered(current, found, tellers)
     if not changes:
         return out
     for old in [*_user_turns(current), *_statements(current, slotted=any(c.feeling for c in changes))]:
@@ -518,6 +520,27 @@ def _corrected(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
              for m in _NOT_THAT.finditer(simplified(rec.content)) if len(said := (m.group(1) or m.group(2))) >= 2]
     return {old.id for old in _user_turns(current) for rec, said in wrong
             if _may_end(rec, old) and said.lower() in simplified(old.content).lower()}
+
+
+def _renumbered(current: Sequence[Hit], found: Sequence[Hit], tellers: dict[str, MemoryRecord] | None) -> set[str]:
+    """The turns in ``current`` whose numbers a newer turn of the same speaker among ``found`` says again with new ones
+    (:func:`jiyi.text.renumbered.renumbers`: "二两15块" before "粉涨了一块 二两16"); that turn tells what holds now."""
+    out: set[str] = set()
+    newer = [rec for rec in _user_turns(found) if _stated(rec) is not None]
+    olds = [*_user_turns(current), *(h.record for h in current if h.record.kind in _NUMBERED and not h.record.slot)]
+    for old in olds:
+        by = max((rec for rec in newer if _may_end(rec, old) and renumbers(rec.content, old.content)),
+                 key=_said, default=None)
+        if by is not None:
+            log.debug("turn %r given new numbers by %r", old.content[:60], by.content[:60])
+            out.add(old.id)
+            if tellers is not None:
+                tellers[old.id] = by
+    return out
+
+
+#: the memories whose numbers a newer turn may say again (a price, an hour: "…在西街卖面线糊，一碗八箍")
+_NUMBERED = frozenset({Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE, Kind.RELATION})
 
 
 #: a correction of what the speaker said before

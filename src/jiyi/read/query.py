@@ -25,6 +25,7 @@ _CURRENT_ASK = re.compile(
 #: Questions about the past or about a date ("约的是哪一天", "面试是哪天来着", "when did I…"): a lapsed plan may answer.
 _PAST_ASK = re.compile(
     r"哪天|哪一天|几号|几月几|什么时候|啥时候|何时|哪个月|哪年|来着|上次|那次|那回|之前|以前|当时|那天|那会儿?|"
+    r"么子?时候|啥子时候|几时|啥辰光|底时|啥前儿|哪阵|边日|上回|上趟|上摆|"  # "when" and "last time" in dialects: 武汉, 粤, 吴, 闽, 东北, 川
     r"上周|上个?月|上礼拜|去年|前年|前几天|前阵子|前段时间|后来|"
     r"(?:去|吃|见|做|玩|看|买|用|试|学|到|住)过|(?:了|过)(?:没有?|吗)[？?]?$|怎么样了?[？?]?$|"
     r"\bwhen\b|\bwhat (?:day|date|time)\b|\bwhich day\b|\blast (?:time|week|month|year|weekend)\b|\bbefore\b|"

@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 
 from jiyi.read.agents import bot_questions_follow, collapse_repeats, is_pleasantry_turn
-from jiyi.read.boosts import candidate_boosts, lapsed_turn_penalty, outdated_drops, successor_lifts
+from jiyi.read.boosts import (
+    candidate_boosts,
+    lapsed_turn_penalty,
+    outdated_drops,
+    renumbered_lifts,
+    successor_lifts,
+)
 from jiyi.read.followup import conversation_cue
 from jiyi.read.fuse import ZERO_FILLED, fuse_arrays
 from jiyi.read.gate import asked_categories, level_opens, time_opens
@@ -230,6 +236,8 @@ def _rank(store: Store, scope: Scope, routes: dict[str, Sequence[tuple[str, floa
             totals[rec.id] += weights.get("rerank", 0.0) * rr.z_of(rec.id)
     lifts = successor_lifts(cands, totals, enders=req.for_prompt)
     for mid, lift in lifts.items():
+        totals[mid] += lift
+    for mid, lift in renumbered_lifts(cands, totals).items():
         totals[mid] += lift
     drops = outdated_drops(cands, totals)
     for mid, drop in drops.items():

@@ -95,12 +95,30 @@ def moment_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timez
     spans = [s for s in found if s.granularity in _DAYLIKE and not _DATED.search(s.text)]
     if spans and all(s.end + MOMENT_GRACE <= at for s in spans):
         return True
-    return _all_ahead_and_over(found, said, at)  # a plan for a time ahead, whatever its words (国庆, 下个月中旬)
+    return _all_ahead_and_over(found, said, at, text)  # a plan for a time ahead, whatever its words (国庆, 下个月中旬)
 
 
-def _all_ahead_and_over(found: list[TimeSpan], said: datetime, at: datetime) -> bool:
-    ahead = [s for s in found if s.granularity != "year"]
-    return bool(ahead) and all(s.start > said and s.end + MOMENT_GRACE <= at for s in ahead)
+#: a day said as a deadline ("11月30号截止", "月底前交", "due friday"): once it is over, nothing of it is ahead
+_DEADLINE = re.compile(r"\s*(?:之?前|以前)?\s*(?:截止|截至|为止|交齐|要交|必须交)|\s*(?:之?前|以前)(?:交|报|提交|缴)|"
+                       r"(?i:\s*(?:is\s+)?(?:the\s+)?(?:deadline|cut-?off)\b)")  # (matched at the span's end)
+_DUE = re.compile(r"(?i)\b(?:due|deadline|by)\s*(?:on\s+|is\s+)?$")
+
+
+def _grace(span: TimeSpan, text: str) -> timedelta:
+    """How long after ``span`` its turn still counts as news: none for a deadline (its day is the last one)."""
+    if text and (_DEADLINE.match(text, span.end_offset) or _DUE.search(text[:span.offset])):
+        return timedelta(0)
+    return MOMENT_GRACE
+
+
+def _all_ahead_and_over(found: list[TimeSpan], said: datetime, at: datetime, text: str = "") -> bool:
+    ahead = [s for s in found if s.granularity != "year" and not _around(s, said)]
+    return bool(ahead) and all(s.start > said and s.end + _grace(s, text) <= at for s in ahead)
+
+
+def _around(span: TimeSpan, said: datetime) -> bool:
+    """Is ``span`` the week or month the turn was said in (本月报销单…, "this month's rent")? It frames, plans nothing."""
+    return span.granularity in ("week", "month") and span.start <= said < span.end
 
 
 @lru_cache(maxsize=4096)  # (a block is rendered again for each line it tries)
@@ -110,4 +128,4 @@ def plan_passed(text: str, said: datetime, at: datetime, *, tz: tzinfo = timezon
     therapist in Austin, training for the marathon on oct 11"). Not a habit, nor something that starts then."""
     if _HABITUAL.search(text) or _STARTS.search(text):
         return False
-    return _all_ahead_and_over(find_time_expressions(text, said, tz=tz), said, at)
+    return _all_ahead_and_over(find_time_expressions(text, said, tz=tz), said, at, text)

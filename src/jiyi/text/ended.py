@@ -50,7 +50,8 @@ OVER_KEY = "over"
 #: after its fronted object (游泳卡我退了, 那台车卖掉了); 不行了 / 不错了 / 不用了 say nothing ended
 _ZH_NO_LONGER = _P(r"不再|没再|不(?![行早错好对少多大小够知懂用会能可得了然过管是在太一想敢配像算见准怕让停要舒开高习合方满清简容安正同顺爽甘耐])"
                    r"[\u4e00-\u9fff](?:了|(?=[\u4e00-\u9fff]{1,4}?了(?:$|[\s，,。！!？?~～]|啊|呀|哈|啦)))|(?:退|停|卖|戒|扔|取消|注销|退订|卸)(?:掉)?了|(?:一滴|一口|一根|一点)都?不(?:沾|碰)(?!过)|"
-                   r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)|(?:以后|往后|再也|从此)(?:就|都|也)?不用了?(?=$|[\s，,。！!～~]|啦|了)")  # 不碰碳水 alone avoids, 不碰了 stopped
+                   r"(?<!从)都?不(?:沾|碰)(?=[^，,。！!？?\s]{0,6}?了)|(?:以后|往后|再也|从此)(?:就|都|也)?不用了?(?=$|[\s，,。！!～~]|啦|了)|"
+                   r"(?<=[\u4e00-\u9fff])(?<![我你他她它您俺咱们就都也那这还先暂可时])不用了(?=$|[\s，,。！!～~])")  # 老人机不用了; 谢谢 不用了 names nothing  # 不碰碳水 alone avoids, 不碰了 stopped
 #: words of ending too wide to name what ended by a bare word (each also means something else)
 _EN_WIDE = _P(r"(?i)^(?:left|broke|split|returned|passed|failed|closed|gone|dropp(?:ed|ing)|fired|aced|signed\b.*|"
               r"selling|kicked|deleted|passed\s+away|put\s+down|rehomed|gave\s+away)$")

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from jiyi.text.places import place_at_start
-from jiyi.text.topics import CLAUSE_CUT, ENDINGS, ENDS_A_THING, Lex, names
+from jiyi.text.topics import CLAUSE_CUT, ENDINGS, ENDS_A_THING, SAID_OF_ANYONE, Lex, names
 from jiyi.text.verb_senses import degree_complement
 
 _P = re.compile
@@ -81,8 +81,8 @@ def ends_named(text: str, lang: str, name: str) -> bool:
         clause = text[start:end]
         for lex in _ENDERS:
             for e in (lex.zh if lang == "zh" else lex.en).finditer(clause):
-                if lang == "zh" and degree_complement(clause, e):
-                    continue  # 小橘热死了: very hot, not gone
+                if lang == "zh" and (degree_complement(clause, e) or SAID_OF_ANYONE.fullmatch(e.group(0))):
+                    continue  # 小橘热死了: very hot, not gone; 阿强电话挂了: a call, not a death
                 gap = max(e.start() + start - m.end(), m.start() - (e.end() + start))
                 if lang == "en" and gap < 0:
                     continue  # the word is the ending's own ("Wrapped up at the Alliance": no name "Wrapped")

@@ -169,7 +169,10 @@ _CLASSES: tuple[_Class, ...] = (
                            r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?(?:跟|和|陪)[\u4e00-\u9fff]{1,6}?住|"
                            r"(?<![送寄带拿运上下这那一每几])回(?:到)?[\u4e00-\u9fff]{2,4}?住(?:了|下了)|"
                            r"(?:现在|目前|如今)(?:住|人)在|外派|派驻|常驻|"
-                           r"(?:调|派|调动|借调)(?:到|去|往)了?(?=[^，。,！!]{1,8}?(?:分公司|总部|分部|办事处|分行|分院|基地|市|省|那边))"),
+                           r"(?:调|派|调动|借调)(?:到|去|往|回)了?(?=[^，。,！!]{1,8}?(?:分公司|总公司|总部|分部|办事处|分行|分院|基地|市|省|那边))|"
+                           # transferred back home: 老公调回乌鲁木齐了, Henrik 调回 Gothenburg 了 (not 调回周五: a shift)
+                           r"(?:调|派)回(?:到)?(?!周|星期|礼拜|[上下明后今昨早晚白夜]|原来|以前|之前|原样|[\d一二三四五六七八九十])"
+                           r"(?=\s?[\u4e00-\u9fffA-Z][\u4e00-\u9fffA-Za-z]{1,11}?\s?了)"),
                         _P(r"(?i)\bnew\s+(?:place|apartment|flat|house|address|home)\s+(?:is\s+)?(?=in\b)|"
                            r"\bofficially\s+an?\s+(?=\w+(?:\s+\w+)?\s+resident\b)|"
                            r"\bmov(?:ed|ing)\W*\s+out(?:\s+of)?\b|\bout\s+of\s+[\w' .-]{2,30}?,?(?=\s+(?:and\s+)?now\s+(?:in|at)\b)|\bsigned\s+(?:a|the|my)\s+(?:[\w-]+\s+){0,2}?lease\b|"
@@ -188,16 +191,17 @@ _CLASSES: tuple[_Class, ...] = (
                           # an ex now: 已经是前任了, 我现在是他前女友了, 不是夫妻了
                           r"(?:已经|现在|都|正式)(?:是|成了?|变成了?)(?:我|他|她)?的?前(?:任|女友|男友|女朋友|男朋友|妻|夫)|"
                           r"成了?(?:我|他|她)?的?前(?:任|女友|男友|妻|夫)|前(?:任|女友|男友|妻|夫)了|不是(?:夫妻|两口子|情侣|一对)了|"
-                          r"婚不结了|(?:她|他)提的分"),
+                          r"婚不结了|(?:她|他)提的分|(?:跟|和)(?:他|她|(?!老板|同事|领导|公司|朋友|大家|你|您|这|那)[\u4e00-\u9fff]{2,3}?)(?<!说)拜拜了"),
                        _P(r"(?i)\bbroke\s+up\b|\bbreaks\s+up\b|\bsplits?(?!\s+(?:the|a|an|our|my|his|her|their|it|this|that|everything|costs?|bills?|rent|checks?)\b)(?:\s+up)?\b|\bdivorc\w*|\bseparated\b|\bparted\s+ways\b|"
                           r"\b(?:aren't|are\s+not|not|no\s+longer|weren't)\s+(?:\w+\s+)?together\b|"
                           r"\bsingle\s+(?:again|now)\b|\bended\s+(?:things|it)\b|\bcalled\s+it\s+(?:off|quits)\b|"
+                          r"\b(?:and\s+I|me\s+and\s+\w+)\s+(?:have\s+|finally\s+|officially\s+)?called\s+it\s+a\s+day\b(?!\s+(?:at|early|for|on|after|and\s+went)\b)|"
                           r"(?:(?<![\w\s])|(?<=[^\w\s]\s)|(?<=\band\s)|(?<=\bso\s)|(?<=\bbut\s)|(?<=\bthink\s)|(?<=\bguess\s))"
                           r"we'?re\s+(?:done|over|through)\b|\bdumped\b|"
                           r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b|"
                           r"\b(?:is|'s)\s+(?:my|an)\s+ex\s+now\b|\bnow\s+my\s+ex\b|\b(?:she|he)'?s\s+with\s+someone\s+else\b")),
            ("partner",), "from"),
-    _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
+    _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|(?:已经|早就?)不在(?:度|这|家)?了|(?<![考科])挂了(?=$|[\s，,。！!~～]|[😭💔]|呜)|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))|"
                            r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)|"
@@ -281,7 +285,9 @@ _CLASSES: tuple[_Class, ...] = (
                             r"合同(?:到期)?(?:了)?(?:没|不)(?:再)?续|(?:拿了?|给了?)(?:我)?N\+\d|(?:活|班)(?:也)?干到头了|"
                             r"(?:已经|早就|早)不在那(?:边|儿|里|家)(?:干|上班|做)?了"),
                          _P(r"(?i)\b(?:quits?|resigned|left|retired)\b|\b(?:handed|put|gave)\s+in\s+(?:my\s+|the\s+|\w+'s\s+)?(?:notice|"
-                            r"resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
+                            r"resignation)\b|\b(?:handed|put|turned)\s+(?:my|the|our|\w+'s)\s+(?:notice|resignation)\s+in\b|"
+                            r"\b(?:gave|given|giving|served|serving|tendered|submitted|handed\s+over)\s+(?:my\s+|in\s+my\s+)?(?:(?:four|two|one|three|six)[-\s]weeks?'?\s+|a\s+month'?s?\s+)?"
+                            r"(?:notice|resignation)\b|\blast\s+day\b|\blaid\s+off\b|\bfired\b|\blet\s+(?:\w+\s+)?go\b|\bwalked\s+out\b|"
                             r"\bdone\s+with\s+(?:that|this|the|my)\s+(?:place|job|company|firm|office|cafe|café|shop|store|"
                             r"restaurant|salon|clinic|bakery|studio|agency|warehouse|startup|bank|hospital)\b|\bunemployed\b|"
                             r"\bbetween\s+jobs\b|\b(?:turned|handed)\s+in\s+my\s+(?:badge|keys|laptop|lanyard|apron|uniform)\b|"
@@ -392,6 +398,8 @@ def change_of(text: str, lang: str) -> Change | None:
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]{2}")
+#: words of a death said of anyone or anything (不在了, 挂了): a loss only where a pet is named
+SAID_OF_ANYONE = re.compile(r"(?:已经|早就?)不在(?:度|这|家)?了|挂了")
 
 
 def _change_of(text: str, lang: str) -> Change | None:
@@ -406,8 +414,8 @@ def _change_of(text: str, lang: str) -> Change | None:
         m = lex.search(text, lang)
         if m is not None and cls.name == "lose" and lang == "zh" and degree_complement(text, m):
             m = next((n for n in lex.zh.finditer(text, m.end()) if not degree_complement(text, n)), None)
-        if m is None:
-            continue
+        if m is None or (cls.name == "lose" and "pet" not in cues and SAID_OF_ANYONE.fullmatch(m.group(0))):
+            continue  # (不在了 / 挂了 tell a pet's death only of a pet: 老板不在了, 数学挂了)
         named = tuple(f for f in cls.families if f in cues)
         if unnamed_loss is not None and not named:
             continue  # after a loss that named no pet, only a class whose thing is named reads it otherwise

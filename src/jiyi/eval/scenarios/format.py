@@ -33,7 +33,8 @@ BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3
            "blind18a", "blind18b", "blind19a", "blind19b", "blind20a", "blind20b", "blind21a", "blind21b",
            "blind22a", "blind22b", "blind23a", "blind23b", "blind24a", "blind24b",
            "blind25a", "blind25b", "blind26a", "blind26b", "blind27a", "blind27b",
-           "blind28a", "blind28b", "blind29a", "blind29b", "blind30a", "blind30b", "blind31a", "blind31b")
+           "blind28a", "blind28b", "blind29a", "blind29b", "blind30a", "blind30b", "blind31a", "blind31b",
+           "blind32a", "blind32b")
 
 
 class ScenarioFileError(InvalidInput):

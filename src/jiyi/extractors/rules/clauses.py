@@ -32,7 +32,10 @@ from jiyi.write.timeparse import TimeSpan
 RecentRelation = tuple[str, str | None]
 
 _ZH_SENT = re.compile(r"[。！？!?；;\n…]+")
-ZH_CLAUSE = re.compile(r"[，,]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+#: a comma, a space between Chinese words, or a colon before a relative ("先跟你讲下屋里人：阿嫲79岁 有糖尿病": what
+#: follows is the grandmother's, not the speaker's; "密码：…" or "地址：…" stay one clause)
+ZH_CLAUSE = re.compile(r"[，,]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|"
+                       rf"[：:]\s*(?=(?:我|俺)?(?:的|家)?(?:{alternation([*REL_ZH, *MORE_KIN_ZH])}))")
 #: a sentence ends after . ! ? — not after a title or a common abbreviation (Mr. Chen, Dr. Patel, St. Louis)
 _EN_SENT = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bJr\.)(?<!\bSr\.)(?<!\bMrs\.)"
                       r"(?<!\bProf\.)(?<!\bvs\.)(?<!\bMt\.)(?<=[.!?])\s+|[;\n]+")

@@ -234,8 +234,29 @@ def en_identity(text: str) -> list[Draft]:
         if m := _EN_TEACH.search(text):  # "I teach English at a bilingual school": an English teacher
             out.append(templated("User's job is {v}", "user/job", f"{m.group('v')} teacher"))
     if m := _EN_EMPLOYER.search(text) or _EN_WORK_DONE_AT.search(text) or _EN_AT_WORKPLACE_NOW.search(text):
-        out.append(templated("User works at {v}", "user/employer", _en_value(m.group("org"))))
+        out.append(templated("User works at {v}", "user/employer", _named_after(text, m) or _en_value(m.group("org"))))
     return out
+
+
+#: a workplace said by a description only ("the new place", "my new job"), which the words after it may name
+_EN_DESCRIBED = re.compile(r"(?i)^(?:the|my|a|this|that)\s+(?:new|old|other|next)?\s*(?:place|job|gig|company|firm|office|"
+                           r"employer|workplace|one|clinic|practice|hospital|school|shop|store)$")
+#: what names it right after: "— a private paediatric clinic in Islington", ", Harbourline Logistics."
+_EN_APPOSITION = re.compile(r"^[^\S\n]*(?:[—–:]|--?|,)\s*(?P<v>(?:an?\s+|the\s+)?[\w&'][\w&' -]{2,60}?)"
+                            r"(?=\s*(?:[.!;,()]|$|\s(?:and|but|so|now|from|starting|this|next|four|five|three|two)\b))")
+
+
+def _named_after(text: str, m: re.Match[str]) -> str:
+    """What an employer told by a description only is called by the words right after it ("Started at the new
+    place this week — a private paediatric clinic in Islington" → private paediatric clinic in Islington), or ""."""
+    value = _en_value(m.group("org"))
+    if not _EN_DESCRIBED.match(value):
+        return ""
+    rest = text[m.start("org") + len(value):]
+    rest = re.sub(r"(?i)^\s*(?:this|last|next)\s+(?:week|month|monday|tuesday|wednesday|thursday|friday)|^\s*(?:today|yesterday)",
+                  "", rest)
+    named = _EN_APPOSITION.match(rest)
+    return re.sub(r"(?i)^(?:an?|the)\s+", "", named.group("v")).strip() if named else ""
 
 
 def en_call_me(text: str) -> list[Draft]:

@@ -39,12 +39,15 @@ _ZH_NO_ORG = _P(r"培训|手续|体检|[\d一二两三四五六七八九十几]+
 #: denial, doubt, another's news: 没拿到offer, 不去了, 他入职了
 _ZH_NOT_MINE = _P(r"没(?:有)?(?:拿到|收到|去|入职)|不去了|黄了|挂了|拒了|(?:他|她|他们|老公|老婆|男朋友|女朋友|同事|朋友|室友)"
                   r"(?:也)?(?:入职|去\S{1,12}?上班)")
-_EN_START = _P(r"(?i)\b(?:offer|start\s+date|official(?:ly)?\s+start|first\s+day|starting\s+(?:at|with)|start(?:s)?\s+(?:at|with)|"
+#: a day between the word of starting and its place: "Started Monday at SportsFix", "starting next week with"
+_EN_WHEN = (r"(?:\s+(?:on\s+|last\s+|this\s+|next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|"
+            r"yesterday|tomorrow|week|month))?")
+_EN_START = _P(r"(?i)\b(?:offer|start\s+date|official(?:ly)?\s+start|first\s+day|start(?:ing|ed|s)?" + _EN_WHEN + r"\s+(?:at|with)|"
                r"got\s+the\s+(?:job|spot|position|role|gig)|hired|onboarding|new\s+(?:job|role|position|gig)|signed\s+(?:full[\s-]?time\s+|"
                r"on\s+)?with|(?:first|\d+|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\s+(?:in\s+)?at)\b")
 #: the name after the word that ties a job to it: "offer from X", "starting at X", "joining X", "the spot at X"
 _EN_ORG = _P(r"(?i)\b(?:offer\s+(?:from|at|with)|(?:signed|accepted|took|got)\s+the\s+offer[!.,:;~-]*(?=\s+(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*\s*[,(])|"
-             r"start(?:ing|s)?\s+(?:at|with)|joining|joined|(?:job|spot|position|role|"
+             r"start(?:ing|ed|s)?" + _EN_WHEN + r"\s+(?:at|with)|joining|joined|(?:job|spot|position|role|"
              r"gig|place|internship)\s+(?:at|with)|hired\s+(?:at|by)|signed\s+(?:full[\s-]?time\s+|on\s+)?with|"
              r"(?:first|\d+|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\s+(?:in\s+)?at)\s+(?:the\s+)?"
              r"(?P<org>[a-z][\w&'-]*(?:\s+(?!(?:on|in|at|as|next|this|from|for|and|but|so|the|a|starting|start|now|done|"
@@ -56,7 +59,7 @@ _EN_NOT_ORG = _P(r"(?i)^(?:\d|(?:a|an|some|any|my|his|her|their|our|your|it|this
 _EN_NOT_MINE = _P(r"(?i)\b(?:didn'?t|did\s+not|never|no)\s+(?:get|got|take|took|accept)\b|\b(?:turned\s+down|declined|"
                   r"rejected|withdrew|fell\s+through|rescinded)\b|\b(?:he|she|they|my\s+(?:wife|husband|partner|bf|gf|"
                   r"boyfriend|girlfriend|brother|sister|friend|roommate|son|daughter))(?:'s|\s+is|\s+was)?\s+(?:starting|"
-                  r"joining|got|starts)\b")
+                  r"joining|got|starts|started|joined)\b")
 
 
 def new_job(work: MessageExtraction, drafts: list[Draft]) -> list[Draft]:

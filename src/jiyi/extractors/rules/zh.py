@@ -60,6 +60,11 @@ _ZH_TEACHES = re.compile(rf"^{ZH_ADV}(?:在[^，,。！？!?\s]{{1,12}}?)?教(?P
                          rf"幼儿园)?(?P<subj>语文|数学|英语|物理|化学|生物|历史|地理|政治|音乐|美术|体育|钢琴|吉他|舞蹈|编程|"
                          rf"书法|日语|韩语|法语|德语|西班牙语)(?:的)?$")
 _ZH_EMPLOYED = re.compile(rf"^{ZH_ADV}(?:就职于|供职于|任职于|入职了?(?!以来|之后|后|前|时|的时候|培训|手续|体检|材料)|加入了?)(?P<org>[^，,。！？!?\s]{{2,24}})$")
+#: a business the speaker runs: 在坡子街开了个纹身店 / 跟阿强合伙开了家牛肉火锅店 / 现在在河南街开韩语补习班
+_ZH_RUNS = re.compile(rf"^{ZH_ADV}(?:在(?P<where>[^，,。！？!?\s]{{1,10}}?))?(?:自己|跟[^，,\s]{{1,4}}?(?:合伙|一起)|"
+                      rf"和[^，,\s]{{1,4}}?(?:合伙|一起)|合伙)?开(?:了)?(?:一)?(?:家|个|间|爿|档|座|处)?"
+                      r"(?P<v>[\u4e00-\u9fff]{1,8}?(?:店|馆|铺|坊|厂|公司|工作室|补习班|培训班|辅导班|诊所|餐厅|饭店|超市|档口|"
+                      r"民宿|酒吧|摊))(?:叫.{0,12})?$")
 _ZH_JOB = re.compile(rf"^{ZH_ADV}(?:是|做|当|干)(?:一名|一个|一位|个|名)?(?P<job>[^，,。！？!?\s]{{1,12}}?)(?:的)?$")
 _ZH_JOB_DO = re.compile(rf"^{ZH_ADV}是(?:做|搞|干)(?P<job>[^，,。！？!?\s]{{1,10}})的$")
 _ZH_ORG_JOB = re.compile(rf"^{ZH_ADV}是(?P<org>[^，,。！？!?\s]{{2,20}}?)的(?P<job>[^，,。！？!?\s]{{1,10}})$")
@@ -280,6 +285,8 @@ def zh_work(body: str) -> list[Draft]:
         org, job = m.group("org"), m.group("job")
         if is_job(job):  # 退休的语文老师 / 兼职的…: what kind of, not where
             return [*([] if _says_how(org) else [_org_or_city(org)]), templated("用户是{v}", "user/job", job)]
+    if m := _ZH_RUNS.match(body):  # one's own shop or school is one's work
+        return [templated("用户开了{v}", "user/employer", clean_value(m.group("v")))]
     if m := _ZH_JOB_DO.match(body):
         return [templated("用户是做{v}的", "user/job", m.group("job"))]
     if m := _ZH_JOB.match(body):

@@ -47,7 +47,7 @@ _REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿"
              "明儿个": 1, "后天": 2, "大后天": 3, "后儿": 2, "后儿个": 2, "大后儿": 3, "大后儿个": 3,
              "前儿": -2, "前儿个": -2, "大前儿个": -3,
              # 吴语 (and others): 外后天 / 外后日 three days out; 江淮官话 and 北方话: 后个 the day after tomorrow, 明个
-             "外后天": 3, "外后日": 3, "后个": 2, "明个": 1,
+             "外后天": 3, "外后日": 3, "后个": 2, "明个": 1, "大后个": 3, "后添": 2, "大后添": 3,
              # Cantonese (and southern Min) words for the days around today: 听日 tomorrow, 后日 the day after,
              # 寻日 / 琴日 / 噚日 yesterday, 前日 the day before
              "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3,
@@ -228,7 +228,8 @@ ZH_RULES: list[Rule] = [
      _zh_nth_weekday, False),
     # (北方话's 后儿个 / 前儿个: not the 前儿媳 of an ex-daughter-in-law)
     # (后个 / 明个 as days: not 最后个, 然后个人, 明个月, 后个星期)
-    (re.compile(r"(?<![最然之以前背落往])(?P<w>后个|明个)(?![月人星礼周年位子])"), _zh_rel_day, False),
+    (re.compile(r"(?<![最然之以前背落往])(?P<w>大后个|后个|明个)(?![月人星礼周年位子])"), _zh_rel_day, False),
+    (re.compile(r"(?P<w>大后添|后添)"), _zh_rel_day, False),  # 后添: 后天 as typed by sound
     (re.compile(r"(?P<w>外后天|外后日|明仔载|明仔日|今仔日|昨昏|明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天|"
                 r"大后儿个|大后儿|后儿个|后儿|大前儿个|前儿个|前儿)(?![子媳女])"),
      _zh_rel_day, False),
