@@ -42,6 +42,7 @@ from jiyi.read.rank import in_spans
 from jiyi.records import Kind, MemoryRecord, Status
 from jiyi.stores.protocol import SessionScores
 from jiyi.text.ended import ENDED_KEY
+from jiyi.text.renumbered import renumbers
 from jiyi.write.timeparse import TimeSpan
 
 Scored = Sequence[tuple[MemoryRecord, float]]  # gated candidates with their fused relevance
@@ -201,6 +202,7 @@ def successor_lifts(cands: Scored, totals: Mapping[str, float], *, enders: bool 
     return lifts
 
 
+#: what the user says of themselves that a newer one may give new numbers of: a turn, or a memory of theirs
 _SAID_OF_ONESELF = frozenset({Kind.EPISODE, Kind.FACT, Kind.BEHAVIOR, Kind.PREFERENCE})
 #: the best-ranked turns looked at for new numbers said of an older one's (a price raised, an hour moved)
 RENUMBERED_TOP = 30
@@ -210,8 +212,6 @@ def renumbered_lifts(cands: Scored, totals: Mapping[str, float]) -> dict[str, fl
     """How much to add to a turn that gives new numbers in an older turn's frames ("粉涨了一块 二两16 三两19" after
     "粉的价钱 二两15块 三两18块": :func:`jiyi.text.renumbered.renumbers`), or a newer memory that does so of an older
     one of its kind, so that it ranks above it, among the :data:`RENUMBERED_TOP` best-ranked of the user's."""
-    from jiyi.text.renumbered import renumbers
-
     turns = sorted((rec for rec, _ in cands if rec.kind in _SAID_OF_ONESELF and rec.metadata.get("role") != "assistant"),
                    key=lambda r: -totals[r.id])[:RENUMBERED_TOP]
     lifts: dict[str, float] = {}
