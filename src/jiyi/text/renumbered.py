@@ -43,8 +43,9 @@ _COMMON = frozenset({"现在", "以后", "每天", "一天", "今天", "没办�
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """``text``'s frames, its numbers (those with a frame) and its content words."""
+def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], bool]:
+    """``text``'s frames, its numbers (those with a frame), its content words, and whether it says a word of change
+    (read once per text: search asks it of every pair among its best turns)."""
     text = simplified(text)
     frames: set[str] = set()
     numbers: set[str] = set()
@@ -56,17 +57,17 @@ def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
             frames |= here
             numbers.add(m.group("n"))
     content = {w.lower() for w in _WORD.findall(_NUMERALS.sub(" ", text))} - _COMMON
-    return frozenset(frames), frozenset(numbers), frozenset(content)
+    return frozenset(frames), frozenset(numbers), frozenset(content), _CHANGED.search(text) is not None
 
 
 def renumbers(newer: str, older: str, *, told_as_change: bool = True) -> bool:
     """Does ``newer`` (a later turn of the same speaker) give new numbers in ``older``'s frames (see the module)?
     Without ``told_as_change`` (two memories: the newer wins, and its word of change may have stayed in its turn) no
     word of change is needed."""
-    if told_as_change and not _CHANGED.search(simplified(newer)):
+    new_frames, new_numbers, new_words, changed = _read(newer)
+    if told_as_change and not changed:
         return False
-    new_frames, new_numbers, new_words = _read(newer)
-    old_frames, old_numbers, old_words = _read(older)
+    old_frames, old_numbers, old_words, _ = _read(older)
     shared = new_frames & old_frames
     if not shared or not old_numbers or old_numbers <= new_numbers or not new_numbers - old_numbers:
         return False

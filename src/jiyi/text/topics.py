@@ -151,6 +151,10 @@ class _Class:
         return (self.lex,) if self.said is None else (self.lex, self.said)
 
 
+#: words of a death said of anyone or anything (已经不在了, 唔喺度, 挂了): a pet's loss only where a pet is named
+_ANYONES_DEATH = r"(?:已经|早就?)不在(?:度|这|家)?了|(?<![考科])挂了(?=$|[\s，,。！!~～]|[😭💔]|呜)"
+SAID_OF_ANYONE = re.compile(_ANYONES_DEATH)
+
 _CLASSES: tuple[_Class, ...] = (
     _Class("replace", Lex(_P(r"换(?:了)?(?:个|新)?(?:手机)?(?:号|号码|邮箱)|(?:手机号|手机号码|电话号码|号码|邮箱)(?:也|都|已经)?换了|新(?:的)?(?:手机)?(?:号码|号|邮箱)|改(?:了)?(?:号|邮箱)|"
                               r"以后(?:打|联系|发)(?:我)?(?:这个)?|"
@@ -201,7 +205,7 @@ _CLASSES: tuple[_Class, ...] = (
                           r"\b(?:\w+\s+and\s+(?:i|user)|(?:me|user)\s+and\s+\w+)\s+(?:are|r)\s+(?:done|over|through|finished)\b|"
                           r"\b(?:is|'s)\s+(?:my|an)\s+ex\s+now\b|\bnow\s+my\s+ex\b|\b(?:she|he)'?s\s+with\s+someone\s+else\b")),
            ("partner",), "from"),
-    _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|(?:已经|早就?)不在(?:度|这|家)?了|(?<![考科])挂了(?=$|[\s，,。！!~～]|[😭💔]|呜)|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
+    _Class("lose", Lex(_P(r"去世|过世|离世|死了|病死|走丢|丢了|" + _ANYONES_DEATH + r"|去了(?:喵|汪)星|送人|送给\S{1,8}(?:养|了)|送走|被领养|"
                            r"送(?:到|回|去)?[^，。,！!？?\s]{1,8}?(?:那|家|那里|那儿|老家)(?:养|去|住)?了|"
                            r"把(?![我你他她咱])[^，。,！!？?\s]{1,6}送(?:回|到|去)了?[^，。,！!？?\s]{1,8}了|领养走|安乐|(?<![出带回])走了(?!\S{0,2}(?:路|步|一))|"
                            r"被(?:人|贼)?偷(?:走)?了|被盗了?|没(?:抢)?救过来|找不回来|回不来了|(?:新|下一任)(?:车主|主人)|"
@@ -398,8 +402,6 @@ def change_of(text: str, lang: str) -> Change | None:
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]{2}")
-#: words of a death said of anyone or anything (不在了, 挂了): a loss only where a pet is named
-SAID_OF_ANYONE = re.compile(r"(?:已经|早就?)不在(?:度|这|家)?了|挂了")
 
 
 def _change_of(text: str, lang: str) -> Change | None:
