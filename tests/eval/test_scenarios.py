@@ -371,7 +371,8 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
                                                         ("blind29a", 17, 152), ("blind29b", 16, 154),
                                                         ("blind30a", 18, 159), ("blind30b", 18, 158),
                                                         ("blind31a", 16, 158), ("blind31b", 16, 159),
-                                                        ("blind32a", 16, 160), ("blind32b", 16, 160)])
+                                                        ("blind32a", 16, 160), ("blind32b", 16, 160),
+                                                        ("blind33a", 16, 156), ("blind33b", 16, 159)])
 def test_the_blind_regression_files_are_bundled(name: str, histories: int, asked: int) -> None:
     """Each written blind from a category brief (no code, no dev file seen); kept as regression files."""
     f = load_scenarios(name)

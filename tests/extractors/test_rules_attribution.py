@@ -304,3 +304,12 @@ def test_a_relatives_condition_told_after_an_intro_or_by_a_regional_word_is_thei
     assert any(owner in c.content and c.kind is Kind.RELATION for c in told), [c.content for c in told]
     assert not any(c.content.startswith(("用户有", "用户：", "用户每天")) and ("糖尿" in c.content or "阿司匹林" in c.content)
                    for c in told), [c.content for c in told]
+
+
+@pytest.mark.parametrize(("text", "slot", "content"), [
+    ("Priya's veggie, been since uni.", "person:Priya/diet/type", "Priya is vegetarian"),  # 's is "is" here
+    ("Priya's from Leeds", "person:Priya/hometown", "Priya is from Leeds"),
+])
+def test_a_names_s_before_what_they_are_says_is(text: str, slot: str, content: str) -> None:
+    assert only(text, slot).content == content
+    assert not any((c.slot or "").startswith(("diet/", "user/")) for c in run(text))

@@ -194,3 +194,14 @@ def test_a_thing_consumed_then_dropped_is_a_stop(text: str, slot: str) -> None:
 
 def test_dropping_what_is_no_habit_stops_nothing() -> None:
     assert not [c for c in run("网我断了 路由器坏了") if c.slot and c.slot.startswith("pref/")]
+
+
+def test_a_change_beside_another_clauses_day_is_kept_on_its_own() -> None:
+    found = run("超市那份工我辞了 周末终于能睡懒觉")  # the day is the next clause's (round 33)
+    assert any(c.kind is Kind.FACT and "超市那份工" in c.content for c in found), found
+    assert any(c.kind is Kind.EVENT and "超市" not in c.content for c in found)  # (the dated clause is still an event)
+
+
+def test_a_change_its_own_event_tells_is_not_told_twice() -> None:
+    found = run("那家4A 我 resign 了 上周五 last day")
+    assert [c.kind for c in found if "4A" in c.content] == [Kind.EVENT], found

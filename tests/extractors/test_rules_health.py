@@ -114,7 +114,8 @@ def test_diagnoses_are_sensitive(text: str, slot: str, content: str) -> None:
     ("text", "slot", "content"),
     [("我吃素", "diet/type", "用户吃素"), ("我不吃辣", "pref/辣", "用户不吃辣"), ("我从不喝酒", "pref/酒", "用户从不喝酒"),
      ("我戒了咖啡", "pref/咖啡", "用户戒了咖啡"), ("I'm vegetarian", "diet/type", "User is vegetarian"),
-     ("I don't eat pork.", "pref/pork", "User doesn't eat pork"), ("I quit smoking", "pref/smoking", "User quit smoking")],
+     ("I don't eat pork.", "pref/pork", "User doesn't eat pork"), ("I quit smoking", "pref/smoking", "User quit smoking"),
+     ("I'm veggie", "diet/type", "User is vegetarian"), ("Just so you know I only eat halal", "diet/type", "User eats halal")],
 )
 def test_diet(text: str, slot: str, content: str) -> None:
     c = only(text, slot)

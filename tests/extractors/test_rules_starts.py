@@ -20,6 +20,7 @@ def employer(text: str) -> list[tuple[str, datetime | None]]:
 @pytest.mark.parametrize(("text", "org"), [
     ("下个月3号去京东物流报到 岗位是仓储主管", "京东"),
     ("offer收到了！下周一去小米上班", "小米"),
+    ("offer也拿到了，盘龙区那家医院，下周一正式上班", "盘龙区那家医院"),  # ("offer" read as a name leads no clause)
     ("got the offer from lanternfish games. start date nov 2", "lanternfish games"),
     ("Starting at Copperleaf Health on the 20th, finally", "Copperleaf Health"),
     ("yo i got the spot at ridgeway outfitters, the climbing shop downtown", "ridgeway outfitters"),
@@ -66,3 +67,8 @@ def test_a_job_told_by_its_first_days_or_its_contract_names_the_employer(text: s
     assert len(found) == 1 and org in found[0][0] and "now" not in found[0][0], found
 
 
+
+
+def test_someone_elses_new_job_is_not_the_users_employer() -> None:
+    assert employer("Priya's got a new job at Tesco") == []  # round 33: the clause is Priya's
+    assert [c for c, _ in employer("Finally got the job at Tesco!")] == ["User works at Tesco"]

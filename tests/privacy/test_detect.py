@@ -194,6 +194,8 @@ def test_an_ssn_is_never_a_phone_number() -> None:
     ("saving my 2FA backup code here: 7QX2-M4PD-99KT-ZL3B", "code", "7QX2-M4PD-99KT-ZL3B", "one-time code"),
     ("区役所要我的マイナンバー 3301 2847 5561 先放你这", "id_number", "3301 2847 5561", "My Number"),
     ("Finanzamt letter came, Steuer-ID 12 345 678 901 for next year", "id_number", "12 345 678 901", "tax ID"),
+    ("numéro de sécu 发你备份一下 2 02 05 99 216 034 57", "id_number", "2 02 05 99 216 034 57", "numéro de sécu"),
+    ("我手机号是一三八零零一三八零零零", "phone", "一三八零零一三八零零零", "手机号"),  # read out in numerals
     ("my library login is mchen22 / Tulip$9088 if I forget", "password", "Tulip$9088", "password"),
 ])
 def test_a_value_a_few_words_after_its_keyword(text: str, kind: str, value: str, label: str) -> None:
@@ -403,6 +405,9 @@ def test_long_strings_that_are_no_token_find_nothing(text: str) -> None:
     # a password said in Chinese numerals
     ("微信支付密码 三九二七一五 帮我记着", "三九二七一五"),
     ("银行卡密码我设了个好记的 幺三五七二四", "幺三五七二四"),
+    # a card's number read out in Chinese numerals (a voice message), a manager's override code (round 33)
+    ("[语音转文字] 工资卡是晋商银行的 卡号是 六二一七 八五零零 三三一二 四七六九 你给记上", "六二一七 八五零零 三三一二 四七六九"),
+    ("POS manager override is 7 7 3 0 if I'm not around", "7 7 3 0"),
 ])
 def test_secrets_named_by_what_they_open(text: str, value: str) -> None:
     assert value in [f.value for f in find_values(text) if f.level is SECRET]
@@ -443,3 +448,9 @@ def test_words_near_a_secret_word_that_are_no_secret(text: str) -> None:
 ])
 def test_identity_numbers_said_with_their_everyday_word(text: str, value: str) -> None:
     assert ("id_number", value) in kinds(text)
+
+
+@pytest.mark.parametrize("text", ["一二三四五六七八九十 数数", "三三两两的人", "一五一十地说了", "override the default 2 times",
+                                  "sécu 才 20 欧", "十一月十五 四五个人去"])
+def test_numerals_and_words_that_name_no_value(text: str) -> None:
+    assert find_values(text) == []

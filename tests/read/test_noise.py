@@ -28,7 +28,7 @@ def test_the_bots_content_is_not_noise(text: str) -> None:
     assert not is_noise(text, assistant=True)
 
 
-@pytest.mark.parametrize("text", ["我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅", "没事 明天去北京出差",
+@pytest.mark.parametrize("text", ["腿疼死我了 膝盖又肿了", "笑死 我下周去北京出差", "我对花生过敏，周五要去体检", "hey I moved to Paris", "好的，明天见小雅", "没事 明天去北京出差",
                                   "I went to Paris with my sister last week", "恭喜我吧，我升职当经理了",
                                   "帮我记一下 周五交房租", "明天去拔牙"])  # a plan names its day
 def test_a_users_content_is_not_noise(text: str) -> None:
@@ -38,7 +38,9 @@ def test_a_users_content_is_not_noise(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["饿了", "睡了 晚安", "随便 哈哈", "哈哈哈 会说话", "works for me", "brb dinner",
                                   "haha yes mom", "lol just testing", "没事 刷到个视频", "没有 就是好奇", "不说了 背单词去",
-                                  "今天好累", "刚才吓死了"])
+                                  "今天好累", "刚才吓死了",
+                                  # only reactions, the "X死我了" of any feeling and the slang of the day (round 33)
+                                  "哎呦喂 哏儿死我了", "逗死我了 哈哈", "蚌埠住了", "绷不住了 哈哈哈", "芭比Q了"])
 def test_turns_that_say_almost_nothing(text: str) -> None:
     assert says_little(text)
 

@@ -267,3 +267,21 @@ def test_a_newer_turn_with_new_numbers_in_the_old_frames_takes_the_old_ones_plac
     raised = turn("raised", "阿辉面线糊涨价 今嘛一碗十箍 材料起价", 5)
     assert overtaken([told], [told, raised]) == {"rel"}
 
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("每日坐深惠城际返工 六点就要起身 好攰", "而家揸车返工 二十分钟到 唔使再逼车 爽"),  # round 33: another way to work
+    ("每天早上骑电动车去学校 路过西湖公园", "电动车骑不了了 太远 改坐地铁1号线"),
+    ("住光谷 每天坐2号线去汉口 单程一个多钟头", "买了台小电车！以后不挤2号线了 开车去汉阳 四十分钟"),
+])
+def test_a_newer_way_to_work_takes_the_old_ones_place(old: str, new: str) -> None:
+    o, n = turn("old", old, 60), turn("new", new, 5)
+    tellers: dict[str, MemoryRecord] = {}
+    assert overtaken([o], [o, n], tellers=tellers) == {"old"}
+    assert tellers["old"].id == "new"
+
+
+@pytest.mark.parametrize("new", ["今天地铁故障 打车去的 差点迟到", "周末开车去青岛玩", "地铁上人好多"])
+def test_a_days_exception_or_another_trip_leaves_the_way_to_work(new: str) -> None:
+    o, n = turn("old", "每天坐地铁上班 单程四十分钟", 60), turn("new", new, 5)
+    assert overtaken([o], [o, n]) == set()

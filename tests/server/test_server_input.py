@@ -34,6 +34,8 @@ WRONG: list[tuple[str, dict[str, Any], str]] = [
     ("/v1/memories", {"messages": "hi", "user_id": "u", "sync": 1}, "sync"),
     ("/v1/memories", {"messages": [{"role": "robot", "content": "hi"}], "user_id": "u"}, "role"),
     ("/v1/memories", {"messages": [{"content": "hi", "mood": "happy"}], "user_id": "u"}, "mood"),
+    ("/v1/memories", {"messages": [{"content": "hi", "utc_offset": 900}], "user_id": "u"}, "utc_offset"),
+    ("/v1/memories", {"messages": [{"content": "hi", "utc_offset": "+08:00"}], "user_id": "u"}, "utc_offset"),
     ("/v1/remember", {"content": "c", "user_id": "u", "importance": 3}, "importance"),
     ("/v1/context", {"query": "q", "user_id": "u", "budget_tokens": -1}, "budget_tokens"),
 ]

@@ -22,6 +22,7 @@ T0 = datetime(2026, 11, 20, 4, 0, tzinfo=timezone.utc)
     ("台风来啊 鼓浪屿去袂成", "台风来啊 鼓浪屿去不成"),  # 袂 不; a 啊 after no verb of ending stays
     ("恩施冇克成", "恩施没去成"),  # 武汉: 克 去
     ("额不去了 这个月开始", "我不去了 这个月开始"),  # 晋 / 内蒙古: 额 我
+    ("嗰间公司我已经走咗", "那间公司我已经走了"),  # 粤: 嗰 那 (which the simplified table reads as 𠮶 first)
 ])
 def test_dialect_grammar_words_read_as_mandarin_one_for_one(typed: str, read: str) -> None:
     assert standard_zh(typed) == read

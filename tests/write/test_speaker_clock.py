@@ -10,6 +10,7 @@ import pytest
 
 from jiyi import Memory
 from jiyi.clock import FrozenClock, speaker_zone, written_offset
+from jiyi.errors import InvalidInput
 from jiyi.records import Kind
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -64,3 +65,20 @@ def test_a_plan_told_in_osaka_keeps_its_day_in_the_block(make_memory: object, cl
     clock.set(datetime(2026, 11, 2, 12, 0, tzinfo=timezone.utc))
     block = mem.build_context("ゼミ発表是哪天来着", user_id="u")
     assert "11月4日" in block and "2026-11-03" not in block, block
+
+
+def test_an_offset_given_beside_a_utc_timestamp_is_the_speakers(make_memory: object) -> None:
+    """A caller that knows the speaker is in London says so (``utc_offset: 0``): 23:30 on Nov 5 in London is
+    already Nov 6 in Shanghai, yet the speaker's "the day after tomorrow" is Nov 7."""
+    mem: Memory = make_memory(timezone="Asia/Shanghai")  # type: ignore[operator]
+    mem.add([{"role": "user", "content": "Van's booked, we're moving the day after tomorrow",
+              "timestamp": "2026-11-05T23:30:00+00:00", "utc_offset": 0}], user_id="u", sync=True)
+    facts = [r.content for r in mem.get_all(user_id="u") if r.kind is not Kind.EPISODE]
+    assert any("2026-11-07" in f for f in facts) and not any("2026-11-08" in f for f in facts), facts
+
+
+@pytest.mark.parametrize("offset", [900, -780, "480", True, 4.5])
+def test_an_offset_out_of_range_or_not_whole_minutes_is_refused(make_memory: object, offset: object) -> None:
+    mem: Memory = make_memory(timezone="Asia/Shanghai")  # type: ignore[operator]
+    with pytest.raises(InvalidInput, match="utc_offset"):
+        mem.add([{"role": "user", "content": "hi", "utc_offset": offset}], user_id="u", sync=True)

@@ -255,6 +255,15 @@ def test_left_is_leaving_a_job_only_when_no_other_thing_was_left(text: str, left
     ("跟他拜拜了 五年 就这样吧", "zh", "end"), ("跟小罗掰哒", "zh", "end"),  # 长沙 哒 for 了
     ("老公调回乌鲁木齐了 在油田驻乌办事处", "zh", "move"), ("阿凯调去台北总公司了", "zh", "move"),
     ("柴犬豆豆已经唔喺度了", "zh", "lose"), ("仓鼠挂了 呜呜", "zh", "lose"),  # a pet's death by a word said of anyone
+    # English verbs in Chinese chat, a space or none beside them (round 33), and Mandarin's 取消了 of a routine
+    ("星期六那班 cancel 了 学生太少", "zh", "stop"), ("星期六那班取消了", "zh", "stop"), ("健身卡cancel掉了", "zh", "stop"),
+    ("我被 layoff 了 😭", "zh", "leave"), ("上个月 move 去 KL 了", "zh", "move"), ("我们 break up 了", "zh", "end"),
+    ("那台车 sell 掉了", "zh", "sell"),
+    # British ways of giving up
+    ("Packed in vaping altogether. Ten days clean.", "en", "stop"), ("jacked in the fags", "en", "stop"),
+    ("packed in my job at the depot", "en", "leave"),
+    ("嗰间公司我已经走咗", "zh", "leave"), ("那家公司我已经走了", "zh", "leave"),  # gone from a workplace: a job left
+    ("旺财走了 公司的人都来安慰我", "zh", "lose"),  # (a pet gone, the workplace another clause's)
 ])
 def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str) -> None:
     """data/changes.tsv (phrases written by someone who saw no test) and streaks of going without are changes."""
@@ -270,6 +279,7 @@ def test_ways_of_saying_a_change_beyond_the_verbs(text: str, lang: str, cls: str
     ("we called it a day at 5pm", "en"), ("Tom and I called it a day at noon", "en"), ("the notice board is full", "en"),
     ("跟同事说拜拜了", "zh"), ("和大家拜拜了", "zh"), ("么么哒", "zh"), ("夜班调回周五了", "zh"), ("班次调回原来的了", "zh"),
     ("闹钟调回七点了", "zh"), ("老板已经不在了", "zh"), ("数学挂了", "zh"), ("阿强电话挂了", "zh"),
+    ("Uncancel 了", "zh"), ("我 cancelled 那个订阅的邮件看到了吗", "zh"),
 ])
 def test_banter_and_other_senses_are_no_change(text: str, lang: str) -> None:
     assert topics.change_of(text, lang) is None
@@ -302,3 +312,9 @@ def test_a_change_said_in_another_language_mixed_into_chat(text: str, cls: str) 
 def test_a_word_that_only_looks_like_one_is_no_change(text: str) -> None:
     assert topics.change_of(text, "en") is None
 
+
+
+@pytest.mark.parametrize("text", ["航班取消了", "星期六那个班取消了", "早班 cancel 了"])
+def test_a_class_or_a_flight_cancelled_is_no_job_left(text: str) -> None:
+    change = topics.change_of(text, "zh")
+    assert change is not None and change.cls == "stop" and "employer" not in change.families, change

@@ -492,9 +492,28 @@ def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
     if not _MAYBE.search(read):
         return []
     found = _find_values(read, lang)
+    if _SPOKEN_DIGITS.search(read):  # a number read out in Chinese numerals (a voice message): 卡号是 六二一七 八五零零 …
+        found = _with_spoken(found, read, lang)
     if read == text:
         return list(found)
     return [replace(f, value=text[f.start:f.end]) for f in found]
+
+
+#: four Chinese numerals in a row, each one digit (十, 百 are said of a quantity, never of a number read out)
+_SPOKEN_DIGITS = re.compile(f"[{_NUMERALS}]{{4,}}")
+_AS_DIGITS = str.maketrans("零〇一二三四五六七八九幺两", "0012345678912")
+
+
+def _with_spoken(found: Sequence[Finding], text: str, lang: str | None) -> tuple[Finding, ...]:
+    """``found``, and what the finders find in ``text`` with its Chinese numerals as digits, where that is mostly
+    numerals (four at least) and overlaps nothing found: a card, an account, an ID or a phone number read out."""
+    out = list(found)
+    for f in _find_values(text.translate(_AS_DIGITS), lang):
+        spoken = sum(ch in _NUMERALS for ch in text[f.start:f.end])
+        if spoken >= 4 and spoken * 2 > len(re.sub(r"\s", "", text[f.start:f.end])) \
+                and all(f.end <= t.start or f.start >= t.end for t in out):
+            out.append(replace(f, value=text[f.start:f.end]))
+    return tuple(sorted(out, key=lambda f: f.start))
 
 
 def _within(f: Finding, taken: Sequence[Finding], text: str) -> Finding | None:

@@ -52,5 +52,8 @@ NATIONAL_IDS: tuple[tuple[str | None, str | None, str, str], ...] = (
     (r"thai\s+id(?:\s+(?:card|number|no\.?))?", None, r"\d[\s-]?\d{4}[\s-]?\d{5}[\s-]?\d{2}[\s-]?\d", "Thai ID"),
     (r"philsys(?:\s+(?:number|no\.?))?|sss\s+(?:number|no\.?)|sss", None, r"\d{4}-?\d{4}-?\d{4}-?\d{4}|\d{2}-?\d{7}-?\d",
      "PhilSys/SSS number"),
+    # France's social security number (NIR: sex, year, month, place, order, key), as typed in its groups
+    (r"num[ée]ro\s+de\s+s[ée]cu(?:rit[ée]\s+sociale)?|n°\s*(?:de\s+)?s[ée]cu|s[ée]cu|nir|carte\s+vitale", None,
+     r"[12]\s?\d{2}\s?\d{2}\s?(?:\d{2}|2[ABab])\s?\d{3}\s?\d{3}(?:\s?\d{2})?", "numéro de sécu"),
 )
 

@@ -29,7 +29,7 @@ PASSWORD_WORDS: dict[str, str] = {
 #: a code, or the thing a code opens ("gate code", "the code for the key lockbox"); a bare "code" only when no
 #: word before it makes it a postal, dialling, discount or error code
 CODE_WORDS: dict[str, str] = {
-    "en": "code codes lockbox lock-box keypad keysafe key-safe padlock safe",
+    "en": "code codes lockbox lock-box keypad keysafe key-safe padlock safe override",
     "es": "código",
     "pt": "código",
     "fr": "code",

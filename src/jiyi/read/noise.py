@@ -98,7 +98,7 @@ def says_little(text: str, *, group: bool = False) -> bool:
     only remarks on the bot (:func:`remarks_on_bot`: "你贼逗 跟我妈一样"). Traditional characters are read as
     simplified (text/script.py)."""
     text = simplified(text)
-    if momentary(text) or noncommittal(text) or remarks_on_bot(text):
+    if momentary(text) or noncommittal(text) or remarks_on_bot(text) or _reacts_only(text):
         return True
     if re.search(r"\d", text):
         return False
@@ -164,7 +164,8 @@ _PUNCT = re.compile(r"[，,。.！!？?；;~～…\n]+")
 #: a clause that only reacts ("算了", "mad", "ugh"): no content of its own
 _REACTION = re.compile(r"(?i)^(?:算了|好了|行吧|唉|哎|服了|无语子?|绝了|没事|没有|没啥|没什么|不说了|不聊了|先不说了|卧槽|我靠|我去|天哪|"
                        r"(?:家人们|姐妹们|兄弟们)?谁懂啊?|救命|笑死|麻了|破防了|离谱|"
-                       r"呜{2,}|嘤{2,}|5{3,}|(?:羡慕|笑|累|困|饿|热|冷|气|烦|吓|馋)死(?:我)?了?|"
+                       r"呜{2,}|嘤{2,}|5{3,}|(?:羡慕|笑|累|困|饿|热|冷|气|烦|吓|馋)死(?:我)?了?|(?<![他她它])[\u4e00-\u9fff]儿?死(?:我|俺|人)了|"
+                       r"(?:哎|诶|唉)?(?:呦|哟|呀)喂?|芭比Q了?|栓Q|蚌埠住了|绷不住了|裂开了?|寄了|完犊子了?|"
                        r"哇塞|牛逼|牛|绝绝子|yyds|mad|ugh|wild|crazy|insane|nice|bruh|damn|wow|smh|rip|"
                        r"lol|lmao|ikr|ok(?:ay)?|k)$")
 
@@ -195,6 +196,13 @@ def momentary(text: str) -> bool:
             told.append(kept)
     return bool(told) and all(_moment("".join(k) if all(_CJK.search(p) for p in k) else " ".join(k))  # 等会 吃饭
                               or all(_moment(p) for p in k) for k in told)  # 今儿个天儿贼冷 零下十五度: each part
+
+
+def _reacts_only(text: str) -> bool:
+    """Is every part of ``text`` a reaction, laughter or small talk ("哎呦喂 哏儿死我了", "蚌埠住了 哈哈哈")?"""
+    parts = [p.strip() for clause in _PUNCT.split(text) for p in (clause.split() if _CJK.search(clause) else [clause])]
+    parts = [p for p in parts if p]
+    return bool(parts) and all(_only_reacts(p) for p in parts)
 
 
 def _moment(clause: str) -> bool:

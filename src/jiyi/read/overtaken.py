@@ -39,6 +39,7 @@ from jiyi.read.owner import owned_by
 from jiyi.records import Hit, Kind, MemoryRecord
 from jiyi.text import liking, qualifiers, subjects, topics, zh
 from jiyi.text.changed import CONDITION, tells_change
+from jiyi.text.commute import commutes_otherwise
 from jiyi.text.consumption import kinds_of
 from jiyi.text.entities import find_entities
 from jiyi.text.injection import instructs_the_bot
@@ -78,7 +79,7 @@ def overtaken(current: Sequence[Hit], found: Sequence[Hit], *, vectors: Mapping[
     if log.isEnabledFor(logging.DEBUG):  # (the list is built only for the debug switch: this runs per block)
         log.debug("tellers: %s", [(c.rec.content[:40], c.rec.speaker, sorted(c.families), c.goes_to) for c in changes])
     out: set[str] = _of_others(current, found) | _corrected(current, found) | _of_relatives(current) \
-        | _renumbered(current, found, tellers)
+        | _said_again(current, found, tellers)
     if not changes:
         return out
     for old in [*_user_turns(current), *_statements(current, slotted=any(c.feeling for c in changes))]:
@@ -522,17 +523,20 @@ def _corrected(current: Sequence[Hit], found: Sequence[Hit]) -> set[str]:
             if _may_end(rec, old) and said.lower() in simplified(old.content).lower()}
 
 
-def _renumbered(current: Sequence[Hit], found: Sequence[Hit], tellers: dict[str, MemoryRecord] | None) -> set[str]:
-    """The turns in ``current`` whose numbers a newer turn of the same speaker among ``found`` says again with new ones
-    (:func:`jiyi.text.renumbered.renumbers`: "二两15块" before "粉涨了一块 二两16"); that turn tells what holds now."""
+def _said_again(current: Sequence[Hit], found: Sequence[Hit], tellers: dict[str, MemoryRecord] | None) -> set[str]:
+    """The turns in ``current`` (and unslotted memories) that a newer turn of the same speaker among ``found`` says
+    again otherwise: with new numbers (:func:`jiyi.text.renumbered.renumbers`: "二两15块" before "粉涨了一块 二两16"),
+    or with another way to work (:func:`jiyi.text.commute.commutes_otherwise`: "每日坐深惠城际返工" before "而家揸车返工");
+    that turn tells what holds now."""
     out: set[str] = set()
     newer = [rec for rec in _user_turns(found) if _stated(rec) is not None]
     olds = [*_user_turns(current), *(h.record for h in current if h.record.kind in _NUMBERED and not h.record.slot)]
     for old in olds:
-        by = max((rec for rec in newer if _may_end(rec, old) and renumbers(rec.content, old.content)),
+        by = max((rec for rec in newer if _may_end(rec, old) and (renumbers(rec.content, old.content)
+                                                                     or commutes_otherwise(rec.content, old.content))),
                  key=_said, default=None)
         if by is not None:
-            log.debug("turn %r given new numbers by %r", old.content[:60], by.content[:60])
+            log.debug("turn %r said again otherwise by %r", old.content[:60], by.content[:60])
             out.add(old.id)
             if tellers is not None:
                 tellers[old.id] = by

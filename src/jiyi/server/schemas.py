@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from jiyi.read.recent import MAX_RECENT
-from jiyi.write.validate import MAX_CONTENT_CHARS, MAX_MESSAGE_CHARS
+from jiyi.write.validate import MAX_CONTENT_CHARS, MAX_MESSAGE_CHARS, MAX_OFFSET, MIN_OFFSET
 
 MAX_QUERY_CHARS = 4000  # Memory.search and Memory.context refuse longer queries
 MAX_MESSAGES = 1000  # the default max_messages_per_add
@@ -109,6 +109,9 @@ class MessageIn(Request):
     name: str | None = Field(None, description="Speaker name.", json_schema_extra=NAME_RULE)
     created_at: str | None = Field(None, description="Alias of timestamp.", json_schema_extra=TIME_RULE)
     message_id: str | JsonInt | None = Field(None, description="Alias of id.", json_schema_extra=RECORD_ID_RULE)
+    utc_offset: JsonInt | None = Field(None, ge=MIN_OFFSET, le=MAX_OFFSET, examples=[480],
+                                       description="The speaker's UTC offset in minutes, for their 明天 / 'tomorrow'; "
+                                       "by default the offset the timestamp is written with (one at UTC tells nothing).")
 
 
 class AddRequest(Request):

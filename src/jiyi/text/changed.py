@@ -19,7 +19,8 @@ from jiyi.text.script import simplified
 #: put off, brought forward, called off, moved elsewhere, out of use (besides text/replaced.py's moved or swapped)
 _PUT_OFF = re.compile(r"推迟|延期|延后|顺延|改期|提前到|取消|不办了|停用|停办|暂停|(?:迁|搬|挪)(?:到|去|至)|"
                       r"(?i:\bpostponed?\b|\bpush(?:ed)?\b|\bdelayed\b|\bbrought\s+forward\b|\bcancell?ed\b|"
-                      r"\bcalled\s+off\b|\bmoved\b|\bchange\s+to\b)|push咗|推咗|"  # ("venue change to Room 3")
+                      r"\bcalled\s+off\b|\bmoved\b|\bchange\s+to\b|\bscrap(?:ped)?\s+(?:the|that|it)\b|\binstead\b(?!\s+of)|"
+                      r"\bchange\s+of\s+plans?\b|\bplans?\s+(?:have\s+|has\s+)?changed\b)|push咗|推咗|"  # ("venue change to Room 3")
                       # a thing swapped for another: 编辑器也换了, 换掉了, 改用, 转neovim了
                       r"(?:也|都|早就?|已经)换(?:了|掉)|换掉了|(?:改|转)用|(?<![运旋扭])转(?=[A-Za-z][\w+-]*了)")
 #: what held before, spoken of as such: 以前那家健身房, 原来那个房子, "the old place", "my old gym"

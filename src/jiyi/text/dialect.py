@@ -23,7 +23,7 @@ from jiyi.text.script import simplified
 #: one dialect character -> its Mandarin word of one character (grammar words only: no content word
 #: is rewritten, so a name or a place is never changed)
 _ONE_FOR_ONE = str.maketrans({"咗": "了", "唔": "不", "冇": "没", "佢": "他", "嘅": "的", "喺": "在", "係": "是",
-                              "啲": "些", "哋": "们", "睇": "看", "嚟": "来", "畀": "给", "嗰": "那",
+                              "啲": "些", "哋": "们", "睇": "看", "嚟": "来", "畀": "给", "嗰": "那", "𠮶": "那",
                               "伫": "在", "爻": "了", "毋": "不", "呣": "不", "袂": "不", "覅": "不", "勿": "不", "伲": "我"})  # Hokkien 佇 (伫 once simplified): 阮佇泉州 = 我们在泉州
 #: dialect grammar words of two characters, each for a Mandarin word of two (而家住喺Camden: 现在住在Camden)
 _TWO_FOR_TWO = {"而家": "现在", "宜家": "现在", "依家": "现在", "梗系": "肯定", "梗係": "肯定"}

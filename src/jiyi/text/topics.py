@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from jiyi.text import kinds
+from jiyi.text.change_phrases import en_phrase, zh_phrase
 from jiyi.text.consumption import consumption
 from jiyi.text.dialect import standard_zh
 from jiyi.text.verb_senses import THING_MOVED, degree_complement, left_behind, place_moved_to
@@ -331,39 +332,16 @@ _CLASSES: tuple[_Class, ...] = (
 )
 
 
-#: what a contraction without its apostrophe reads as
-_OTHER_WORDS = frozenset({"were", "well", "shell", "hell", "ill", "its", "wed", "shed", "hed", "id", "whos", "lets"})
-
-
-#: what before a two-character phrase makes it a score or an amount: 查分了, 扣分了, 几分了
-_NOT_A_SCORE = r"(?<![查打评给扣加得积学计满高低考几多少均总拿出算\d])"
-
-
-#: the speaker's words as a memory retells them in the third person ("got my own place" → "got User's own place")
-_AS_TOLD = {"my": r"(?:my|User['\u2019]s)", "i": r"(?:i|User)", "me": r"(?:me|User)", "i'm": r"(?:i['\u2019]?m|User\s+is)"}
-
-
 def _said_ways(classes: tuple[_Class, ...]) -> tuple[_Class, ...]:
     """Each class with the ways of saying it of ``data/changes.tsv`` (literal phrases, 车出了 / "got canned")
     added to its verbs, after them: the verbs' finer reading (a destination, an object) comes first."""
     phrases: dict[tuple[str, str], list[str]] = {}
     for cls, lang, phrase in data_rows("changes.tsv"):
         phrases.setdefault((cls, lang), []).append(standard_zh(phrase) if lang == "zh" else phrase)
-
-    def en(phrase: str) -> str:  # chat drops apostrophes (dont, havent), unless that makes another word (we're, it's)
-        words = [_AS_TOLD.get(w.lower()) or
-                 re.escape(w).replace("'", "['\u2019]" if w.replace("'", "") in _OTHER_WORDS else "['\u2019]?")
-                 for w in phrase.split()]
-        tail = THING_MOVED if phrase.endswith(("moved", "relocated")) else ""  # "we moved the meeting to friday"
-        return r"\b" + r"\s+".join(words) + (r"\b" if phrase[-1].isalnum() else "") + tail
-
-    def zh(phrase: str) -> str:  # a two-character phrase (分咗 → 分了) is no score's: 查分了, 扣分了, 考了几分了
-        return (_NOT_A_SCORE if len(phrase) <= 2 else "") + re.escape(phrase)
-
     out = []
     for c in classes:
-        zh_said = "|".join(zh(x) for x in sorted(phrases.get((c.name, "zh"), ()), key=len, reverse=True)) or "(?!)"
-        eng = "|".join(en(x) for x in sorted(phrases.get((c.name, "en"), ()), key=len, reverse=True)) or "(?!)"
+        zh_said = "|".join(zh_phrase(x) for x in sorted(phrases.get((c.name, "zh"), ()), key=len, reverse=True)) or "(?!)"
+        eng = "|".join(en_phrase(x) for x in sorted(phrases.get((c.name, "en"), ()), key=len, reverse=True)) or "(?!)"
         out.append(dataclasses.replace(c, said=Lex(_P(zh_said), _P(f"(?i){eng}"))))
     return tuple(out)
 
@@ -402,6 +380,8 @@ def change_of(text: str, lang: str) -> Change | None:
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]{2}")
+_CANCELLED = re.compile(r"(?i)取消|cancel")
+_I_LEFT = re.compile(r"(?:我|用户)(?:已经|早就?|都|也)?走了$")
 
 
 def _change_of(text: str, lang: str) -> Change | None:
@@ -421,6 +401,8 @@ def _change_of(text: str, lang: str) -> Change | None:
         named = tuple(f for f in cls.families if f in cues)
         if unnamed_loss is not None and not named:
             continue  # after a loss that named no pet, only a class whose thing is named reads it otherwise
+        if cls.name == "lose" and not named and "employer" in cues and _I_LEFT.search(text, 0, m.end()):
+            return Change("leave", ("employer",), "from", m.end(), m.start())  # 那家公司我已经走了: a job left
         if cls.name == "lose" and not named and unnamed_loss is None:
             # 速腾出了 让个二手车贩子收走了: gone (走了) to a car dealer is a car sold; a loss naming no pet is a pet's
             # (its name: 黑蛋送给二舅了) only when no other class's thing is named
@@ -434,7 +416,8 @@ def _change_of(text: str, lang: str) -> Change | None:
             continue  # "no more X, I quit": a habit stopped, not a job left
         if cls.name == "leave" and left_behind(text, m, _CUES["employer"].en):
             continue  # "I left my umbrella on the bus": a thing left somewhere, not a job
-        if cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named):
+        if (cls.name == "stop" and "employer" in named and not {"habit", "diet", "pursuit"} & set(named)
+                and not _CANCELLED.search(m.group(0))):  # (一个班取消了, 航班取消了: a class or a flight, never a job)
             return Change("leave", ("employer",), "from", m.end(), m.start())  # 把工作戒了 / quit the job
         families = tuple(f for f in named if f != "employer") if cls.name == "stop" else named
         if cls.name == "join":  # a new job, and the search or the application for it over when it says so

@@ -171,7 +171,9 @@ def _depth(value: object, what: str, depth: int) -> None:
     elif isinstance(value, (list, tuple)):
         for v in value:
             _depth(v, what, depth + 1)
-_MESSAGE_KEYS = {"role", "content", "id", "timestamp", "name", "created_at", "message_id"}
+_MESSAGE_KEYS = {"role", "content", "id", "timestamp", "name", "created_at", "message_id", "utc_offset"}
+#: a speaker's UTC offset in minutes: from UTC-12:00 to UTC+14:00
+MIN_OFFSET, MAX_OFFSET = -720, 840
 
 
 def validate_user_id(user_id: object, what: str = "user_id") -> str:
@@ -233,8 +235,13 @@ def _one(m: Any, i: int, *, now: datetime, max_chars: int) -> Message:
         check_unicode(name, f"{where}.name")
     raw_time = m.get("timestamp", m.get("created_at"))
     ts = _timestamp(raw_time, where, now)
+    offset = m.get("utc_offset")  # the speaker's, when the caller knows it (a timestamp at UTC tells nothing of it)
+    if offset is not None:
+        offset = check_int(offset, f"{where}.utc_offset", MIN_OFFSET, MAX_OFFSET)
+    elif raw_time is not None:
+        offset = written_offset(raw_time)
     return Message(role=role, content=content, timestamp=ts, id=mid or f"m-{new_id()[:16]}", name=name,
-                   utc_offset=written_offset(raw_time) if raw_time is not None else None)
+                   utc_offset=offset)
 
 
 def _timestamp(value: Any, where: str, now: datetime) -> datetime:

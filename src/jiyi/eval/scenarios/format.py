@@ -34,7 +34,7 @@ BUNDLED = ("dev", "followup", "blind1", "blind2a", "blind2b", "blind3a", "blind3
            "blind22a", "blind22b", "blind23a", "blind23b", "blind24a", "blind24b",
            "blind25a", "blind25b", "blind26a", "blind26b", "blind27a", "blind27b",
            "blind28a", "blind28b", "blind29a", "blind29b", "blind30a", "blind30b", "blind31a", "blind31b",
-           "blind32a", "blind32b")
+           "blind32a", "blind32b", "blind33a", "blind33b")
 
 
 class ScenarioFileError(InvalidInput):
@@ -122,6 +122,8 @@ class ScenarioMessage:
     timestamp: datetime
     name: str | None = None
     id: str | None = None
+    #: the offset its time was written with, minutes east of UTC: its speaker's clock (+00:00 too); None for "Z" (UTC's)
+    utc_offset: int | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -219,6 +221,7 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
     sid = r.id_(s.get("id", default_id), f"{where}.id")
     user = r.id_(s["user"], f"{where}.user") if "user" in s else None
     clock = r.when(s["start"], f"{where}.start") if "start" in s else None
+    offset = _written_offset(s["start"]) if "start" in s else None
     out: list[ScenarioMessage] = []
     for i, m in enumerate(r.list_(s["messages"], f"{where}.messages", nonempty=True)):
         mw = f"{where}.messages[{i}]"
@@ -231,7 +234,7 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
             ts = r.when(msg["timestamp"], f"{mw}.timestamp")
             if clock is not None and ts < clock:
                 r.fail(f"{mw}.timestamp", "goes back in time within its session")
-            clock = ts
+            clock, offset = ts, _written_offset(msg["timestamp"])
         elif clock is None:
             r.fail(mw, "no timestamp: give the session a 'start' or the message a 'timestamp'")
         else:
@@ -245,8 +248,17 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
         assert clock is not None
         out.append(ScenarioMessage(user=r.id_(who, f"{mw}.user"), session=sid, role=role, content=content,
                                    timestamp=clock, name=r.str_(name, f"{mw}.name") if name is not None else None,
-                                   id=r.id_(msg["id"], f"{mw}.id") if "id" in msg else None))
+                                   id=r.id_(msg["id"], f"{mw}.id") if "id" in msg else None, utc_offset=offset))
     return out
+
+
+def _written_offset(raw: Any) -> int | None:
+    """The offset a valid scenario time is written with, in minutes; None for one written with Z (UTC's clock)."""
+    text = str(raw).strip()
+    if text[-1:] in "Zz":
+        return None
+    offset = datetime.fromisoformat(text).utcoffset()
+    return None if offset is None else int(offset.total_seconds() // 60)
 
 
 _PROBE_KEYS = {"id", "category", "user", "at", "query", "budget_tokens", "include_sensitive", "block", "hits", "note",

@@ -166,8 +166,10 @@ def _batches(messages: Sequence[ScenarioMessage]) -> list[list[ScenarioMessage]]
     return out
 
 
-def _as_message(m: ScenarioMessage) -> dict[str, str]:
-    msg = {"role": m.role, "content": m.content, "timestamp": m.timestamp.isoformat()}
+def _as_message(m: ScenarioMessage) -> dict[str, str | int]:
+    msg: dict[str, str | int] = {"role": m.role, "content": m.content, "timestamp": m.timestamp.isoformat()}
+    if m.utc_offset is not None:  # a scenario's offset is its speaker's, +00:00 (London) too; Z is UTC's clock
+        msg["utc_offset"] = m.utc_offset
     if m.name:
         msg["name"] = m.name
     if m.id:

@@ -131,8 +131,13 @@ _UNTAKEN_FAMILIES = frozenset({"vehicle", "pet", "habit", "diet", "pursuit"})
 def _topical(work: MessageExtraction, clauses: list[Clause], mine: list[Clause]) -> list[Draft]:
     """A change of a topic, or a topic's standing state, that nothing else in the sentence took."""
     if any(c.consumed or work.qualifying(c) for c in clauses) or len(mine) < len(clauses):
-        if any(work.qualifying(c) for c in clauses):
-            return _dated_outcome(work, mine)  # an event (events.py): the write side reads the change from it
+        if any(work.qualifying(c) for c in clauses):  # an event (events.py): the write side reads the change from it,
+            # unless the day is another clause's (超市那份工我辞了 周末终于能睡懒觉): then the change is told on its own
+            dated = [c for c in mine if work.qualifying(c)]
+            if any(_users_change(_said_by_user(work.content(c), work.lang), work.lang) for c in dated):
+                return _dated_outcome(work, mine)  # (那家公司我不待了，上周递了辞呈: one change, of that day)
+            return _dated_outcome(work, mine) or _changed_clauses(work, [c for c in mine if not work.qualifying(c)],
+                                                                  ending=True)
         return _changed_clauses(work, mine)  # partly taken: only a clause of change is left
     text = _said_by_user(_couple(work, mine) or group_statement([work.content(c) for c in mine], work.lang, MAX_CHARS),
                          work.lang)
@@ -216,15 +221,16 @@ def _said_by_user(text: str, lang: str) -> str:
     return text if text.startswith(("用户", "User")) else ("用户：" if lang == "zh" else "User: ") + text
 
 
-def _changed_clauses(work: MessageExtraction, mine: list[Clause]) -> list[Draft]:
+def _changed_clauses(work: MessageExtraction, mine: list[Clause], *, ending: bool = False) -> list[Draft]:
     """In a sentence other stages took part of, the user's clauses that state a change, kept on their own
-    (祸不单行 年糕也送我妹那去了 我老婆最近查出来对猫毛过敏: the cat is given away, whatever the allergy)."""
+    (祸不单行 年糕也送我妹那去了 我老婆最近查出来对猫毛过敏: the cat is given away, whatever the allergy); with
+    ``ending``, only a change away from something (a new job or home beside a day is that day's event)."""
     out: list[Draft] = []
     for c in mine:
         if c.consumed:
             continue
         text = _said_by_user(work.content(c), work.lang)
-        if (change := _users_change(text, work.lang)) is None:
+        if (change := _users_change(text, work.lang)) is None or ending and change.direction != "from":
             continue
         c.consumed = True
         out.append(_change_fact(work, [c], text, _slot_of(change, text, work.lang)))

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from jiyi.extractors.rules.drafts import Clause
 from jiyi.text.person import tidy_zh
+from jiyi.text.places import place_now
 from jiyi.text.relations import (
     EN_NAME_DENY,
     EN_REL_ADJ,
@@ -406,7 +407,7 @@ def assign_subject_en(c: Clause, prev: Clause | None, recent_rel: RecentRelation
             c.subject = "self"  # "she dumped me last week": the user's breakup, told of the one who ended it
         else:
             c.subject = "other"
-    elif (m := _EN_NAMED.match(t)) and name_ok_en(m.group("n")):
+    elif (m := _EN_NAMED.match(t)) and name_ok_en(m.group("n")) and not place_now(t):
         c.subject, c.person, c.body = "other", m.group("n"), t[m.end("n"):]
     elif prev is not None and prev.sentence == c.sentence:
         c.subject, c.rel, c.rel_name, c.person = prev.subject, prev.rel, prev.rel_name, prev.person

@@ -12,7 +12,7 @@ import re
 from jiyi.extractors.rules.drafts import Draft, fact, templated
 from jiyi.records import Kind
 from jiyi.text.person import third_person
-from jiyi.text.places import place_at_start
+from jiyi.text.places import place_at_start, place_now
 from jiyi.text.relations import EN_NAME_DENY
 from jiyi.text.wordlists import EN_JOB_TITLES
 
@@ -45,9 +45,17 @@ _EN_MOVE = re.compile(r"(?i:\b(?:i|we)(?:\s+have|\s+had|'ve|'d)?\s+(?:(?:just|re
                       # a home found or taken somewhere: "found a little courtyard place in Dali", "rented a flat in Porto"
                       r"(?:^|[.!;]\s*|\b(?:i|we)\s+(?:just\s+|finally\s+)?)(?:found|rented|bought|signed\s+for)\s+(?:a|an|our|my)\s+"
                       r"(?:(?:[\w-]+\s+){0,2}(?:flat|apartment|house|studio|condo)|(?:(?:new|own|little|tiny|small|cute|cozy|cosy|"
-                      r"courtyard|rental)\s+){1,2}place)\s+in)\s+" + _PLACE_EN)
-_EN_LIVE = re.compile(r"(?i:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|"
-                      r"are\s+living)\s+in|\b(?:i'm|we're)\s+(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _PLACE_EN)
+                      r"courtyard|rental)\s+){1,2}place)\s+in|"
+                      # a new home said where it is: "New flat's in Edgeley", "our new place is in Fitzroy"
+                      r"(?:^|[.!;]\s*|\b(?:so|and|right|yeah|well)[,\s]+)(?:(?:our|my|the)\s+)?new\s+(?:flat|house|home|apartment|"
+                      r"condo|studio|pad|digs)(?:['\u2019]s|\s+is)\s+(?:now\s+)?in|"
+                      r"\b(?:our|my)\s+new\s+place(?:['\u2019]s|\s+is)\s+(?:now\s+)?in)\s+" + _PLACE_EN)
+#: a home said before its place: "we live in a flat in Levenshulme" lives in Levenshulme
+_A_HOME_IN = (r"(?i:(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}?(?:flat|house|apartment|studio|condo|bungalow|terrace|"
+              r"maisonette|place)\s+in\s+(?=[A-Z]))?")
+_EN_LIVE = re.compile(r"(?i:\b(?:i|we|(?:^|(?<=[.!;]\s))me\s+and\s+(?-i:[A-Z][\w'-]+|(?i:my|our)\s+\w+))\s+"
+                      r"(?:currently\s+|now\s+|still\s+|also\s+)?(?:live|reside|am\s+living|are\s+living)\s+in|\b(?:i'm|we're)\s+"
+                      r"(?:living|based)\s+in|\bi\s+am\s+based\s+in)\s+" + _A_HOME_IN + _PLACE_EN)
 _EN_HOMETOWN = re.compile(r"(?i:\b(?:i'm|i\s+am|i\s+come)\s+(?:originally\s+)?from|\bi\s+grew\s+up\s+in|"
                           r",\s*(?:but\s+)?originally\s+from)\s+"
                           + _PLACE_EN)
@@ -107,10 +115,12 @@ _EN_WORK_DONE_AT = re.compile(
     r"[a-z][\w-]+\s+(?:minerals|logistics|holdings|group|ltd|inc|corp|labs|systems|solutions|media|capital|partners|"
     r"consulting|industries|foods|motors|energy|mining|health|bank)\b))")
 
-_EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're|i(?=\s+(?:lactose|vegetarian|vegan)))\s+(?:a\s+)?"
-                     r"(?:strict\s+|full\s+|now\s+)?"
+_EN_VEG = re.compile(r"(?i)\b(?:i'm|i\s+am|i've\s+been|we're|i(?=\s+(?:lactose|vegetarian|vegan))|i\s+(?:only\s+)?eat"
+                     r"(?=\s+(?:only\s+)?(?:halal|kosher)\b))\s+(?:a\s+)?(?:strict\s+|full\s+|now\s+|only\s+)?"
                      r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|lactose\s+intolerant|gluten[\s-]free|halal"
-                     r"|kosher|keto)\b")
+                     r"|kosher|keto|veggie|veggo)\b")
+#: chat's short words for a diet, as the profile says it
+_DIET_WORD = {"veggie": "vegetarian", "veggo": "vegetarian"}
 _EN_NO_EAT = re.compile(r"(?i)\bi\s+(?P<neg>don't|do\s+not|can't|cannot|never|won't)\s+(?P<verb>eat|drink|touch)\s+"
                         r"(?P<v>[\w\s-]{2,30}?)(?=[.,;!?]|$|\s+(?:and|but|because|anymore|since|at\s+all)\b)")
 _EN_QUIT = re.compile(r"(?i)\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+|'ve\s+|had\s+)?(?:quit|gave\s+up|"
@@ -221,7 +231,7 @@ def en_identity(text: str) -> list[Draft]:
             break
     if place := _place(_EN_MOVE, text):
         out.append(templated("User moved to {v}", "user/city", place, importance=0.7))
-    elif place := _place(_EN_LIVE, text):
+    elif place := _place(_EN_LIVE, text) or place_now(text):
         out.append(templated("User lives in {v}", "user/city", place, importance=0.7))
     if place := _place(_EN_HOMETOWN, text):
         out.append(templated("User is from {v}", "user/hometown", place))
@@ -270,8 +280,9 @@ def en_call_me(text: str) -> list[Draft]:
 def en_diet(text: str) -> list[Draft]:
     """vegetarian / don't eat X / quit X, keyed by the object."""
     if m := _EN_VEG.search(text):
-        return [fact(f"User is {m.group('v').lower()}", "diet/type", m.group("v").lower(), kind=Kind.PREFERENCE,
-                      importance=0.7)]
+        diet = _DIET_WORD.get(m.group("v").lower(), m.group("v").lower())
+        said = f"User eats {diet}" if diet in ("halal", "kosher") else f"User is {diet}"
+        return [fact(said, "diet/type", diet, kind=Kind.PREFERENCE, importance=0.7)]
     if m := _EN_ANYMORE.search(text):
         item = m.group("v").strip()
         d = fact(f"User doesn't {m.group('verb').lower()} {item} anymore", f"pref/{pref_key_en(item)}", item,

@@ -196,7 +196,8 @@ class MessageExtraction:
         drafts = [d for d in drafts if d.slot is not None or d.kind is Kind.RELATION or d.source_at not in covered]
         drafts += ended
         drafts += events(self)
-        drafts += changes(self)
+        told = {d.source_at for d in drafts if d.kind is Kind.EVENT}  # a change an event tells from its clause on
+        drafts += [d for d in changes(self) if d.slot is not None or d.kind is not Kind.FACT or d.source_at not in told]
         drafts += new_job(self, drafts)
         drafts += new_role(self, drafts)
         self._now_after_change(drafts)

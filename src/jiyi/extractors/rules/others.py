@@ -64,8 +64,16 @@ def _as_if_said(rest: str, lang: str) -> str:
     rest = rest.strip(" ,，")
     if lang == "zh":
         return "我" + rest
+    if verb := _IS_OR_HAS.match(rest):  # "Priya's veggie": 's is "is" (or "has" before been / got), not an owner's
+        return first_person(f"User {'has' if verb.group(1).lower() in ('been', 'got') else 'is'} {rest[verb.end():]}", "en")
     poss = re.match(r"^['\u2019]s\s+", rest)
     return first_person("User's " + rest[poss.end():] if poss else "User " + rest, "en")
+
+
+#: 's before a word that says what someone is or has been, not what they own
+_IS_OR_HAS = re.compile(r"(?i)^['\u2019]s\s+(?=(been|got|veggie|vegetarian|vegan|pescatarian|halal|kosher|keto|lactose|gluten|"
+                        r"allergic|diabetic|coeliac|celiac|pregnant|teetotal|tee-total|sober|from|living|moving|working|"
+                        r"studying|based|married|engaged|single|retired)\b)")
 
 
 #: the speaker named in what is said of someone else: the two of them, not the person alone

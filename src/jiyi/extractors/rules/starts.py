@@ -86,6 +86,8 @@ def job_news(work: MessageExtraction, drafts: list[Draft], slot: str, templates:
     if spans:  # 下个月2号入职 / 下个月生效: from that day on
         draft.valid_from = min(s.start for s in spans)
     start = next((c for c in work.clauses if value in c.text), work.clauses[0] if work.clauses else None)
+    if work.lang == "en" and start is not None and start.subject == "other" and start.person:
+        return []  # "Priya's got a new job at Tesco": someone else's news
     if start is not None:
         draft.source, draft.source_at = start.text, start.start
     return [draft]

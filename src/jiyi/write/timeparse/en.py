@@ -52,10 +52,16 @@ _EN_REL_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "tmr": 1, "tmrw": 1, "y
                 "after tomorrow": 2, "before yesterday": -2}
 
 
+#: chat's and dialects' words for these days: Scots "the morra" / "the morn" (tomorrow), "the day" (today) is left out
+#: (it is English's "the day" too); British "tomoz", "2moro"
+_SLANG_DAYS = {"tonite": "tonight", "2nite": "tonight", "the morra": "tomorrow", "the morn": "tomorrow",
+               "tomoz": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "yday": "yesterday"}
+
+
 def _en_rel_day(m: re.Match[str], c: Ctx) -> Res:
     w = " ".join((maybe_group(m, "w") or group(m, "w2")).lower().split())
     w = re.sub(r"\btmrw?$", "tomorrow", w)  # the day after tmr
-    w = {"tonite": "tonight", "2nite": "tonight"}.get(w, w)
+    w = _SLANG_DAYS.get(w, w)
     d = c.today + timedelta(days=_EN_REL_DAYS[w])
     return daypart_res(d, "tonight", EN_PARTS) if w == "tonight" else Res(*day_span(d), "day")
 
@@ -302,7 +308,7 @@ EN_RULES: list[Rule] = [
                 r"|wednesday|thursday|friday|saturday|sunday)\s+(?:of|in)\s+(?:(?P<pre>this|next|last)\s+month\b|"
                 + _MON + ")", _I), _en_nth_weekday, False),
     (re.compile(r"\b(?:the\s+)?day\s+(?P<w>after\s+(?:tomorrow|tmrw?)|before\s+yesterday)\b|\b(?P<w2>today|tonight|tomorrow"
-                r"|tmrw?|yesterday|tonite|2nite)\b", _I), _en_rel_day, False),
+                r"|tmrw?|yesterday|tonite|2nite|the\s+morra|the\s+morn(?!ing)|tomoz|2moro|2morrow|yday)\b", _I), _en_rel_day, False),
     # the end or the start of a month: "end of the month", "by the end of next month", "start of next month"
     (re.compile(r"\b(?P<part>end|beginning|start)\s+of\s+(?:the\s+|this\s+)?(?P<pre>next\s+|last\s+)?month\b", _I),
      _en_month_end, False),

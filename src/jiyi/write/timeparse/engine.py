@@ -15,10 +15,12 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from jiyi.clock import ensure_utc
 from jiyi.text.script import simplified
 from jiyi.write.timeparse.en import EN_RULES, EN_WEEKDAYS
+from jiyi.write.timeparse.lunar import FESTIVALS
 from jiyi.write.timeparse.numbers import NUMERIC_RULES
 from jiyi.write.timeparse.other import OTHER_RULES
 from jiyi.write.timeparse.spans import (
     EN_PARTS,
+    HOLIDAYS,
     ZH_PARTS,
     Ctx,
     Handler,
@@ -189,7 +191,8 @@ _APPOSITION_GAP = re.compile(r"^\s*[,，(（]?\s*(?:is|是|就是|也就是|即)
 
 
 def _merge_day_apposition(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int, Res]]:
-    """今天周日 / 明天（周六） / "tomorrow, Saturday": one day told twice is one expression, the relative day's."""
+    """今天周日 / 明天（周六） / "tomorrow, Saturday": one day told twice is one expression, the relative day's; "Friday
+    18th Dec" / 周五12月18号 one too, the date's."""
     out: list[tuple[int, int, Res]] = []
     for s, e, res in spans:
         if out:
@@ -198,6 +201,10 @@ def _merge_day_apposition(text: str, spans: list[tuple[int, int, Res]]) -> list[
                     and _APPOSITION_GAP.match(text[pe:s]) and _WEEKDAY_WORD.match(text[s:e].strip())):
                 close = ")" if text[pe:s].strip() in ("(", "（") and text[e:e + 1] in ")）" else ""
                 out[-1] = (ps, e + len(close), prev)
+                continue
+            if (prev.gran == "day" and res.gran == "day" and _WEEKDAY_WORD.match(text[ps:pe].strip())
+                    and _APPOSITION_GAP.match(text[pe:s]) and re.search(r"\d", text[s:e])):
+                out[-1] = (ps, e, res)  # "Friday 18th Dec", 周五12月18号: the date says which Friday
                 continue
         out.append((s, e, res))
     return out
@@ -240,14 +247,21 @@ _TAKEN_BACK = re.compile(r"(?:不对|说错了|记错了|搞错了|口误|(?i:no
 _DAY_GRANS = ("day", "daypart", "hour", "minute", "weekend")
 
 
+#: a holiday's name before what is held for it ("Christmas do", 圣诞聚餐, 中秋晚会): the event's name, when a day is named
+_HOLIDAY_EVENT = re.compile(r"(?i)\s*(?:'s\s+)?(?:do|party|parties|dinner|lunch|drinks|markets?|fair|concert|show|bash|"
+                            r"event|meal|meetup|social|gala)\b|\s*(?:聚餐|晚会|聚会|派对|活动|年会|联欢|饭局|团建)")
+
+
 def _unmeant(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int]]:
-    """Where ``spans`` name a day said only to be denied or taken back, another day named beside it."""
+    """Where ``spans`` name a day said only to be denied or taken back, another day named beside it, or a holiday
+    that names an event held on another day named ("Christmas do: Friday 18th Dec")."""
     days = [sp for sp in spans if sp[2].gran in _DAY_GRANS]
     if len(days) < 2:
         return []
     drop: set[int] = set()
     for k, (s, e, res) in enumerate(days):
-        if _DENIED_BEFORE.search(text, max(0, s - 12), s):
+        if _DENIED_BEFORE.search(text, max(0, s - 12), s) or (
+                (text[s:e].strip().lower() in HOLIDAYS or text[s:e].strip() in FESTIVALS) and _HOLIDAY_EVENT.match(text, e)):
             drop.add(s)
         elif k + 1 < len(days) and days[k + 1][0] - e <= 16 and _TAKEN_BACK.search(text, e, days[k + 1][0]) \
                 and not _DENIED_BEFORE.search(text, e, days[k + 1][0]):

@@ -52,8 +52,9 @@ def _rule(kind: str) -> Handler:
 _MONTH_DAY_RULES: list[Rule] = [
     # 腊月二十六, 正月初八, 冬月十五: these months are lunar whatever the day
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历)?{_MONTH}月{_DAY}(?![号日])"), _rule("month_day"), True),
-    # 二月初二, 八月廿三: a day said 初X or 廿X is lunar (a solar day says 号 or 日)
-    (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历)?{_ANY_MONTH}月(?P<ld>初[一二三四五六七八九十]|廿[一二三四五六七八九]?)"
+    # 二月初二: a day said 初X is lunar (a solar day says 号 or 日); 廿X after a month's number is the solar day as
+    # Cantonese and Hokkien chat write it (十月廿八去广州入货), lunar only when said so (农历八月廿三, below)
+    (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历)?{_ANY_MONTH}月(?P<ld>初[一二三四五六七八九十])"
                 r"(?![号日])"), _rule("month_day"), True),
     # 农历八月十五: said to be lunar
     (re.compile(rf"(?P<ry>去年|今年|明年)?(?:农历|阴历){_ANY_MONTH}月{_DAY}(?![号日])"), _rule("month_day"), True),

@@ -50,8 +50,11 @@ RELATIVE_DAYS: dict[str, dict[int, tuple[str, ...]]] = {
 }
 
 _OFFSETS: dict[str, int] = {w: off for days in RELATIVE_DAYS.values() for off, ws in days.items() for w in ws}
-#: a word of a script that spaces its words must stand alone; Thai, Japanese and Korean run into their neighbours
+#: a word of a script that spaces its words must stand alone among its letters; Thai, Japanese and Korean run into
+#: their neighbours. A Chinese character beside it ends it: the rules read "après-demain 要去" as "après-demain要去"
+#: (text/mixed.py), and people type "besok要交" too
 _ALONE = re.compile(r"^[a-zà-öø-ÿ'\- ]+$|^[а-я]+$")
+_LETTER = r"[0-9A-Za-zÀ-ÖØ-öø-ÿĀ-ɏḀ-ỿА-яЁё_']"
 #: the morning of "Guten Morgen" / "por la mañana", not the next day
 _MORNING = r"(?<!guten )(?<!goede )(?<!la )(?<!esta )(?<!am )(?<!jeden )(?<!heute )"
 
@@ -59,7 +62,7 @@ _MORNING = r"(?<!guten )(?<!goede )(?<!la )(?<!esta )(?<!am )(?<!jeden )(?<!heut
 def _alternation() -> str:
     def form(w: str) -> str:
         body = r"\s+".join(re.escape(p) for p in w.split())
-        return rf"(?<![\w']){body}(?![\w'])" if _ALONE.match(w) else body
+        return rf"(?<!{_LETTER}){body}(?!{_LETTER})" if _ALONE.match(w) else body
     return "|".join(form(w) for w in sorted(_OFFSETS, key=len, reverse=True))
 
 

@@ -52,7 +52,11 @@ _REL_DAYS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿"
              # 寻日 / 琴日 / 噚日 yesterday, 前日 the day before
              "听日": 1, "后日": 2, "大后日": 3, "寻日": -1, "琴日": -1, "噚日": -1, "前日": -2, "大前日": -3,
              # Hokkien / Teochew: 明仔载 tomorrow, 今仔日 today, 昨昏 yesterday
-             "明仔载": 1, "明仔日": 1, "今仔日": 0, "昨昏": -1}
+             "明仔载": 1, "明仔日": 1, "今仔日": 0, "昨昏": -1,
+             # 北方话 (Shandong, Hebei, Tianjin, the north-east): 夜来 / 夜儿个 / 夜里个 yesterday, 过了明儿 the day after tomorrow
+             "夜来": -1, "夜儿个": -1, "夜里个": -1, "夜个儿": -1, "过了明儿": 2, "过了明儿个": 2, "过明儿": 2, "过明儿个": 2,
+             # 客家话: 今晡日 today, 昨晡日 yesterday, 前晡日 the day before, 天光日 tomorrow
+             "今晡日": 0, "昨晡日": -1, "前晡日": -2, "天光日": 1}
 _REL_YEARS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}
 _UNIT_ZH = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month",
             "年": "year", "小时": "hour", "钟头": "hour", "分钟": "minute"}
@@ -124,8 +128,10 @@ def _zh_rel_year(m: re.Match[str], c: Ctx) -> Res | None:
 
 
 def _zh_month_day(m: re.Match[str], c: Ctx) -> Res | None:
-    mo, d = cn_to_int(group(m, "m")), opt_int(maybe_group(m, "d"))
-    if not 1 <= mo <= 12:
+    mo, d = cn_to_int(group(m, "m")), opt_int(maybe_group(m, "d") or maybe_group(m, "bd"))
+    if said := maybe_group(m, "nd"):  # 廿八 / 卅一
+        d = (20 if said[0] == "廿" else 30) + (cn_to_int(said[1:]) if len(said) > 1 else 0)
+    if not 1 <= mo <= 12 or d is not None and not 1 <= d <= 31:
         return None
     if d is None:
         return month_part(nearest_year(c.today, mo), mo, maybe_group(m, "mp"))
@@ -220,6 +226,10 @@ _HOL_ZH = ("元旦|情人节|妇女节|劳动节|五一|儿童节|国庆节|" + 
            "(?<![\\d一二三四五六七八九十百千万第双周号月])十一(?=假期|长假|期间|黄金周|放假|那几天|我|俺|咱|去|回|要|打算|准备|出去|出游)")
 _MP = r"(?P<mp>初|上旬|中旬|下旬|中|底|末|尾)"  # (尾: Cantonese 月尾)
 _DAY_ZH = rf"(?:(?P<d>{_N})[日号])"
+#: a day in digits with no 日 / 号 after it, as chat writes one (11月15 去土楼, 12月20 开始发货); not a quantity
+#: (3月15万, 11月15个人), a time (5月1点), a range's dash or a decimal
+_BARE_DAY = (r"(?:(?P<bd>[0-3]?\d)(?![\d万千百亿个人位名块元岁年天分点次米斤克层楼期届%.:：/\-~～])"
+             r"|(?P<nd>廿[一二三四五六七八九]?|卅一?)(?![号日]))")  # 十月廿八: the 28th, as Cantonese and Hokkien write it
 
 #: (pattern, handler, skipped after 每/every), tried only on text with Han characters
 ZH_RULES: list[Rule] = [
@@ -230,6 +240,9 @@ ZH_RULES: list[Rule] = [
     # (后个 / 明个 as days: not 最后个, 然后个人, 明个月, 后个星期)
     (re.compile(r"(?<![最然之以前背落往])(?P<w>大后个|后个|明个)(?![月人星礼周年位子])"), _zh_rel_day, False),
     (re.compile(r"(?P<w>大后添|后添)"), _zh_rel_day, False),  # 后添: 后天 as typed by sound
+    # (not the 夜来 of 夜来香, 半夜来电话, 今夜来临; not the 明儿 of 过了明儿, which is the day after)
+    (re.compile(r"(?P<w>今晡日|昨晡日|前晡日|天光日|过了明儿个|过了明儿|过明儿个|过明儿|夜儿个|夜里个|夜个儿|(?<![半昨今深入每到一整当那这前])夜来(?![香临风雨声]))"),
+     _zh_rel_day, False),
     (re.compile(r"(?P<w>外后天|外后日|明仔载|明仔日|今仔日|昨昏|明后天|大前天|大后天|前天|昨天|昨日|昨儿个|昨儿|今天|今日|今儿个|今儿|明天|明日|明儿个|明儿|后天|"
                 r"大后儿个|大后儿|后儿个|后儿|大前儿个|前儿个|前儿)(?![子媳女])"),
      _zh_rel_day, False),
@@ -250,7 +263,7 @@ ZH_RULES: list[Rule] = [
     (re.compile(rf"(?P<ry>大前年|前年|去年|今年|明年|后年)(?:(?P<m>{_N})月份?(?:{_DAY_ZH}|{_MP})?"
                 r"|(?P<yp>年初|年底|年末|初|底|末))?"), _zh_rel_year, False),
     # (五月天 is a band, 六月天 a saying: 月天 without 气 names no month)
-    (re.compile(rf"(?<![\d年])(?P<m>{_N})月(?!天(?!气|天))份?(?:{_DAY_ZH}|{_MP})?"), _zh_month_day, True),
+    (re.compile(rf"(?<![\d年])(?P<m>{_N})月(?!天(?!气|天))份?(?:{_DAY_ZH}|{_MP}|{_BARE_DAY})?"), _zh_month_day, True),
     (re.compile(rf"{_REL}月(?:{_DAY_ZH}|{_MP})?"), _zh_rel_month, True),
     (re.compile(r"(?<![\d号弄路街栋幢室楼元座门第A-Za-z月几])(?P<d>\d{1,2}(?=[号日])|[一二三四五六七八九十]{1,3}(?=号))[号日]"
                 r"(?![线楼房室门床院场馆厅桌柜窗厢A-Za-z\d])"), _zh_bare_day, True),
