@@ -501,7 +501,7 @@ def find_values(text: str, *, lang: str | None = None) -> list[Finding]:
 
 #: four Chinese numerals in a row, each one digit (十, 百 are said of a quantity, never of a number read out)
 _SPOKEN_DIGITS = re.compile(f"[{_NUMERALS}]{{4,}}")
-_AS_DIGITS = str.maketrans("零〇一二三四五六七八九幺两", "0012345678912")
+_AS_DIGITS = str.maketrans(_NUMERALS, "0012345678912")
 
 
 def _with_spoken(found: Sequence[Finding], text: str, lang: str | None) -> tuple[Finding, ...]:
@@ -511,9 +511,14 @@ def _with_spoken(found: Sequence[Finding], text: str, lang: str | None) -> tuple
     for f in _find_values(text.translate(_AS_DIGITS), lang):
         spoken = sum(ch in _NUMERALS for ch in text[f.start:f.end])
         if spoken >= 4 and spoken * 2 > len(re.sub(r"\s", "", text[f.start:f.end])) \
-                and all(f.end <= t.start or f.start >= t.end for t in out):
+                and _clear_of(f, out):
             out.append(replace(f, value=text[f.start:f.end]))
     return tuple(sorted(out, key=lambda f: f.start))
+
+
+def _clear_of(f: Finding, taken: Sequence[Finding]) -> bool:
+    """Does ``f`` overlap none of ``taken``?"""
+    return all(f.end <= t.start or f.start >= t.end for t in taken)
 
 
 def _within(f: Finding, taken: Sequence[Finding], text: str) -> Finding | None:
@@ -540,7 +545,7 @@ def _find_values(text: str, lang: str | None) -> tuple[Finding, ...]:
         for f in finder(text):
             if f.end <= f.start:
                 continue
-            if all(f.end <= t.start or f.start >= t.end for t in taken):
+            if _clear_of(f, taken):
                 taken.append(f)
             elif (inner := _within(f, taken, text)) is not None:
                 taken[taken.index(inner)] = f  # "371082 1999 0714 062X": the whole of a value an earlier finder cut short

@@ -189,19 +189,22 @@ def momentary(text: str) -> bool:
     """Is every clause of ``text`` with content only the moment: the weather, or going off to do something now?"""
     told = []
     for clause in _PUNCT.split(text):
-        parts = [p for p in clause.split() if p] if _CJK.search(clause) else [clause.strip()]
-        kept = [p for p in parts  # 算了 刷抖音去了: what a space sets apart may be a reaction of its own
-                if p and not (_only_reacts(p) or _COURTESY.match(p))]
+        kept = [p for p in _parts(clause)  # 算了 刷抖音去了: what a space sets apart may be a reaction of its own
+                if not (_only_reacts(p) or _COURTESY.match(p))]
         if kept:
             told.append(kept)
     return bool(told) and all(_moment("".join(k) if all(_CJK.search(p) for p in k) else " ".join(k))  # 等会 吃饭
                               or all(_moment(p) for p in k) for k in told)  # 今儿个天儿贼冷 零下十五度: each part
 
 
+def _parts(clause: str) -> list[str]:
+    """A clause's parts: in Chinese, what a space sets apart ("算了 刷抖音去了"); otherwise the clause, stripped."""
+    return [p for p in clause.split() if p] if _CJK.search(clause) else [p for p in (clause.strip(),) if p]
+
+
 def _reacts_only(text: str) -> bool:
     """Is every part of ``text`` a reaction, laughter or small talk ("哎呦喂 哏儿死我了", "蚌埠住了 哈哈哈")?"""
-    parts = [p.strip() for clause in _PUNCT.split(text) for p in (clause.split() if _CJK.search(clause) else [clause])]
-    parts = [p for p in parts if p]
+    parts = [p for clause in _PUNCT.split(text) for p in _parts(clause)]
     return bool(parts) and all(_only_reacts(p) for p in parts)
 
 

@@ -13,10 +13,11 @@ Dialect grammar words are read as Mandarin first (text/dialect.py: 而家 → �
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
 from jiyi.text import topics
 from jiyi.text.dialect import standard_zh
-from jiyi.text.script import simplified
 
 #: the means of getting there, by what each is called (Chinese, English)
 _MEANS: dict[str, tuple[str, str]] = {
@@ -52,29 +53,36 @@ _ZH_ONCE = re.compile(r"今天|今日|昨天|明天|刚才|刚刚|这次|这回|
 _EN_ONCE = re.compile(r"(?i)\b(?:today|tonight|yesterday|tomorrow|this\s+morning|just\s+now|running\s+late)\b")
 
 
-def _read(text: str) -> tuple[str, bool]:
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A statement read once (the read path pairs each turn with many): as Mandarin when Chinese, its means of travel,
+    and whether it tells a day's exception."""
+
+    text: str
+    zh: bool
+    means: frozenset[str]
+    once: bool
+
+
+@lru_cache(maxsize=4096)
+def _reading(text: str) -> _Reading:
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    return (standard_zh(simplified(text)) if zh else text), zh
-
-
-def _means(text: str, zh: bool) -> frozenset[str]:
-    table = _ZH_MEANS if zh else _EN_MEANS
-    found = {name for name, pattern in table.items() if pattern.search(text)}
-    if zh:
-        found |= {name for name, pattern in _EN_MEANS.items() if name == "remote" and pattern.search(text)}
-    return frozenset(found)
+    read = standard_zh(text) if zh else text
+    means = {name for name, pattern in (_ZH_MEANS if zh else _EN_MEANS).items() if pattern.search(read)}
+    if zh and _EN_MEANS["remote"].search(read):  # "work from home" typed among Chinese words
+        means.add("remote")
+    return _Reading(read, zh, frozenset(means), bool((_ZH_ONCE if zh else _EN_ONCE).search(read)))
 
 
 def commute(text: str) -> frozenset[str]:
     """The means a statement says the speaker gets to work or school by, as a routine ("每天坐2号线去汉口 单程一个多钟头",
     "I cycle to work every day"), or none."""
-    read, zh = _read(text)
-    means = _means(read, zh)
-    if not means or (_ZH_ONCE if zh else _EN_ONCE).search(read):
+    r = _reading(text)
+    if not r.means or r.once:
         return frozenset()
-    work, routine = (_ZH_WORK, _ZH_ROUTINE) if zh else (_EN_WORK, _EN_ROUTINE)
-    if "remote" in means or work.search(read) or routine.search(read):
-        return means
+    work, routine = (_ZH_WORK, _ZH_ROUTINE) if r.zh else (_EN_WORK, _EN_ROUTINE)
+    if "remote" in r.means or work.search(r.text) or routine.search(r.text):
+        return r.means
     return frozenset()
 
 
@@ -83,11 +91,10 @@ def commutes_otherwise(newer: str, older: str) -> bool:
     was = commute(older)
     if not was:
         return False
-    read, zh = _read(newer)
-    change = topics.change_of(read, "zh" if zh else "en")
+    r = _reading(newer)
+    change = topics.change_of(r.text, "zh" if r.zh else "en")
     if change is not None and change.cls in ("leave", "move"):
         return True  # 那間我辭了啦 通勤太操: the way to a job left, or from a home left, is over too
-    means = _means(read, zh)
-    if not means - was or (_ZH_ONCE if zh else _EN_ONCE).search(read):
+    if not r.means - was or r.once:
         return False
-    return bool((_ZH_CHANGE if zh else _EN_CHANGE).search(read))
+    return bool((_ZH_CHANGE if r.zh else _EN_CHANGE).search(r.text))

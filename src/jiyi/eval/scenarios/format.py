@@ -221,7 +221,7 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
     sid = r.id_(s.get("id", default_id), f"{where}.id")
     user = r.id_(s["user"], f"{where}.user") if "user" in s else None
     clock = r.when(s["start"], f"{where}.start") if "start" in s else None
-    offset = _written_offset(s["start"]) if "start" in s else None
+    offset = _written_offset(s["start"], clock) if clock is not None else None
     out: list[ScenarioMessage] = []
     for i, m in enumerate(r.list_(s["messages"], f"{where}.messages", nonempty=True)):
         mw = f"{where}.messages[{i}]"
@@ -234,7 +234,7 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
             ts = r.when(msg["timestamp"], f"{mw}.timestamp")
             if clock is not None and ts < clock:
                 r.fail(f"{mw}.timestamp", "goes back in time within its session")
-            clock, offset = ts, _written_offset(msg["timestamp"])
+            clock, offset = ts, _written_offset(msg["timestamp"], ts)
         elif clock is None:
             r.fail(mw, "no timestamp: give the session a 'start' or the message a 'timestamp'")
         else:
@@ -252,13 +252,11 @@ def _session(r: _Reader, raw: Any, where: str, default_id: str) -> list[Scenario
     return out
 
 
-def _written_offset(raw: Any) -> int | None:
-    """The offset a valid scenario time is written with, in minutes; None for one written with Z (UTC's clock)."""
-    text = str(raw).strip()
-    if text[-1:] in "Zz":
-        return None
-    offset = datetime.fromisoformat(text).utcoffset()
-    return None if offset is None else int(offset.total_seconds() // 60)
+def _written_offset(raw: Any, at: datetime) -> int | None:
+    """The offset ``at`` (the time ``raw`` was read as) is written with, in minutes; None when written with Z (UTC's
+    clock)."""
+    offset = at.utcoffset()
+    return None if str(raw).strip()[-1:] in "Zz" or offset is None else int(offset.total_seconds() // 60)
 
 
 _PROBE_KEYS = {"id", "category", "user", "at", "query", "budget_tokens", "include_sensitive", "block", "hits", "note",

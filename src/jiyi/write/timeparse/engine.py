@@ -252,6 +252,12 @@ _HOLIDAY_EVENT = re.compile(r"(?i)\s*(?:'s\s+)?(?:do|party|parties|dinner|lunch|
                             r"event|meal|meetup|social|gala)\b|\s*(?:聚餐|晚会|聚会|派对|活动|年会|联欢|饭局|团建)")
 
 
+def _names_an_event(text: str, s: int, e: int) -> bool:
+    """Is ``text[s:e]`` a holiday's name before what is held for it ("Christmas do", 中秋晚会)?"""
+    said = text[s:e].strip()
+    return (said.lower() in HOLIDAYS or said in FESTIVALS) and _HOLIDAY_EVENT.match(text, e) is not None
+
+
 def _unmeant(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, int]]:
     """Where ``spans`` name a day said only to be denied or taken back, another day named beside it, or a holiday
     that names an event held on another day named ("Christmas do: Friday 18th Dec")."""
@@ -260,8 +266,7 @@ def _unmeant(text: str, spans: list[tuple[int, int, Res]]) -> list[tuple[int, in
         return []
     drop: set[int] = set()
     for k, (s, e, res) in enumerate(days):
-        if _DENIED_BEFORE.search(text, max(0, s - 12), s) or (
-                (text[s:e].strip().lower() in HOLIDAYS or text[s:e].strip() in FESTIVALS) and _HOLIDAY_EVENT.match(text, e)):
+        if _DENIED_BEFORE.search(text, max(0, s - 12), s) or _names_an_event(text, s, e):
             drop.add(s)
         elif k + 1 < len(days) and days[k + 1][0] - e <= 16 and _TAKEN_BACK.search(text, e, days[k + 1][0]) \
                 and not _DENIED_BEFORE.search(text, e, days[k + 1][0]):

@@ -85,13 +85,14 @@ def is_lunar(said: str) -> bool:
     return any(pattern.fullmatch(said) for pattern, _, _ in LUNAR_RULES)
 
 
-def _day_number(said: str) -> int:
+def day_number(said: str) -> int:
+    """A day of the month as the old way says it: 初八, 十五, 廿三, 三十, 卅 (卅一 for the 31st of a solar month)."""
     if said in ("三十", "卅"):
         return 30
     if said.startswith("初"):
         return cn_to_int(said[1:])
-    if said.startswith("廿"):
-        return 20 + (cn_to_int(said[1:]) if len(said) > 1 else 0)
+    if said.startswith(("廿", "卅")):
+        return (20 if said[0] == "廿" else 30) + (cn_to_int(said[1:]) if len(said) > 1 else 0)
     return cn_to_int(said)
 
 
@@ -148,10 +149,10 @@ def resolve(kind: str, m: re.Match[str], c: Ctx) -> Res | None:
         term = solar_term(c, group(m, "term"), shift)
         return Res(*day_span(term), "day") if term else None
     if kind == "month_day":
-        month, day, length = _month_number(group(m, "lm")), _day_number(group(m, "ld")), 1
+        month, day, length = _month_number(group(m, "lm")), day_number(group(m, "ld")), 1
     elif kind == "new_year":
         said = group(m, "yd")
-        month, day, length = (1, _day_number(said), 1) if said.startswith("初") else (12, _day_number(said), 1)
+        month, day, length = (1, day_number(said), 1) if said.startswith("初") else (12, day_number(said), 1)
     elif kind == "festival":
         month, day, length = FESTIVALS[group(m, "fest")]
     else:

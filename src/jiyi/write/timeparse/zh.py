@@ -10,7 +10,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from jiyi.text.relations import SURNAMES_ZH
-from jiyi.write.timeparse.lunar import LUNAR_RULES
+from jiyi.write.timeparse.lunar import LUNAR_RULES, day_number
 from jiyi.write.timeparse.numbers import cn_to_int, opt_int
 from jiyi.write.timeparse.spans import (
     RECENT_DAYS,
@@ -130,7 +130,7 @@ def _zh_rel_year(m: re.Match[str], c: Ctx) -> Res | None:
 def _zh_month_day(m: re.Match[str], c: Ctx) -> Res | None:
     mo, d = cn_to_int(group(m, "m")), opt_int(maybe_group(m, "d") or maybe_group(m, "bd"))
     if said := maybe_group(m, "nd"):  # 廿八 / 卅一
-        d = (20 if said[0] == "廿" else 30) + (cn_to_int(said[1:]) if len(said) > 1 else 0)
+        d = day_number(said)
     if not 1 <= mo <= 12 or d is not None and not 1 <= d <= 31:
         return None
     if d is None:
